@@ -1,0 +1,198 @@
+import CSystemd
+import Foundation
+
+/// A D-Bus value of any type, as read from a message. Clients use it to decode
+/// replies generically (and print them as JSON).
+public indirect enum BusValue: Equatable, Sendable {
+    case bool(Bool)
+    case int(Int64)
+    case uint(UInt64)
+    case double(Double)
+    case string(String)
+    case array([BusValue])
+    case dict([(key: BusValue, value: BusValue)])
+    case structure([BusValue])
+    case variant(BusValue)
+
+    public static func == (a: BusValue, b: BusValue) -> Bool {
+        switch (a, b) {
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.int(let x), .int(let y)): return x == y
+        case (.uint(let x), .uint(let y)): return x == y
+        case (.double(let x), .double(let y)): return x == y
+        case (.string(let x), .string(let y)): return x == y
+        case (.array(let x), .array(let y)): return x == y
+        case (.structure(let x), .structure(let y)): return x == y
+        case (.variant(let x), .variant(let y)): return x == y
+        case (.dict(let x), .dict(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: return false
+        }
+    }
+
+    /// The value inside variants.
+    public var unwrapped: BusValue { if case .variant(let v) = self { return v.unwrapped } else { return self } }
+    public var string: String? { if case .string(let s) = unwrapped { return s } else { return nil } }
+    public var uint: UInt64? { if case .uint(let u) = unwrapped { return u } else { return nil } }
+    public var bool: Bool? { if case .bool(let b) = unwrapped { return b } else { return nil } }
+    public var array: [BusValue]? { if case .array(let a) = unwrapped { return a } else { return nil } }
+    public var fields: [BusValue]? { if case .structure(let a) = unwrapped { return a } else { return nil } }
+
+    /// An `a{s…}` as a Swift dictionary keyed by string.
+    public var stringDict: [String: BusValue]? {
+        switch unwrapped {
+        case .dict(let pairs):
+            var out: [String: BusValue] = [:]
+            for p in pairs { if let k = p.key.string { out[k] = p.value.unwrapped } }
+            return out
+        case .array(let a) where a.isEmpty: return [:]
+        default: return nil
+        }
+    }
+}
+
+/// Reads values out of an `sd_bus_message*` (no ownership taken).
+public struct MessageReader {
+    public let message: OpaquePointer
+
+    public init(_ message: OpaquePointer) { self.message = message }
+
+    public func readUInt32() throws(BusError) -> UInt32 {
+        var v: UInt32 = 0
+        try check(sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &v), "read u")
+        return v
+    }
+
+    public func readBool() throws(BusError) -> Bool {
+        var v: Int32 = 0
+        try check(sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &v), "read b")
+        return v != 0
+    }
+
+    public func readString() throws(BusError) -> String {
+        var p: UnsafePointer<CChar>?
+        try check(sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &p), "read s")
+        return p.map { String(cString: $0) } ?? ""
+    }
+
+    /// Reads every remaining value at this level.
+    public func readAll() throws(BusError) -> [BusValue] {
+        var out: [BusValue] = []
+        while let v = try readValue() { out.append(v) }
+        return out
+    }
+
+    /// Reads the next value of whatever type, or nil at the end of the current container.
+    public func readValue() throws(BusError) -> BusValue? {
+        var type: CChar = 0
+        var contents: UnsafePointer<CChar>?
+        let r = sd_bus_message_peek_type(message, &type, &contents)
+        try check(r, "peek")
+        if r == 0 { return nil }
+        let t = UInt8(bitPattern: type)
+        switch t {
+        case UInt8(ascii: "a"), UInt8(ascii: "r"), UInt8(ascii: "v"), UInt8(ascii: "e"):
+            try check(sd_bus_message_enter_container(message, type, contents), "enter")
+            let items = try readAll()
+            try check(sd_bus_message_exit_container(message), "exit")
+            switch t {
+            case UInt8(ascii: "v"): return .variant(items.first ?? .structure([]))
+            case UInt8(ascii: "r"), UInt8(ascii: "e"): return .structure(items)
+            default:
+                if let c = contents, c.pointee == CChar(UInt8(ascii: "{")) {
+                    return .dict(items.compactMap { item in
+                        guard case .structure(let kv) = item, kv.count == 2 else { return nil }
+                        return (kv[0], kv[1])
+                    })
+                }
+                return .array(items)
+            }
+        case UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g"):
+            var p: UnsafePointer<CChar>?
+            try check(sd_bus_message_read_basic(message, type, &p), "read")
+            return .string(p.map { String(cString: $0) } ?? "")
+        case UInt8(ascii: "b"):
+            return .bool(try readBool())
+        case UInt8(ascii: "y"): var v: UInt8 = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .uint(UInt64(v))
+        case UInt8(ascii: "q"): var v: UInt16 = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .uint(UInt64(v))
+        case UInt8(ascii: "u"): var v: UInt32 = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .uint(UInt64(v))
+        case UInt8(ascii: "t"): var v: UInt64 = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .uint(v)
+        case UInt8(ascii: "n"): var v: Int16 = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .int(Int64(v))
+        case UInt8(ascii: "i"), UInt8(ascii: "h"): var v: Int32 = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .int(Int64(v))
+        case UInt8(ascii: "x"): var v: Int64 = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .int(v)
+        case UInt8(ascii: "d"): var v: Double = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .double(v)
+        default:
+            throw BusError(name: "org.freedesktop.DBus.Error.InvalidSignature", message: "unsupported D-Bus type '\(Character(UnicodeScalar(t)))'")
+        }
+    }
+}
+
+/// Appends values to an `sd_bus_message*` (no ownership taken).
+public struct MessageWriter {
+    public let message: OpaquePointer
+
+    public init(_ message: OpaquePointer) { self.message = message }
+
+    public func append(_ v: UInt32) throws(BusError) {
+        var v = v
+        try check(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), &v), "append u")
+    }
+
+    public func append(_ v: Bool) throws(BusError) {
+        var i: Int32 = v ? 1 : 0
+        try check(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "b")), &i), "append b")
+    }
+
+    public func append(_ s: String) throws(BusError) {
+        // D-Bus strings are UTF-8 without NUL; sd-bus rejects anything else.
+        let clean = s.contains("\0") ? s.replacingOccurrences(of: "\0", with: "") : s
+        let r = clean.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+        try check(r, "append s")
+    }
+
+    /// Opens a container (`a`, `r`, `e`, `v`) with the given contents signature, runs `body`, closes it.
+    public func container(_ type: Character, _ contents: String, _ body: () throws(BusError) -> Void) throws(BusError) {
+        let r = contents.withCString { sd_bus_message_open_container(message, CChar(type.asciiValue!), $0) }
+        try check(r, "open \(type)\(contents)")
+        try body()
+        try check(sd_bus_message_close_container(message), "close")
+    }
+
+    /// Appends one `{sv}` entry of an `a{sv}`.
+    public func entry(_ key: String, _ signature: String, _ value: () throws(BusError) -> Void) throws(BusError) {
+        try container("e", "sv") { () throws(BusError) in
+            try append(key)
+            try container("v", signature, value)
+        }
+    }
+
+    public func append(strings: [String]) throws(BusError) {
+        try container("a", "s") { () throws(BusError) in for s in strings { try append(s) } }
+    }
+
+    public func append(uints: [UInt32]) throws(BusError) {
+        try container("a", "u") { () throws(BusError) in for u in uints { try append(u) } }
+    }
+}
+
+/// A D-Bus error: a name and a message, as the bus carries it.
+public struct BusError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var name: String
+    public var message: String
+    public init(name: String, message: String) {
+        self.name = name
+        self.message = message
+    }
+    public var description: String { "\(name): \(message)" }
+
+    /// From a negative errno returned by sd-bus.
+    public init(errno code: Int32, _ what: String) {
+        name = "org.freedesktop.DBus.Error.Failed"
+        message = "\(what): \(String(cString: strerror(-code)))"
+    }
+}
+
+@inline(__always)
+func check(_ r: Int32, _ what: @autoclosure () -> String) throws(BusError) {
+    if r < 0 { throw BusError(errno: r, what()) }
+}

@@ -1,0 +1,109 @@
+import CSystemd
+import PokedexCore
+
+/// How the core's answers travel on the bus, both ways. The server writes them; the
+/// client (pokectl, tests) reads them back.
+public enum PokedexCoding {
+    /// The signature of one list, search or favorites row.
+    public static let entrySignature = "(ussb)"
+
+    public static func write(_ entries: [ListEntry], to w: MessageWriter) throws(BusError) {
+        try w.container("a", entrySignature) { () throws(BusError) in
+            for e in entries {
+                try w.container("r", "ussb") { () throws(BusError) in
+                    try w.append(e.id)
+                    try w.append(e.name)
+                    try w.append(e.spritePath)
+                    try w.append(e.favorite)
+                }
+            }
+        }
+    }
+
+    /// `Detail`'s `a{sv}`.
+    public static func write(_ d: PokemonDetail, to w: MessageWriter) throws(BusError) {
+        try w.container("a", "{sv}") { () throws(BusError) in
+            try w.entry("id", "u") { () throws(BusError) in try w.append(d.id) }
+            try w.entry("name", "s") { () throws(BusError) in try w.append(d.name) }
+            try w.entry("height", "u") { () throws(BusError) in try w.append(d.height) }
+            try w.entry("weight", "u") { () throws(BusError) in try w.append(d.weight) }
+            try w.entry("types", "as") { () throws(BusError) in try w.append(strings: d.types) }
+            try w.entry("abilities", "as") { () throws(BusError) in try w.append(strings: d.abilities) }
+            try w.entry("stats", "a{su}") { () throws(BusError) in
+                try w.container("a", "{su}") { () throws(BusError) in
+                    for s in d.stats {
+                        try w.container("e", "su") { () throws(BusError) in
+                            try w.append(s.name)
+                            try w.append(s.value)
+                        }
+                    }
+                }
+            }
+            try w.entry("sprite_path", "s") { () throws(BusError) in try w.append(d.spritePath) }
+            try w.entry("favorite", "b") { () throws(BusError) in try w.append(d.favorite) }
+            try w.entry("genus", "s") { () throws(BusError) in try w.append(d.genus) }
+            try w.entry("flavor_text", "s") { () throws(BusError) in try w.append(d.flavorText) }
+        }
+    }
+
+    /// `Status`'s `a{sv}`.
+    public static func write(_ s: ServiceStatus, to w: MessageWriter) throws(BusError) {
+        try w.container("a", "{sv}") { () throws(BusError) in
+            try w.entry("version", "s") { () throws(BusError) in try w.append(s.version) }
+            try w.entry("api_url", "s") { () throws(BusError) in try w.append(s.apiURL) }
+            try w.entry("cache_dir", "s") { () throws(BusError) in try w.append(s.cacheDirectory) }
+            try w.entry("data_dir", "s") { () throws(BusError) in try w.append(s.dataDirectory) }
+            for (key, value) in [("memory_entries", s.memoryEntries), ("memory_bytes", s.memoryBytes),
+                                 ("memory_cap_bytes", s.memoryCapBytes), ("disk_entries", s.diskEntries),
+                                 ("disk_bytes", s.diskBytes), ("disk_cap_bytes", s.diskCapBytes),
+                                 ("favorites", s.favorites)] {
+                try w.entry(key, "t") { () throws(BusError) in
+                    var v = UInt64(value)
+                    try check(sd_bus_message_append_basic(w.message, CChar(UInt8(ascii: "t")), &v), "append t")
+                }
+            }
+            try w.entry("online", "b") { () throws(BusError) in try w.append(s.online) }
+        }
+    }
+
+    // MARK: Reading back
+
+    static func malformed(_ what: String) -> BusError {
+        BusError(name: "org.freedesktop.DBus.Error.InvalidSignature", message: "unexpected reply shape for \(what)")
+    }
+
+    public static func entries(_ v: BusValue) throws(BusError) -> [ListEntry] {
+        guard let rows = v.array else { throw malformed("entries") }
+        var out: [ListEntry] = []
+        for row in rows {
+            guard let f = row.fields, f.count == 4, let id = f[0].uint, let name = f[1].string,
+                  let path = f[2].string, let fav = f[3].bool else { throw malformed("entry") }
+            out.append(ListEntry(id: UInt32(id), name: name, spritePath: path, favorite: fav))
+        }
+        return out
+    }
+
+    public static func detail(_ v: BusValue) throws(BusError) -> PokemonDetail {
+        guard let d = v.stringDict, let id = d["id"]?.uint, let name = d["name"]?.string else { throw malformed("detail") }
+        var stats: [PokemonRecord.Stat] = []
+        if case .dict(let pairs)? = d["stats"] {
+            for p in pairs { if let k = p.key.string, let u = p.value.uint { stats.append(.init(name: k, value: UInt32(u))) } }
+        }
+        return PokemonDetail(
+            id: UInt32(id), name: name, height: UInt32(d["height"]?.uint ?? 0), weight: UInt32(d["weight"]?.uint ?? 0),
+            types: d["types"]?.array?.compactMap(\.string) ?? [], abilities: d["abilities"]?.array?.compactMap(\.string) ?? [],
+            stats: stats, spritePath: d["sprite_path"]?.string ?? "", favorite: d["favorite"]?.bool ?? false,
+            genus: d["genus"]?.string ?? "", flavorText: d["flavor_text"]?.string ?? "")
+    }
+
+    public static func status(_ v: BusValue) throws(BusError) -> ServiceStatus {
+        guard let d = v.stringDict else { throw malformed("status") }
+        func n(_ k: String) -> Int { Int(d[k]?.uint ?? 0) }
+        return ServiceStatus(
+            version: d["version"]?.string ?? "", apiURL: d["api_url"]?.string ?? "",
+            cacheDirectory: d["cache_dir"]?.string ?? "", dataDirectory: d["data_dir"]?.string ?? "",
+            memoryEntries: n("memory_entries"), memoryBytes: n("memory_bytes"), memoryCapBytes: n("memory_cap_bytes"),
+            diskEntries: n("disk_entries"), diskBytes: n("disk_bytes"), diskCapBytes: n("disk_cap_bytes"),
+            favorites: n("favorites"), online: d["online"]?.bool ?? false)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Everything the service can be told. The defaults work with no configuration.
+public struct ServiceConfiguration: Sendable {
+    /// The daemon's version, reported on the bus and in the User-Agent.
+    public static let version = "0.1.0"
+    /// PokeAPI's public base URL.
+    public static let defaultAPIURL = "https://pokeapi.co/api/v2"
+    /// Sprite hosts allowed by default, besides the API's own host.
+    public static let defaultSpriteHosts = ["raw.githubusercontent.com"]
+
+    /// Base URL of the API, without a trailing slash.
+    public var apiURL: String
+    /// Hosts sprites may be fetched from (the API host is always allowed).
+    public var spriteHosts: [String]
+    /// `$XDG_CACHE_HOME/pokedex`.
+    public var cacheDirectory: String
+    /// `$XDG_DATA_HOME/pokedex`.
+    public var dataDirectory: String
+    /// Memory tier cap in bytes.
+    public var memoryCacheBytes: Int
+    /// Disk tier cap in bytes.
+    public var diskCacheBytes: Int
+    /// A caller gets an answer or an error within this many seconds.
+    public var requestDeadline: Double
+    /// How long a 404 is remembered, in seconds.
+    public var notFoundTTL: Double
+
+    public init(
+        apiURL: String = ServiceConfiguration.defaultAPIURL,
+        spriteHosts: [String] = ServiceConfiguration.defaultSpriteHosts,
+        cacheDirectory: String = XDGPaths.cacheHome() + "/pokedex",
+        dataDirectory: String = XDGPaths.dataHome() + "/pokedex",
+        memoryCacheBytes: Int = 32 << 20,
+        diskCacheBytes: Int = 256 << 20,
+        requestDeadline: Double = 10,
+        notFoundTTL: Double = 3600
+    ) {
+        var url = apiURL
+        while url.hasSuffix("/") { url.removeLast() }
+        self.apiURL = url
+        self.spriteHosts = spriteHosts
+        self.cacheDirectory = cacheDirectory
+        self.dataDirectory = dataDirectory
+        self.memoryCacheBytes = memoryCacheBytes
+        self.diskCacheBytes = diskCacheBytes
+        self.requestDeadline = requestDeadline
+        self.notFoundTTL = notFoundTTL
+    }
+
+    /// The User-Agent every request sends.
+    public static var userAgent: String {
+        "pokedexd/\(version) (+https://github.com/pokedexd/pokedexd)"
+    }
+}
+
+/// The XDG base directories, with the specification's fallbacks.
+public enum XDGPaths {
+    static func env(_ name: String) -> String? {
+        guard let v = ProcessInfo.processInfo.environment[name], v.hasPrefix("/") else { return nil }
+        return v
+    }
+    static var home: String { ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory() }
+
+    /// `$XDG_CACHE_HOME`, or `~/.cache`.
+    public static func cacheHome() -> String { env("XDG_CACHE_HOME") ?? home + "/.cache" }
+    /// `$XDG_DATA_HOME`, or `~/.local/share`.
+    public static func dataHome() -> String { env("XDG_DATA_HOME") ?? home + "/.local/share" }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Synchronization
+
+/// Why the ``Fetcher`` gave up.
+public enum FetchError: Error, Equatable, Sendable {
+    /// The API answered 404 (or 410).
+    case notFound(url: String)
+    /// The URL's host is not on the allowlist.
+    case hostNotAllowed(String)
+    /// The API kept failing with this status.
+    case http(status: Int, url: String)
+    /// No answer arrived.
+    case transport(TransportFailure, url: String)
+    /// The deadline passed before an answer.
+    case deadline(url: String)
+
+    func asPokedexError(context: String) -> PokedexError {
+        switch self {
+        case .notFound: return .notFound(context)
+        case .hostNotAllowed(let host):
+            return .unavailable("\(context): refusing to fetch from \(host), which is not an allowed host")
+        case .http(let status, let url):
+            return .unavailable("\(context): PokeAPI answered HTTP \(status) for \(url), and nothing is cached")
+        case .transport(let failure, let url):
+            return .unavailable("\(context): cannot reach \(Fetcher.hostOf(url) ?? url) (\(failure)), and nothing is cached")
+        case .deadline(let url):
+            return .unavailable("\(context): \(Fetcher.hostOf(url) ?? url) did not answer in time, and nothing is cached")
+        }
+    }
+}
+
+/// What a successful fetch brought.
+public enum FetchOutcome: Sendable, Equatable {
+    /// A new body, with its validator and lifetime.
+    case body([UInt8], etag: String?, maxAge: Double)
+    /// `304`: the cached copy is still good for `maxAge` more seconds.
+    case notModified(etag: String?, maxAge: Double)
+}
+
+/// Everything about the network in one place: the host allowlist, redirects,
+/// retries with capped backoff and jitter, `Retry-After`, `If-None-Match`, the
+/// caller's deadline, and whether the network looks up.
+public final class Fetcher: Sendable {
+    private let client: any HTTPClient
+    private let clock: any PokedexClock
+    private let allowedHosts: Set<String>
+    private let deadline: Double
+    private let maxAttempts: Int
+    private let defaultMaxAge: Double
+    private let state = Mutex(State())
+
+    struct State {
+        var online = true
+        var requests = 0
+    }
+
+    /// - Parameters:
+    ///   - allowedHosts: the only hosts anything is fetched from.
+    ///   - deadline: seconds within which every fetch ends, answered or failed.
+    public init(client: any HTTPClient, clock: any PokedexClock, allowedHosts: Set<String>,
+                deadline: Double = 10, maxAttempts: Int = 4, defaultMaxAge: Double = 86400) {
+        self.client = client
+        self.clock = clock
+        self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+        self.deadline = deadline
+        self.maxAttempts = maxAttempts
+        self.defaultMaxAge = defaultMaxAge
+    }
+
+    /// False once a request failed for lack of a network, true again after any answer.
+    public var isOnline: Bool { state.withLock { $0.online } }
+    /// HTTP requests sent so far (every attempt counts).
+    public var requestCount: Int { state.withLock { $0.requests } }
+
+    /// Whether the URL's host is on the allowlist (and the scheme is http or https).
+    public func isAllowed(_ url: String) -> Bool {
+        guard let u = URLComponents(string: url), let scheme = u.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", let host = u.host?.lowercased()
+        else { return false }
+        return allowedHosts.contains(host)
+    }
+
+    static func hostOf(_ url: String) -> String? { URLComponents(string: url)?.host }
+
+    /// GETs `url`, following allowed redirects and retrying transient failures.
+    public func fetch(_ url: String, etag: String? = nil) async throws(FetchError) -> FetchOutcome {
+        let start = clock.now()
+        var current = url
+        var redirects = 0
+        var attempt = 0
+        while true {
+            guard isAllowed(current) else { throw .hostNotAllowed(Self.hostOf(current) ?? current) }
+            let remaining = deadline - clock.now().timeIntervalSince(start)
+            guard remaining > 0.05 else { throw .deadline(url: url) }
+            attempt += 1
+            let response: HTTPResponse
+            do {
+                state.withLock { $0.requests += 1 }
+                response = try await client.get(HTTPRequest(url: current, ifNoneMatch: etag, timeout: remaining))
+            } catch let failure as TransportFailure {
+                if case .connection = failure { state.withLock { $0.online = false } }
+                if case .timedOut = failure { state.withLock { $0.online = false } }
+                guard attempt < maxAttempts else { throw .transport(failure, url: current) }
+                try await backoff(attempt: attempt, start: start, url: url, failure: .transport(failure, url: current))
+                continue
+            } catch {
+                throw .transport(.other("\(error)"), url: current)
+            }
+            state.withLock { $0.online = true }
+            switch response.status {
+            case 200:
+                return .body(response.body, etag: response.headers["etag"], maxAge: maxAge(response))
+            case 304:
+                return .notModified(etag: response.headers["etag"] ?? etag, maxAge: maxAge(response))
+            case 301, 302, 303, 307, 308:
+                guard redirects < 5, let location = response.headers["location"],
+                      let next = URL(string: location, relativeTo: URL(string: current))?.absoluteString
+                else { throw .http(status: response.status, url: current) }
+                redirects += 1
+                current = next
+            case 404, 410:
+                throw .notFound(url: current)
+            case 429:
+                guard attempt < maxAttempts else { throw .http(status: 429, url: current) }
+                let wait = Double(response.headers["retry-after"] ?? "") ?? 1
+                try await pause(max(wait, 0), start: start, url: url, failure: .http(status: 429, url: current))
+            case 500...599:
+                guard attempt < maxAttempts else { throw .http(status: response.status, url: current) }
+                try await backoff(attempt: attempt, start: start, url: url, failure: .http(status: response.status, url: current))
+            default:
+                throw .http(status: response.status, url: current)
+            }
+        }
+    }
+
+    /// Capped exponential backoff with full jitter: 0.1 s, 0.2 s, 0.4 s … at most 2 s.
+    private func backoff(attempt: Int, start: Date, url: String, failure: FetchError) async throws(FetchError) {
+        let cap = min(2.0, 0.1 * pow(2.0, Double(attempt - 1)))
+        try await pause(Double.random(in: cap / 2...cap), start: start, url: url, failure: failure)
+    }
+
+    /// Sleeps unless that would pass the deadline, in which case the last failure stands.
+    private func pause(_ seconds: Double, start: Date, url: String, failure: FetchError) async throws(FetchError) {
+        let remaining = deadline - clock.now().timeIntervalSince(start)
+        guard seconds < remaining - 0.05 else { throw failure }
+        do { try await clock.sleep(seconds: seconds) } catch { throw .deadline(url: url) }
+    }
+
+    private func maxAge(_ response: HTTPResponse) -> Double {
+        guard let cc = response.headers["cache-control"] else { return defaultMaxAge }
+        for part in cc.split(separator: ",") {
+            let kv = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            if kv.count == 2, kv[0].lowercased() == "max-age", let v = Double(kv[1]) { return v }
+            if kv.first?.lowercased() == "no-store" || kv.first?.lowercased() == "no-cache" { return 0 }
+        }
+        return defaultMaxAge
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Synchronization
+
+/// The disk tier: `<cache>/v1/records/*.rec` and `<cache>/v1/sprites/*.png`,
+/// bounded in bytes, least recently used first out.
+///
+/// A record file is a header line, a JSON line of metadata, then the payload:
+///
+///     pokedex-record 1
+///     {"key":"pokemon/25","length":812,"crc32":305419896,"etag":"…","fetchedAt":…,"maxAge":86400}
+///     <payload bytes>
+///
+/// Every write is a temporary file then `rename()`, so a reader sees the old file or
+/// the new one, never half of one. Files are 0600 and directories 0700.
+public final class FileCacheStore: CacheStore {
+    static let magic = "pokedex-record 1\n"
+
+    /// The versioned root, `<cache>/v1`.
+    public let root: String
+    private let recordsDir: String
+    private let spritesDir: String
+    private let capacity: Int
+    private let catalog: Mutex<Catalog>
+
+    /// What is on disk: relative path → size and last use, to evict without rescanning.
+    struct Catalog {
+        var files: [String: (size: Int, lastUse: Double)] = [:]
+        var bytes = 0
+    }
+
+    struct Header: Codable {
+        var key: String
+        var length: Int
+        var crc32: UInt32
+        var etag: String?
+        var fetchedAt: Double
+        var maxAge: Double
+    }
+
+    /// Opens (creating if needed) the disk tier under `directory`, capped at `capacity` bytes.
+    public init(directory: String, capacity: Int) throws {
+        root = directory + "/v1"
+        recordsDir = root + "/records"
+        spritesDir = root + "/sprites"
+        self.capacity = capacity
+        try FileIO.makeDirectory(recordsDir)
+        try FileIO.makeDirectory(spritesDir)
+        catalog = Mutex(Self.scan([recordsDir, spritesDir], under: root))
+    }
+
+    /// Builds the catalog and removes temporary files a crash left behind.
+    private static func scan(_ dirs: [String], under root: String) -> Catalog {
+        var c = Catalog()
+        for dir in dirs {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+            for name in names {
+                let path = dir + "/" + name
+                if FileIO.isTemporary(name) { FileIO.removeFile(path); continue }
+                guard let info = FileIO.fileInfo(path) else { continue }
+                c.files[String(path.dropFirst(root.count + 1))] = (info.size, info.mtime)
+                c.bytes += info.size
+            }
+        }
+        return c
+    }
+
+    private func recordPath(_ key: String) -> String {
+        recordsDir + "/" + key.replacingOccurrences(of: "/", with: "_") + ".rec"
+    }
+
+    public func readRecord(_ key: String) -> StoredRecord? {
+        let path = recordPath(key)
+        guard let bytes = FileIO.readFile(path) else { return nil }
+        guard let record = Self.decode(bytes, key: key) else {
+            // Damaged: never served. Drop it so it is fetched again.
+            forget(path)
+            FileIO.removeFile(path)
+            return nil
+        }
+        used(path)
+        return record
+    }
+
+    /// Parses a record file; nil if anything about it is wrong.
+    static func decode(_ bytes: [UInt8], key: String) -> StoredRecord? {
+        let magicBytes = Array(magic.utf8)
+        guard bytes.count > magicBytes.count, Array(bytes[0..<magicBytes.count]) == magicBytes else { return nil }
+        guard let nl = bytes[magicBytes.count...].firstIndex(of: 0x0A) else { return nil }
+        guard let header = try? JSONDecoder().decode(Header.self, from: Data(bytes[magicBytes.count..<nl])) else { return nil }
+        let payload = Array(bytes[(nl + 1)...])
+        guard header.key == key, header.length == payload.count, CRC32.checksum(payload) == header.crc32 else { return nil }
+        return StoredRecord(
+            payload: payload,
+            freshness: Freshness(etag: header.etag, fetchedAt: Date(timeIntervalSince1970: header.fetchedAt), maxAge: header.maxAge))
+    }
+
+    static func encode(_ record: StoredRecord, key: String) throws -> [UInt8] {
+        let header = Header(
+            key: key, length: record.payload.count, crc32: CRC32.checksum(record.payload),
+            etag: record.freshness.etag, fetchedAt: record.freshness.fetchedAt.timeIntervalSince1970,
+            maxAge: record.freshness.maxAge)
+        let json = try JSONEncoder().encode(header)
+        return Array(magic.utf8) + Array(json) + [0x0A] + record.payload
+    }
+
+    public func writeRecord(_ key: String, _ record: StoredRecord) throws {
+        let path = recordPath(key)
+        let bytes = try Self.encode(record, key: key)
+        try FileIO.writeAtomically(bytes, to: path, durable: false)
+        added(path, size: bytes.count)
+    }
+
+    public func removeRecord(_ key: String) {
+        let path = recordPath(key)
+        forget(path)
+        FileIO.removeFile(path)
+    }
+
+    public func spritePath(_ fileName: String) -> String { spritesDir + "/" + fileName }
+
+    public func readSprite(_ fileName: String) -> [UInt8]? {
+        let path = spritePath(fileName)
+        guard let bytes = FileIO.readFile(path) else { return nil }
+        used(path)
+        return bytes
+    }
+
+    public func writeSprite(_ fileName: String, _ bytes: [UInt8]) throws -> String {
+        let path = spritePath(fileName)
+        try FileIO.writeAtomically(bytes, to: path, durable: false)
+        added(path, size: bytes.count)
+        return path
+    }
+
+    public func removeSprite(_ fileName: String) {
+        let path = spritePath(fileName)
+        forget(path)
+        FileIO.removeFile(path)
+    }
+
+    public var usage: (entries: Int, bytes: Int) { catalog.withLock { ($0.files.count, $0.bytes) } }
+
+    // MARK: - Bookkeeping and eviction
+
+    private func relative(_ path: String) -> String { String(path.dropFirst(root.count + 1)) }
+
+    private func used(_ path: String) {
+        let now = Date().timeIntervalSince1970
+        let stale = catalog.withLock { c -> Bool in
+            let rel = relative(path)
+            guard let f = c.files[rel] else { return false }
+            c.files[rel] = (f.size, now)
+            return now - f.lastUse > 3600
+        }
+        // Carry recency across restarts, cheaply: at most one touch an hour per file.
+        if stale { FileIO.touch(path) }
+    }
+
+    private func forget(_ path: String) {
+        catalog.withLock { c in
+            if let f = c.files.removeValue(forKey: relative(path)) { c.bytes -= f.size }
+        }
+    }
+
+    private func added(_ path: String, size: Int) {
+        let rel = relative(path)
+        let victims: [String] = catalog.withLock { c in
+            if let old = c.files[rel] { c.bytes -= old.size }
+            c.files[rel] = (size, Date().timeIntervalSince1970)
+            c.bytes += size
+            guard c.bytes > capacity else { return [] }
+            // Evict down to 90% of the cap, oldest first, never the file just written.
+            var out: [String] = []
+            let target = capacity / 10 * 9
+            for (name, f) in c.files.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where name != rel {
+                if c.bytes <= target { break }
+                c.files.removeValue(forKey: name)
+                c.bytes -= f.size
+                out.append(name)
+            }
+            return out
+        }
+        for name in victims { FileIO.removeFile(root + "/" + name) }
+    }
+}

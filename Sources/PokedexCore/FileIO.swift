@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Small POSIX file helpers: private modes, atomic replace, durable writes.
+public enum FileIO {
+    /// Creates `path` and its parents with mode 0700 where missing.
+    public static func makeDirectory(_ path: String) throws {
+        var current = ""
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, 0o700) != 0 && errno != EEXIST {
+                throw PokedexError.storage("cannot create directory \(current): \(errnoText())")
+            }
+        }
+    }
+
+    /// Reads a whole file, or nil if it is missing or unreadable.
+    public static func readFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = Glibc.stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        var out = [UInt8](repeating: 0, count: Int(st.st_size))
+        var done = 0
+        while done < out.count {
+            let n = out.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            done += n
+        }
+        return out
+    }
+
+    nonisolated(unsafe) private static var counter = 0
+    private static let counterLock = NSLock()
+
+    /// Writes `bytes` to `path` atomically: a temporary file in the same directory, then
+    /// `rename`. With `durable`, the file and then the directory are fsynced, so once this
+    /// returns the new content survives a crash or power loss. Files are created 0600.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool) throws {
+        let dir = (path as NSString).deletingLastPathComponent
+        let base = (path as NSString).lastPathComponent
+        let n: Int = counterLock.withLock { counter += 1; return counter }
+        let tmp = "\(dir)/.\(base).tmp.\(getpid()).\(n)"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw PokedexError.storage("cannot write \(path): \(errnoText())") }
+        var ok = false
+        defer {
+            if !ok { unlink(tmp) }
+        }
+        var done = 0
+        while done < bytes.count {
+            let w = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if w < 0 && errno == EINTR { continue }
+            guard w > 0 else {
+                let why = errnoText()
+                close(fd)
+                throw PokedexError.storage("cannot write \(path): \(why)")
+            }
+            done += w
+        }
+        if durable && fsync(fd) != 0 {
+            let why = errnoText()
+            close(fd)
+            throw PokedexError.storage("cannot sync \(path): \(why)")
+        }
+        guard close(fd) == 0 else { throw PokedexError.storage("cannot write \(path): \(errnoText())") }
+        guard rename(tmp, path) == 0 else { throw PokedexError.storage("cannot replace \(path): \(errnoText())") }
+        ok = true
+        if durable {
+            let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if dfd >= 0 { fsync(dfd); close(dfd) }
+        }
+    }
+
+    /// Whether a name is a temporary file left by an interrupted ``writeAtomically(_:to:durable:)``.
+    public static func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") && name.contains(".tmp.") }
+
+    /// Size and modification time, or nil if missing.
+    public static func fileInfo(_ path: String) -> (size: Int, mtime: Double)? {
+        var st = Glibc.stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return (Int(st.st_size), Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9)
+    }
+
+    /// Sets a file's modification time to now (LRU bookkeeping across restarts).
+    public static func touch(_ path: String) { utimensat(AT_FDCWD, path, nil, 0) }
+
+    public static func removeFile(_ path: String) { unlink(path) }
+
+    static func errnoText() -> String { String(cString: strerror(errno)) }
+}

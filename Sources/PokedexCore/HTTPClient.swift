@@ -1,0 +1,53 @@
+/// One GET, as the core asks for it.
+public struct HTTPRequest: Sendable, Equatable {
+    public var url: String
+    /// Sent as `If-None-Match` when set.
+    public var ifNoneMatch: String?
+    /// The most this one attempt may take, in seconds.
+    public var timeout: Double
+
+    public init(url: String, ifNoneMatch: String? = nil, timeout: Double = 10) {
+        self.url = url
+        self.ifNoneMatch = ifNoneMatch
+        self.timeout = timeout
+    }
+}
+
+/// One HTTP answer. Header names are lower-cased.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    public var headers: [String: String]
+    /// The decoded body (transfer and content encodings undone).
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// Why a request got no HTTP answer at all.
+public enum TransportFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// DNS failed, the connection was refused or reset, or nobody answered.
+    case connection(String)
+    /// The attempt ran past its timeout.
+    case timedOut(String)
+    /// The body was cut off before its announced end.
+    case truncated(String)
+    /// Anything else the transport reports.
+    case other(String)
+
+    public var description: String {
+        switch self {
+        case .connection(let m), .timedOut(let m), .truncated(let m), .other(let m): return m
+        }
+    }
+}
+
+/// The network as the core sees it. `PokedexCurl` is the real one; tests use fakes.
+/// It follows no redirects and never retries: the core's ``Fetcher`` decides that.
+public protocol HTTPClient: Sendable {
+    /// Performs one GET. Throws ``TransportFailure`` when no HTTP answer arrived.
+    func get(_ request: HTTPRequest) async throws -> HTTPResponse
+}

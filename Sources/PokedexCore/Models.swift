@@ -1,0 +1,186 @@
+/// One row of a list, search or favorites answer: D-Bus `(ussb)`.
+public struct ListEntry: Equatable, Sendable, Codable {
+    public var id: UInt32
+    public var name: String
+    /// Absolute path of the sprite in the disk cache, or "" while it is not on disk.
+    public var spritePath: String
+    public var favorite: Bool
+
+    public init(id: UInt32, name: String, spritePath: String, favorite: Bool) {
+        self.id = id
+        self.name = name
+        self.spritePath = spritePath
+        self.favorite = favorite
+    }
+}
+
+/// The answer to `ListPage`.
+public struct ListPage: Equatable, Sendable {
+    public var total: UInt32
+    public var entries: [ListEntry]
+
+    public init(total: UInt32, entries: [ListEntry]) {
+        self.total = total
+        self.entries = entries
+    }
+}
+
+/// Every Pokémon the API lists, in the API's order.
+public struct PokemonIndex: Sendable, Codable, Equatable {
+    public struct Item: Sendable, Codable, Equatable {
+        public var id: UInt32
+        public var name: String
+    }
+    public var items: [Item]
+    /// The API's `count`.
+    public var total: UInt32
+
+    /// name → position in `items`.
+    private(set) var byName: [String: Int] = [:]
+    /// id → position in `items`.
+    private(set) var byID: [UInt32: Int] = [:]
+
+    enum CodingKeys: String, CodingKey { case items, total }
+
+    public init(items: [Item], total: UInt32) {
+        self.items = items
+        self.total = total
+        buildLookups()
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        items = try c.decode([Item].self, forKey: .items)
+        total = try c.decode(UInt32.self, forKey: .total)
+        buildLookups()
+    }
+
+    private mutating func buildLookups() {
+        byName.reserveCapacity(items.count)
+        byID.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            byName[item.name] = i
+            byID[item.id] = i
+        }
+    }
+
+    public func item(named name: String) -> Item? { byName[name].map { items[$0] } }
+    public func item(id: UInt32) -> Item? { byID[id].map { items[$0] } }
+
+    public static func == (a: PokemonIndex, b: PokemonIndex) -> Bool {
+        a.items == b.items && a.total == b.total
+    }
+}
+
+/// What the service keeps of a 300–600 KB `pokemon` body.
+public struct PokemonRecord: Sendable, Codable, Equatable {
+    public var id: UInt32
+    public var name: String
+    public var height: UInt32
+    public var weight: UInt32
+    /// Type names in slot order.
+    public var types: [String]
+    /// Ability names in slot order.
+    public var abilities: [String]
+    /// Stat name → base stat, in the API's order.
+    public var stats: [Stat]
+    /// The default front sprite's URL, if the API names one.
+    public var spriteURL: String?
+    /// The generation-V animated sprite's URL, if the API names one.
+    public var animatedSpriteURL: String?
+    /// The species resource's URL.
+    public var speciesURL: String?
+
+    public struct Stat: Sendable, Codable, Equatable {
+        public var name: String
+        public var value: UInt32
+        public init(name: String, value: UInt32) {
+            self.name = name
+            self.value = value
+        }
+    }
+}
+
+/// What the service keeps of a `pokemon-species` body.
+public struct SpeciesRecord: Sendable, Codable, Equatable {
+    public var id: UInt32
+    public var name: String
+    /// English genus, "" where the API has none.
+    public var genus: String
+    /// English flavour text, cleaned; "" where the API has none.
+    public var flavorText: String
+    /// Language code → localized name.
+    public var names: [String: String]
+}
+
+/// The answer to `Detail`.
+public struct PokemonDetail: Equatable, Sendable {
+    public var id: UInt32
+    public var name: String
+    public var height: UInt32
+    public var weight: UInt32
+    public var types: [String]
+    public var abilities: [String]
+    public var stats: [PokemonRecord.Stat]
+    public var spritePath: String
+    public var favorite: Bool
+    public var genus: String
+    public var flavorText: String
+
+    public init(id: UInt32, name: String, height: UInt32, weight: UInt32, types: [String], abilities: [String],
+                stats: [PokemonRecord.Stat], spritePath: String, favorite: Bool, genus: String, flavorText: String) {
+        self.id = id
+        self.name = name
+        self.height = height
+        self.weight = weight
+        self.types = types
+        self.abilities = abilities
+        self.stats = stats
+        self.spritePath = spritePath
+        self.favorite = favorite
+        self.genus = genus
+        self.flavorText = flavorText
+    }
+}
+
+/// What `Status` and `pokectl status` report.
+public struct ServiceStatus: Equatable, Sendable {
+    public var version: String
+    public var apiURL: String
+    public var cacheDirectory: String
+    public var dataDirectory: String
+    public var memoryEntries: Int
+    public var memoryBytes: Int
+    public var memoryCapBytes: Int
+    public var diskEntries: Int
+    public var diskBytes: Int
+    public var diskCapBytes: Int
+    public var favorites: Int
+    public var online: Bool
+
+    public init(version: String, apiURL: String, cacheDirectory: String, dataDirectory: String,
+                memoryEntries: Int, memoryBytes: Int, memoryCapBytes: Int, diskEntries: Int, diskBytes: Int,
+                diskCapBytes: Int, favorites: Int, online: Bool) {
+        self.version = version
+        self.apiURL = apiURL
+        self.cacheDirectory = cacheDirectory
+        self.dataDirectory = dataDirectory
+        self.memoryEntries = memoryEntries
+        self.memoryBytes = memoryBytes
+        self.memoryCapBytes = memoryCapBytes
+        self.diskEntries = diskEntries
+        self.diskBytes = diskBytes
+        self.diskCapBytes = diskCapBytes
+        self.favorites = favorites
+        self.online = online
+    }
+}
+
+/// A change to the favorites, as the bus signals it.
+public struct FavoriteChange: Equatable, Sendable {
+    public var id: UInt32
+    public var name: String
+    public var favorite: Bool
+    /// Every favorite id, in the order added, after the change.
+    public var allIDs: [UInt32]
+}

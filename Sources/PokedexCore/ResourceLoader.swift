@@ -1,0 +1,122 @@
+import Foundation
+import Synchronization
+
+/// One kind of resource the loader knows how to keep: its URL, how to decode the API's
+/// body into a compact record, and how that record sits in the memory tier.
+struct ResourceKind<Record: Codable & Sendable>: Sendable {
+    let decodeBody: @Sendable ([UInt8]) throws -> Record
+    let wrap: @Sendable (Record) -> CachedResource
+    let unwrap: @Sendable (CachedResource) -> Record?
+}
+
+extension ResourceKind where Record == PokemonIndex {
+    static let index = ResourceKind(decodeBody: APIDecoding.index, wrap: { .index($0) }, unwrap: {
+        if case .index(let v) = $0 { return v } else { return nil }
+    })
+}
+extension ResourceKind where Record == PokemonRecord {
+    static let pokemon = ResourceKind(decodeBody: APIDecoding.pokemon, wrap: { .pokemon($0) }, unwrap: {
+        if case .pokemon(let v) = $0 { return v } else { return nil }
+    })
+}
+extension ResourceKind where Record == SpeciesRecord {
+    static let species = ResourceKind(decodeBody: APIDecoding.species, wrap: { .species($0) }, unwrap: {
+        if case .species(let v) = $0 { return v } else { return nil }
+    })
+}
+
+/// Reads through the tiers: memory, then disk, then the network, and writes back down.
+/// A stale entry is answered at once and revalidated in the background with its ETag.
+/// Concurrent loads of one key make one request.
+final class ResourceLoader: Sendable {
+    let memory: MemoryTier
+    let store: any CacheStore
+    let fetcher: Fetcher
+    let clock: any PokedexClock
+    let log: Logger
+    private let flights = SingleFlight<String, CachedResource>()
+    private let revalidations = SingleFlight<String, Bool>()
+
+    init(memory: MemoryTier, store: any CacheStore, fetcher: Fetcher, clock: any PokedexClock, log: @escaping Logger) {
+        self.memory = memory
+        self.store = store
+        self.fetcher = fetcher
+        self.clock = clock
+        self.log = log
+    }
+
+    /// The record if the memory tier has it (fresh or stale); never waits. A stale one
+    /// starts a background revalidation.
+    func cached<R>(_ key: String, url: String, _ kind: ResourceKind<R>) -> R? {
+        guard let entry = memory.get(key), let value = kind.unwrap(entry.resource) else { return nil }
+        if !entry.freshness.isFresh(at: clock.now()) { revalidateInBackground(key, url: url, kind, entry.freshness) }
+        return value
+    }
+
+    /// The record from whichever tier has it, fetching it if none does.
+    func load<R>(_ key: String, url: String, _ kind: ResourceKind<R>) async throws -> R {
+        if let v = cached(key, url: url, kind) { return v }
+        let resource = try await flights.run(key) { [self] in
+            if let v = cached(key, url: url, kind) { return kind.wrap(v) }
+            if let stored = store.readRecord(key), let v = try? JSONDecoder().decode(R.self, from: Data(stored.payload)) {
+                remember(key, kind.wrap(v), stored.freshness, bytes: stored.payload.count)
+                if !stored.freshness.isFresh(at: clock.now()) { revalidateInBackground(key, url: url, kind, stored.freshness) }
+                return kind.wrap(v)
+            }
+            let outcome = try await fetcher.fetch(url)
+            guard case .body(let body, let etag, let maxAge) = outcome else {
+                throw FetchError.http(status: 304, url: url)
+            }
+            let value = try decode(body, url: url, kind)
+            try? persist(key, value, Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge), kind)
+            return kind.wrap(value)
+        }
+        guard let value = kind.unwrap(resource) else { throw FetchError.http(status: 0, url: url) }
+        return value
+    }
+
+    private func decode<R>(_ body: [UInt8], url: String, _ kind: ResourceKind<R>) throws -> R {
+        do {
+            return try kind.decodeBody(body)
+        } catch {
+            log(.warning, "PokeAPI sent a body for \(url) that is not what was expected: \(error)")
+            throw PokedexError.unavailable("PokeAPI sent an unreadable answer for \(url)")
+        }
+    }
+
+    /// Writes a record to both tiers. A disk failure (full, read-only) is logged, not fatal:
+    /// the memory tier still answers.
+    private func persist<R>(_ key: String, _ value: R, _ freshness: Freshness, _ kind: ResourceKind<R>) throws {
+        let payload = try Array(JSONEncoder().encode(value))
+        remember(key, kind.wrap(value), freshness, bytes: payload.count)
+        do {
+            try store.writeRecord(key, StoredRecord(payload: payload, freshness: freshness))
+        } catch {
+            log(.warning, "cannot write the disk cache: \(error)")
+        }
+    }
+
+    private func remember(_ key: String, _ resource: CachedResource, _ freshness: Freshness, bytes: Int) {
+        // Decoded Swift values take roughly twice their JSON size.
+        memory.set(key, .init(resource: resource, freshness: freshness), cost: bytes * 2 + 128)
+    }
+
+    /// Asks the API whether a stale entry changed, with `If-None-Match`; a 304 costs no body.
+    private func revalidateInBackground<R>(_ key: String, url: String, _ kind: ResourceKind<R>, _ old: Freshness) {
+        Task.detached(priority: .background) { [self] in
+            _ = try? await revalidations.run(key) { [self] in
+                switch try await fetcher.fetch(url, etag: old.etag) {
+                case .notModified(let etag, let maxAge):
+                    let fresh = Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)
+                    if let stored = store.readRecord(key), let v = try? JSONDecoder().decode(R.self, from: Data(stored.payload)) {
+                        try persist(key, v, fresh, kind)
+                    }
+                case .body(let body, let etag, let maxAge):
+                    let value = try decode(body, url: url, kind)
+                    try persist(key, value, Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge), kind)
+                }
+                return true
+            }
+        }
+    }
+}

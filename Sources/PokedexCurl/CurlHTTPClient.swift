@@ -1,0 +1,226 @@
+import CCurl
+import CPokedexShims
+import Glibc
+import PokedexCore
+import PokedexEventLoop
+
+/// The core's ``HTTPClient`` over libcurl's multi interface, on the daemon's one
+/// `sd_event` loop: curl's sockets and timer are mapped onto `sd_event` sources
+/// (`CURLMOPT_SOCKETFUNCTION`, `CURLMOPT_TIMERFUNCTION`), so no thread ever blocks on
+/// the network. Connections are reused across requests through the multi handle.
+///
+/// Callers may be on any thread; every curl call happens on the loop thread.
+public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
+    /// Call once in `main`, before any thread starts.
+    public static func globalInit() {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    }
+
+    /// Limits for every transfer.
+    public struct Options: Sendable {
+        public var maxHostConnections = 6
+        public var connectTimeout = 5.0
+        public var maxBodyBytes = 32 << 20
+        public var userAgent = ServiceConfiguration.userAgent
+        public init() {}
+    }
+
+    let loop: EventLoop
+    let multi: UnsafeMutableRawPointer
+    let options: Options
+    // Loop-thread state.
+    var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
+    var sockets: [Int32: EventSource] = [:]
+    var timer: EventSource?
+
+    public init(loop: EventLoop, options: Options = Options()) throws {
+        guard let m = curl_multi_init() else { throw TransportFailure.other("curl_multi_init failed") }
+        multi = m
+        self.loop = loop
+        self.options = options
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        pdx_multi_setopt_long(m, CURLMOPT_MAX_HOST_CONNECTIONS, options.maxHostConnections)
+        pdx_multi_setopt_long(m, CURLMOPT_MAXCONNECTS, options.maxHostConnections * 4)
+        pdx_multi_setopt_socket_fn(m, { _, fd, what, userp, _ in
+            Unmanaged<CurlHTTPClient>.fromOpaque(userp!).takeUnretainedValue().socketChanged(fd, what)
+            return 0
+        })
+        pdx_multi_setopt_ptr(m, CURLMOPT_SOCKETDATA, me)
+        pdx_multi_setopt_timer_fn(m, { _, timeoutMS, userp in
+            Unmanaged<CurlHTTPClient>.fromOpaque(userp!).takeUnretainedValue().timerChanged(timeoutMS)
+            return 0
+        })
+        pdx_multi_setopt_ptr(m, CURLMOPT_TIMERDATA, me)
+    }
+
+    public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+            loop.execute { self.start(request, continuation) }
+        }
+    }
+
+    // MARK: Loop thread
+
+    private func start(_ request: HTTPRequest, _ continuation: CheckedContinuation<HTTPResponse, any Error>) {
+        guard let easy = curl_easy_init() else {
+            continuation.resume(throwing: TransportFailure.other("curl_easy_init failed"))
+            return
+        }
+        let t = Transfer(easy: easy, url: request.url, maxBody: options.maxBodyBytes, continuation: continuation)
+        let me = Unmanaged.passUnretained(t).toOpaque()
+        pdx_easy_setopt_str(easy, CURLOPT_URL, request.url)
+        pdx_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        pdx_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")  // every encoding curl can undo
+        pdx_easy_setopt_str(easy, CURLOPT_USERAGENT, options.userAgent)
+        pdx_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        pdx_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)  // the core checks redirects against the allowlist
+        pdx_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
+        pdx_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int(request.timeout * 1000)))
+        pdx_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
+        pdx_easy_setopt_long(easy, CURLOPT_MAXFILESIZE, options.maxBodyBytes)
+        pdx_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, t.errorBuffer)
+        pdx_easy_setopt_ptr(easy, CURLOPT_PRIVATE, me)
+        pdx_easy_setopt_write_fn(easy, CURLOPT_WRITEFUNCTION, { data, size, count, userdata in
+            Unmanaged<Transfer>.fromOpaque(userdata!).takeUnretainedValue().receiveBody(data!, size * count)
+        })
+        pdx_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me)
+        pdx_easy_setopt_write_fn(easy, CURLOPT_HEADERFUNCTION, { data, size, count, userdata in
+            Unmanaged<Transfer>.fromOpaque(userdata!).takeUnretainedValue().receiveHeader(data!, size * count)
+        })
+        pdx_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me)
+        if let etag = request.ifNoneMatch {
+            t.headerList = curl_slist_append(nil, "If-None-Match: \(etag)")
+            pdx_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(t.headerList))
+        }
+        transfers[easy] = t
+        let rc = curl_multi_add_handle(multi, easy)
+        if rc != CURLM_OK {
+            finish(t, result: .failure(.other("curl_multi_add_handle: \(String(cString: curl_multi_strerror(rc)))")))
+        }
+    }
+
+    /// curl wants a socket watched for other events, or no longer.
+    private func socketChanged(_ fd: curl_socket_t, _ what: Int32) {
+        if what == CURL_POLL_REMOVE {
+            sockets.removeValue(forKey: fd)?.cancel()
+            return
+        }
+        var events: UInt32 = 0
+        if what == CURL_POLL_IN || what == CURL_POLL_INOUT { events |= UInt32(EPOLLIN.rawValue) }
+        if what == CURL_POLL_OUT || what == CURL_POLL_INOUT { events |= UInt32(EPOLLOUT.rawValue) }
+        if let source = sockets[fd] {
+            source.setEvents(events)
+            return
+        }
+        sockets[fd] = try? loop.watch(fd: fd, events: events) { [unowned self] revents in
+            var mask: Int32 = 0
+            if revents & UInt32(EPOLLIN.rawValue) != 0 { mask |= CURL_CSELECT_IN }
+            if revents & UInt32(EPOLLOUT.rawValue) != 0 { mask |= CURL_CSELECT_OUT }
+            if revents & UInt32(EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 { mask |= CURL_CSELECT_ERR }
+            self.act(fd, mask)
+        }
+    }
+
+    /// curl wants to be called back in `timeoutMS` ms (-1: never).
+    private func timerChanged(_ timeoutMS: Int) {
+        timer?.cancel()
+        timer = nil
+        guard timeoutMS >= 0 else { return }
+        timer = try? loop.timer(after: UInt64(timeoutMS) * 1000) { [unowned self] in
+            self.act(CURL_SOCKET_TIMEOUT, 0)
+        }
+    }
+
+    private func act(_ fd: curl_socket_t, _ mask: Int32) {
+        var running: Int32 = 0
+        curl_multi_socket_action(multi, fd, mask, &running)
+        collectFinished()
+    }
+
+    private func collectFinished() {
+        var left: Int32 = 0
+        while let msg = curl_multi_info_read(multi, &left) {
+            guard msg.pointee.msg == CURLMSG_DONE, let easy = msg.pointee.easy_handle,
+                  let t = transfers[easy] else { continue }
+            let code = msg.pointee.data.result
+            if code == CURLE_OK {
+                var status = 0
+                pdx_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+                finish(t, result: .success(HTTPResponse(status: status, headers: t.headers, body: t.body)))
+            } else {
+                finish(t, result: .failure(Self.failure(code, detail: t.errorText)))
+            }
+        }
+    }
+
+    private func finish(_ t: Transfer, result: Result<HTTPResponse, TransportFailure>) {
+        transfers.removeValue(forKey: t.easy)
+        curl_multi_remove_handle(multi, t.easy)
+        t.close()
+        t.continuation.resume(with: result.mapError { $0 as any Error })
+    }
+
+    static func failure(_ code: CURLcode, detail: String) -> TransportFailure {
+        let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT,
+             CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_SSL_CONNECT_ERROR:
+            return .connection(text)
+        case CURLE_OPERATION_TIMEDOUT:
+            return .timedOut(text)
+        case CURLE_PARTIAL_FILE, CURLE_BAD_CONTENT_ENCODING, CURLE_WRITE_ERROR:
+            return .truncated(text)
+        default:
+            return .other(text)
+        }
+    }
+}
+
+/// One transfer's buffers; owned by the client on the loop thread.
+final class Transfer {
+    let easy: UnsafeMutableRawPointer
+    let url: String
+    let maxBody: Int
+    let continuation: CheckedContinuation<HTTPResponse, any Error>
+    var body: [UInt8] = []
+    var headers: [String: String] = [:]
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    init(easy: UnsafeMutableRawPointer, url: String, maxBody: Int, continuation: CheckedContinuation<HTTPResponse, any Error>) {
+        self.easy = easy
+        self.url = url
+        self.maxBody = maxBody
+        self.continuation = continuation
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    var errorText: String { String(cString: errorBuffer) }
+
+    func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        guard body.count + count <= maxBody else { return 0 }  // curl then fails with CURLE_WRITE_ERROR
+        data.withMemoryRebound(to: UInt8.self, capacity: count) { body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
+        return count
+    }
+
+    func receiveHeader(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        let line = data.withMemoryRebound(to: UInt8.self, capacity: count) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+        }
+        if line.hasPrefix("HTTP/") {
+            headers.removeAll()  // a new response (after 100 Continue)
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            headers[name] = value
+        }
+        return count
+    }
+
+    func close() {
+        curl_easy_cleanup(easy)
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+        errorBuffer.deallocate()
+    }
+}

@@ -1,0 +1,180 @@
+import CSystemd
+import Glibc
+import Synchronization
+
+/// One `sd_event` loop on one thread. It owns the bus connection and the curl multi
+/// handle; other threads hand it work through ``execute(_:)``, which queues a closure
+/// and wakes the loop through an `eventfd`.
+///
+/// Everything but ``execute(_:)`` and ``exit(_:)`` must be called on the loop thread.
+public final class EventLoop: @unchecked Sendable {
+    /// The `sd_event*`.
+    public let event: OpaquePointer
+    private let wakeFD: Int32
+    private var wakeSource: OpaquePointer?
+    private let queue = Mutex<[@Sendable () -> Void]>([])
+    private let loopThread = Mutex<pthread_t?>(nil)
+
+    public init() throws(EventLoopError) {
+        var e: OpaquePointer?
+        var r = sd_event_new(&e)
+        guard r >= 0, let e else { throw .init("sd_event_new", r) }
+        event = e
+        wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        guard wakeFD >= 0 else { throw .init("eventfd", -errno) }
+        r = sd_event_add_io(event, &wakeSource, wakeFD, UInt32(EPOLLIN.rawValue), { _, fd, _, userdata in
+            var value: UInt64 = 0
+            _ = read(fd, &value, 8)
+            Unmanaged<EventLoop>.fromOpaque(userdata!).takeUnretainedValue().drain()
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+        guard r >= 0 else { throw .init("sd_event_add_io", r) }
+        // Run queued work before anything else ready in the same iteration.
+        sd_event_source_set_priority(wakeSource, Int64(SD_EVENT_PRIORITY_IMPORTANT))
+    }
+
+    deinit {
+        sd_event_source_disable_unref(wakeSource)
+        close(wakeFD)
+        sd_event_unref(event)
+    }
+
+    /// Queues `work` to run on the loop thread. Safe from any thread.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        queue.withLock { $0.append(work) }
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    private func drain() {
+        while true {
+            let batch = queue.withLock { q -> [@Sendable () -> Void] in
+                let b = q
+                q.removeAll(keepingCapacity: true)
+                return b
+            }
+            if batch.isEmpty { return }
+            for work in batch { work() }
+        }
+    }
+
+    /// Whether the caller runs on the loop thread.
+    public var inLoop: Bool {
+        guard let t = loopThread.withLock({ $0 }) else { return false }
+        return pthread_equal(t, pthread_self()) != 0
+    }
+
+    /// Runs the loop on the calling thread until ``exit(_:)``; returns the exit code.
+    public func run() -> Int32 {
+        loopThread.withLock { $0 = pthread_self() }
+        let r = sd_event_loop(event)
+        drain()
+        return r
+    }
+
+    /// Asks the loop to stop after this iteration. Safe from any thread.
+    public func exit(_ code: Int32 = 0) {
+        execute { [self] in _ = sd_event_exit(self.event, code) }
+    }
+
+    /// Monotonic time now, in microseconds, as the loop sees it.
+    public var nowMicroseconds: UInt64 {
+        var now: UInt64 = 0
+        if sd_event_now(event, CLOCK_MONOTONIC, &now) < 0 {
+            var ts = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &ts)
+            now = UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+        }
+        return now
+    }
+
+    // MARK: Sources
+
+    /// Watches a file descriptor. The source lives until the returned object is released.
+    public func watch(fd: Int32, events: UInt32, _ handler: @escaping (UInt32) -> Void) throws(EventLoopError) -> EventSource {
+        let box = EventSource.Box(io: handler)
+        var s: OpaquePointer?
+        let r = sd_event_add_io(event, &s, fd, events, { _, _, revents, userdata in
+            Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().io?(revents)
+            return 0
+        }, Unmanaged.passUnretained(box).toOpaque())
+        guard r >= 0, let s else { throw .init("sd_event_add_io", r) }
+        return EventSource(source: s, box: box)
+    }
+
+    /// Calls `handler` once, `microseconds` from now.
+    public func timer(after microseconds: UInt64, _ handler: @escaping () -> Void) throws(EventLoopError) -> EventSource {
+        let box = EventSource.Box(fire: handler)
+        var s: OpaquePointer?
+        let r = sd_event_add_time(event, &s, CLOCK_MONOTONIC, nowMicroseconds + microseconds, 1000, { _, _, userdata in
+            Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().fire?()
+            return 0
+        }, Unmanaged.passUnretained(box).toOpaque())
+        guard r >= 0, let s else { throw .init("sd_event_add_time", r) }
+        return EventSource(source: s, box: box)
+    }
+
+    /// Handles a signal. The caller must have blocked it in every thread first
+    /// (``blockSignals(_:)`` before any thread starts).
+    public func onSignal(_ signo: Int32, _ handler: @escaping () -> Void) throws(EventLoopError) -> EventSource {
+        let box = EventSource.Box(fire: handler)
+        var s: OpaquePointer?
+        let r = sd_event_add_signal(event, &s, signo, { _, _, userdata in
+            Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().fire?()
+            return 0
+        }, Unmanaged.passUnretained(box).toOpaque())
+        guard r >= 0, let s else { throw .init("sd_event_add_signal", r) }
+        return EventSource(source: s, box: box)
+    }
+
+    /// Blocks `signals` in the calling thread, and so in every thread it starts later.
+    /// Call first thing in `main`, before any other thread exists.
+    public static func blockSignals(_ signals: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in signals { sigaddset(&set, s) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+}
+
+/// A live event source; disabled and released with this object.
+public final class EventSource {
+    final class Box {
+        var io: ((UInt32) -> Void)?
+        var fire: (() -> Void)?
+        init(io: ((UInt32) -> Void)? = nil, fire: (() -> Void)? = nil) {
+            self.io = io
+            self.fire = fire
+        }
+    }
+
+    private var source: OpaquePointer?
+    private let box: Box
+
+    init(source: OpaquePointer, box: Box) {
+        self.source = source
+        self.box = box
+    }
+
+    /// Changes the events a file descriptor source waits for.
+    public func setEvents(_ events: UInt32) { sd_event_source_set_io_events(source, events) }
+
+    /// Stops and releases the source now.
+    public func cancel() {
+        sd_event_source_disable_unref(source)
+        source = nil
+    }
+
+    deinit { sd_event_source_disable_unref(source) }
+}
+
+/// A libsystemd call failed.
+public struct EventLoopError: Error, CustomStringConvertible {
+    public let call: String
+    public let code: Int32
+    public init(_ call: String, _ code: Int32) {
+        self.call = call
+        self.code = code
+    }
+    public var description: String { "\(call) failed: \(String(cString: strerror(-code)))" }
+}

@@ -1,0 +1,1 @@
+@main struct Pokectl { static func main() {} }

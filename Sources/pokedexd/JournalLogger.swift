@@ -1,0 +1,22 @@
+import Foundation
+import PokedexCore
+
+/// Writes log lines to stderr. Under systemd (`JOURNAL_STREAM` set) each line carries
+/// a `<N>` priority prefix, which the journal turns into the entry's priority.
+enum JournalLogger {
+    static func make(verbose: Bool) -> Logger {
+        let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+        let threshold: LogLevel = verbose ? .debug : .info
+        return { level, message in
+            guard level.rawValue <= threshold.rawValue else { return }
+            let line: String
+            if journal {
+                line = "<\(level.rawValue)>\(message)\n"
+            } else {
+                let tag = level.rawValue <= LogLevel.error.rawValue ? "error: " : level == .warning ? "warning: " : ""
+                line = "pokedexd: \(tag)\(message)\n"
+            }
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+}

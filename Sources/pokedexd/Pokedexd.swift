@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import PokedexBus
+import PokedexCore
+import PokedexCurl
+import PokedexEventLoop
+
+/// `pokedexd`: the Pokédex service on the session bus.
+@main
+struct Pokedexd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pokedexd",
+        abstract: "The Pokédex service: publishes io.github.pokedexd.Pokedex1 on the session bus.",
+        discussion: """
+            Every option falls back to the environment variable named in its help, then to its default. \
+            The defaults work with no configuration. Usually started by systemd (systemctl --user start pokedex) \
+            or on demand by D-Bus activation.
+
+            FILES
+              $XDG_CACHE_HOME/pokedex/v1    the cache (records/, sprites/); safe to delete
+              $XDG_DATA_HOME/pokedex        favorites.json; never in the cache
+            """,
+        version: ServiceConfiguration.version)
+
+    @Option(help: "PokeAPI base URL. [env: POKEDEX_API_URL] (default: \(ServiceConfiguration.defaultAPIURL))")
+    var apiURL: String?
+
+    @Option(name: .customLong("sprite-host"),
+            help: "A host sprites may be fetched from, besides the API's own; repeat for more. [env: POKEDEX_SPRITE_HOSTS, comma-separated] (default: raw.githubusercontent.com)")
+    var spriteHosts: [String] = []
+
+    @Option(help: "Cache directory. [env: POKEDEX_CACHE_DIR] (default: $XDG_CACHE_HOME/pokedex)")
+    var cacheDir: String?
+
+    @Option(help: "Data directory, where favorites live. [env: POKEDEX_DATA_DIR] (default: $XDG_DATA_HOME/pokedex)")
+    var dataDir: String?
+
+    @Option(help: "Memory tier cap in MiB. [env: POKEDEX_MEMORY_CACHE_MIB] (default: 32)")
+    var memoryCacheMiB: Int?
+
+    @Option(help: "Disk tier cap in MiB. [env: POKEDEX_DISK_CACHE_MIB] (default: 256)")
+    var diskCacheMiB: Int?
+
+    @Option(help: "Seconds within which every call is answered or fails. [env: POKEDEX_TIMEOUT] (default: 10)")
+    var timeout: Double?
+
+    @Option(help: "Most connections per host. [env: POKEDEX_MAX_HOST_CONNECTIONS] (default: 6)")
+    var maxHostConnections: Int?
+
+    @Option(help: "Seconds without calls before the service exits; D-Bus activation restarts it; 0 = never. [env: POKEDEX_IDLE_TIMEOUT] (default: 300)")
+    var idleTimeout: Double?
+
+    @Flag(name: .shortAndLong, help: "Log every request, not only what a person needs to act on. [env: POKEDEX_VERBOSE=1]")
+    var verbose = false
+
+    static func env(_ name: String) -> String? {
+        guard let v = ProcessInfo.processInfo.environment[name], !v.isEmpty else { return nil }
+        return v
+    }
+
+    static func number<T: LosslessStringConvertible>(_ flag: T?, _ name: String, _ fallback: T) throws -> T {
+        if let flag { return flag }
+        guard let text = env(name) else { return fallback }
+        guard let v = T(text) else { throw ValidationError("\(name)=\(text) is not a number") }
+        return v
+    }
+
+    func makeConfiguration() throws -> (ServiceConfiguration, maxHost: Int, idle: Double) {
+        let api = apiURL ?? Self.env("POKEDEX_API_URL") ?? ServiceConfiguration.defaultAPIURL
+        guard let u = URLComponents(string: api), ["http", "https"].contains(u.scheme ?? ""), u.host != nil else {
+            throw ValidationError("the API URL \(api) is not an http(s) URL")
+        }
+        var hosts = spriteHosts
+        if hosts.isEmpty, let e = Self.env("POKEDEX_SPRITE_HOSTS") {
+            hosts = e.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if hosts.isEmpty { hosts = ServiceConfiguration.defaultSpriteHosts }
+        let memory = try Self.number(memoryCacheMiB, "POKEDEX_MEMORY_CACHE_MIB", 32)
+        let disk = try Self.number(diskCacheMiB, "POKEDEX_DISK_CACHE_MIB", 256)
+        let deadline = try Self.number(timeout, "POKEDEX_TIMEOUT", 10.0)
+        let maxHost = try Self.number(maxHostConnections, "POKEDEX_MAX_HOST_CONNECTIONS", 6)
+        let idle = try Self.number(idleTimeout, "POKEDEX_IDLE_TIMEOUT", 300.0)
+        guard memory >= 1, disk >= 1 else { throw ValidationError("cache caps must be at least 1 MiB") }
+        guard deadline > 0, maxHost >= 1, idle >= 0 else {
+            throw ValidationError("--timeout and --max-host-connections must be positive, --idle-timeout not negative")
+        }
+        let config = ServiceConfiguration(
+            apiURL: api, spriteHosts: hosts,
+            cacheDirectory: cacheDir ?? Self.env("POKEDEX_CACHE_DIR") ?? XDGPaths.cacheHome() + "/pokedex",
+            dataDirectory: dataDir ?? Self.env("POKEDEX_DATA_DIR") ?? XDGPaths.dataHome() + "/pokedex",
+            memoryCacheBytes: memory << 20, diskCacheBytes: disk << 20, requestDeadline: deadline)
+        return (config, maxHost, idle)
+    }
+
+    func run() throws {
+        // Before any other thread exists: signals go to the loop's signalfd, and curl is set up once.
+        EventLoop.blockSignals([SIGTERM, SIGINT])
+        CurlHTTPClient.globalInit()
+
+        let (config, maxHost, idle) = try makeConfiguration()
+        let log = JournalLogger.make(verbose: verbose || Self.env("POKEDEX_VERBOSE") == "1")
+        do {
+            let loop = try EventLoop()
+            let store = try FileCacheStore(directory: config.cacheDirectory, capacity: config.diskCacheBytes)
+            let favorites = try FavoritesBook(persistence: FileFavoritesPersistence(directory: config.dataDirectory, log: log))
+            var curlOptions = CurlHTTPClient.Options()
+            curlOptions.maxHostConnections = maxHost
+            let client = try CurlHTTPClient(loop: loop, options: curlOptions)
+            let service = PokedexService(configuration: config, client: client, store: store, favorites: favorites, log: log)
+            let server = PokedexBusServer(loop: loop, service: service, idleTimeout: idle, log: log)
+            try server.start()
+            let sources = [
+                try loop.onSignal(SIGTERM) { server.shutdown() },
+                try loop.onSignal(SIGINT) { server.shutdown() },
+            ]
+            log(.notice, "pokedexd \(ServiceConfiguration.version) serving \(PokedexBusNames.busName); API \(config.apiURL); cache \(config.cacheDirectory); data \(config.dataDirectory)")
+            let code = loop.run()
+            withExtendedLifetime(sources) {}
+            server.close()
+            if code != 0 { throw ExitCode(code) }
+        } catch let e as ExitCode {
+            throw e
+        } catch {
+            log(.error, "cannot start: \(error)")
+            throw ExitCode.failure
+        }
+    }
+}
