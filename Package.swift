@@ -46,10 +46,7 @@ let package = Package(
             ]),
 
         .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore"]),
-        .testTarget(
-            name: "PokedexIntegrationTests",
-            dependencies: ["PokedexBus", "PokedexCore"],
-            resources: [.copy("Fixtures")]),
+        .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBus", "PokedexCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

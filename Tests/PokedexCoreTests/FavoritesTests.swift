@@ -1,0 +1,61 @@
+import XCTest
+@testable import PokedexCore
+
+final class FavoritesTests: XCTestCase {
+    func testToggleSetAndOrder() async throws {
+        let store = MemoryFavoritesPersistence()
+        let book = try FavoritesBook(persistence: store, clock: ManualClock())
+        let on = try await book.toggle(id: 25, name: "pikachu")
+        XCTAssertTrue(on.favorite)
+        let first = try await book.set(id: 1, name: "bulbasaur", favorite: true)
+        XCTAssertNotNil(first)
+        let again = try await book.set(id: 1, name: "bulbasaur", favorite: true)
+        XCTAssertNil(again, "idempotent: no change, no signal")
+        XCTAssertEqual(book.ids, [25, 1])
+        XCTAssertEqual(store.saved.map(\.id), [25, 1])
+        let off = try await book.toggle(id: 25, name: "pikachu")
+        XCTAssertFalse(off.favorite)
+        XCTAssertEqual(off.allIDs, [1])
+        XCTAssertEqual(store.saves, 3)
+    }
+
+    func testConcurrentChangesLoseNothing() async throws {
+        let store = MemoryFavoritesPersistence()
+        let book = try FavoritesBook(persistence: store)
+        await withTaskGroup(of: Void.self) { group in
+            for i in 1...100 {
+                group.addTask { _ = try? await book.set(id: UInt32(i), name: "p\(i)", favorite: true) }
+            }
+        }
+        XCTAssertEqual(Set(store.saved.map(\.id)), Set(1...100))
+        XCTAssertEqual(Set(book.ids), Set(1...100))
+    }
+
+    func testFailedSaveChangesNothing() async throws {
+        let store = MemoryFavoritesPersistence()
+        let book = try FavoritesBook(persistence: store)
+        _ = try await book.toggle(id: 7, name: "squirtle")
+        store.fail(true)
+        do {
+            _ = try await book.toggle(id: 25, name: "pikachu")
+            XCTFail("expected a storage error")
+        } catch {
+            XCTAssertEqual(error.dbusName, "io.github.pokedexd.Pokedex1.Error.Storage")
+            XCTAssertTrue(error.message.contains("No space left"), error.message)
+        }
+        XCTAssertEqual(book.ids, [7])
+        XCTAssertFalse(book.contains(25))
+    }
+
+    func testFileRoundTripAndDamagedFileKeptAside() async throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let p = try FileFavoritesPersistence(directory: dir)
+        try p.save([Favorite(id: 25, name: "pikachu", added: 1)])
+        XCTAssertEqual(try p.load().map(\.id), [25])
+        try FileIO.writeAtomically(Array("{garbage".utf8), to: p.path, durable: false)
+        XCTAssertEqual(try p.load(), [])
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir)
+        XCTAssertTrue(names.contains { $0.hasPrefix("favorites.json.corrupt-") }, "\(names)")
+    }
+}

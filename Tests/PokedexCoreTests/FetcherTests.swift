@@ -1,0 +1,114 @@
+import XCTest
+@testable import PokedexCore
+
+final class FetcherTests: XCTestCase {
+    let url = "https://pokeapi.test/api/v2/pokemon/25/"
+
+    func make(_ client: FakeHTTPClient, _ clock: ManualClock, deadline: Double = 10) -> Fetcher {
+        Fetcher(client: client, clock: clock, allowedHosts: ["pokeapi.test", "sprites.test"], deadline: deadline)
+    }
+
+    func testRetriesServerErrorsWithBackoffThenSucceeds() async throws {
+        let client = FakeHTTPClient(), clock = ManualClock()
+        let calls = Counter()
+        client.route(url) { _ in
+            calls.next() < 2 ? HTTPResponse(status: 503) : HTTPResponse(status: 200, headers: ["cache-control": "max-age=60", "etag": "\"x\""], body: [1])
+        }
+        let outcome = try await make(client, clock).fetch(url)
+        XCTAssertEqual(outcome, .body([1], etag: "\"x\"", maxAge: 60))
+        XCTAssertEqual(client.count(url), 3)
+        XCTAssertEqual(clock.sleeps.count, 2)
+        XCTAssertTrue(clock.sleeps[0] <= 0.1 && clock.sleeps[1] <= 0.2 && clock.sleeps[1] >= 0.1, "\(clock.sleeps)")
+    }
+
+    func testTooManyRequestsWaitsRetryAfter() async throws {
+        let client = FakeHTTPClient(), clock = ManualClock()
+        let calls = Counter()
+        client.route(url) { _ in
+            calls.next() == 0 ? HTTPResponse(status: 429, headers: ["retry-after": "3"]) : HTTPResponse(status: 200, body: [2])
+        }
+        _ = try await make(client, clock).fetch(url)
+        XCTAssertEqual(clock.sleeps, [3])
+    }
+
+    func testGivesUpWithinTheDeadline() async throws {
+        let client = FakeHTTPClient(), clock = ManualClock()
+        client.route(url) { _ in HTTPResponse(status: 429, headers: ["retry-after": "30"]) }
+        do {
+            _ = try await make(client, clock, deadline: 10).fetch(url)
+            XCTFail("expected failure")
+        } catch {
+            XCTAssertEqual(error, .http(status: 429, url: url))
+        }
+        XCTAssertTrue(clock.sleeps.isEmpty, "never sleeps past the deadline")
+    }
+
+    func testNotFoundIsNotRetried() async throws {
+        let client = FakeHTTPClient(), clock = ManualClock()
+        do {
+            _ = try await make(client, clock).fetch(url)
+            XCTFail("expected not found")
+        } catch {
+            XCTAssertEqual(error, .notFound(url: url))
+        }
+        XCTAssertEqual(client.requests.count, 1)
+    }
+
+    func testHostAllowlistAndRedirects() async throws {
+        let client = FakeHTTPClient(), clock = ManualClock()
+        let f = make(client, clock)
+        do {
+            _ = try await f.fetch("https://evil.test/x.png")
+            XCTFail("expected refusal")
+        } catch {
+            XCTAssertEqual(error, .hostNotAllowed("evil.test"))
+        }
+        XCTAssertTrue(client.requests.isEmpty, "nothing is sent to a host outside the allowlist")
+        client.route(url) { _ in HTTPResponse(status: 302, headers: ["location": "https://sprites.test/25.png"]) }
+        client.route("https://sprites.test/25.png") { _ in HTTPResponse(status: 200, body: [9]) }
+        guard case .body(let body, _, _) = try await f.fetch(url) else { return XCTFail() }
+        XCTAssertEqual(body, [9])
+        client.route(url) { _ in HTTPResponse(status: 301, headers: ["location": "https://evil.test/25"]) }
+        do {
+            _ = try await f.fetch(url)
+            XCTFail("expected refusal")
+        } catch {
+            XCTAssertEqual(error, .hostNotAllowed("evil.test"))
+        }
+    }
+
+    func testConnectionFailureMarksOfflineAndAnswerMarksOnline() async throws {
+        let client = FakeHTTPClient(), clock = ManualClock()
+        let down = Counter()
+        client.route(url) { _ in
+            if down.next() < 4 { throw TransportFailure.connection("Could not connect to server") }
+            return HTTPResponse(status: 200, body: [1])
+        }
+        let f = make(client, clock)
+        do {
+            _ = try await f.fetch(url)
+            XCTFail("expected failure")
+        } catch {
+            guard case .transport(.connection, _) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(error.asPokedexError(context: "x").message.contains("cannot reach pokeapi.test"))
+        }
+        XCTAssertFalse(f.isOnline)
+        _ = try await f.fetch(url)
+        XCTAssertTrue(f.isOnline)
+    }
+
+    func testNotModifiedKeepsEtag() async throws {
+        let client = FakeHTTPClient(), clock = ManualClock()
+        client.route(url, json: "{}", etag: "\"v7\"", maxAge: 120)
+        let outcome = try await make(client, clock).fetch(url, etag: "\"v7\"")
+        XCTAssertEqual(outcome, .notModified(etag: "\"v7\"", maxAge: 120))
+        XCTAssertEqual(client.requests.first?.ifNoneMatch, "\"v7\"")
+    }
+}
+
+/// A thread-safe counter for fake routes.
+final class Counter: Sendable {
+    private let n = Mutex(0)
+    func next() -> Int { n.withLock { v in defer { v += 1 }; return v } }
+}
+import Synchronization

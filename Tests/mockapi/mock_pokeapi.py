@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""A small PokeAPI look-alike for pokedexd's own tests (standard library only).
+
+It serves hand-written bodies shaped like PokeAPI's for a few dozen Pokémon:
+  GET /api/v2/pokemon/?offset=&limit=      the list (count, next, previous, results)
+  GET /api/v2/pokemon/{id|name}/           a pokemon body
+  GET /api/v2/pokemon-species/{id|name}/   a species body (genus, flavour text with \\f and \\n)
+  GET /sprites/{id}.png                    a real 8x8 PNG, one colour per id
+with ETag / If-None-Match (304), Cache-Control max-age, gzip when asked, keep-alive.
+
+Control (not PokeAPI):
+  POST /__control  JSON: latency_ms, latency_prefix (only paths starting with it are
+                   delayed), offline (close every connection unanswered), fail_status
+                   (answer every API request with it), max_age, evil_sprite (name a sprite
+                   on a host outside any allowlist for #44), retry_after
+  GET  /__stats    JSON: by_kind counts, requests, gzip, not_modified, connections,
+                   user_agents, if_none_match
+  POST /__stats/reset
+Usage: mock_pokeapi.py --port 0 --port-file FILE
+"""
+import argparse, gzip, hashlib, json, os, re, struct, threading, time, zlib
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit, parse_qs
+
+NAMES = ["bulbasaur", "ivysaur", "venusaur", "charmander", "charmeleon", "charizard", "squirtle",
+         "wartortle", "blastoise", "caterpie", "metapod", "butterfree", "weedle", "kakuna", "beedrill",
+         "pidgey", "pidgeotto", "pidgeot", "rattata", "raticate", "spearow", "fearow", "ekans", "arbok",
+         "pikachu", "raichu", "sandshrew", "sandslash", "nidoran-f", "nidorina", "nidoqueen", "nidoran-m",
+         "nidorino", "nidoking", "clefairy", "clefable", "vulpix", "ninetales", "jigglypuff", "wigglytuff",
+         "zubat", "golbat", "oddish", "gloom"]
+# Forms live past 10000, as in PokeAPI.
+FORMS = [(10001, "deoxys-attack", 386), (10033, "venusaur-mega", 3)]
+TYPES = {1: ["grass", "poison"], 4: ["fire"], 6: ["fire", "flying"], 7: ["water"], 25: ["electric"], 26: ["electric"]}
+
+lock = threading.Lock()
+settings = {"latency_ms": 0, "latency_prefix": "", "offline": False, "fail_status": 0, "max_age": 86400,
+            "evil_sprite": False, "retry_after": 0}
+stats = {}
+
+
+def reset_stats():
+    with lock:
+        stats.clear()
+        stats.update({"requests": 0, "by_kind": {}, "gzip": 0, "not_modified": 0, "connections": 0,
+                      "user_agents": [], "if_none_match": 0})
+
+
+reset_stats()
+
+
+def png(rgb, size=8):
+    raw = b"".join(b"\x00" + bytes(rgb + (255,)) * size for _ in range(size))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def entries():
+    return [(i + 1, n) for i, n in enumerate(NAMES)] + [(i, n) for i, n, _ in FORMS]
+
+
+def lookup(key):
+    for i, n in entries():
+        if key == str(i) or key == n:
+            return i, n
+    return None
+
+
+def pokemon_body(base, ident, name):
+    species_id = next((s for i, _, s in FORMS if i == ident), ident)
+    types = TYPES.get(ident, ["normal"])
+    sprite = f"{base}/sprites/{ident}.png"
+    if ident == 44 and settings["evil_sprite"]:
+        sprite = "http://evil.invalid/sprites/44.png"
+    return {
+        "id": ident, "name": name, "height": 4 + ident % 10, "weight": 60 + ident,
+        "base_experience": 112, "order": ident, "is_default": True,
+        "types": [{"slot": s + 1, "type": {"name": t, "url": f"{base}/api/v2/type/{s}/"}} for s, t in enumerate(types)][::-1],
+        "abilities": [{"ability": {"name": "static", "url": f"{base}/api/v2/ability/9/"}, "is_hidden": False, "slot": 1},
+                      {"ability": {"name": "lightning-rod", "url": f"{base}/api/v2/ability/31/"}, "is_hidden": True, "slot": 3}],
+        "stats": [{"base_stat": v, "effort": 0, "stat": {"name": k, "url": f"{base}/api/v2/stat/{n}/"}}
+                  for n, (k, v) in enumerate([("hp", 35), ("attack", 55), ("defense", 40), ("special-attack", 50),
+                                              ("special-defense", 50), ("speed", 90)])],
+        "sprites": {"front_default": sprite, "back_default": None,
+                    "versions": {"generation-v": {"black-white": {"animated": {"front_default": f"{base}/sprites/anim/{ident}.gif"}}}}},
+        "species": {"name": name.split("-")[0], "url": f"{base}/api/v2/pokemon-species/{species_id}/"},
+        "moves": [{"move": {"name": f"move-{m}", "url": f"{base}/api/v2/move/{m}/"}} for m in range(50)],
+    }
+
+
+def species_body(base, ident, name):
+    return {
+        "id": ident, "name": name,
+        "genera": [{"genus": "ネズミポケモン", "language": {"name": "ja", "url": ""}},
+                   {"genus": "Mouse Pokémon" if ident == 25 else f"Test Pokémon {ident}", "language": {"name": "en", "url": ""}}],
+        "flavor_text_entries": [
+            {"flavor_text": "Old text.", "language": {"name": "en", "url": ""}, "version": {"name": "red", "url": ""}},
+            {"flavor_text": "Texte.", "language": {"name": "fr", "url": ""}, "version": {"name": "x", "url": ""}},
+            {"flavor_text": "It keeps its tail\nraised to monitor\fits surroundings.", "language": {"name": "en", "url": ""},
+             "version": {"name": "shield", "url": ""}}],
+        "names": [{"name": name.capitalize(), "language": {"name": "en", "url": ""}},
+                  {"name": "ピカチュウ" if ident == 25 else name, "language": {"name": "ja-hrkt", "url": ""}}],
+    }
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *a):
+        pass
+
+    def setup(self):
+        super().setup()
+        with lock:
+            stats["connections"] += 1
+
+    def base(self):
+        return f"http://{self.headers.get('Host')}"
+
+    def send(self, status, body=b"", ctype="application/json", extra=None):
+        etag = '"' + hashlib.sha1(body).hexdigest()[:16] + '"'
+        if status == 200 and self.headers.get("If-None-Match") == etag:
+            with lock:
+                stats["not_modified"] += 1
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.send_header("Cache-Control", f"public, max-age={settings['max_age']}")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        payload = body
+        if status == 200 and ctype == "application/json" and "gzip" in (self.headers.get("Accept-Encoding") or ""):
+            payload = gzip.compress(body)
+            with lock:
+                stats["gzip"] += 1
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(payload)))
+        if status == 200:
+            self.send_header("ETag", etag)
+            self.send_header("Cache-Control", f"public, max-age={settings['max_age']}")
+            if payload is not body:
+                self.send_header("Content-Encoding", "gzip")
+        for k, v in (extra or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def do_POST(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        data = json.loads(self.rfile.read(n) or b"{}")
+        if self.path == "/__control":
+            with lock:
+                settings.update(data)
+            return self.send(200, json.dumps(settings).encode())
+        if self.path == "/__stats/reset":
+            reset_stats()
+            return self.send(200, b"{}")
+        self.send(404, b"Not Found", "text/plain")
+
+    def do_GET(self):
+        url = urlsplit(self.path)
+        if url.path == "/__stats":
+            with lock:
+                return self.send(200, json.dumps(stats).encode())
+        if url.path.startswith("/api/v2/pokemon-species/"):
+            kind = "pokemon-species"
+        elif url.path.startswith("/api/v2/pokemon/"):
+            kind = "pokemon-list" if url.path.rstrip("/") == "/api/v2/pokemon" else "pokemon"
+        elif url.path.startswith("/sprites/"):
+            kind = "sprite"
+        else:
+            kind = "other"
+        with lock:
+            stats["requests"] += 1
+            stats["by_kind"][kind] = stats["by_kind"].get(kind, 0) + 1
+            ua = self.headers.get("User-Agent") or ""
+            if ua not in stats["user_agents"]:
+                stats["user_agents"].append(ua)
+            if self.headers.get("If-None-Match"):
+                stats["if_none_match"] += 1
+            s = dict(settings)
+        if s["latency_ms"] and url.path.startswith(s["latency_prefix"] or "/"):
+            time.sleep(s["latency_ms"] / 1000)
+        if s["offline"]:
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        if s["fail_status"]:
+            extra = {"Retry-After": str(s["retry_after"])} if s["retry_after"] else None
+            return self.send(int(s["fail_status"]), b"<h1>failure</h1>", "text/html", extra)
+        base = self.base()
+        if kind == "pokemon-list":
+            q = parse_qs(url.query)
+            limit = int(q.get("limit", ["20"])[0])
+            offset = int(q.get("offset", ["0"])[0])
+            all_entries = entries()
+            page = [{"name": n, "url": f"{base}/api/v2/pokemon/{i}/"} for i, n in all_entries[offset:offset + limit]]
+            body = {"count": len(all_entries), "next": None, "previous": None, "results": page}
+            return self.send(200, json.dumps(body).encode())
+        m = re.match(r"^/api/v2/(pokemon|pokemon-species)/([^/]+)/?$", url.path)
+        if m:
+            found = lookup(m.group(2).lower())
+            if m.group(1) == "pokemon-species" and found is None and m.group(2) == "386":
+                found = (386, "deoxys")
+            if found is None:
+                return self.send(404, b"Not Found", "text/plain")
+            body = pokemon_body(base, *found) if m.group(1) == "pokemon" else species_body(base, *found)
+            return self.send(200, json.dumps(body).encode())
+        m = re.match(r"^/sprites/(\d+)\.png$", url.path)
+        if m:
+            i = int(m.group(1))
+            return self.send(200, png(((i * 37) % 256, (i * 91) % 256, (i * 53) % 256)), "image/png")
+        self.send(404, b"Not Found", "text/plain")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--port-file")
+    args = ap.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    port = server.server_address[1]
+    if args.port_file:
+        with open(args.port_file + ".tmp", "w") as f:
+            f.write(str(port))
+        os.replace(args.port_file + ".tmp", args.port_file)
+    print(f"listening on http://127.0.0.1:{port}", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
