@@ -1,0 +1,174 @@
+import Foundation
+import XCTest
+import PokedexBus
+import PokedexCore
+
+/// Every method and property over a real bus, against the project's mock PokeAPI.
+final class BusAPITests: XCTestCase {
+    var h: Harness!
+
+    override func setUpWithError() throws {
+        h = try Harness()
+        try h.startDaemon()
+    }
+
+    override func tearDown() {
+        h.shutdown()
+        h = nil
+    }
+
+    func testListPage() throws {
+        let c = try PokedexClient()
+        let page = try c.listPage(offset: 0, limit: 20)
+        XCTAssertEqual(page.total, 46)
+        XCTAssertEqual(page.entries.first?.name, "bulbasaur")
+        XCTAssertEqual(page.entries.last?.name, "raticate")
+        XCTAssertEqual(page.entries.map(\.id), Array(1...20))
+        let tail = try c.listPage(offset: 40, limit: 100)
+        XCTAssertEqual(tail.entries.map(\.name), ["zubat", "golbat", "oddish", "gloom", "deoxys-attack", "venusaur-mega"])
+        XCTAssertEqual(try c.listPage(offset: 46, limit: 5).entries, [])
+        XCTAssertEqual(try c.listPage(offset: .max, limit: 5).entries, [])
+        for bad: UInt32 in [0, 101, .max] {
+            let msg = assertBusError(errorPrefix + "InvalidArgument") { () throws(BusError) in _ = try c.listPage(offset: 0, limit: bad) }
+            XCTAssertTrue(msg.contains("between 1 and 100"), msg)
+        }
+    }
+
+    func testDetail() throws {
+        let c = try PokedexClient()
+        let d = try c.detail("  Pikachu ")
+        XCTAssertEqual(d.id, 25)
+        XCTAssertEqual(d.name, "pikachu")
+        XCTAssertEqual(d.types, ["electric"])
+        XCTAssertEqual(d.abilities, ["static", "lightning-rod"])
+        XCTAssertEqual(d.stats.map(\.name), ["hp", "attack", "defense", "special-attack", "special-defense", "speed"])
+        XCTAssertEqual(d.stats.first?.value, 35)
+        XCTAssertEqual(d.genus, "Mouse Pokémon")
+        XCTAssertEqual(d.flavorText, "It keeps its tail raised to monitor its surroundings.")
+        XCTAssertEqual(d.height, 9)
+        XCTAssertEqual(d.weight, 85)
+        XCTAssertTrue(d.spritePath.hasPrefix(h.home + "/cache/pokedex/v1/sprites/"), d.spritePath)
+        XCTAssertTrue(PNGCheck.isValid(try XCTUnwrap(FileIO.readFile(d.spritePath))))
+        // Every key of the contract, with its D-Bus type.
+        let raw = try XCTUnwrap(c.detailValue("6").stringDict)
+        for key in ["id", "name", "height", "weight", "types", "abilities", "stats", "sprite_path", "favorite", "genus", "flavor_text"] {
+            XCTAssertNotNil(raw[key], key)
+        }
+        XCTAssertEqual(try c.detail("6").types, ["fire", "flying"], "slot order")
+        let form = try c.detail("deoxys-attack")
+        XCTAssertEqual(form.id, 10001)
+        XCTAssertEqual(form.genus, "Test Pokémon 386", "a form's species comes from its species URL")
+    }
+
+    func testBadNamesGiveClearErrors() throws {
+        let c = try PokedexClient()
+        let msg = assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.detail("pikachuu") }
+        XCTAssertEqual(msg, #"no Pokémon named "pikachuu""#)
+        assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.detail("99999") }
+        assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.detail("../../etc/passwd") }
+        assertBusError(errorPrefix + "InvalidArgument") { () throws(BusError) in _ = try c.detail("   ") }
+        assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.toggleFavorite("missingno") }
+        assertBusError(errorPrefix + "NotFound") { () throws(BusError) in try c.setFavorite("missingno", true) }
+        assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.spritePath("missingno") }
+        assertBusError(errorPrefix + "InvalidArgument") { () throws(BusError) in _ = try c.search("", limit: 5) }
+        assertBusError(errorPrefix + "InvalidArgument") { () throws(BusError) in _ = try c.search("pika", limit: 0) }
+        let long = assertBusError(errorPrefix + "NotFound") { () throws(BusError) in
+            _ = try c.detail(String(repeating: "a", count: 1 << 20))
+        }
+        XCTAssertLessThan(long.count, 100)
+        let control = assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.detail("pika\u{1}chu\n") }
+        XCTAssertTrue(control.contains("\\u{1}"), control)
+        // The bus itself rejects wrong signatures and unknown members.
+        assertBusError("org.freedesktop.DBus.Error.InvalidArgs") { () throws(BusError) in
+            _ = try c.call("ListPage") { w throws(BusError) in try w.append("0") }
+        }
+        assertBusError("org.freedesktop.DBus.Error.UnknownMethod") { () throws(BusError) in _ = try c.call("Nope") }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.home + "/cache/pokedex/v1/records/..%2F"), "no file from a name")
+    }
+
+    func testSearch() throws {
+        let c = try PokedexClient()
+        XCTAssertEqual(try c.search("pidgeot", limit: 5).map(\.name), ["pidgeot", "pidgeotto"], "exact first, then prefix")
+        XCTAssertEqual(try c.search("25", limit: 1).first?.name, "pikachu")
+        XCTAssertEqual(try c.search("ORAN", limit: 5).map(\.name), ["nidoran-f", "nidoran-m"], "substring, any case")
+        XCTAssertEqual(try c.search("saur", limit: 2).count, 2)
+    }
+
+    func testFavoritesSignalsAndProperty() throws {
+        let c = try PokedexClient()
+        let watcher = try PokedexSignalWatcher()
+        XCTAssertTrue(try c.toggleFavorite("pikachu"))
+        try c.setFavorite("Bulbasaur", true)
+        try c.setFavorite("bulbasaur", true)  // idempotent: no signal
+        XCTAssertEqual(try c.listFavorites().map(\.name), ["pikachu", "bulbasaur"])
+        XCTAssertTrue(try c.listFavorites().allSatisfy(\.favorite))
+        XCTAssertEqual(try c.property("Favorites").array?.compactMap(\.uint), [25, 1])
+        XCTAssertTrue(try c.detail("pikachu").favorite)
+        XCTAssertEqual(try c.listPage(offset: 24, limit: 1).entries.first?.favorite, true)
+        XCTAssertFalse(try c.toggleFavorite("pikachu"))
+        XCTAssertEqual(try c.property("Favorites").array?.compactMap(\.uint), [1])
+
+        var changes: [BusSignal] = []
+        var properties: [BusSignal] = []
+        while let s = try watcher.next(timeout: 2) {
+            if s.member == "FavoriteChanged" { changes.append(s) }
+            if s.member == "PropertiesChanged" { properties.append(s) }
+            if changes.count == 3 && properties.count == 3 { break }
+        }
+        XCTAssertEqual(changes.map(\.values), [
+            [.uint(25), .string("pikachu"), .bool(true)],
+            [.uint(1), .string("bulbasaur"), .bool(true)],
+            [.uint(25), .string("pikachu"), .bool(false)],
+        ])
+        XCTAssertEqual(properties.count, 3)
+        XCTAssertEqual(properties.first?.values.first?.string, PokedexBusNames.interface)
+        XCTAssertNil(try watcher.next(timeout: 0.3), "the idempotent SetFavorite sent nothing")
+    }
+
+    func testSpritePathStatusAndProperties() throws {
+        let c = try PokedexClient()
+        let path = try c.spritePath("charmander")
+        XCTAssertEqual(path, h.home + "/cache/pokedex/v1/sprites/4.png")
+        XCTAssertTrue(PNGCheck.isValid(try XCTUnwrap(FileIO.readFile(path))))
+        XCTAssertEqual(try c.listPage(offset: 3, limit: 1).entries.first?.spritePath, path)
+        let s = try c.status()
+        XCTAssertEqual(s.version, ServiceConfiguration.version)
+        XCTAssertEqual(s.apiURL, h.mockURL + "/api/v2")
+        XCTAssertTrue(s.online)
+        XCTAssertGreaterThan(s.diskBytes, 0)
+        XCTAssertEqual(s.memoryCapBytes, 32 << 20)
+        XCTAssertEqual(try c.property("Version").string, ServiceConfiguration.version)
+        XCTAssertEqual(try c.property("ApiUrl").string, h.mockURL + "/api/v2")
+    }
+
+    func testHTTPDiscipline() throws {
+        let c = try PokedexClient()
+        _ = try c.listPage(offset: 0, limit: 20)
+        for name in ["pikachu", "raichu", "bulbasaur", "ivysaur"] { _ = try c.detail(name) }
+        let stats = try h.stats()
+        XCTAssertEqual((stats["user_agents"] as? [String])?.allSatisfy { $0.hasPrefix("pokedexd/") }, true, "\(stats)")
+        XCTAssertGreaterThan(stats["gzip"] as? Int ?? 0, 0, "asks for compressed bodies")
+        let requests = stats["requests"] as? Int ?? 0
+        let connections = stats["connections"] as? Int ?? 0
+        XCTAssertLessThan(connections, requests, "connections are reused: \(connections) for \(requests) requests")
+        XCTAssertEqual(try h.requests("pokemon-list"), 1, "one list request serves every page")
+    }
+
+    func testSpriteOutsideTheAllowlistIsRefused() throws {
+        try h.control(["evil_sprite": true])
+        let c = try PokedexClient()
+        let d = try c.detail("gloom")
+        XCTAssertEqual(d.id, 44)
+        XCTAssertEqual(d.spritePath, "")
+        let msg = assertBusError(errorPrefix + "Unavailable") { () throws(BusError) in _ = try c.spritePath("gloom") }
+        XCTAssertTrue(msg.contains("evil.invalid"), msg)
+    }
+
+    func testIntrospectionMatchesInterfaceFile() throws {
+        let live = try PokedexClient().introspect()
+        let file = try String(contentsOfFile: Harness.packageRoot + "/dbus/io.github.pokedexd.Pokedex1.xml", encoding: .utf8)
+        XCTAssertEqual(InterfaceShape(xml: file, interface: PokedexBusNames.interface),
+                       InterfaceShape(xml: live, interface: PokedexBusNames.interface))
+        XCTAssertGreaterThan(InterfaceShape(xml: file, interface: PokedexBusNames.interface).members.count, 10)
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import XCTest
+import PokedexBus
+
+/// Runs the real pieces for a test: a private dbus-daemon, the project's mock PokeAPI,
+/// and `pokedexd` built next to this test binary, in a throwaway HOME.
+final class Harness {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static var buildDir: String {
+        ProcessInfo.processInfo.environment["POKEDEX_BUILD_DIR"]
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+    }
+
+    let home: String
+    private(set) var busAddress = ""
+    private(set) var mockURL = ""
+    private var bus: Process?
+    private var mock: Process?
+    private(set) var daemon: Process?
+    var daemonLog: String { (try? String(contentsOfFile: home + "/pokedexd.log", encoding: .utf8)) ?? "" }
+
+    init() throws {
+        home = NSTemporaryDirectory() + "pokedex-it-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        try startBus()
+        try startMock()
+    }
+
+    deinit { shutdown() }
+
+    func shutdown() {
+        stopDaemon()
+        for p in [mock, bus].compactMap({ $0 }) where p.isRunning { p.terminate(); p.waitUntilExit() }
+        try? FileManager.default.removeItem(atPath: home)
+    }
+
+    private func startBus() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        p.arguments = ["--session", "--nofork", "--print-address=1"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        bus = p
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = out.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw HarnessError("dbus-daemon printed no address") }
+            line.append(chunk)
+        }
+        busAddress = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        setenv("DBUS_SESSION_BUS_ADDRESS", busAddress, 1)
+    }
+
+    private func startMock() throws {
+        let portFile = home + "/mock.port"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", Self.packageRoot + "/Tests/mockapi/mock_pokeapi.py", "--port", "0", "--port-file", portFile]
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        mock = p
+        let port = try waitFor("the mock PokeAPI", seconds: 10) { try? String(contentsOfFile: portFile, encoding: .utf8) }
+        mockURL = "http://127.0.0.1:\(port)"
+    }
+
+    /// Starts pokedexd against the mock and waits until it owns its name.
+    func startDaemon(_ extra: [String] = [], env: [String: String] = [:]) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.buildDir + "/pokedexd")
+        p.arguments = ["--api-url", mockURL + "/api/v2", "--idle-timeout", "0", "--sprite-host", "127.0.0.1"] + extra
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home
+        environment["XDG_CACHE_HOME"] = home + "/cache"
+        environment["XDG_DATA_HOME"] = home + "/data"
+        environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        environment.merge(env) { $1 }
+        p.environment = environment
+        _ = FileManager.default.createFile(atPath: home + "/pokedexd.log", contents: nil)
+        let log = FileHandle(forWritingAtPath: home + "/pokedexd.log")!
+        log.seekToEndOfFile()
+        p.standardError = log
+        p.standardOutput = log
+        try p.run()
+        daemon = p
+        _ = try waitFor("pokedexd to own its name", seconds: 15) { () -> Bool? in
+            guard p.isRunning else { return false }
+            return (try? PokedexClient(timeout: 1).ping()) != nil ? true : nil
+        }
+        guard p.isRunning else { throw HarnessError("pokedexd exited: \(daemonLog)") }
+    }
+
+    /// Stops the daemon with `signal` and returns its exit status.
+    @discardableResult
+    func stopDaemon(_ signal: Int32 = SIGTERM) -> Int32 {
+        guard let p = daemon else { return 0 }
+        if p.isRunning { kill(p.processIdentifier, signal) }
+        p.waitUntilExit()
+        daemon = nil
+        return p.terminationStatus
+    }
+
+    // MARK: Mock control
+
+    func control(_ settings: [String: Any]) throws {
+        _ = try http("POST", "/__control", body: try JSONSerialization.data(withJSONObject: settings))
+    }
+
+    func resetStats() throws { _ = try http("POST", "/__stats/reset", body: Data("{}".utf8)) }
+
+    func stats() throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: try http("GET", "/__stats")) as! [String: Any]
+    }
+
+    func requests(_ kind: String) throws -> Int { ((try stats()["by_kind"] as? [String: Any])?[kind] as? Int) ?? 0 }
+
+    private func http(_ method: String, _ path: String, body: Data? = nil) throws -> Data {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        var args = ["curl", "-sf", "-X", method, mockURL + path]
+        if let body { args += ["--data-binary", String(decoding: body, as: UTF8.self)] }
+        p.arguments = args
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw HarnessError("curl \(method) \(path) failed") }
+        return data
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+/// Polls `probe` every 20 ms until it gives a value, or fails after `seconds`.
+func waitFor<T>(_ what: String, seconds: Double, _ probe: () throws -> T?) throws -> T {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+        if let v = try probe() { return v }
+        usleep(20_000)
+    }
+    throw HarnessError("timed out waiting for \(what)")
+}
+
+/// Asserts that `body` throws a BusError with this D-Bus error name; returns its message.
+@discardableResult
+func assertBusError(_ name: String, file: StaticString = #filePath, line: UInt = #line,
+                    _ body: () throws(BusError) -> Void) -> String {
+    do {
+        try body()
+        XCTFail("expected \(name), got success", file: file, line: line)
+    } catch {
+        XCTAssertEqual(error.name, name, error.message, file: file, line: line)
+        return error.message
+    }
+    return ""
+}
+
+let errorPrefix = "io.github.pokedexd.Pokedex1.Error."
+
+/// Monotonic seconds.
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
