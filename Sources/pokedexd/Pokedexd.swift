@@ -113,7 +113,7 @@ struct Pokedexd: ParsableCommand {
                 try loop.onSignal(SIGTERM) { server.shutdown() },
                 try loop.onSignal(SIGINT) { server.shutdown() },
             ]
-            log(.notice, "pokedexd \(ServiceConfiguration.version) serving \(PokedexBusNames.busName); API \(config.apiURL); cache \(config.cacheDirectory); data \(config.dataDirectory)")
+            log(.notice, "version \(ServiceConfiguration.version) serving \(PokedexBusNames.busName); API \(config.apiURL); cache \(config.cacheDirectory); data \(config.dataDirectory)")
             let code = loop.run()
             withExtendedLifetime(sources) {}
             server.close()

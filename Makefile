@@ -1,0 +1,90 @@
+# pokedexd: the two commands a user needs are `make install` and `make test`.
+PREFIX      ?= $(HOME)/.local
+DESTDIR     ?=
+BINDIR      ?= $(PREFIX)/bin
+DATADIR     ?= $(PREFIX)/share
+MANDIR      ?= $(DATADIR)/man
+# User units go where the user manager looks for them under this prefix.
+USERUNITDIR ?= $(if $(filter $(HOME)/.local,$(PREFIX)),$(HOME)/.config/systemd/user,$(PREFIX)/lib/systemd/user)
+DBUSSERVICEDIR   ?= $(DATADIR)/dbus-1/services
+DBUSINTERFACEDIR ?= $(DATADIR)/dbus-1/interfaces
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR  ?= $(DATADIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+
+SWIFT       ?= swift
+RELEASE_DIR  = .build/release
+# Debian packages the build, the tests and the service need.
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev pkg-config dbus dbus-user-session systemd python3 curl
+
+.PHONY: all build release deps test test-unit test-integration test-session install uninstall clean
+
+all: build
+
+## deps: install the Debian packages that are missing (apt-get; sudo when not root).
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product pokedexd
+	$(SWIFT) build -c release --product pokectl
+
+## test: every test: core unit tests, the daemon on a private bus, and the systemd session test.
+test: deps test-unit test-integration test-session
+
+test-unit:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --disable-swift-testing --filter PokedexCoreTests
+
+test-integration:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --disable-swift-testing --filter PokedexIntegrationTests
+
+test-session: release
+	bash Tests/session/session-test.sh
+
+## install: build in release mode, install under PREFIX, then enable and start the user unit.
+install: deps release
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(DBUSSERVICEDIR)" "$(DESTDIR)$(DBUSINTERFACEDIR)"
+	install -m 0755 $(RELEASE_DIR)/pokedexd $(RELEASE_DIR)/pokectl "$(DESTDIR)$(BINDIR)/"
+	sed 's|@BINDIR@|$(BINDIR)|g' systemd/pokedex.service > "$(DESTDIR)$(USERUNITDIR)/pokedex.service"
+	chmod 0644 "$(DESTDIR)$(USERUNITDIR)/pokedex.service"
+	sed 's|@BINDIR@|$(BINDIR)|g' dbus/io.github.pokedexd.Pokedex1.service > "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service"
+	chmod 0644 "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service"
+	install -m 0644 dbus/io.github.pokedexd.Pokedex1.xml "$(DESTDIR)$(DBUSINTERFACEDIR)/"
+	@if [ -x $(RELEASE_DIR)/pokectl ] && $(RELEASE_DIR)/pokectl --generate-completion-script bash >/dev/null 2>&1; then \
+	  install -d "$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"; \
+	  $(RELEASE_DIR)/pokectl --generate-completion-script bash > "$(DESTDIR)$(BASHCOMPDIR)/pokectl"; \
+	  $(RELEASE_DIR)/pokectl --generate-completion-script zsh > "$(DESTDIR)$(ZSHCOMPDIR)/_pokectl"; \
+	  $(RELEASE_DIR)/pokectl --generate-completion-script fish > "$(DESTDIR)$(FISHCOMPDIR)/pokectl.fish"; \
+	fi
+	@if [ -z "$(DESTDIR)" ] && systemctl --user show-environment >/dev/null 2>&1; then \
+	  systemctl --user daemon-reload && systemctl --user enable --now pokedex.service && \
+	  echo "pokedex.service is running: try 'pokectl list'"; \
+	else \
+	  echo "installed; no user manager reachable, so the unit was not started"; \
+	fi
+
+uninstall:
+	@if [ -z "$(DESTDIR)" ] && systemctl --user show-environment >/dev/null 2>&1; then \
+	  systemctl --user disable --now pokedex.service 2>/dev/null || true; \
+	fi
+	rm -f "$(DESTDIR)$(BINDIR)/pokedexd" "$(DESTDIR)$(BINDIR)/pokectl" \
+	  "$(DESTDIR)$(USERUNITDIR)/pokedex.service" \
+	  "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service" \
+	  "$(DESTDIR)$(DBUSINTERFACEDIR)/io.github.pokedexd.Pokedex1.xml" \
+	  "$(DESTDIR)$(BASHCOMPDIR)/pokectl" "$(DESTDIR)$(ZSHCOMPDIR)/_pokectl" "$(DESTDIR)$(FISHCOMPDIR)/pokectl.fish"
+	@if [ -z "$(DESTDIR)" ] && systemctl --user show-environment >/dev/null 2>&1; then systemctl --user daemon-reload; fi
+
+clean:
+	rm -rf .build

@@ -1,0 +1,214 @@
+import ArgumentParser
+import PokedexBus
+import PokedexCore
+
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List Pokémon in the API's order, a page at a time.",
+        discussion: "JSON: {\"total\", \"page\", \"per_page\", \"entries\": [{\"id\", \"name\", \"sprite_path\", \"favorite\"}]}")
+
+    @Option(help: "Page number, from 1.") var page = 1
+    @Option(help: "Entries per page, 1 to 100.") var perPage = 20
+    @OptionGroup var common: Common
+
+    func validate() throws {
+        guard page >= 1 else { throw ValidationError("--page starts at 1") }
+        guard (1...100).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 100") }
+    }
+
+    func run() throws {
+        let offset = UInt32(clamping: (page - 1) * perPage)
+        let result = try withClient { c throws(BusError) in try c.listPage(offset: offset, limit: UInt32(perPage)) }
+        if common.json {
+            JSON.object([("entries", .array(result.entries.map(JSON.init))), ("page", .int(page)),
+                         ("per_page", .int(perPage)), ("total", .int(result.total))]).print()
+            return
+        }
+        Output.table(Output.entryHeader, Output.entryRows(result.entries))
+        let pages = (Int(result.total) + perPage - 1) / perPage
+        print(Output.dim("page \(page) of \(pages) · \(result.total) Pokémon"))
+    }
+}
+
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show one Pokémon: types, stats, sizes, genus and flavour text.",
+        discussion: "JSON: every key of the Detail method (id, name, height, weight, types, abilities, stats, sprite_path, favorite, genus, flavor_text).")
+
+    @Argument(help: "A name or number.") var pokemon: String
+    @OptionGroup var common: Common
+
+    func run() throws {
+        let raw = try withClient { c throws(BusError) in try c.detailValue(pokemon) }
+        if common.json { return JSON(raw).print() }
+        let d = try PokedexCoding.detail(raw)
+        print(Output.bold("#\(d.id) \(d.name)") + (d.favorite ? " " + Output.yellow("★") : "") + (d.genus.isEmpty ? "" : " · " + d.genus))
+        var rows: [[String]] = [
+            ["types", d.types.joined(separator: ", ")],
+            ["abilities", d.abilities.joined(separator: ", ")],
+            ["height", "\(Double(d.height) / 10) m"],
+            ["weight", "\(Double(d.weight) / 10) kg"],
+        ]
+        for s in d.stats { rows.append([s.name, String(s.value)]) }
+        rows.append(["sprite", d.spritePath.isEmpty ? "-" : d.spritePath])
+        for r in rows { print(Output.dim(r[0].padding(17)) + r[1]) }
+        if !d.flavorText.isEmpty { print("\n" + d.flavorText) }
+    }
+}
+
+struct Search: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find Pokémon by name or number: exact first, then prefixes, then substrings.",
+        discussion: "JSON: {\"query\", \"results\": [{\"id\", \"name\", \"sprite_path\", \"favorite\"}]}")
+
+    @Argument(help: "Part of a name, or a number.") var query: String
+    @Option(help: "Most results, 1 to 100.") var limit = 10
+    @OptionGroup var common: Common
+
+    func validate() throws {
+        guard (1...100).contains(limit) else { throw ValidationError("--limit must be between 1 and 100") }
+    }
+
+    func run() throws {
+        let found = try withClient { c throws(BusError) in try c.search(query, limit: UInt32(limit)) }
+        if common.json {
+            return JSON.object([("query", .string(query)), ("results", .array(found.map(JSON.init)))]).print()
+        }
+        if found.isEmpty { throw Failure(message: "nothing matches \"\(query)\"", code: .notFound) }
+        Output.table(Output.entryHeader, Output.entryRows(found))
+    }
+}
+
+/// Prints a favorites change, human or JSON.
+func reportFavorite(name: String, favorite: Bool, changed: Bool, json: Bool) {
+    if json {
+        return JSON.object([("changed", .bool(changed)), ("favorite", .bool(favorite)), ("name", .string(name))]).print()
+    }
+    switch (favorite, changed) {
+    case (true, true): print(Output.yellow("★") + " \(name) added to favorites")
+    case (false, true): print("☆ \(name) removed from favorites")
+    case (true, false): print(Output.yellow("★") + " \(name) is already a favorite")
+    case (false, false): print("☆ \(name) was not a favorite")
+    }
+}
+
+/// The canonical name of what the user typed ("25" → "pikachu"), from the service's index.
+func canonicalName(_ c: PokedexClient, _ query: String) throws(BusError) -> String {
+    try c.search(query, limit: 1).first?.name ?? query
+}
+
+struct Fav: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Toggle a favorite and print the new state.",
+        discussion: "JSON: {\"name\", \"favorite\", \"changed\"}")
+
+    @Argument(help: "A name or number.") var pokemon: String
+    @OptionGroup var common: Common
+
+    func run() throws {
+        let (name, state) = try withClient { c throws(BusError) in (try canonicalName(c, pokemon), try c.toggleFavorite(pokemon)) }
+        reportFavorite(name: name, favorite: state, changed: true, json: common.json)
+    }
+}
+
+struct Unfav: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Remove a favorite (nothing happens if it was not one).",
+        discussion: "JSON: {\"name\", \"favorite\": false, \"changed\"}")
+
+    @Argument(help: "A name or number.") var pokemon: String
+    @OptionGroup var common: Common
+
+    func run() throws {
+        let (name, was) = try withClient { c throws(BusError) in
+            let name = try canonicalName(c, pokemon)
+            let was = try c.listFavorites().contains { $0.name == name }
+            try c.setFavorite(pokemon, false)
+            return (name, was)
+        }
+        reportFavorite(name: name, favorite: false, changed: was, json: common.json)
+    }
+}
+
+struct Favs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List favorites in the order they were added.",
+        discussion: "JSON: {\"favorites\": [{\"id\", \"name\", \"sprite_path\", \"favorite\"}]}")
+
+    @OptionGroup var common: Common
+
+    func run() throws {
+        let favs = try withClient { c throws(BusError) in try c.listFavorites() }
+        if common.json { return JSON.object([("favorites", .array(favs.map(JSON.init)))]).print() }
+        if favs.isEmpty { return print("no favorites yet: add one with 'pokectl fav NAME'") }
+        Output.table(Output.entryHeader, Output.entryRows(favs))
+    }
+}
+
+struct Sprite: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the path of a Pokémon's sprite, fetching it if needed.",
+        discussion: "JSON: {\"pokemon\", \"sprite_path\"}")
+
+    @Argument(help: "A name or number.") var pokemon: String
+    @OptionGroup var common: Common
+
+    func run() throws {
+        let path = try withClient { c throws(BusError) in try c.spritePath(pokemon) }
+        if common.json { return JSON.object([("pokemon", .string(pokemon)), ("sprite_path", .string(path))]).print() }
+        print(path)
+    }
+}
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Is the service running; its version, API, cache tiers and favorites. Does not start it.",
+        discussion: "JSON: {\"running\"} and, when running, every key of the Status method (version, api_url, cache_dir, data_dir, memory_entries, memory_bytes, memory_cap_bytes, disk_entries, disk_bytes, disk_cap_bytes, favorites, online). Exits 3 when not running.")
+
+    @OptionGroup var common: Common
+
+    func run() throws {
+        let raw: BusValue? = try withClient { c throws(BusError) -> BusValue? in
+            let owned = try c.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                   interface: "org.freedesktop.DBus", "NameHasOwner") { w throws(BusError) in
+                try w.append(PokedexBusNames.busName)
+            }
+            guard owned.first?.bool == true else { return nil }
+            return try c.call("Status").first
+        }
+        guard let raw else {
+            if common.json { JSON.object([("running", .bool(false))]).print() } else {
+                print("pokedexd is not running; the first call starts it (or: systemctl --user start pokedex)")
+            }
+            throw Failure.silent(.unavailable)
+        }
+        if common.json {
+            guard case .object(let fields) = JSON(raw) else { return }
+            return JSON.object(([("running", .bool(true))] + fields).sorted { $0.0 < $1.0 }).print()
+        }
+        let s = try PokedexCoding.status(raw)
+        let rows = [
+            ["status", Output.paint("running", "32") + (s.online ? "" : ", " + Output.paint("offline", "31"))],
+            ["version", s.version], ["api", s.apiURL],
+            ["memory tier", "\(s.memoryEntries) entries, \(mib(s.memoryBytes)) of \(mib(s.memoryCapBytes))"],
+            ["disk tier", "\(s.diskEntries) files, \(mib(s.diskBytes)) of \(mib(s.diskCapBytes))"],
+            ["favorites", String(s.favorites)], ["cache", s.cacheDirectory], ["data", s.dataDirectory],
+        ]
+        for r in rows { print(Output.dim(r[0].padding(13)) + r[1]) }
+    }
+
+    func mib(_ bytes: Int) -> String {
+        if bytes < 1 << 20 { return "\(bytes / 1024) KiB" }
+        let tenths = bytes * 10 / (1 << 20)
+        return "\(tenths / 10).\(tenths % 10) MiB"
+    }
+}
+
+extension Failure {
+    /// Exits with `code`, having already said what there was to say.
+    static func silent(_ code: Exit) -> Failure { Failure(message: "", code: code) }
+}
+
+extension String {
+    func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(1, width - Output.width(self))) }
+}

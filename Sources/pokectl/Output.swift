@@ -1,0 +1,105 @@
+import Glibc
+import PokedexBus
+import PokedexCore
+
+/// How pokectl prints: colour only on a terminal and never with NO_COLOR; JSON by hand
+/// so that the shape is exactly the documented one.
+enum Output {
+    static let colour: Bool = isatty(1) == 1 && getenv("NO_COLOR") == nil && (getenv("TERM").map { String(cString: $0) } ?? "dumb") != "dumb"
+
+    static func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    static func bold(_ t: String) -> String { paint(t, "1") }
+    static func dim(_ t: String) -> String { paint(t, "2") }
+    static func yellow(_ t: String) -> String { paint(t, "33") }
+
+    static func line(_ s: String) { print(s) }
+
+    /// Prints rows as columns padded to the widest cell (display width, not bytes).
+    static func table(_ header: [String], _ rows: [[String]]) {
+        let all = [header] + rows
+        let widths = (0..<header.count).map { col in all.map { width($0[col]) }.max() ?? 0 }
+        for (i, row) in all.enumerated() {
+            let cells = row.enumerated().map { col, cell in
+                col == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[col] - width(cell))
+            }
+            let text = cells.joined(separator: "  ")
+            print(i == 0 ? bold(text) : text)
+        }
+    }
+
+    /// Terminal columns a string takes (escape sequences count zero; wide CJK count two).
+    static func width(_ s: String) -> Int {
+        var n = 0
+        var escape = false
+        for u in s.unicodeScalars {
+            if escape { if u == "m" { escape = false }; continue }
+            if u == "\u{1B}" { escape = true; continue }
+            n += (0x1100...0x115F).contains(u.value) || (0x2E80...0xA4CF).contains(u.value)
+                || (0xAC00...0xD7A3).contains(u.value) || (0xFF00...0xFF60).contains(u.value) ? 2 : 1
+        }
+        return n
+    }
+
+    static func star(_ favorite: Bool) -> String { favorite ? yellow("★") : " " }
+
+    static func entryRows(_ entries: [ListEntry]) -> [[String]] {
+        entries.map { [String($0.id), star($0.favorite), $0.name, $0.spritePath.isEmpty ? dim("-") : $0.spritePath] }
+    }
+    static let entryHeader = ["#", "★", "NAME", "SPRITE"]
+}
+
+/// A JSON value, printed with sorted keys so the output is stable.
+indirect enum JSON {
+    case null, bool(Bool), number(String), string(String), array([JSON]), object([(String, JSON)])
+
+    static func int<T: BinaryInteger>(_ v: T) -> JSON { .number(String(v)) }
+
+    var text: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let n): return n
+        case .string(let s): return Self.quote(s)
+        case .array(let a): return "[" + a.map(\.text).joined(separator: ",") + "]"
+        case .object(let o): return "{" + o.map { Self.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Any bus value as JSON: dicts become objects (sorted keys), structs arrays.
+    init(_ v: BusValue) {
+        switch v {
+        case .bool(let b): self = .bool(b)
+        case .int(let i): self = .int(i)
+        case .uint(let u): self = .int(u)
+        case .double(let d): self = .number(String(d))
+        case .string(let s): self = .string(s)
+        case .array(let a), .structure(let a): self = .array(a.map(JSON.init))
+        case .variant(let inner): self = JSON(inner)
+        case .dict(let pairs):
+            self = .object(pairs.map { ($0.key.string ?? "\($0.key)", JSON($0.value)) }.sorted { $0.0 < $1.0 })
+        }
+    }
+
+    init(_ e: ListEntry) {
+        self = .object([("favorite", .bool(e.favorite)), ("id", .int(e.id)), ("name", .string(e.name)),
+                        ("sprite_path", .string(e.spritePath))])
+    }
+
+    func print() { Swift.print(text) }
+}

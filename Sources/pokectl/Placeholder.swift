@@ -1,1 +1,0 @@
-@main struct Pokectl { static func main() {} }

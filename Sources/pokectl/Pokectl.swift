@@ -1,0 +1,118 @@
+import ArgumentParser
+import Glibc
+import PokedexBus
+import PokedexCore
+
+/// pokectl's exit codes, as documented in `--help` and the README.
+enum Exit: Int32 {
+    case ok = 0, notFound = 1, usage = 2, unavailable = 3, storage = 4
+}
+
+/// `pokectl`: the command line of the Pokédex service.
+@main
+struct Pokectl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pokectl",
+        abstract: "Browse the Pokédex, keep favorites: the command line of pokedexd.",
+        discussion: """
+            Talks to io.github.pokedexd.Pokedex1 on the session bus; the first call starts the service \
+            (D-Bus activation). Every command takes --json for scripts.
+
+            EXIT STATUS
+              0  ok
+              1  not found (no Pokémon by that name or number)
+              2  usage (a bad option or argument)
+              3  service unavailable (not running and could not be activated, or the network failed with nothing cached)
+              4  the service could not save (disk full, permissions)
+
+            ENVIRONMENT
+              NO_COLOR  no colour, even on a terminal
+            """,
+        version: ServiceConfiguration.version,
+        subcommands: [List.self, Show.self, Search.self, Fav.self, Unfav.self, Favs.self, Sprite.self, Status.self])
+
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let failure as Failure {
+            failure.report()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Glibc.exit(0)
+            }
+            let message = fullMessage(for: error)
+            if !message.isEmpty { printError(message) }
+            Glibc.exit(code == .validationFailure ? Exit.usage.rawValue : code.rawValue)
+        }
+    }
+}
+
+/// Options every command takes.
+struct Common: ParsableArguments {
+    @Flag(help: "Print stable JSON on stdout (see the README for each command's shape).")
+    var json = false
+}
+
+/// A failure to report in one line on stderr, with its exit code.
+struct Failure: Error {
+    let message: String
+    let code: Exit
+
+    func report() -> Never {
+        if !message.isEmpty { printError("pokectl: \(message)") }
+        exit(code.rawValue)
+    }
+
+    /// Maps a bus error (the service's own, or the bus's) to a line that says what to do.
+    init(_ e: BusError) {
+        switch e.name {
+        case PokedexError.namePrefix + "NotFound":
+            message = e.message + "; try 'pokectl search' to find the name"
+            code = .notFound
+        case PokedexError.namePrefix + "InvalidArgument":
+            message = e.message
+            code = .usage
+        case PokedexError.namePrefix + "Unavailable":
+            message = e.message + "; check the network, or 'journalctl --user -u pokedex'"
+            code = .unavailable
+        case PokedexError.namePrefix + "Storage":
+            message = e.message + "; free some disk space and try again"
+            code = .storage
+        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+             "org.freedesktop.DBus.Error.Spawn.ChildExited", "org.freedesktop.DBus.Error.Spawn.Failed",
+             "org.freedesktop.systemd1.NoSuchUnit", "org.freedesktop.DBus.Error.NoServer":
+            message = "pokedexd is not running and could not be started (\(e.message)); run 'make install', or 'systemctl --user start pokedex'"
+            code = .unavailable
+        case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut":
+            message = "pokedexd did not answer in time; see 'journalctl --user -u pokedex'"
+            code = .unavailable
+        default:
+            message = e.description
+            code = .unavailable
+        }
+    }
+
+    init(message: String, code: Exit) {
+        self.message = message
+        self.code = code
+    }
+}
+
+/// Runs a bus conversation, turning any bus error into a ``Failure``.
+func withClient<T>(_ body: (PokedexClient) throws(BusError) -> T) throws -> T {
+    do {
+        let client = try PokedexClient()
+        return try body(client)
+    } catch {
+        throw Failure(error)
+    }
+}
+
+/// Writes one line to stderr.
+func printError(_ line: String) {
+    let text = line + "\n"
+    _ = text.withCString { write(2, $0, strlen($0)) }
+}

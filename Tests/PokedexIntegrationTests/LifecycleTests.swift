@@ -1,0 +1,193 @@
+import Foundation
+import XCTest
+import PokedexBus
+import PokedexCore
+
+/// What a person relies on: a slow call never holds up others, nothing seen is lost
+/// across restarts or crashes, and shutdown answers what is in flight.
+final class LifecycleTests: XCTestCase {
+    var h: Harness!
+
+    override func setUpWithError() throws { h = try Harness() }
+    override func tearDown() {
+        h.shutdown()
+        h = nil
+    }
+
+    func testSlowDetailNeverBlocksOtherCalls() throws {
+        try h.startDaemon()
+        let c = try PokedexClient()
+        for offset: UInt32 in stride(from: 0, to: 40, by: 20) {
+            _ = try c.listPage(offset: offset, limit: 20)  // warm the pages
+            _ = try c.listPage(offset: offset, limit: 20)
+        }
+        try h.control(["latency_ms": 2000, "latency_prefix": "/api/v2/pokemon/25"])
+        let detailDone = DispatchSemaphore(value: 0)
+        let detailTime = Box(0.0)
+        let detailResult = Box("")
+        Thread.detachNewThread {
+            let start = now()
+            do { detailResult.value = try PokedexClient().detail("pikachu").name } catch { detailResult.value = "\(error)" }
+            detailTime.value = now() - start
+            detailDone.signal()
+        }
+        usleep(200_000)  // the Detail is now waiting on the server
+        var times: [Double] = []
+        for i in 0..<50 {
+            let start = now()
+            let page = try c.listPage(offset: UInt32(i % 2) * 20, limit: 20)
+            times.append(now() - start)
+            XCTAssertEqual(page.entries.count, 20)
+        }
+        let slowest = times.max()!
+        XCTAssertEqual(detailDone.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(detailResult.value, "pikachu")
+        XCTAssertGreaterThanOrEqual(detailTime.value, 1.8, "the Detail did wait on the server")
+        XCTAssertLessThan(slowest, 0.05, "50 ListPage calls during the slow Detail; slowest \(slowest * 1000) ms")
+        print("50 ListPage during a 2 s Detail: median \(times.sorted()[25] * 1e6) µs, slowest \(slowest * 1e6) µs")
+    }
+
+    func testEverythingSeenSurvivesRestartWithoutNetwork() throws {
+        try h.startDaemon()
+        var c = try PokedexClient()
+        let pages = try (0..<3).map { try c.listPage(offset: UInt32($0 * 20), limit: 20) }
+        let details = try ["pikachu", "charizard", "10001"].map { try c.detail($0) }
+        let sprite = try c.spritePath("squirtle")
+        XCTAssertTrue(try c.toggleFavorite("pikachu"))
+        try c.setFavorite("charizard", true)
+        let favorites = try c.listFavorites()
+        XCTAssertEqual(h.stopDaemon(), 0, "SIGTERM is a clean exit")
+
+        try h.control(["offline": true])
+        try h.startDaemon()
+        c = try PokedexClient()
+        try h.resetStats()
+        for (i, page) in pages.enumerated() {
+            let again = try c.listPage(offset: UInt32(i * 20), limit: 20)
+            XCTAssertEqual(again.entries.map(\.name), page.entries.map(\.name))
+        }
+        for d in details { XCTAssertEqual(try c.detail(String(d.id)).genus, d.genus) }
+        XCTAssertEqual(try c.spritePath("squirtle"), sprite)
+        XCTAssertEqual(try c.listFavorites(), favorites)
+        XCTAssertEqual(try c.listFavorites().map(\.name), ["pikachu", "charizard"])
+        XCTAssertEqual(try h.stats()["requests"] as? Int, 0, "answered from the disk tier only")
+        let msg = assertBusError(errorPrefix + "Unavailable") { () throws(BusError) in _ = try c.detail("raichu") }
+        XCTAssertTrue(msg.contains("raichu") && msg.contains("cannot reach 127.0.0.1"), msg)
+        XCTAssertFalse(try c.status().online)
+    }
+
+    func testNothingCachedAndNoNetworkIsUnavailable() throws {
+        try h.control(["offline": true])
+        try h.startDaemon(["--timeout", "3"])
+        let c = try PokedexClient()
+        let start = now()
+        let msg = assertBusError(errorPrefix + "Unavailable") { () throws(BusError) in _ = try c.listPage(offset: 0, limit: 20) }
+        XCTAssertLessThan(now() - start, 3.5, "answered within the deadline")
+        XCTAssertTrue(msg.contains("nothing is cached"), msg)
+        try h.control(["offline": false])
+        XCTAssertEqual(try c.listPage(offset: 0, limit: 20).total, 46, "back online, it answers")
+    }
+
+    func testFavoriteSurvivesKillNineRightAfterTheReply() throws {
+        for round in 0..<5 {
+            try h.startDaemon()
+            let c = try PokedexClient()
+            let name = ["pikachu", "raichu", "zubat", "oddish", "gloom"][round]
+            try c.setFavorite(name, true)
+            h.stopDaemon(SIGKILL)
+            try h.startDaemon()
+            let names = try PokedexClient().listFavorites().map(\.name)
+            XCTAssertEqual(names.count, round + 1, "round \(round): \(names)")
+            XCTAssertEqual(names.last, name)
+            h.stopDaemon(SIGKILL)
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: h.home + "/data/pokedex").filter { $0 != "favorites.json" }
+        XCTAssertEqual(leftovers, [], "no temporary files survive")
+    }
+
+    func testConcurrentClientsLoseNoUpdate() throws {
+        try h.startDaemon()
+        _ = try PokedexClient().listPage(offset: 0, limit: 1)
+        let group = DispatchGroup()
+        let failures = Box(0)
+        let lock = NSLock()
+        for worker in 0..<4 {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                guard let c = try? PokedexClient() else { return }
+                for i in stride(from: worker + 1, through: 40, by: 4) {
+                    if (try? c.setFavorite(String(i), true)) == nil { lock.withLock { failures.value += 1 } }
+                }
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(failures.value, 0)
+        XCTAssertEqual(Set(try PokedexClient().listFavorites().map(\.id)), Set(1...40))
+        h.stopDaemon()
+        let file = try String(contentsOfFile: h.home + "/data/pokedex/favorites.json", encoding: .utf8)
+        XCTAssertEqual(file.components(separatedBy: "\"id\"").count - 1, 40)
+    }
+
+    func testSigtermAnswersCallsInFlight() throws {
+        try h.startDaemon()
+        _ = try PokedexClient().listPage(offset: 0, limit: 1)
+        try h.control(["latency_ms": 1000, "latency_prefix": "/api/v2/pokemon/26"])
+        let result = Box("")
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            do { result.value = try PokedexClient().detail("raichu").name } catch { result.value = "\(error)" }
+            done.signal()
+        }
+        usleep(300_000)
+        XCTAssertEqual(h.stopDaemon(SIGTERM), 0)
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(result.value, "raichu", "the call in flight was answered before exit")
+    }
+
+    func testDamagedFilesAreNeitherServedNorLost() throws {
+        try h.startDaemon()
+        var c = try PokedexClient()
+        _ = try c.detail("pikachu")
+        _ = try c.detail("raichu")
+        try c.setFavorite("pikachu", true)
+        h.stopDaemon()
+        // Swap raichu's record in under pikachu's name, and cut pikachu's sprite short.
+        let v1 = h.home + "/cache/pokedex/v1/"
+        try FileManager.default.removeItem(atPath: v1 + "records/pokemon_25.rec")
+        try FileManager.default.copyItem(atPath: v1 + "records/pokemon_26.rec", toPath: v1 + "records/pokemon_25.rec")
+        let sprite = try Data(contentsOf: URL(fileURLWithPath: v1 + "sprites/25.png"))
+        try sprite.prefix(sprite.count / 2).write(to: URL(fileURLWithPath: v1 + "sprites/25.png"))
+        try h.resetStats()
+        try h.startDaemon()
+        c = try PokedexClient()
+        let d = try c.detail("pikachu")
+        XCTAssertEqual(d.id, 25)
+        XCTAssertEqual(d.name, "pikachu")
+        XCTAssertTrue(d.favorite)
+        XCTAssertTrue(PNGCheck.isValid(try XCTUnwrap(FileIO.readFile(d.spritePath))))
+        XCTAssertEqual(try h.requests("pokemon"), 1, "the damaged record was fetched again")
+        XCTAssertEqual(try h.requests("sprite"), 1, "the damaged sprite was fetched again")
+    }
+
+    func testGarbageFavoritesFileIsKeptAsideNotOverwritten() throws {
+        let dir = h.home + "/data/pokedex"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let garbage = Data("{\"favorites\": [oops".utf8)
+        try garbage.write(to: URL(fileURLWithPath: dir + "/favorites.json"))
+        try h.startDaemon()
+        let c = try PokedexClient()
+        XCTAssertEqual(try c.listFavorites(), [])
+        try c.setFavorite("pikachu", true)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("favorites.json.corrupt-") }
+        XCTAssertEqual(aside.count, 1)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + aside[0])), garbage, "the damaged file is kept as it was")
+        XCTAssertTrue(h.daemonLog.contains("favorites file"), h.daemonLog)
+    }
+}
+
+/// A mutable box shared with a worker thread (tests only).
+final class Box<T>: @unchecked Sendable {
+    var value: T
+    init(_ v: T) { value = v }
+}
