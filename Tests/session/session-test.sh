@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# End-to-end test in a real desktop session: a private `systemd --user` with a throwaway
+# HOME and runtime dir, the project's mock PokeAPI, and the installed service:
+# make install, start, busctl, pokectl fav/favs, restart, stop + D-Bus activation, uninstall.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+passed=0
+failed=0
+
+ok()   { passed=$((passed + 1)); echo "ok   $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
+
+# A runtime dir outside /tmp, so a unit with PrivateTmp= still sees the bus socket.
+mkdir -p /run/systemd/system
+BASE=$(mktemp -d -p /run pokedex-session.XXXXXX)
+chmod 0700 "$BASE"
+export XDG_RUNTIME_DIR=$BASE/runtime HOME=$BASE/home
+mkdir -m 0700 -p "$XDG_RUNTIME_DIR" "$HOME"
+unset DBUS_SESSION_BUS_ADDRESS POKEDEX_API_URL
+# A real session's bus finds ~/.local/share/dbus-1/services through the passwd home; this
+# throwaway HOME is not root's passwd home, so name the XDG dirs for the manager and the bus.
+export XDG_DATA_HOME=$HOME/.local/share XDG_CACHE_HOME=$HOME/.cache XDG_CONFIG_HOME=$HOME/.config
+
+cleanup() {
+    systemctl --user stop pokedex.service >/dev/null 2>&1
+    [ -n "${SYSTEMD_PID:-}" ] && kill "$SYSTEMD_PID" 2>/dev/null && wait "$SYSTEMD_PID" 2>/dev/null
+    [ -n "${MOCK_PID:-}" ] && kill "$MOCK_PID" 2>/dev/null
+    rm -rf "$BASE"
+}
+trap cleanup EXIT
+
+systemd --user >"$BASE/systemd.log" 2>&1 &
+SYSTEMD_PID=$!
+for _ in $(seq 100); do [ -S "$XDG_RUNTIME_DIR/bus" ] && break; sleep 0.1; done
+if [ ! -S "$XDG_RUNTIME_DIR/bus" ]; then
+    echo "no user bus at $XDG_RUNTIME_DIR/bus; systemd --user said:"; cat "$BASE/systemd.log"
+    echo "session: 0 passed, 1 failed"; exit 1
+fi
+export DBUS_SESSION_BUS_ADDRESS=unix:path=$XDG_RUNTIME_DIR/bus
+
+python3 Tests/mockapi/mock_pokeapi.py --port 0 --port-file "$BASE/mock.port" >/dev/null &
+MOCK_PID=$!
+for _ in $(seq 100); do [ -s "$BASE/mock.port" ] && break; sleep 0.05; done
+API=http://127.0.0.1:$(cat "$BASE/mock.port")/api/v2
+# The unit and activated services inherit the manager's environment.
+systemctl --user set-environment POKEDEX_API_URL="$API" POKEDEX_SPRITE_HOSTS=127.0.0.1
+
+BUSCALL=(busctl --user call io.github.pokedexd.Pokedex1 /io/github/pokedexd/Pokedex1 io.github.pokedexd.Pokedex1)
+POKECTL=$HOME/.local/bin/pokectl
+
+# 1. make install (builds in release mode, installs under ~/.local, enables and starts the unit)
+check "make install" make -s install >"$BASE/install.log" 2>&1 || cat "$BASE/install.log"
+for f in .local/bin/pokedexd .local/bin/pokectl .config/systemd/user/pokedex.service \
+         .local/share/dbus-1/services/io.github.pokedexd.Pokedex1.service \
+         .local/share/dbus-1/interfaces/io.github.pokedexd.Pokedex1.xml \
+         .local/share/bash-completion/completions/pokectl .local/share/zsh/site-functions/_pokectl \
+         .local/share/fish/vendor_completions.d/pokectl.fish; do
+    check "installed $f" test -e "$HOME/$f"
+done
+
+# 2. start, is-active
+systemctl --user start pokedex
+check "systemctl --user is-active pokedex" systemctl --user -q is-active pokedex
+
+# 3. busctl ListPage
+out=$("${BUSCALL[@]}" ListPage uu 0 20 2>&1)
+check "busctl ListPage uu 0 20: $(echo "$out" | cut -c1-60)…" grep -q '^ua(ussb) 46 20 1 "bulbasaur"' <<<"$out"
+check "busctl ListPage ends with raticate" grep -q '20 "raticate"' <<<"$out"
+
+# 4. pokectl fav, favs --json
+out=$("$POKECTL" fav pikachu 2>&1)
+check "pokectl fav pikachu: $out" grep -q "pikachu added to favorites" <<<"$out"
+out=$("$POKECTL" favs --json)
+check "pokectl favs --json shows pikachu" grep -q '"name":"pikachu"' <<<"$out"
+
+# 5. restart keeps the favorite
+systemctl --user restart pokedex
+check "active after restart" systemctl --user -q is-active pokedex
+out=$("$POKECTL" favs --json)
+check "favorite survives restart" grep -q '"name":"pikachu"' <<<"$out"
+
+# 6. stop; pokectl list activates it again through D-Bus
+systemctl --user stop pokedex
+check "inactive after stop" bash -c '! systemctl --user -q is-active pokedex'
+out=$("$POKECTL" list 2>&1)
+check "pokectl list after stop (D-Bus activation)" grep -q "bulbasaur" <<<"$out" || { echo "$out"; journalctl --user -u pokedex --no-pager 2>/dev/null | tail -5; systemctl --user status pokedex --no-pager | tail -5; }
+check "activation started pokedex.service" systemctl --user -q is-active pokedex
+"$POKECTL" status >/dev/null
+check "pokectl status exits 0 while running" test $? -eq 0
+
+# Errors and exit codes through the installed pokectl
+"$POKECTL" show pikachuu >/dev/null 2>&1; code=$?
+check "pokectl show pikachuu exits 1 (got $code)" test $code -eq 1
+"$POKECTL" list --per-page 0 >/dev/null 2>&1; code=$?
+check "pokectl list --per-page 0 exits 2 (got $code)" test $code -eq 2
+
+# 7. make uninstall leaves nothing behind
+check "make uninstall" make -s uninstall >"$BASE/uninstall.log" 2>&1
+left=$(cd "$HOME" && find .local .config -type f 2>/dev/null | grep -v '^.local/share/pokedex/' | grep -E 'pokedex|pokectl|Pokedex1' || true)
+check "nothing left after uninstall: ${left:-none}" test -z "$left"
+check "unit gone from the manager" bash -c '! systemctl --user cat pokedex.service >/dev/null 2>&1'
+"$POKECTL" status >/dev/null 2>&1
+check "favorites data kept (user data is not the package's)" test -s "$HOME/.local/share/pokedex/favorites.json"
+
+echo "session: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
