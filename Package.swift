@@ -19,34 +19,39 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
-        // What Swift cannot import: the SD_BUS_* vtable macros and curl's variadic setopt/getinfo.
-        .target(name: "CPokedexShims", dependencies: ["CSystemd", "CCurl"]),
+        // What Swift cannot import: the SD_BUS_* vtable macros, and curl's variadic setopt/getinfo.
+        .target(name: "CBusShims", dependencies: ["CSystemd"]),
+        .target(name: "CCurlShims", dependencies: ["CCurl"]),
 
-        // The domain, free of C: models, tiers, favorites, search, the service.
-        .target(name: "PokedexCore"),
+        // The answers and errors as values, shared by the service and its clients (no Foundation).
+        .target(name: "PokedexModels"),
+        // The domain, free of C: tiers, favorites, search, the fetcher, the service.
+        .target(name: "PokedexCore", dependencies: ["PokedexModels"]),
 
         // One sd-event loop thread that owns the bus and the curl multi handle.
         .target(name: "PokedexEventLoop", dependencies: ["CSystemd"]),
         // Adapters: they only translate.
-        .target(name: "PokedexCurl", dependencies: ["PokedexCore", "PokedexEventLoop", "CCurl", "CPokedexShims"]),
-        .target(name: "PokedexBus", dependencies: ["PokedexCore", "PokedexEventLoop", "CSystemd", "CPokedexShims"]),
+        .target(name: "PokedexCurl", dependencies: ["PokedexCore", "PokedexEventLoop", "CCurl", "CCurlShims"]),
+        .target(name: "PokedexBusServer", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexEventLoop", "CSystemd", "CBusShims"]),
+        // The bus client and message coding: what pokectl, widgets and tests link (no curl, no Foundation).
+        .target(name: "PokedexBusClient", dependencies: ["PokedexModels", "CSystemd"]),
 
         // Thin mains.
         .executableTarget(
             name: "pokedexd",
             dependencies: [
-                "PokedexCore", "PokedexBus", "PokedexCurl", "PokedexEventLoop",
+                "PokedexCore", "PokedexBusServer", "PokedexBusClient", "PokedexCurl", "PokedexEventLoop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "pokectl",
             dependencies: [
-                "PokedexCore", "PokedexBus",
+                "PokedexModels", "PokedexBusClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore"]),
-        .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBus", "PokedexCore"]),
+        .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

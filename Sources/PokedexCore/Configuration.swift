@@ -3,7 +3,7 @@ import Foundation
 /// Everything the service can be told. The defaults work with no configuration.
 public struct ServiceConfiguration: Sendable {
     /// The daemon's version, reported on the bus and in the User-Agent.
-    public static let version = "0.1.0"
+    public static let version = PokedexVersion.current
     /// PokeAPI's public base URL.
     public static let defaultAPIURL = "https://pokeapi.co/api/v2"
     /// Sprite hosts allowed by default, besides the API's own host.

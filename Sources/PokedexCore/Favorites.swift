@@ -120,10 +120,3 @@ public actor FavoritesBook {
         return try set(id: id, name: name, favorite: want)!
     }
 }
-
-extension PokedexError {
-    static func wrapStorage(_ error: any Error, _ what: String) -> PokedexError {
-        if case .storage(let m)? = error as? PokedexError { return .storage("\(what): \(m)") }
-        return .storage("\(what): \(error)")
-    }
-}

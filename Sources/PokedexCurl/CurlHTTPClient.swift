@@ -1,5 +1,5 @@
 import CCurl
-import CPokedexShims
+import CCurlShims
 import Glibc
 import PokedexCore
 import PokedexEventLoop
@@ -106,17 +106,17 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             return
         }
         var events: UInt32 = 0
-        if what == CURL_POLL_IN || what == CURL_POLL_INOUT { events |= UInt32(EPOLLIN.rawValue) }
-        if what == CURL_POLL_OUT || what == CURL_POLL_INOUT { events |= UInt32(EPOLLOUT.rawValue) }
+        if what == CURL_POLL_IN || what == CURL_POLL_INOUT { events |= IOEvents.readable }
+        if what == CURL_POLL_OUT || what == CURL_POLL_INOUT { events |= IOEvents.writable }
         if let source = sockets[fd] {
             source.setEvents(events)
             return
         }
         sockets[fd] = try? loop.watch(fd: fd, events: events) { [unowned self] revents in
             var mask: Int32 = 0
-            if revents & UInt32(EPOLLIN.rawValue) != 0 { mask |= CURL_CSELECT_IN }
-            if revents & UInt32(EPOLLOUT.rawValue) != 0 { mask |= CURL_CSELECT_OUT }
-            if revents & UInt32(EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 { mask |= CURL_CSELECT_ERR }
+            if revents & IOEvents.readable != 0 { mask |= CURL_CSELECT_IN }
+            if revents & IOEvents.writable != 0 { mask |= CURL_CSELECT_OUT }
+            if revents & (IOEvents.error | IOEvents.hangUp) != 0 { mask |= CURL_CSELECT_ERR }
             self.act(fd, mask)
         }
     }

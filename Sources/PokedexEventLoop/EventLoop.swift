@@ -178,3 +178,11 @@ public struct EventLoopError: Error, CustomStringConvertible {
     }
     public var description: String { "\(call) failed: \(String(cString: strerror(-code)))" }
 }
+
+/// epoll event bits, for ``EventLoop/watch(fd:events:_:)``.
+public enum IOEvents {
+    public static let readable = UInt32(EPOLLIN.rawValue)
+    public static let writable = UInt32(EPOLLOUT.rawValue)
+    public static let error = UInt32(EPOLLERR.rawValue)
+    public static let hangUp = UInt32(EPOLLHUP.rawValue)
+}

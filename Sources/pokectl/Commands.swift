@@ -1,6 +1,6 @@
 import ArgumentParser
-import PokedexBus
-import PokedexCore
+import PokedexBusClient
+import PokedexModels
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(

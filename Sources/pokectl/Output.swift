@@ -1,6 +1,6 @@
 import Glibc
-import PokedexBus
-import PokedexCore
+import PokedexBusClient
+import PokedexModels
 
 /// How pokectl prints: colour only on a terminal and never with NO_COLOR; JSON by hand
 /// so that the shape is exactly the documented one.

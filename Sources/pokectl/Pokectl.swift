@@ -1,7 +1,7 @@
 import ArgumentParser
 import Glibc
-import PokedexBus
-import PokedexCore
+import PokedexBusClient
+import PokedexModels
 
 /// pokectl's exit codes, as documented in `--help` and the README.
 enum Exit: Int32 {
@@ -28,7 +28,7 @@ struct Pokectl: ParsableCommand {
             ENVIRONMENT
               NO_COLOR  no colour, even on a terminal
             """,
-        version: ServiceConfiguration.version,
+        version: PokedexVersion.current,
         subcommands: [List.self, Show.self, Search.self, Fav.self, Unfav.self, Favs.self, Sprite.self, Status.self])
 
     static func main() {

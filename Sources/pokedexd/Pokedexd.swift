@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import PokedexBus
+import PokedexBusClient
+import PokedexBusServer
 import PokedexCore
 import PokedexCurl
 import PokedexEventLoop

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import PokedexBus
+import PokedexBusClient
 import PokedexCore
 
 /// Every method and property over a real bus, against the project's mock PokeAPI.

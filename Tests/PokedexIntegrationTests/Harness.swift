@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import PokedexBus
+import PokedexBusClient
 
 /// Runs the real pieces for a test: a private dbus-daemon, the project's mock PokeAPI,
 /// and `pokedexd` built next to this test binary, in a throwaway HOME.

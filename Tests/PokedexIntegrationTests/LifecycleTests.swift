@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import PokedexBus
+import PokedexBusClient
 import PokedexCore
 
 /// What a person relies on: a slow call never holds up others, nothing seen is lost

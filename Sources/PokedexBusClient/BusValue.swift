@@ -1,5 +1,5 @@
 import CSystemd
-import Foundation
+import Glibc
 
 /// A D-Bus value of any type, as read from a message. Clients use it to decode
 /// replies generically (and print them as JSON).
@@ -59,19 +59,19 @@ public struct MessageReader {
 
     public func readUInt32() throws(BusError) -> UInt32 {
         var v: UInt32 = 0
-        try check(sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &v), "read u")
+        try busCheck(sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &v), "read u")
         return v
     }
 
     public func readBool() throws(BusError) -> Bool {
         var v: Int32 = 0
-        try check(sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &v), "read b")
+        try busCheck(sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &v), "read b")
         return v != 0
     }
 
     public func readString() throws(BusError) -> String {
         var p: UnsafePointer<CChar>?
-        try check(sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &p), "read s")
+        try busCheck(sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &p), "read s")
         return p.map { String(cString: $0) } ?? ""
     }
 
@@ -87,14 +87,14 @@ public struct MessageReader {
         var type: CChar = 0
         var contents: UnsafePointer<CChar>?
         let r = sd_bus_message_peek_type(message, &type, &contents)
-        try check(r, "peek")
+        try busCheck(r, "peek")
         if r == 0 { return nil }
         let t = UInt8(bitPattern: type)
         switch t {
         case UInt8(ascii: "a"), UInt8(ascii: "r"), UInt8(ascii: "v"), UInt8(ascii: "e"):
-            try check(sd_bus_message_enter_container(message, type, contents), "enter")
+            try busCheck(sd_bus_message_enter_container(message, type, contents), "enter")
             let items = try readAll()
-            try check(sd_bus_message_exit_container(message), "exit")
+            try busCheck(sd_bus_message_exit_container(message), "exit")
             switch t {
             case UInt8(ascii: "v"): return .variant(items.first ?? .structure([]))
             case UInt8(ascii: "r"), UInt8(ascii: "e"): return .structure(items)
@@ -109,18 +109,18 @@ public struct MessageReader {
             }
         case UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g"):
             var p: UnsafePointer<CChar>?
-            try check(sd_bus_message_read_basic(message, type, &p), "read")
+            try busCheck(sd_bus_message_read_basic(message, type, &p), "read")
             return .string(p.map { String(cString: $0) } ?? "")
         case UInt8(ascii: "b"):
             return .bool(try readBool())
-        case UInt8(ascii: "y"): var v: UInt8 = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .uint(UInt64(v))
-        case UInt8(ascii: "q"): var v: UInt16 = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .uint(UInt64(v))
-        case UInt8(ascii: "u"): var v: UInt32 = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .uint(UInt64(v))
-        case UInt8(ascii: "t"): var v: UInt64 = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .uint(v)
-        case UInt8(ascii: "n"): var v: Int16 = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .int(Int64(v))
-        case UInt8(ascii: "i"), UInt8(ascii: "h"): var v: Int32 = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .int(Int64(v))
-        case UInt8(ascii: "x"): var v: Int64 = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .int(v)
-        case UInt8(ascii: "d"): var v: Double = 0; try check(sd_bus_message_read_basic(message, type, &v), "read"); return .double(v)
+        case UInt8(ascii: "y"): var v: UInt8 = 0; try busCheck(sd_bus_message_read_basic(message, type, &v), "read"); return .uint(UInt64(v))
+        case UInt8(ascii: "q"): var v: UInt16 = 0; try busCheck(sd_bus_message_read_basic(message, type, &v), "read"); return .uint(UInt64(v))
+        case UInt8(ascii: "u"): var v: UInt32 = 0; try busCheck(sd_bus_message_read_basic(message, type, &v), "read"); return .uint(UInt64(v))
+        case UInt8(ascii: "t"): var v: UInt64 = 0; try busCheck(sd_bus_message_read_basic(message, type, &v), "read"); return .uint(v)
+        case UInt8(ascii: "n"): var v: Int16 = 0; try busCheck(sd_bus_message_read_basic(message, type, &v), "read"); return .int(Int64(v))
+        case UInt8(ascii: "i"), UInt8(ascii: "h"): var v: Int32 = 0; try busCheck(sd_bus_message_read_basic(message, type, &v), "read"); return .int(Int64(v))
+        case UInt8(ascii: "x"): var v: Int64 = 0; try busCheck(sd_bus_message_read_basic(message, type, &v), "read"); return .int(v)
+        case UInt8(ascii: "d"): var v: Double = 0; try busCheck(sd_bus_message_read_basic(message, type, &v), "read"); return .double(v)
         default:
             throw BusError(name: "org.freedesktop.DBus.Error.InvalidSignature", message: "unsupported D-Bus type '\(Character(UnicodeScalar(t)))'")
         }
@@ -135,27 +135,27 @@ public struct MessageWriter {
 
     public func append(_ v: UInt32) throws(BusError) {
         var v = v
-        try check(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), &v), "append u")
+        try busCheck(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), &v), "append u")
     }
 
     public func append(_ v: Bool) throws(BusError) {
         var i: Int32 = v ? 1 : 0
-        try check(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "b")), &i), "append b")
+        try busCheck(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "b")), &i), "append b")
     }
 
     public func append(_ s: String) throws(BusError) {
         // D-Bus strings are UTF-8 without NUL; sd-bus rejects anything else.
-        let clean = s.contains("\0") ? s.replacingOccurrences(of: "\0", with: "") : s
+        let clean = s.contains("\0") ? String(s.unicodeScalars.filter { $0 != "\0" }.map(Character.init)) : s
         let r = clean.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
-        try check(r, "append s")
+        try busCheck(r, "append s")
     }
 
     /// Opens a container (`a`, `r`, `e`, `v`) with the given contents signature, runs `body`, closes it.
     public func container(_ type: Character, _ contents: String, _ body: () throws(BusError) -> Void) throws(BusError) {
         let r = contents.withCString { sd_bus_message_open_container(message, CChar(type.asciiValue!), $0) }
-        try check(r, "open \(type)\(contents)")
+        try busCheck(r, "open \(type)\(contents)")
         try body()
-        try check(sd_bus_message_close_container(message), "close")
+        try busCheck(sd_bus_message_close_container(message), "close")
     }
 
     /// Appends one `{sv}` entry of an `a{sv}`.
@@ -193,6 +193,7 @@ public struct BusError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 @inline(__always)
-func check(_ r: Int32, _ what: @autoclosure () -> String) throws(BusError) {
+/// Throws a ``BusError`` when an sd-bus call returned a negative errno.
+public func busCheck(_ r: Int32, _ what: @autoclosure () -> String) throws(BusError) {
     if r < 0 { throw BusError(errno: r, what()) }
 }

@@ -1,5 +1,5 @@
 import CSystemd
-import PokedexCore
+import PokedexModels
 
 /// How the core's answers travel on the bus, both ways. The server writes them; the
 /// client (pokectl, tests) reads them back.
@@ -59,7 +59,7 @@ public enum PokedexCoding {
                                  ("favorites", s.favorites)] {
                 try w.entry(key, "t") { () throws(BusError) in
                     var v = UInt64(value)
-                    try check(sd_bus_message_append_basic(w.message, CChar(UInt8(ascii: "t")), &v), "append t")
+                    try busCheck(sd_bus_message_append_basic(w.message, CChar(UInt8(ascii: "t")), &v), "append t")
                 }
             }
             try w.entry("online", "b") { () throws(BusError) in try w.append(s.online) }

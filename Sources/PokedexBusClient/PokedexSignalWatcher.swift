@@ -22,7 +22,7 @@ public final class PokedexSignalWatcher {
         guard r >= 0, let b else { throw BusError(errno: r, "cannot connect to the session bus") }
         bus = b
         let match = "type='signal',path='\(PokedexBusNames.objectPath)'"
-        try check(sd_bus_add_match(bus, &slot, match, { m, userdata, _ in
+        try busCheck(sd_bus_add_match(bus, &slot, match, { m, userdata, _ in
             let me = Unmanaged<PokedexSignalWatcher>.fromOpaque(userdata!).takeUnretainedValue()
             let iface = sd_bus_message_get_interface(m).map { String(cString: $0) } ?? ""
             let member = sd_bus_message_get_member(m).map { String(cString: $0) } ?? ""
@@ -45,7 +45,7 @@ public final class PokedexSignalWatcher {
         while true {
             if !received.isEmpty { return received.removeFirst() }
             let r = sd_bus_process(bus, nil)
-            try check(r, "lost the bus connection")
+            try busCheck(r, "lost the bus connection")
             if r > 0 { continue }
             var wait = UInt64.max
             if let timeout {
@@ -54,7 +54,7 @@ public final class PokedexSignalWatcher {
                 if left <= 0 { return nil }
                 wait = UInt64(left * 1_000_000)
             }
-            try check(sd_bus_wait(bus, wait), "lost the bus connection")
+            try busCheck(sd_bus_wait(bus, wait), "lost the bus connection")
         }
     }
 }

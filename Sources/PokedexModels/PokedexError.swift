@@ -45,19 +45,11 @@ public enum PokedexError: Error, Equatable, Sendable, CustomStringConvertible {
         default: return nil
         }
     }
-
-    /// Converts any error thrown inside the core into a `PokedexError`.
-    static func wrap(_ error: any Error, context: String) -> PokedexError {
-        if let e = error as? PokedexError { return e }
-        if let e = error as? FetchError { return e.asPokedexError(context: context) }
-        if error is CancellationError { return .unavailable("\(context): the request was cancelled") }
-        return .unavailable("\(context): \(error)")
-    }
 }
 
 /// Quotes a caller-supplied string for an error message: control characters
 /// escaped, and long input cut, so a 1 MB name never becomes a 1 MB message.
-func quoted(_ text: String, limit: Int = 48) -> String {
+public func quoted(_ text: String, limit: Int = 48) -> String {
     var out = ""
     var count = 0
     for scalar in text.unicodeScalars {

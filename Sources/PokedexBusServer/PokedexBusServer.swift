@@ -1,4 +1,5 @@
-import CPokedexShims
+import CBusShims
+import PokedexBusClient
 import CSystemd
 import Glibc
 import PokedexCore
@@ -46,12 +47,12 @@ public final class PokedexBusServer: @unchecked Sendable {
     /// systemd READY=1. Call on the loop thread, before ``EventLoop/run()``.
     public func start() throws(BusError) {
         var b: OpaquePointer?
-        try check(sd_bus_open_user_with_description(&b, "pokedexd"), "cannot connect to the session bus")
+        try busCheck(sd_bus_open_user_with_description(&b, "pokedexd"), "cannot connect to the session bus")
         bus = b
-        try check(sd_bus_attach_event(bus, loop.event, 0), "cannot attach the bus to the event loop")
+        try busCheck(sd_bus_attach_event(bus, loop.event, 0), "cannot attach the bus to the event loop")
         sd_bus_set_exit_on_disconnect(bus, 1)
         let me = Unmanaged.passUnretained(self).toOpaque()
-        try check(
+        try busCheck(
             pdx_bus_add_pokedex_object(
                 bus, &slot, PokedexBusNames.objectPath, PokedexBusNames.interface,
                 { m, userdata, _ in
@@ -71,7 +72,7 @@ public final class PokedexBusServer: @unchecked Sendable {
             throw BusError(name: "org.freedesktop.DBus.Error.AddressInUse",
                            message: "another pokedexd already owns \(PokedexBusNames.busName) on this bus")
         }
-        try check(r, "cannot own \(PokedexBusNames.busName)")
+        try busCheck(r, "cannot own \(PokedexBusNames.busName)")
         lastActivity = loop.nowMicroseconds
         armIdleTimer(after: idleTimeout)
         sd_notify(0, "READY=1\nSTATUS=Serving \(PokedexBusNames.busName)")

@@ -1,6 +1,6 @@
 import CSystemd
 import Glibc
-import PokedexCore
+import PokedexModels
 
 /// A blocking client of the Pokédex bus API, for pokectl, scripts and tests.
 /// Calls go to the well-known name, so the first one activates the service.
@@ -31,7 +31,7 @@ public final class PokedexClient {
         _ args: (MessageWriter) throws(BusError) -> Void = { _ throws(BusError) in }
     ) throws(BusError) -> [BusValue] {
         var msg: OpaquePointer?
-        try check(sd_bus_message_new_method_call(bus, &msg, destination, path, interface, member), "cannot build \(member)")
+        try busCheck(sd_bus_message_new_method_call(bus, &msg, destination, path, interface, member), "cannot build \(member)")
         defer { sd_bus_message_unref(msg) }
         try args(MessageWriter(msg!))
         var error = sd_bus_error()

@@ -30,6 +30,10 @@ public struct PokemonIndex: Sendable, Codable, Equatable {
     public struct Item: Sendable, Codable, Equatable {
         public var id: UInt32
         public var name: String
+        public init(id: UInt32, name: String) {
+            self.id = id
+            self.name = name
+        }
     }
     public var items: [Item]
     /// The API's `count`.
@@ -99,6 +103,19 @@ public struct PokemonRecord: Sendable, Codable, Equatable {
             self.value = value
         }
     }
+
+    public init(id: UInt32, name: String, height: UInt32, weight: UInt32, types: [String], abilities: [String], stats: [Stat], spriteURL: String?, animatedSpriteURL: String?, speciesURL: String?) {
+        self.id = id
+        self.name = name
+        self.height = height
+        self.weight = weight
+        self.types = types
+        self.abilities = abilities
+        self.stats = stats
+        self.spriteURL = spriteURL
+        self.animatedSpriteURL = animatedSpriteURL
+        self.speciesURL = speciesURL
+    }
 }
 
 /// What the service keeps of a `pokemon-species` body.
@@ -111,6 +128,14 @@ public struct SpeciesRecord: Sendable, Codable, Equatable {
     public var flavorText: String
     /// Language code → localized name.
     public var names: [String: String]
+
+    public init(id: UInt32, name: String, genus: String, flavorText: String, names: [String: String]) {
+        self.id = id
+        self.name = name
+        self.genus = genus
+        self.flavorText = flavorText
+        self.names = names
+    }
 }
 
 /// The answer to `Detail`.
@@ -183,4 +208,11 @@ public struct FavoriteChange: Equatable, Sendable {
     public var favorite: Bool
     /// Every favorite id, in the order added, after the change.
     public var allIDs: [UInt32]
+
+    public init(id: UInt32, name: String, favorite: Bool, allIDs: [UInt32]) {
+        self.id = id
+        self.name = name
+        self.favorite = favorite
+        self.allIDs = allIDs
+    }
 }

@@ -1,0 +1,56 @@
+# Shared by the benchmarks: a private bus, a PokeAPI stand-in, and the release daemon.
+# The stand-in is ../shared/pokeapi/serve.py when present (real data), else the project's mock.
+set -euo pipefail
+BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BENCH_TMP=$(mktemp -d -p /run pokedex-bench.XXXXXX 2>/dev/null || mktemp -d)
+export HOME=$BENCH_TMP/home XDG_CACHE_HOME=$BENCH_TMP/home/.cache XDG_DATA_HOME=$BENCH_TMP/home/.local/share
+mkdir -p "$HOME"
+BENCH_PIDS=()
+bench_cleanup() {
+    for p in "${BENCH_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$BENCH_TMP"
+}
+trap bench_cleanup EXIT
+
+# Starts a private session bus and exports its address.
+bench_bus() {
+    local out
+    out=$(dbus-daemon --session --fork --print-address=1 --print-pid=1)
+    export DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
+    BENCH_PIDS+=("$(echo "$out" | sed -n 2p)")
+}
+
+# Starts the stand-in; sets API_URL and STANDIN (shared|mock). Extra args go to serve.py.
+bench_standin() {
+    local shared=$BENCH_ROOT/../shared/pokeapi/serve.py
+    if [ -f "$shared" ]; then
+        STANDIN=shared
+        POKEAPI_EMU_CACHE=${POKEAPI_EMU_CACHE:-/tmp/pokeapi-emulator} python3 "$shared" --port 0 --port-file "$BENCH_TMP/port" "$@" >/dev/null 2>&1 &
+    else
+        STANDIN=mock
+        python3 "$BENCH_ROOT/Tests/mockapi/mock_pokeapi.py" --port 0 --port-file "$BENCH_TMP/port" >/dev/null 2>&1 &
+    fi
+    BENCH_PIDS+=($!)
+    for _ in $(seq 600); do [ -s "$BENCH_TMP/port" ] && break; sleep 0.1; done
+    STANDIN_URL=http://127.0.0.1:$(cat "$BENCH_TMP/port")
+    API_URL=$STANDIN_URL/api/v2
+}
+
+# Starts the release pokedexd against the stand-in and waits for its name.
+bench_daemon() {
+    "$BENCH_ROOT/.build/release/pokedexd" --api-url "$API_URL" --sprite-host 127.0.0.1 --idle-timeout 0 "$@" 2>"$BENCH_TMP/pokedexd.log" &
+    DAEMON_PID=$!
+    BENCH_PIDS+=($DAEMON_PID)
+    for _ in $(seq 200); do
+        busctl --user status io.github.pokedexd.Pokedex1 >/dev/null 2>&1 && return 0
+        sleep 0.05
+    done
+    echo "pokedexd did not start:"; cat "$BENCH_TMP/pokedexd.log"; return 1
+}
+
+# Nanoseconds, monotonic.
+now_ns() { date +%s%N; }
+
+# median of numbers on stdin
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
