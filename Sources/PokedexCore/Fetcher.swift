@@ -47,18 +47,22 @@ public final class Fetcher: Sendable {
     private let deadline: Double
     private let maxAttempts: Int
     private let defaultMaxAge: Double
+    private let log: Logger
     private let state = Mutex(State())
 
     struct State {
         var online = true
         var requests = 0
+        var refusedHosts: Set<String> = []
     }
 
     /// - Parameters:
     ///   - allowedHosts: the only hosts anything is fetched from.
     ///   - deadline: seconds within which every fetch ends, answered or failed.
     public init(client: any HTTPClient, clock: any PokedexClock, allowedHosts: Set<String>,
-                deadline: Double = 10, maxAttempts: Int = 4, defaultMaxAge: Double = 86400) {
+                deadline: Double = 10, maxAttempts: Int = 4, defaultMaxAge: Double = 86400,
+                log: @escaping Logger = { _, _ in }) {
+        self.log = log
         self.client = client
         self.clock = clock
         self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
@@ -89,7 +93,13 @@ public final class Fetcher: Sendable {
         var redirects = 0
         var attempt = 0
         while true {
-            guard isAllowed(current) else { throw .hostNotAllowed(Self.hostOf(current) ?? current) }
+            guard isAllowed(current) else {
+                let host = Self.hostOf(current) ?? current
+                if state.withLock({ $0.refusedHosts.insert(host).inserted }) {
+                    log(.warning, "refused to fetch \(current): \(host) is not an allowed host (see --sprite-host)")
+                }
+                throw .hostNotAllowed(host)
+            }
             let remaining = deadline - clock.now().timeIntervalSince(start)
             guard remaining > 0.05 else { throw .deadline(url: url) }
             attempt += 1
@@ -98,15 +108,17 @@ public final class Fetcher: Sendable {
                 state.withLock { $0.requests += 1 }
                 response = try await client.get(HTTPRequest(url: current, ifNoneMatch: etag, timeout: remaining))
             } catch let failure as TransportFailure {
-                if case .connection = failure { state.withLock { $0.online = false } }
-                if case .timedOut = failure { state.withLock { $0.online = false } }
+                switch failure {
+                case .connection, .timedOut: setOnline(false, because: "\(failure)", url: current)
+                default: break
+                }
                 guard attempt < maxAttempts else { throw .transport(failure, url: current) }
                 try await backoff(attempt: attempt, start: start, url: url, failure: .transport(failure, url: current))
                 continue
             } catch {
                 throw .transport(.other("\(error)"), url: current)
             }
-            state.withLock { $0.online = true }
+            setOnline(true, because: "", url: current)
             switch response.status {
             case 200:
                 return .body(response.body, etag: response.headers["etag"], maxAge: maxAge(response))
@@ -130,6 +142,20 @@ public final class Fetcher: Sendable {
             default:
                 throw .http(status: response.status, url: current)
             }
+        }
+    }
+
+    /// Records the network's state; logs only when it changes, never per request.
+    private func setOnline(_ online: Bool, because reason: String, url: String) {
+        let changed = state.withLock { s -> Bool in
+            defer { s.online = online }
+            return s.online != online
+        }
+        guard changed else { return }
+        if online {
+            log(.notice, "\(Self.hostOf(url) ?? url) answers again; back online")
+        } else {
+            log(.warning, "cannot reach \(Self.hostOf(url) ?? url) (\(reason)); answering from the cache until it is back")
         }
     }
 

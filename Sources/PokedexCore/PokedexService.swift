@@ -24,7 +24,7 @@ public final class PokedexService: Sendable {
         self.configuration = configuration
         var hosts = Set(configuration.spriteHosts.map { $0.lowercased() })
         if let apiHost = URLComponents(string: configuration.apiURL)?.host?.lowercased() { hosts.insert(apiHost) }
-        fetcher = Fetcher(client: client, clock: clock, allowedHosts: hosts, deadline: configuration.requestDeadline)
+        fetcher = Fetcher(client: client, clock: clock, allowedHosts: hosts, deadline: configuration.requestDeadline, log: log)
         let memory = MemoryTier(capacity: configuration.memoryCacheBytes)
         loader = ResourceLoader(memory: memory, store: store, fetcher: fetcher, clock: clock, log: log)
         sprites = SpriteCache(store: store, fetcher: fetcher, clock: clock, log: log)

@@ -35,6 +35,7 @@ final class ResourceLoader: Sendable {
     let clock: any PokedexClock
     let log: Logger
     private let flights = SingleFlight<String, CachedResource>()
+    private let diskFailing = Mutex(false)
     private let revalidations = SingleFlight<String, Bool>()
 
     init(memory: MemoryTier, store: any CacheStore, fetcher: Fetcher, clock: any PokedexClock, log: @escaping Logger) {
@@ -91,8 +92,12 @@ final class ResourceLoader: Sendable {
         remember(key, kind.wrap(value), freshness, bytes: payload.count)
         do {
             try store.writeRecord(key, StoredRecord(payload: payload, freshness: freshness))
+            if diskFailing.withLock({ f in defer { f = false }; return f }) { log(.notice, "the disk cache is writable again") }
         } catch {
-            log(.warning, "cannot write the disk cache: \(error)")
+            // Once per episode, not per record.
+            if !diskFailing.withLock({ f in defer { f = true }; return f }) {
+                log(.warning, "cannot write the disk cache (\(error)); answering from memory meanwhile")
+            }
         }
     }
 

@@ -112,3 +112,27 @@ final class Counter: Sendable {
     func next() -> Int { n.withLock { v in defer { v += 1 }; return v } }
 }
 import Synchronization
+
+final class FetcherLoggingTests: XCTestCase {
+    func testLogsOnceWhenTheNetworkGoesAndOnceWhenItReturns() async throws {
+        let client = FakeHTTPClient(), clock = ManualClock()
+        let url = "https://pokeapi.test/api/v2/pokemon/1/"
+        let down = Mutex(true)
+        client.route(url) { _ in
+            if down.withLock({ $0 }) { throw TransportFailure.connection("Could not connect to server") }
+            return HTTPResponse(status: 200, body: [1])
+        }
+        let lines = Mutex<[String]>([])
+        let f = Fetcher(client: client, clock: clock, allowedHosts: ["pokeapi.test"], log: { _, m in lines.withLock { $0.append(m) } })
+        for _ in 0..<5 { _ = try? await f.fetch(url) }
+        down.withLock { $0 = false }
+        for _ in 0..<5 { _ = try await f.fetch(url) }
+        _ = try? await f.fetch("https://evil.test/a.png")
+        _ = try? await f.fetch("https://evil.test/b.png")
+        let logged = lines.withLock { $0 }
+        XCTAssertEqual(logged.count, 3, "\(logged)")
+        XCTAssertTrue(logged[0].hasPrefix("cannot reach pokeapi.test"))
+        XCTAssertTrue(logged[1].contains("back online"))
+        XCTAssertTrue(logged[2].contains("evil.test is not an allowed host"))
+    }
+}

@@ -145,6 +145,28 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(result.value, "raichu", "the call in flight was answered before exit")
     }
 
+    func testJournalGetsOneStartLineAndOneLinePerProblemNotPerRequest() throws {
+        // Under systemd, JOURNAL_STREAM is set and each line carries its <priority>.
+        try h.startDaemon(["--timeout", "2"], env: ["JOURNAL_STREAM": "8:1234"])
+        let c = try PokedexClient()
+        for i in 0..<30 { _ = try c.listPage(offset: UInt32(i % 3) * 10, limit: 10) }
+        _ = try c.detail("pikachu")
+        try h.control(["offline": true])
+        for name in ["raichu", "zubat", "oddish"] {
+            assertBusError(errorPrefix + "Unavailable") { () throws(BusError) in _ = try c.detail(name) }
+        }
+        try h.control(["offline": false])
+        _ = try c.detail("gloom")
+        h.stopDaemon()
+        let lines = h.daemonLog.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("<5>version \(PokedexVersion.current) serving") }.count, 1, "\(lines)")
+        XCTAssertTrue(lines[0].contains("API \(h.mockURL)/api/v2") && lines[0].contains("cache ") && lines[0].contains("data "))
+        XCTAssertEqual(lines.filter { $0.hasPrefix("<4>cannot reach 127.0.0.1") }.count, 1, "one line for the outage: \(lines)")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("<5>") && $0.contains("back online") }.count, 1, "\(lines)")
+        XCTAssertLessThanOrEqual(lines.count, 5, "no line per request: \(lines)")
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("<") }, "\(lines)")
+    }
+
     func testDamagedFilesAreNeitherServedNorLost() throws {
         try h.startDaemon()
         var c = try PokedexClient()

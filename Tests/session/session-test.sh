@@ -64,6 +64,16 @@ done
 systemctl --user start pokedex
 check "systemctl --user is-active pokedex" systemctl --user -q is-active pokedex
 
+# The sandbox takes effect on the running service (read from /proc, not from the unit file).
+pid=$(systemctl --user show -p MainPID --value pokedex)
+mgr=$SYSTEMD_PID
+status() { awk -v k="$1:" '$1==k {print $2}' /proc/$pid/status; }
+check "NoNewPrivileges: NoNewPrivs=$(status NoNewPrivs)" test "$(status NoNewPrivs)" = 1
+check "seccomp filters (SystemCallFilter, RestrictAddressFamilies, …): $(status Seccomp_filters)" test "$(status Seccomp)" = 2
+check "UMask=0077: $(status Umask)" test "$(status Umask)" = 0077
+check "PrivateUsers: own user namespace" test "$(readlink /proc/$pid/ns/user)" != "$(readlink /proc/$mgr/ns/user)"
+check "ProtectHostname: own UTS namespace" test "$(readlink /proc/$pid/ns/uts)" != "$(readlink /proc/$mgr/ns/uts)"
+
 # 3. busctl ListPage
 out=$("${BUSCALL[@]}" ListPage uu 0 20 2>&1)
 check "busctl ListPage uu 0 20: $(echo "$out" | cut -c1-60)…" grep -q '^ua(ussb) 46 20 1 "bulbasaur"' <<<"$out"
@@ -89,6 +99,16 @@ check "pokectl list after stop (D-Bus activation)" grep -q "bulbasaur" <<<"$out"
 check "activation started pokedex.service" systemctl --user -q is-active pokedex
 "$POKECTL" status >/dev/null
 check "pokectl status exits 0 while running" test $? -eq 0
+
+# Idle exit: it releases its name and exits cleanly (not a failure), and the next call brings it back.
+systemctl --user set-environment POKEDEX_IDLE_TIMEOUT=1
+systemctl --user restart pokedex
+sleep 2.5
+check "exits after 1 s idle" bash -c '! systemctl --user -q is-active pokedex'
+check "idle exit is not a failure" bash -c '! systemctl --user -q is-failed pokedex'
+out=$("$POKECTL" search pika --json 2>&1)
+check "next call after idle exit activates it" grep -q '"name":"pikachu"' <<<"$out"
+systemctl --user unset-environment POKEDEX_IDLE_TIMEOUT
 
 # Errors and exit codes through the installed pokectl
 "$POKECTL" show pikachuu >/dev/null 2>&1; code=$?
