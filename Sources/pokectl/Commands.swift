@@ -51,7 +51,7 @@ struct Show: ParsableCommand {
         ]
         for s in d.stats { rows.append([s.name, String(s.value)]) }
         rows.append(["sprite", d.spritePath.isEmpty ? "-" : d.spritePath])
-        for r in rows { print(Output.dim(r[0].padding(17)) + r[1]) }
+        Output.fields(rows)
         if !d.flavorText.isEmpty { print("\n" + d.flavorText) }
     }
 }
@@ -194,7 +194,7 @@ struct Status: ParsableCommand {
             ["disk tier", "\(s.diskEntries) files, \(mib(s.diskBytes)) of \(mib(s.diskCapBytes))"],
             ["favorites", String(s.favorites)], ["cache", s.cacheDirectory], ["data", s.dataDirectory],
         ]
-        for r in rows { print(Output.dim(r[0].padding(13)) + r[1]) }
+        Output.fields(rows)
     }
 
     func mib(_ bytes: Int) -> String {
@@ -209,6 +209,3 @@ extension Failure {
     static func silent(_ code: Exit) -> Failure { Failure(message: "", code: code) }
 }
 
-extension String {
-    func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(1, width - Output.width(self))) }
-}

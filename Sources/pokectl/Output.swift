@@ -40,6 +40,12 @@ enum Output {
         return n
     }
 
+    /// Prints `[key, value]` rows with the keys dimmed and padded to the widest key.
+    static func fields(_ rows: [[String]]) {
+        let keyWidth = (rows.map { width($0[0]) }.max() ?? 0) + 2
+        for r in rows { print(dim(r[0]) + String(repeating: " ", count: keyWidth - width(r[0])) + r[1]) }
+    }
+
     static func star(_ favorite: Bool) -> String { favorite ? yellow("★") : " " }
 
     static func entryRows(_ entries: [ListEntry]) -> [[String]] {
