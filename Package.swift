@@ -50,6 +50,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // The benchmarks' in-process bus client (bench/run drives it).
+        .executableTarget(name: "pokedex-bench", dependencies: ["PokedexBusClient"], path: "bench/Sources/pokedex-bench"),
+
         .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore"]),
         .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore"]),
     ],

@@ -48,11 +48,35 @@ public final class PokedexClient {
         return try MessageReader(reply!).readAll()
     }
 
-    /// `ListPage(offset, limit)`.
+    /// Calls a method and hands the reply to `read` before releasing it.
+    func callReading<T>(_ member: String, _ args: (MessageWriter) throws(BusError) -> Void,
+                        _ read: (MessageReader) throws(BusError) -> T) throws(BusError) -> T {
+        var msg: OpaquePointer?
+        try busCheck(sd_bus_message_new_method_call(bus, &msg, PokedexBusNames.busName, PokedexBusNames.objectPath,
+                                                    PokedexBusNames.interface, member), "cannot build \(member)")
+        defer { sd_bus_message_unref(msg) }
+        try args(MessageWriter(msg!))
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        let r = sd_bus_call(bus, msg, UInt64(timeout * 1_000_000), &error, &reply)
+        if r < 0 {
+            if let name = error.name {
+                throw BusError(name: String(cString: name), message: error.message.map { String(cString: $0) } ?? "")
+            }
+            throw BusError(errno: r, "\(member) failed")
+        }
+        defer { sd_bus_message_unref(reply) }
+        return try read(MessageReader(reply!))
+    }
+
+    /// `ListPage(offset, limit)`. Decoded straight into entries: this is the call widgets
+    /// and scripts make in loops.
     public func listPage(offset: UInt32, limit: UInt32) throws(BusError) -> ListPage {
-        let v = try call("ListPage") { w throws(BusError) in try w.append(offset); try w.append(limit) }
-        guard v.count == 2, let total = v[0].uint else { throw PokedexCoding.malformed("ListPage") }
-        return ListPage(total: UInt32(total), entries: try PokedexCoding.entries(v[1]))
+        try callReading("ListPage", { w throws(BusError) in try w.append(offset); try w.append(limit) }) { r throws(BusError) in
+            let total = try r.readUInt32()
+            return ListPage(total: total, entries: try PokedexCoding.readEntries(r))
+        }
     }
 
     /// `Detail(pokemon)`, decoded.
@@ -124,5 +148,80 @@ public final class PokedexClient {
     /// The object's introspection XML.
     public func introspect() throws(BusError) -> String {
         try call(interface: "org.freedesktop.DBus.Introspectable", "Introspect").first?.string ?? ""
+    }
+}
+
+extension PokedexClient {
+    /// Sends one call per client (a member taking one string) before waiting for any reply,
+    /// so the service sees them all at once. Returns how many were answered without error.
+    public static func concurrent(_ calls: [(PokedexClient, String, String)]) throws(BusError) -> Int {
+        var slots: [OpaquePointer?] = Array(repeating: nil, count: calls.count)
+        final class Tally { var answered = 0; var pending = 0 }
+        let tally = Tally()
+        tally.pending = calls.count
+        for (i, call) in calls.enumerated() {
+            var msg: OpaquePointer?
+            try busCheck(sd_bus_message_new_method_call(call.0.bus, &msg, PokedexBusNames.busName, PokedexBusNames.objectPath,
+                                                        PokedexBusNames.interface, call.1), "build \(call.1)")
+            try MessageWriter(msg!).append(call.2)
+            try busCheck(sd_bus_call_async(call.0.bus, &slots[i], msg, { reply, userdata, _ in
+                let t = Unmanaged<Tally>.fromOpaque(userdata!).takeUnretainedValue()
+                if sd_bus_message_is_method_error(reply, nil) == 0 { t.answered += 1 }
+                t.pending -= 1
+                return 1
+            }, Unmanaged.passUnretained(tally).toOpaque(), 60_000_000), "send \(call.1)")
+            sd_bus_message_unref(msg)
+        }
+        while tally.pending > 0 {
+            var progressed = false
+            for call in calls where sd_bus_process(call.0.bus, nil) > 0 { progressed = true }
+            if !progressed { usleep(200) }
+        }
+        for s in slots { sd_bus_slot_unref(s) }
+        return tally.answered
+    }
+}
+
+extension PokedexClient {
+    /// `Sync()`, reporting `SyncProgress` every `interval` seconds while it runs.
+    /// Returns (complete, failed).
+    public func sync(every interval: Double = 0.1,
+                     progress: (_ done: UInt32, _ total: UInt32) -> Void) throws(BusError) -> (complete: UInt32, failed: UInt32) {
+        final class Outcome { var reply: OpaquePointer?; var error: BusError? }
+        let outcome = Outcome()
+        let poller = try PokedexClient(timeout: 5)
+        var msg: OpaquePointer?
+        try busCheck(sd_bus_message_new_method_call(bus, &msg, PokedexBusNames.busName, PokedexBusNames.objectPath,
+                                                    PokedexBusNames.interface, "Sync"), "build Sync")
+        defer { sd_bus_message_unref(msg) }
+        var slot: OpaquePointer?
+        // A whole sync can take minutes: no call timeout (a day).
+        try busCheck(sd_bus_call_async(bus, &slot, msg, { reply, userdata, _ in
+            let o = Unmanaged<Outcome>.fromOpaque(userdata!).takeUnretainedValue()
+            if let e = sd_bus_message_get_error(reply), let name = e.pointee.name {
+                o.error = BusError(name: String(cString: name), message: e.pointee.message.map { String(cString: $0) } ?? "")
+            } else {
+                o.reply = sd_bus_message_ref(reply)
+            }
+            return 1
+        }, Unmanaged.passUnretained(outcome).toOpaque(), 86_400_000_000), "send Sync")
+        defer { sd_bus_slot_unref(slot) }
+        while outcome.reply == nil && outcome.error == nil {
+            let r = sd_bus_process(bus, nil)
+            try busCheck(r, "lost the bus connection")
+            if r > 0 { continue }
+            try busCheck(sd_bus_wait(bus, UInt64(interval * 1_000_000)), "lost the bus connection")
+            if case .structure(let f)? = try? poller.property("SyncProgress"), f.count == 2,
+               let done = f[0].uint, let total = f[1].uint {
+                progress(UInt32(done), UInt32(total))
+            }
+        }
+        if let e = outcome.error { throw e }
+        defer { sd_bus_message_unref(outcome.reply) }
+        let values = try MessageReader(outcome.reply!).readAll()
+        guard values.count == 2, let complete = values[0].uint, let failed = values[1].uint else {
+            throw PokedexCoding.malformed("Sync")
+        }
+        return (UInt32(complete), UInt32(failed))
     }
 }

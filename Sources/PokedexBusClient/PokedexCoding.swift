@@ -72,6 +72,21 @@ public enum PokedexCoding {
         BusError(name: "org.freedesktop.DBus.Error.InvalidSignature", message: "unexpected reply shape for \(what)")
     }
 
+    /// Reads an `a(ussb)` straight from a message.
+    public static func readEntries(_ r: MessageReader) throws(BusError) -> [ListEntry] {
+        try busCheck(sd_bus_message_enter_container(r.message, CChar(UInt8(ascii: "a")), entrySignature), "read entries")
+        var out: [ListEntry] = []
+        while true {
+            let n = sd_bus_message_enter_container(r.message, CChar(UInt8(ascii: "r")), "ussb")
+            try busCheck(n, "read entry")
+            if n == 0 { break }
+            out.append(ListEntry(id: try r.readUInt32(), name: try r.readString(), spritePath: try r.readString(), favorite: try r.readBool()))
+            try busCheck(sd_bus_message_exit_container(r.message), "read entry")
+        }
+        try busCheck(sd_bus_message_exit_container(r.message), "read entries")
+        return out
+    }
+
     public static func entries(_ v: BusValue) throws(BusError) -> [ListEntry] {
         guard let rows = v.array else { throw malformed("entries") }
         var out: [ListEntry] = []

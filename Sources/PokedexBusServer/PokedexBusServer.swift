@@ -27,6 +27,7 @@ public final class PokedexBusServer: @unchecked Sendable {
     var idleTimer: EventSource?
     var graceTimer: EventSource?
     var stopping = false
+    var lastSyncSignal: UInt64 = 0
     /// Set when the loop should end once no call is pending.
     var exitWhenDrained = false
 
@@ -64,8 +65,8 @@ public final class PokedexBusServer: @unchecked Sendable {
                 },
                 me),
             "cannot publish \(PokedexBusNames.objectPath)")
-        service.observeFavorites { [loop, unowned self] change in
-            loop.execute { self.announce(change) }
+        service.observe { [loop, unowned self] event in
+            loop.execute { self.announce(event) }
         }
         let r = sd_bus_request_name(bus, PokedexBusNames.busName, 0)
         if r == -EEXIST || r == -EALREADY {
@@ -125,6 +126,9 @@ public final class PokedexBusServer: @unchecked Sendable {
                 let query = try r.readString()
                 later(m, { () async throws(PokedexError) in try await self.service.spritePath(query) },
                       { w, path throws(BusError) in try w.append(path) })
+            case "Sync":
+                later(m, { () async throws(PokedexError) in await self.service.sync() },
+                      { w, result throws(BusError) in try w.append(result.complete); try w.append(result.failed) })
             case "Status":
                 let status = service.status()
                 reply(m) { w throws(BusError) in try PokedexCoding.write(status, to: w) }
@@ -151,6 +155,10 @@ public final class PokedexBusServer: @unchecked Sendable {
         do {
             switch name {
             case "Favorites": try w.append(uints: service.favoriteIDs)
+            case "Online": try w.append(service.isOnline)
+            case "SyncProgress":
+                let p = service.syncProgress
+                try w.container("r", "uu") { () throws(BusError) in try w.append(p.done); try w.append(p.total) }
             case "Version": try w.append(ServiceConfiguration.version)
             case "ApiUrl": try w.append(service.configuration.apiURL)
             default: return -ENOENT
@@ -211,6 +219,26 @@ public final class PokedexBusServer: @unchecked Sendable {
 
     // MARK: Signals and properties
 
+    private func announce(_ event: ServiceEvent) {
+        switch event {
+        case .favorite(let change): announce(change)
+        case .online: propertiesChanged("Online")
+        case .sync(let progress):
+            // At most ten a second; the last one (done) always goes out.
+            let now = loop.nowMicroseconds
+            if !progress.running || now - lastSyncSignal >= 100_000 {
+                lastSyncSignal = now
+                propertiesChanged("SyncProgress")
+            }
+        }
+    }
+
+    private func propertiesChanged(_ name: String) {
+        var names: [UnsafeMutablePointer<CChar>?] = [strdup(name), nil]
+        sd_bus_emit_properties_changed_strv(bus, PokedexBusNames.objectPath, PokedexBusNames.interface, &names)
+        free(names[0])
+    }
+
     private func announce(_ change: FavoriteChange) {
         var msg: OpaquePointer?
         if sd_bus_message_new_signal(bus, &msg, PokedexBusNames.objectPath, PokedexBusNames.interface, "FavoriteChanged") >= 0,
@@ -221,9 +249,7 @@ public final class PokedexBusServer: @unchecked Sendable {
             }
             sd_bus_message_unref(msg)
         }
-        var names: [UnsafeMutablePointer<CChar>?] = [strdup("Favorites"), nil]
-        sd_bus_emit_properties_changed_strv(bus, PokedexBusNames.objectPath, PokedexBusNames.interface, &names)
-        free(names[0])
+        propertiesChanged("Favorites")
     }
 
     // MARK: Idle exit and shutdown

@@ -11,6 +11,16 @@ public struct ServiceConfiguration: Sendable {
 
     /// Base URL of the API, without a trailing slash.
     public var apiURL: String
+    /// PokeAPI's pattern for the default sprite; `{id}` stands for the Pokémon's id.
+    public static let defaultSpriteURLTemplate = "https://raw.githubusercontent.com/PokeAPI/sprites/master/sprites/pokemon/{id}.png"
+
+    /// Where a default sprite is guessed to be before a `pokemon` body names it; nil for the
+    /// default pattern, which the bodies seen so far may refine.
+    public var spriteURLTemplate: String?
+    /// Most concurrent requests per host; prefetching uses at most this minus two.
+    public var maxHostConnections: Int
+    /// Whether pages ahead (and their sprites) are fetched in the background.
+    public var prefetch: Bool
     /// Hosts sprites may be fetched from (the API host is always allowed).
     public var spriteHosts: [String]
     /// `$XDG_CACHE_HOME/pokedex`.
@@ -34,8 +44,14 @@ public struct ServiceConfiguration: Sendable {
         memoryCacheBytes: Int = 32 << 20,
         diskCacheBytes: Int = 256 << 20,
         requestDeadline: Double = 10,
-        notFoundTTL: Double = 3600
+        notFoundTTL: Double = 3600,
+        spriteURLTemplate: String? = nil,
+        maxHostConnections: Int = 6,
+        prefetch: Bool = true
     ) {
+        self.prefetch = prefetch
+        self.spriteURLTemplate = spriteURLTemplate
+        self.maxHostConnections = maxHostConnections
         var url = apiURL
         while url.hasSuffix("/") { url.removeLast() }
         self.apiURL = url

@@ -86,6 +86,8 @@ public actor FavoritesBook {
 
     /// Whether `id` is a favorite now. Callable from any thread without waiting.
     public nonisolated func contains(_ id: UInt32) -> Bool { snapshot.withLock { $0.set.contains(id) } }
+    /// The set of favorite ids now. Callable from any thread without waiting.
+    public nonisolated var idSet: Set<UInt32> { snapshot.withLock { $0.set } }
     /// Every favorite id in the order added. Callable from any thread without waiting.
     public nonisolated var ids: [UInt32] { snapshot.withLock { $0.ids } }
 

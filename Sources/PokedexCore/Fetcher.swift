@@ -54,15 +54,25 @@ public final class Fetcher: Sendable {
         var online = true
         var requests = 0
         var refusedHosts: Set<String> = []
+        /// URL → until when its 404 is remembered.
+        var notFound: [String: Date] = [:]
+        var onlineObserver: (@Sendable (Bool) -> Void)?
+        /// Bumped each time the network is found gone: an answer to a request sent before
+        /// that does not prove it is back.
+        var outage = 0
     }
+
+    /// How long a 404 is remembered, so a typo in a script loop does not hit the API each time.
+    public let notFoundTTL: Double
 
     /// - Parameters:
     ///   - allowedHosts: the only hosts anything is fetched from.
     ///   - deadline: seconds within which every fetch ends, answered or failed.
     public init(client: any HTTPClient, clock: any PokedexClock, allowedHosts: Set<String>,
                 deadline: Double = 10, maxAttempts: Int = 4, defaultMaxAge: Double = 86400,
-                log: @escaping Logger = { _, _ in }) {
+                notFoundTTL: Double = 3600, log: @escaping Logger = { _, _ in }) {
         self.log = log
+        self.notFoundTTL = notFoundTTL
         self.client = client
         self.clock = clock
         self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
@@ -75,6 +85,24 @@ public final class Fetcher: Sendable {
     public var isOnline: Bool { state.withLock { $0.online } }
     /// HTTP requests sent so far (every attempt counts).
     public var requestCount: Int { state.withLock { $0.requests } }
+
+    /// Called (from any thread) each time the network is found gone or back.
+    public func observeOnline(_ handler: @escaping @Sendable (Bool) -> Void) {
+        state.withLock { $0.onlineObserver = handler }
+    }
+
+    /// One request, no retries: is the network back? Used to probe gently while offline.
+    public func probe(_ url: String) async -> Bool {
+        guard isAllowed(url) else { return false }
+        let sent = state.withLock { s in s.requests += 1; return s.outage }
+        do {
+            _ = try await client.get(HTTPRequest(url: url, timeout: min(deadline, 5)))
+            setOnline(true, because: "", url: url, sentDuring: sent)
+            return true
+        } catch {
+            return false
+        }
+    }
 
     /// Whether the URL's host is on the allowlist (and the scheme is http or https).
     public func isAllowed(_ url: String) -> Bool {
@@ -89,6 +117,13 @@ public final class Fetcher: Sendable {
     /// GETs `url`, following allowed redirects and retrying transient failures.
     public func fetch(_ url: String, etag: String? = nil) async throws(FetchError) -> FetchOutcome {
         let start = clock.now()
+        let rememberedMissing = state.withLock { s -> Bool in
+            guard let until = s.notFound[url] else { return false }
+            if until > start { return true }
+            s.notFound.removeValue(forKey: url)
+            return false
+        }
+        if rememberedMissing { throw .notFound(url: url) }
         var current = url
         var redirects = 0
         var attempt = 0
@@ -104,12 +139,12 @@ public final class Fetcher: Sendable {
             guard remaining > 0.05 else { throw .deadline(url: url) }
             attempt += 1
             let response: HTTPResponse
+            let sent = state.withLock { s in s.requests += 1; return s.outage }
             do {
-                state.withLock { $0.requests += 1 }
                 response = try await client.get(HTTPRequest(url: current, ifNoneMatch: etag, timeout: remaining))
             } catch let failure as TransportFailure {
                 switch failure {
-                case .connection, .timedOut: setOnline(false, because: "\(failure)", url: current)
+                case .connection, .timedOut: setOnline(false, because: "\(failure)", url: current, sentDuring: sent)
                 default: break
                 }
                 guard attempt < maxAttempts else { throw .transport(failure, url: current) }
@@ -118,7 +153,7 @@ public final class Fetcher: Sendable {
             } catch {
                 throw .transport(.other("\(error)"), url: current)
             }
-            setOnline(true, because: "", url: current)
+            setOnline(true, because: "", url: current, sentDuring: sent)
             switch response.status {
             case 200:
                 return .body(response.body, etag: response.headers["etag"], maxAge: maxAge(response))
@@ -131,6 +166,11 @@ public final class Fetcher: Sendable {
                 redirects += 1
                 current = next
             case 404, 410:
+                let until = clock.now().addingTimeInterval(notFoundTTL)
+                state.withLock { s in
+                    if s.notFound.count > 10_000 { s.notFound.removeAll() }  // bounded, whatever the callers send
+                    s.notFound[url] = until
+                }
                 throw .notFound(url: current)
             case 429:
                 guard attempt < maxAttempts else { throw .http(status: 429, url: current) }
@@ -146,12 +186,16 @@ public final class Fetcher: Sendable {
     }
 
     /// Records the network's state; logs only when it changes, never per request.
-    private func setOnline(_ online: Bool, because reason: String, url: String) {
-        let changed = state.withLock { s -> Bool in
+    private func setOnline(_ online: Bool, because reason: String, url: String, sentDuring outage: Int) {
+        let (changed, observer) = state.withLock { s -> (Bool, (@Sendable (Bool) -> Void)?) in
+            // An answer to a request sent before the outage began says nothing about now.
+            if online && !s.online && outage != s.outage { return (false, nil) }
+            if !online && s.online { s.outage += 1 }
             defer { s.online = online }
-            return s.online != online
+            return (s.online != online, s.onlineObserver)
         }
         guard changed else { return }
+        observer?(online)
         if online {
             log(.notice, "\(Self.hostOf(url) ?? url) answers again; back online")
         } else {

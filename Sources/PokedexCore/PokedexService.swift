@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// The Pokédex: answers list, detail, search, sprite and favorites questions from
@@ -17,26 +20,69 @@ public final class PokedexService: Sendable {
     let fetcher: Fetcher
     let store: any CacheStore
     let log: Logger
-    private let observer = Mutex<(@Sendable (FavoriteChange) -> Void)?>(nil)
+    let clock: any PokedexClock
+    private let observer = Mutex<(@Sendable (ServiceEvent) -> Void)?>(nil)
+    /// The sprite URL pattern: configured, or learned from the bodies seen.
+    private let spriteTemplate: Mutex<String>
+    private let lastPage = Mutex<(offset: UInt32, limit: UInt32)?>(nil)
+    private let probing = Mutex(false)
+    let syncState = Mutex(SyncProgress(done: 0, total: 0, running: false))
+    let syncFlight = SingleFlight<Int, SyncResult>()
+    let prefetcher: Prefetcher
 
     public init(configuration: ServiceConfiguration, client: any HTTPClient, store: any CacheStore,
                 favorites: FavoritesBook, clock: any PokedexClock = SystemClock(), log: @escaping Logger = { _, _ in }) {
         self.configuration = configuration
         var hosts = Set(configuration.spriteHosts.map { $0.lowercased() })
         if let apiHost = URLComponents(string: configuration.apiURL)?.host?.lowercased() { hosts.insert(apiHost) }
-        fetcher = Fetcher(client: client, clock: clock, allowedHosts: hosts, deadline: configuration.requestDeadline, log: log)
+        fetcher = Fetcher(client: client, clock: clock, allowedHosts: hosts, deadline: configuration.requestDeadline,
+                          notFoundTTL: configuration.notFoundTTL, log: log)
         let memory = MemoryTier(capacity: configuration.memoryCacheBytes)
         loader = ResourceLoader(memory: memory, store: store, fetcher: fetcher, clock: clock, log: log)
         sprites = SpriteCache(store: store, fetcher: fetcher, clock: clock, log: log)
         self.favorites = favorites
         self.store = store
         self.log = log
+        self.clock = clock
+        spriteTemplate = Mutex(configuration.spriteURLTemplate ?? ServiceConfiguration.defaultSpriteURLTemplate)
+        prefetcher = Prefetcher(maxConcurrent: configuration.maxHostConnections)
+        prefetcher.setWork { [weak self] id in
+            _ = try? await self?.ensureSprite(PokemonIndex.Item(id: id, name: "#\(id)"))
+        }
+        fetcher.observeOnline { [weak self] online in self?.networkChanged(online: online) }
     }
 
-    /// Called after every durable favorites change, from whichever thread made it.
-    public func observeFavorites(_ handler: @escaping @Sendable (FavoriteChange) -> Void) {
+    /// Called for every event a client may follow: durable favorites changes, the network
+    /// going and coming back, sync progress. From whichever thread it happened on.
+    public func observe(_ handler: @escaping @Sendable (ServiceEvent) -> Void) {
         observer.withLock { $0 = handler }
     }
+
+    func emit(_ event: ServiceEvent) { observer.withLock { $0 }?(event) }
+
+    /// Starts background work: pre-warms the first page. With nothing cached yet, the first
+    /// page's sprites are guessed (the API lists Pokémon by id, from 1) and fetched while
+    /// the list itself is on its way; the list then confirms or replaces the guess.
+    public func start() {
+        guard configuration.prefetch else { return }
+        if loader.peek(Self.indexKey, .index) == nil {
+            prefetcher.schedule(urgent: Array(1...20), ahead: [])
+        }
+        pageRequested(offset: 0, limit: 20)
+    }
+
+    /// Waits (blocking, at most `timeout` seconds) until every cache write started in the
+    /// background has reached the disk. Call before exiting, so nothing fetched is lost.
+    public func finishWrites(timeout: Double = 5) {
+        var waited = 0.0
+        while loader.pendingWrites.withLock({ $0 }) > 0 && waited < timeout {
+            usleep(2000)
+            waited += 0.002
+        }
+    }
+
+    /// Whether the network answered last time it was asked.
+    public var isOnline: Bool { fetcher.isOnline }
 
     // MARK: URLs and keys
 
@@ -99,11 +145,15 @@ public final class PokedexService: Sendable {
     public func cachedListPage(offset: UInt32, limit: UInt32) throws(PokedexError) -> ListPage? {
         try Self.checkLimit(limit)
         guard let index = cachedIndex else { return nil }
+        pageRequested(offset: offset, limit: limit)
+        let items = Self.slice(index, offset: offset, limit: limit)
+        let paths = sprites.knownPaths(items.lazy.map(\.id))
+        let favoriteIDs = favorites.idSet
         var entries: [ListEntry] = []
-        entries.reserveCapacity(Int(limit))
-        for item in Self.slice(index, offset: offset, limit: limit) {
-            guard let path = sprites.knownPath(item.id) else { return nil }
-            entries.append(ListEntry(id: item.id, name: item.name, spritePath: path, favorite: favorites.contains(item.id)))
+        entries.reserveCapacity(items.count)
+        for (item, path) in zip(items, paths) {
+            guard let path else { return nil }
+            entries.append(ListEntry(id: item.id, name: item.name, spritePath: path, favorite: favoriteIDs.contains(item.id)))
         }
         return ListPage(total: index.total, entries: entries)
     }
@@ -113,6 +163,7 @@ public final class PokedexService: Sendable {
         try Self.checkLimit(limit)
         let index = try await index()
         let entries = Self.slice(index, offset: offset, limit: limit).map(entryCheckingDisk)
+        pageRequested(offset: offset, limit: limit)
         return ListPage(total: index.total, entries: entries)
     }
 
@@ -150,7 +201,9 @@ public final class PokedexService: Sendable {
 
     func pokemonRecord(_ item: PokemonIndex.Item) async throws(PokedexError) -> PokemonRecord {
         do {
-            return try await loader.load(Self.pokemonKey(item.id), url: pokemonURL(item.id), .pokemon)
+            let record = try await loader.load(Self.pokemonKey(item.id), url: pokemonURL(item.id), .pokemon)
+            learnSpriteTemplate(from: record)
+            return record
         } catch {
             throw PokedexError.wrap(error, context: "no details for \(item.name) (#\(item.id))")
         }
@@ -165,6 +218,43 @@ public final class PokedexService: Sendable {
         } catch {
             log(.debug, "no species for \(record.name): \(error)")
             return nil
+        }
+    }
+
+    /// The default sprite's URL as guessed from the pattern.
+    func guessedSpriteURL(_ id: UInt32) -> String {
+        spriteTemplate.withLock { $0 }.replacingOccurrences(of: "{id}", with: String(id))
+    }
+
+    /// A body that names its sprite `…/{its id}.png` teaches the pattern (unless configured).
+    func learnSpriteTemplate(from record: PokemonRecord) {
+        guard configuration.spriteURLTemplate == nil, let url = record.spriteURL,
+              url.hasSuffix("/\(record.id).png") else { return }
+        let template = String(url.dropLast("\(record.id).png".count)) + "{id}.png"
+        spriteTemplate.withLock { $0 = template }
+    }
+
+    /// The sprite's path, fetching it if needed: from the URL the cached body names, else the
+    /// guessed pattern (no 300–600 KB body needed), falling back to the body's URL when the
+    /// guess fails.
+    func ensureSprite(_ item: PokemonIndex.Item) async throws(PokedexError) -> String {
+        let onDisk = sprites.pathOnDisk(item.id)
+        if !onDisk.isEmpty { return onDisk }
+        let known = loader.peek(Self.pokemonKey(item.id), .pokemon)
+        if let known, known.spriteURL == nil { throw .notFound("\(item.name) has no default sprite") }
+        do {
+            return try await sprites.ensure(item.id, url: known?.spriteURL ?? guessedSpriteURL(item.id))
+        } catch where known == nil {
+            // The guess missed (404, or a host that is not allowed): the body names the URL.
+            let record = try await pokemonRecord(item)
+            guard let url = record.spriteURL else { throw .notFound("\(item.name) has no default sprite") }
+            do {
+                return try await sprites.ensure(item.id, url: url)
+            } catch {
+                throw PokedexError.wrap(error, context: "the sprite of \(item.name) is not available")
+            }
+        } catch {
+            throw PokedexError.wrap(error, context: "the sprite of \(item.name) is not available")
         }
     }
 
@@ -189,16 +279,7 @@ public final class PokedexService: Sendable {
 
     /// `SpritePath(pokemon)`: fetches the default sprite if needed and returns its path.
     public func spritePath(_ query: String) async throws(PokedexError) -> String {
-        let item = try await resolve(query)
-        let onDisk = sprites.pathOnDisk(item.id)
-        if !onDisk.isEmpty { return onDisk }
-        let record = try await pokemonRecord(item)
-        guard let url = record.spriteURL else { throw .notFound("\(item.name) has no default sprite") }
-        do {
-            return try await sprites.ensure(item.id, url: url)
-        } catch {
-            throw PokedexError.wrap(error, context: "the sprite of \(item.name) is not available")
-        }
+        try await ensureSprite(try await resolve(query))
     }
 
     // MARK: Search
@@ -245,7 +326,7 @@ public final class PokedexService: Sendable {
 
     private func announce(_ change: FavoriteChange) {
         log(.debug, "\(change.name) \(change.favorite ? "added to" : "removed from") favorites")
-        observer.withLock { $0 }?(change)
+        emit(.favorite(change))
     }
 
     /// `ListFavorites()`: in the order they were added.
@@ -255,6 +336,54 @@ public final class PokedexService: Sendable {
 
     /// Favorite ids in the order added, for the `Favorites` property. Never waits.
     public var favoriteIDs: [UInt32] { favorites.ids }
+
+    // MARK: Pre-warming and the network
+
+    /// A page was asked for: fetch its sprites and those of the next two pages, in the
+    /// background, in that order. Work for other pages is dropped. Never waits.
+    func pageRequested(offset: UInt32, limit: UInt32) {
+        guard configuration.prefetch else { return }
+        let changed = lastPage.withLock { last -> Bool in
+            defer { last = (offset, limit) }
+            return last.map { $0.offset != offset || $0.limit != limit } ?? true
+        }
+        guard changed else { return }
+        guard let index = cachedIndex else {
+            Task(priority: .utility) { [self] in
+                guard (try? await self.index()) != nil else { return }
+                lastPage.withLock { $0 = nil }
+                pageRequested(offset: offset, limit: limit)
+            }
+            return
+        }
+        var pages: [[UInt32]] = []
+        for page in 0..<3 {
+            let start = UInt64(offset) + UInt64(page) * UInt64(limit)
+            guard start < UInt64(index.items.count) else { break }
+            pages.append(Self.slice(index, offset: UInt32(start), limit: limit).compactMap { item in
+                if case let path? = sprites.knownPath(item.id), !path.isEmpty { return nil }
+                return item.id
+            })
+        }
+        prefetcher.schedule(urgent: pages.first ?? [], ahead: pages.dropFirst().flatMap { $0 })
+    }
+
+    /// The network went or came back: pause or resume prefetching, tell clients, and
+    /// while it is gone, probe gently (2 s, doubling to 60 s) until it answers.
+    func networkChanged(online: Bool) {
+        prefetcher.setPaused(!online)
+        emit(.online(online))
+        guard !online, probing.withLock({ p in defer { p = true }; return !p }) else { return }
+        Task(priority: .background) { [self] in
+            var delay = 2.0
+            while !fetcher.isOnline {
+                do { try await clock.sleep(seconds: delay) } catch { break }
+                if await fetcher.probe(indexURL) { break }
+                delay = min(delay * 2, 60)
+            }
+            probing.withLock { $0 = false }
+        }
+    }
 
     // MARK: Status
 

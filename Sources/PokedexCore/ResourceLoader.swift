@@ -36,6 +36,8 @@ final class ResourceLoader: Sendable {
     let log: Logger
     private let flights = SingleFlight<String, CachedResource>()
     private let diskFailing = Mutex(false)
+    /// Disk writes started after their caller was answered, not yet finished.
+    let pendingWrites = Locked(0)
     private let revalidations = SingleFlight<String, Bool>()
 
     init(memory: MemoryTier, store: any CacheStore, fetcher: Fetcher, clock: any PokedexClock, log: @escaping Logger) {
@@ -54,6 +56,17 @@ final class ResourceLoader: Sendable {
         return value
     }
 
+    /// The record from memory or disk, without ever fetching it.
+    func peek<R>(_ key: String, _ kind: ResourceKind<R>) -> R? {
+        if let entry = memory.get(key), let v = kind.unwrap(entry.resource) { return v }
+        guard let stored = store.readRecord(key), let v = try? JSONDecoder().decode(R.self, from: Data(stored.payload)) else { return nil }
+        remember(key, kind.wrap(v), stored.freshness, bytes: stored.payload.count)
+        return v
+    }
+
+    /// Whether a record is on disk (or in memory), without decoding it.
+    func has(_ key: String) -> Bool { memory.get(key) != nil || store.readRecord(key) != nil }
+
     /// The record from whichever tier has it, fetching it if none does.
     func load<R>(_ key: String, url: String, _ kind: ResourceKind<R>) async throws -> R {
         if let v = cached(key, url: url, kind) { return v }
@@ -69,7 +82,14 @@ final class ResourceLoader: Sendable {
                 throw FetchError.http(status: 304, url: url)
             }
             let value = try decode(body, url: url, kind)
-            try? persist(key, value, Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge), kind)
+            let freshness = Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)
+            // The caller is answered from memory now; the disk copy is written meanwhile.
+            remember(key, kind.wrap(value), freshness, bytes: body.count / 4)
+            pendingWrites.withLock { $0 += 1 }
+            Task.detached(priority: .utility) { [self] in
+                try? persist(key, value, freshness, kind)
+                pendingWrites.withLock { $0 -= 1 }
+            }
             return kind.wrap(value)
         }
         guard let value = kind.unwrap(resource) else { throw FetchError.http(status: 0, url: url) }

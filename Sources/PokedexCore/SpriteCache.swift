@@ -44,6 +44,19 @@ final class SpriteCache: Sendable {
         }
     }
 
+    /// ``knownPath(_:)`` for many ids under one lock (the warm ListPage path).
+    func knownPaths(_ ids: some Sequence<UInt32>) -> [String?] {
+        states.withLock { s in
+            ids.map { id in
+                switch s[id] {
+                case .valid(let path, _, _): return path
+                case .absent: return ""
+                case nil: return nil
+                }
+            }
+        }
+    }
+
     /// The path if a valid file is on disk, else "". Checks the disk; never fetches.
     func pathOnDisk(_ id: UInt32) -> String {
         if case .valid(let path, let size, let mtime)? = states.withLock({ $0[id] }) {

@@ -29,7 +29,7 @@ struct Pokectl: ParsableCommand {
               NO_COLOR  no colour, even on a terminal
             """,
         version: PokedexVersion.current,
-        subcommands: [List.self, Show.self, Search.self, Fav.self, Unfav.self, Favs.self, Sprite.self, Status.self])
+        subcommands: [List.self, Show.self, Search.self, Fav.self, Unfav.self, Favs.self, Sprite.self, Status.self, Sync.self])
 
     static func main() {
         do {

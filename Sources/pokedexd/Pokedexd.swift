@@ -30,6 +30,9 @@ struct Pokedexd: ParsableCommand {
             help: "A host sprites may be fetched from, besides the API's own; repeat for more. [env: POKEDEX_SPRITE_HOSTS, comma-separated] (default: raw.githubusercontent.com)")
     var spriteHosts: [String] = []
 
+    @Option(help: "Where a default sprite is before a body names it; {id} is the Pokémon's id. [env: POKEDEX_SPRITE_URL_TEMPLATE] (default: PokeAPI's pattern on raw.githubusercontent.com, refined by the bodies seen)")
+    var spriteURLTemplate: String?
+
     @Option(help: "Cache directory. [env: POKEDEX_CACHE_DIR] (default: $XDG_CACHE_HOME/pokedex)")
     var cacheDir: String?
 
@@ -50,6 +53,9 @@ struct Pokedexd: ParsableCommand {
 
     @Option(help: "Seconds without calls before the service exits; D-Bus activation restarts it; 0 = never. [env: POKEDEX_IDLE_TIMEOUT] (default: 300)")
     var idleTimeout: Double?
+
+    @Flag(inversion: .prefixedNo, help: "Fetch the next pages and their sprites in the background. [env: POKEDEX_PREFETCH=0 turns it off] (default: on)")
+    var prefetch = true
 
     @Flag(name: .shortAndLong, help: "Log every request, not only what a person needs to act on. [env: POKEDEX_VERBOSE=1]")
     var verbose = false
@@ -89,7 +95,12 @@ struct Pokedexd: ParsableCommand {
             apiURL: api, spriteHosts: hosts,
             cacheDirectory: cacheDir ?? Self.env("POKEDEX_CACHE_DIR") ?? XDGPaths.cacheHome() + "/pokedex",
             dataDirectory: dataDir ?? Self.env("POKEDEX_DATA_DIR") ?? XDGPaths.dataHome() + "/pokedex",
-            memoryCacheBytes: memory << 20, diskCacheBytes: disk << 20, requestDeadline: deadline)
+            memoryCacheBytes: memory << 20, diskCacheBytes: disk << 20, requestDeadline: deadline,
+            spriteURLTemplate: spriteURLTemplate ?? Self.env("POKEDEX_SPRITE_URL_TEMPLATE"), maxHostConnections: maxHost,
+            prefetch: prefetch && Self.env("POKEDEX_PREFETCH") != "0")
+        if let t = config.spriteURLTemplate, !t.contains("{id}") {
+            throw ValidationError("the sprite URL template \(t) has no {id}")
+        }
         return (config, maxHost, idle)
     }
 
@@ -110,6 +121,7 @@ struct Pokedexd: ParsableCommand {
             let service = PokedexService(configuration: config, client: client, store: store, favorites: favorites, log: log)
             let server = PokedexBusServer(loop: loop, service: service, idleTimeout: idle, log: log)
             try server.start()
+            service.start()
             let sources = [
                 try loop.onSignal(SIGTERM) { server.shutdown() },
                 try loop.onSignal(SIGINT) { server.shutdown() },
@@ -118,6 +130,7 @@ struct Pokedexd: ParsableCommand {
             let code = loop.run()
             withExtendedLifetime(sources) {}
             server.close()
+            service.finishWrites()
             if code != 0 { throw ExitCode(code) }
         } catch let e as ExitCode {
             throw e

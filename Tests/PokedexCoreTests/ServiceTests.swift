@@ -39,7 +39,8 @@ final class ServiceTests: XCTestCase {
 
     func makeService(_ api: FakePokeAPI, clock: ManualClock = ManualClock(), favorites: MemoryFavoritesPersistence = .init()) throws -> PokedexService {
         let config = ServiceConfiguration(apiURL: FakePokeAPI.base + "/", spriteHosts: ["sprites.test"],
-                                          cacheDirectory: dir + "/cache", dataDirectory: dir + "/data")
+                                          cacheDirectory: dir + "/cache", dataDirectory: dir + "/data",
+                                          spriteURLTemplate: "https://sprites.test/{id}.png")
         return PokedexService(configuration: config, client: api.client,
                               store: try FileCacheStore(directory: config.cacheDirectory, capacity: 1 << 24),
                               favorites: try FavoritesBook(persistence: favorites, clock: clock), clock: clock)
@@ -141,6 +142,7 @@ final class ServiceTests: XCTestCase {
         _ = try await first.listPage(offset: 0, limit: 30)
         let d = try await first.detail("pikachu")
         _ = try await first.toggleFavorite("pikachu")
+        first.finishWrites()
         // A new service on the same directories, with the network gone.
         let dead = FakePokeAPI()
         for i in 1...30 { dead.client.route(FakePokeAPI.base + "/pokemon/\(i)/") { _ in throw TransportFailure.connection("Connection refused") } }
@@ -165,6 +167,7 @@ final class ServiceTests: XCTestCase {
         let api = FakePokeAPI()
         let s1 = try makeService(api)
         _ = try await s1.detail("pikachu")
+        s1.finishWrites()
         let path = dir + "/cache/v1/records/pokemon_25.rec"
         var bytes = try XCTUnwrap(FileIO.readFile(path))
         bytes[bytes.count - 3] ^= 0x20
@@ -183,7 +186,7 @@ final class ServiceTests: XCTestCase {
     func testFavoritesAnnounceAndSearch() async throws {
         let s = try makeService(FakePokeAPI())
         let seen = Counter()
-        s.observeFavorites { _ in _ = seen.next() }
+        s.observe { event in if case .favorite = event { _ = seen.next() } }
         let on = try await s.toggleFavorite("PIKACHU")
         XCTAssertTrue(on)
         try await s.setFavorite("pikachu", true)

@@ -69,7 +69,8 @@ final class Harness {
     func startDaemon(_ extra: [String] = [], env: [String: String] = [:]) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.buildDir + "/pokedexd")
-        p.arguments = ["--api-url", mockURL + "/api/v2", "--idle-timeout", "0", "--sprite-host", "127.0.0.1"] + extra
+        p.arguments = ["--api-url", mockURL + "/api/v2", "--idle-timeout", "0", "--sprite-host", "127.0.0.1",
+                       "--sprite-url-template", mockURL + "/sprites/{id}.png"] + extra
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home
         environment["XDG_CACHE_HOME"] = home + "/cache"

@@ -59,7 +59,7 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(h.stopDaemon(), 0, "SIGTERM is a clean exit")
 
         try h.control(["offline": true])
-        try h.startDaemon()
+        try h.startDaemon(["--no-prefetch"])  // so that no request at all proves the disk answered
         c = try PokedexClient()
         try h.resetStats()
         for (i, page) in pages.enumerated() {
@@ -181,7 +181,7 @@ final class LifecycleTests: XCTestCase {
         let sprite = try Data(contentsOf: URL(fileURLWithPath: v1 + "sprites/25.png"))
         try sprite.prefix(sprite.count / 2).write(to: URL(fileURLWithPath: v1 + "sprites/25.png"))
         try h.resetStats()
-        try h.startDaemon()
+        try h.startDaemon(["--no-prefetch"])  // so the counts below are pikachu's alone
         c = try PokedexClient()
         let d = try c.detail("pikachu")
         XCTAssertEqual(d.id, 25)

@@ -1,0 +1,76 @@
+import Synchronization
+
+/// Background work below anything a caller waits for: a priority queue of sprite fetches
+/// for the page being browsed and the two after it.
+///
+/// - The queue is replaced on every new page: work for pages left behind is dropped.
+/// - The page on screen is urgent and may use every connection; the pages ahead leave one
+///   connection free, so a caller's own request never queues behind prefetching.
+/// - A caller that needs a queued resource fetches it directly; the two meet in the
+///   sprite cache's single flight, so that resource effectively moves to the front.
+/// - It pauses while the network is away.
+final class Prefetcher: Sendable {
+    private struct State {
+        var urgent: [UInt32] = []
+        var ahead: [UInt32] = []
+        var running: Set<UInt32> = []
+        var paused = false
+    }
+
+    private let state = Mutex(State())
+    private let maxConcurrent: Int
+    private let work = Mutex<(@Sendable (UInt32) async -> Void)?>(nil)
+
+    /// - Parameter maxConcurrent: the per-host connection cap.
+    init(maxConcurrent: Int) {
+        self.maxConcurrent = max(1, maxConcurrent)
+    }
+
+    /// What one job does: fetch the sprite of this id.
+    func setWork(_ job: @escaping @Sendable (UInt32) async -> Void) { work.withLock { $0 = job } }
+
+    /// Replaces the queue: `urgent` (the page on screen) first, then `ahead`.
+    func schedule(urgent: [UInt32], ahead: [UInt32]) {
+        state.withLock { s in
+            s.urgent = urgent.filter { !s.running.contains($0) }
+            s.ahead = ahead.filter { !s.running.contains($0) }
+        }
+        pump()
+    }
+
+    /// Stops or resumes starting new work (running work finishes).
+    func setPaused(_ paused: Bool) {
+        state.withLock { $0.paused = paused }
+        if !paused { pump() }
+    }
+
+    /// Queued and running jobs, for tests and status.
+    var pending: (queued: [UInt32], running: Int) { state.withLock { ($0.urgent + $0.ahead, $0.running.count) } }
+
+    private func pump() {
+        let started: [UInt32] = state.withLock { s in
+            var out: [UInt32] = []
+            while !s.paused {
+                let id: UInt32
+                if !s.urgent.isEmpty, s.running.count < maxConcurrent {
+                    id = s.urgent.removeFirst()
+                } else if s.urgent.isEmpty, !s.ahead.isEmpty, s.running.count < max(1, maxConcurrent - 1) {
+                    id = s.ahead.removeFirst()
+                } else {
+                    break
+                }
+                s.running.insert(id)
+                out.append(id)
+            }
+            return out
+        }
+        guard !started.isEmpty, let job = work.withLock({ $0 }) else { return }
+        for id in started {
+            Task(priority: .utility) { [self] in
+                await job(id)
+                state.withLock { _ = $0.running.remove(id) }
+                pump()
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+// pokedex-bench: an in-process bus client that times the service from a peer's side.
+//   pokedex-bench rtt N                 warm ListPage 0 20 and Peer.Ping, interleaved: p50/p99 µs
+//   pokedex-bench cold-page             ListPage 0 20 now, then until all 20 sprites are on disk: ms
+//   pokedex-bench scroll FIRST LAST MS  pages FIRST…LAST, one every MS ms: each reply's µs and filled sprites
+//   pokedex-bench concurrent-detail N NAME   N concurrent Detail calls (one connection each)
+import Glibc
+import PokedexBusClient
+
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+func percentile(_ xs: [Double], _ p: Double) -> Double {
+    let s = xs.sorted()
+    return s[min(s.count - 1, Int(Double(s.count) * p))]
+}
+
+/// Seconds as milliseconds with one decimal.
+func ms(_ seconds: Double) -> String {
+    let tenths = Int((seconds * 10_000).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+}
+
+func fail(_ message: String) -> Never {
+    let line = "pokedex-bench: \(message)\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+    exit(1)
+}
+
+let args = CommandLine.arguments
+guard args.count >= 2 else { fail("usage: rtt N | cold-page | scroll FIRST LAST MS | concurrent-detail N NAME") }
+
+do {
+    let c = try PokedexClient()
+    switch args[1] {
+    case "rtt":
+        let n = Int(args.count > 2 ? args[2] : "2000") ?? 2000
+        for _ in 0..<200 { _ = try c.listPage(offset: 0, limit: 20); try c.ping() }  // warm up
+        var page: [Double] = [], ping: [Double] = []
+        for _ in 0..<n {
+            var t = now()
+            _ = try c.listPage(offset: 0, limit: 20)
+            page.append((now() - t) * 1e6)
+            t = now()
+            try c.ping()
+            ping.append((now() - t) * 1e6)
+        }
+        print("listpage_p50_us=\(Int(percentile(page, 0.5))) listpage_p99_us=\(Int(percentile(page, 0.99))) ping_p50_us=\(Int(percentile(ping, 0.5))) ping_p99_us=\(Int(percentile(ping, 0.99)))")
+    case "cold-page":
+        let t0 = now()
+        var page = try c.listPage(offset: 0, limit: 20)
+        let reply = now() - t0
+        while page.entries.contains(where: { $0.spritePath.isEmpty }) {
+            guard now() - t0 < 30 else { fail("sprites still missing after 30 s") }
+            usleep(2000)
+            page = try c.listPage(offset: 0, limit: 20)
+        }
+        print("reply_ms=\(ms(reply)) all_sprites_ms=\(ms(now() - t0))")
+    case "scroll":
+        guard args.count == 5, let first = Int(args[2]), let last = Int(args[3]), let ms = Double(args[4]) else { fail("scroll FIRST LAST MS") }
+        _ = try c.listPage(offset: 0, limit: 20)
+        let start = now()
+        var worst = 0.0, unfilled = 0
+        var lines: [String] = []
+        for (i, p) in (first...last).enumerated() {
+            let due = start + Double(i + 1) * ms / 1000
+            let wait = due - now()
+            if wait > 0 { usleep(UInt32(wait * 1e6)) }
+            let t = now()
+            let page = try c.listPage(offset: UInt32(p * 20), limit: 20)
+            let us = (now() - t) * 1e6
+            let missing = page.entries.filter { $0.spritePath.isEmpty }.count
+            worst = max(worst, us)
+            unfilled += missing
+            lines.append("page \(p): \(Int(us)) µs, \(20 - missing)/20 sprites")
+        }
+        print(lines.joined(separator: "\n"))
+        print("worst_us=\(Int(worst)) unfilled_sprites=\(unfilled)")
+    case "concurrent-detail":
+        guard args.count == 4, let n = Int(args[2]) else { fail("concurrent-detail N NAME") }
+        // One connection per caller, all sent before any reply is read.
+        var clients: [PokedexClient] = []
+        for _ in 0..<n { clients.append(try PokedexClient()) }
+        let t0 = now()
+        let ok = try PokedexClient.concurrent(clients.map { ($0, "Detail", args[3]) })
+        print("answered=\(ok) of \(n) in \(ms(now() - t0)) ms")
+    default:
+        fail("unknown command \(args[1])")
+    }
+} catch {
+    fail("\(error)")
+}
