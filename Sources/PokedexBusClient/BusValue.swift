@@ -145,7 +145,7 @@ public struct MessageWriter {
 
     public func append(_ s: String) throws(BusError) {
         // D-Bus strings are UTF-8 without NUL; sd-bus rejects anything else.
-        let clean = s.contains("\0") ? String(s.unicodeScalars.filter { $0 != "\0" }.map(Character.init)) : s
+        let clean = s.utf8.contains(0) ? String(s.unicodeScalars.filter { $0 != "\0" }.map(Character.init)) : s
         let r = clean.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
         try busCheck(r, "append s")
     }

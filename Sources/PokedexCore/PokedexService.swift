@@ -65,10 +65,12 @@ public final class PokedexService: Sendable {
     /// the list itself is on its way; the list then confirms or replaces the guess.
     public func start() {
         guard configuration.prefetch else { return }
-        if loader.peek(Self.indexKey, .index) == nil {
-            prefetcher.schedule(urgent: Array(1...20), ahead: [])
+        let guessing = loader.peek(Self.indexKey, .index) == nil
+        pageRequested(offset: 0, limit: 20)  // with no index yet, this fetches it first
+        if guessing {
+            // Below the list itself: the guesses leave a connection free for it.
+            prefetcher.schedule(urgent: [], ahead: Array(1...20))
         }
-        pageRequested(offset: 0, limit: 20)
     }
 
     /// Waits (blocking, at most `timeout` seconds) until every cache write started in the
