@@ -12,7 +12,9 @@ Control (not PokeAPI):
   POST /__control  JSON: latency_ms, latency_prefix (only paths starting with it are
                    delayed), offline (close every connection unanswered), fail_status
                    (answer every API request with it), max_age, evil_sprite (name a sprite
-                   on a host outside any allowlist for #44), retry_after
+                   on a host outside any allowlist for #44), retry_after, fail_count (with
+                   fail_status: only the next N API requests fail, then it answers again;
+                   null, the default: every request fails)
   GET  /__stats    JSON: by_kind counts, requests, gzip, not_modified, connections,
                    user_agents, if_none_match
   POST /__stats/reset
@@ -34,7 +36,7 @@ TYPES = {1: ["grass", "poison"], 4: ["fire"], 6: ["fire", "flying"], 7: ["water"
 
 lock = threading.Lock()
 settings = {"latency_ms": 0, "latency_prefix": "", "offline": False, "fail_status": 0, "max_age": 86400,
-            "evil_sprite": False, "retry_after": 0}
+            "evil_sprite": False, "retry_after": 0, "fail_count": None}
 stats = {}
 
 
@@ -187,7 +189,12 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self.connection.shutdown(2)
             return
-        if s["fail_status"]:
+        failing = bool(s["fail_status"])
+        if failing and s["fail_count"] is not None:
+            with lock:
+                failing = settings["fail_count"] > 0
+                settings["fail_count"] -= 1 if failing else 0
+        if failing:
             extra = {"Retry-After": str(s["retry_after"])} if s["retry_after"] else None
             return self.send(int(s["fail_status"]), b"<h1>failure</h1>", "text/html", extra)
         base = self.base()

@@ -110,6 +110,14 @@ out=$("$POKECTL" search pika --json 2>&1)
 check "next call after idle exit activates it" grep -q '"name":"pikachu"' <<<"$out"
 systemctl --user unset-environment POKEDEX_IDLE_TIMEOUT
 
+# pokectl sync: everything for offline use, plain progress lines when not on a terminal
+out=$("$POKECTL" sync 2>&1)
+check "pokectl sync: $(echo "$out" | tail -1)" grep -q "46 Pokémon ready offline" <<<"$out"
+out=$("$POKECTL" sync --json 2>&1)
+check "pokectl sync --json: $out" grep -q '"complete":46,"failed":0' <<<"$out"
+out=$("$POKECTL" status --json)
+check "pokectl status shows online" grep -q '"online":true' <<<"$out"
+
 # Errors and exit codes through the installed pokectl
 "$POKECTL" show pikachuu >/dev/null 2>&1; code=$?
 check "pokectl show pikachuu exits 1 (got $code)" test $code -eq 1

@@ -1,0 +1,125 @@
+import Foundation
+import XCTest
+import PokedexBusClient
+import PokedexCore
+
+/// Issue 4 over a real bus against the mock: pre-warming, single flight, revalidation,
+/// retries, Retry-After, offline and back, and sync.
+final class NetworkDisciplineTests: XCTestCase {
+    var h: Harness!
+
+    override func setUpWithError() throws { h = try Harness() }
+    override func tearDown() {
+        h.shutdown()
+        h = nil
+    }
+
+    func spritesOnDisk() -> Set<String> {
+        Set((try? FileManager.default.contentsOfDirectory(atPath: h.home + "/cache/pokedex/v1/sprites")) ?? [])
+    }
+
+    func testPrewarmsThePageAndTheNextTwoWithoutBodies() throws {
+        try h.startDaemon()
+        let c = try PokedexClient()
+        _ = try c.listPage(offset: 10, limit: 5)
+        let wanted = Set((11...25).map { "\($0).png" })
+        _ = try waitFor("pages 10–24 pre-warmed", seconds: 10) { wanted.isSubset(of: spritesOnDisk()) ? true : nil }
+        let page = try c.listPage(offset: 15, limit: 5)
+        XCTAssertTrue(page.entries.allSatisfy { !$0.spritePath.isEmpty }, "\(page.entries)")
+        XCTAssertEqual(try h.requests("pokemon"), 0, "sprites need no 300–600 KB pokemon body")
+        XCTAssertEqual(try h.requests("pokemon-list"), 1)
+    }
+
+    func testHundredConcurrentDetailsMakeOneRequestEach() throws {
+        try h.startDaemon(["--no-prefetch"])
+        _ = try PokedexClient().listPage(offset: 0, limit: 1)
+        try h.control(["latency_ms": 300, "latency_prefix": "/api/v2/pokemon"])
+        let clients = try (0..<100).map { _ in try PokedexClient() }
+        XCTAssertEqual(try PokedexClient.concurrent(clients.map { ($0, "Detail", "pikachu") }), 100)
+        XCTAssertEqual(try h.requests("pokemon"), 1)
+        XCTAssertEqual(try h.requests("pokemon-species"), 1)
+    }
+
+    func testStaleEntriesAreAnsweredAtOnceAndRevalidatedWithETags() throws {
+        try h.control(["max_age": 1])
+        try h.startDaemon(["--no-prefetch"])
+        let c = try PokedexClient()
+        _ = try c.detail("pikachu")
+        usleep(1_200_000)
+        try h.control(["latency_ms": 1000, "latency_prefix": "/api/v2/pokemon/25"])
+        let start = now()
+        XCTAssertEqual(try c.detail("pikachu").name, "pikachu")
+        XCTAssertLessThan(now() - start, 0.5, "stale: answered at once, not after the 1 s revalidation")
+        _ = try waitFor("a 304", seconds: 5) { (try h.stats()["not_modified"] as? Int ?? 0) >= 1 ? true : nil }
+        XCTAssertGreaterThanOrEqual(try h.stats()["if_none_match"] as? Int ?? 0, 1)
+    }
+
+    func testServerErrorsAreRetriedAndRetryAfterIsHonoured() throws {
+        try h.startDaemon(["--no-prefetch"])
+        let c = try PokedexClient()
+        _ = try c.listPage(offset: 0, limit: 1)
+        try h.control(["fail_status": 503, "fail_count": 2])
+        XCTAssertEqual(try c.detail("raichu").name, "raichu", "two 503s, then data")
+        try h.control(["fail_status": 429, "fail_count": 1, "retry_after": 1])
+        let start = now()
+        XCTAssertEqual(try c.detail("zubat").name, "zubat")
+        XCTAssertGreaterThanOrEqual(now() - start, 0.95, "waited Retry-After")
+        try h.control(["fail_status": 500, "fail_count": NSNull()])
+        let t = now()
+        assertBusError(errorPrefix + "Unavailable") { () throws(BusError) in _ = try c.detail("oddish") }
+        XCTAssertLessThan(now() - t, 11, "a typed error within the deadline")
+        try h.control(["fail_status": 0])
+    }
+
+    func testRepeatedTyposAndMissingResourcesDoNotHitTheAPI() throws {
+        try h.startDaemon(["--no-prefetch"])
+        let c = try PokedexClient()
+        _ = try c.listPage(offset: 0, limit: 1)
+        try h.resetStats()
+        for _ in 0..<20 { assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.detail("pikachuu") } }
+        XCTAssertEqual(try h.stats()["requests"] as? Int, 0, "names are resolved against the cached list")
+    }
+
+    func testGoesOfflineAnnouncesItAndComesBackOnItsOwn() throws {
+        try h.startDaemon(["--no-prefetch"])
+        let c = try PokedexClient()
+        _ = try c.listPage(offset: 0, limit: 20)
+        let watcher = try PokedexSignalWatcher()
+        XCTAssertEqual(try c.property("Online").bool, true)
+        try h.control(["offline": true])
+        assertBusError(errorPrefix + "Unavailable") { () throws(BusError) in _ = try c.detail("raichu") }
+        XCTAssertEqual(try c.property("Online").bool, false)
+        XCTAssertEqual(try c.listPage(offset: 0, limit: 20).entries.count, 20, "still answers what it has")
+        try h.control(["offline": false])
+        _ = try waitFor("back online", seconds: 8) { try c.property("Online").bool == true ? true : nil }
+        var changed: [String] = []
+        while let s = try watcher.next(timeout: 1) {
+            if s.member == "PropertiesChanged", case .dict(let d)? = s.values.dropFirst().first {
+                changed += d.compactMap { $0.key.string }
+            }
+        }
+        XCTAssertEqual(changed.filter { $0 == "Online" }.count, 2, "\(changed)")
+        XCTAssertEqual(try c.detail("raichu").name, "raichu")
+    }
+
+    func testSyncFetchesEverythingForOffline() throws {
+        try h.startDaemon(["--no-prefetch"])
+        let c = try PokedexClient()
+        var seen: [(UInt32, UInt32)] = []
+        let result = try c.sync(every: 0.05) { seen.append(($0, $1)) }
+        XCTAssertEqual(result.complete, 46)
+        XCTAssertEqual(result.failed, 0)
+        XCTAssertEqual(seen.last?.1 ?? 46, 46)
+        let again = try c.sync { _, _ in }
+        XCTAssertEqual(again.complete, 46, "a second sync finds everything and fetches nothing")
+        try h.control(["offline": true])
+        h.stopDaemon()
+        try h.startDaemon(["--no-prefetch"])
+        let offline = try PokedexClient()
+        for id in 1...44 { XCTAssertFalse(try offline.detail(String(id)).spritePath.isEmpty, "#\(id)") }
+        XCTAssertEqual(try offline.detail("deoxys-attack").genus, "Test Pokémon 386")
+        for offset: UInt32 in stride(from: 0, to: 46, by: 20) {
+            XCTAssertTrue(try offline.listPage(offset: offset, limit: 20).entries.allSatisfy { !$0.spritePath.isEmpty })
+        }
+    }
+}
