@@ -73,7 +73,7 @@ install: deps release
 	  systemctl --user daemon-reload && systemctl --user enable --now pokedex.service && \
 	  echo "pokedex.service is running: try 'pokectl list'"; \
 	else \
-	  echo "installed$(if [ -n "$(DESTDIR)" ]; then echo " into $(DESTDIR)"; fi); the unit was not started (no DESTDIR-less install with a running user manager)"; \
+	  echo "installed$(if $(DESTDIR), into $(DESTDIR)); the unit was not started$(if $(DESTDIR),, (no user manager is running))"; \
 	fi
 
 uninstall:

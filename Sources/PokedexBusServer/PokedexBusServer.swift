@@ -262,7 +262,8 @@ public final class PokedexBusServer: @unchecked Sendable {
                 log(.info, "idle for \(Int(idleTimeout)) s; exiting until the next call activates the service")
                 releaseNameAndExit()
             } else {
-                armIdleTimer(after: idleTimeout - min(idle, idleTimeout) + 0.01)
+                // Not idle yet, or a call is still being worked on: look again later.
+                armIdleTimer(after: max(idleTimeout - idle, 1))
             }
         }
     }

@@ -51,7 +51,7 @@ BUSCALL=(busctl --user call io.github.pokedexd.Pokedex1 /io/github/pokedexd/Poke
 POKECTL=$HOME/.local/bin/pokectl
 
 # 1. make install (builds in release mode, installs under ~/.local, enables and starts the unit)
-check "make install" make -s install >"$BASE/install.log" 2>&1 || cat "$BASE/install.log"
+if make -s install >"$BASE/install.log" 2>&1; then ok "make install"; else fail "make install:"; cat "$BASE/install.log"; fi
 for f in .local/bin/pokedexd .local/bin/pokectl .config/systemd/user/pokedex.service \
          .local/share/dbus-1/services/io.github.pokedexd.Pokedex1.service \
          .local/share/dbus-1/interfaces/io.github.pokedexd.Pokedex1.xml \
@@ -125,7 +125,7 @@ check "pokectl show pikachuu exits 1 (got $code)" test $code -eq 1
 check "pokectl list --per-page 0 exits 2 (got $code)" test $code -eq 2
 
 # 7. make uninstall leaves nothing behind
-check "make uninstall" make -s uninstall >"$BASE/uninstall.log" 2>&1
+if make -s uninstall >"$BASE/uninstall.log" 2>&1; then ok "make uninstall"; else fail "make uninstall:"; cat "$BASE/uninstall.log"; fi
 left=$(cd "$HOME" && find .local .config -type f 2>/dev/null | grep -v '^.local/share/pokedex/' | grep -E 'pokedex|pokectl|Pokedex1' || true)
 check "nothing left after uninstall: ${left:-none}" test -z "$left"
 check "unit gone from the manager" bash -c '! systemctl --user cat pokedex.service >/dev/null 2>&1'
