@@ -31,6 +31,8 @@ static const sd_bus_vtable pokedex_vtable[] = {
                              "a{sv}", SD_BUS_PARAM(detail), method_trampoline, 0),
     SD_BUS_METHOD_WITH_NAMES("Search", "su", SD_BUS_PARAM(query) SD_BUS_PARAM(limit),
                              "a" ENTRY, SD_BUS_PARAM(results), method_trampoline, 0),
+    SD_BUS_METHOD_WITH_NAMES("SearchDetailed", "su", SD_BUS_PARAM(query) SD_BUS_PARAM(limit),
+                             "aa{sv}", SD_BUS_PARAM(results), method_trampoline, 0),
     SD_BUS_METHOD_WITH_NAMES("ToggleFavorite", "s", SD_BUS_PARAM(pokemon),
                              "b", SD_BUS_PARAM(favorite), method_trampoline, 0),
     SD_BUS_METHOD_WITH_NAMES("SetFavorite", "sb", SD_BUS_PARAM(pokemon) SD_BUS_PARAM(favorite),
@@ -49,6 +51,7 @@ static const sd_bus_vtable pokedex_vtable[] = {
                     SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
     SD_BUS_PROPERTY("Online", "b", property_trampoline, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
     SD_BUS_PROPERTY("SyncProgress", "(uu)", property_trampoline, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_PROPERTY("SearchCoverage", "(uu)", property_trampoline, 0, 0),
     SD_BUS_PROPERTY("Version", "s", property_trampoline, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_PROPERTY("ApiUrl", "s", property_trampoline, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_VTABLE_END

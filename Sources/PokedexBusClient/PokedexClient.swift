@@ -98,6 +98,13 @@ public final class PokedexClient {
         return try PokedexCoding.entries(e)
     }
 
+    /// `SearchDetailed(query, limit)` as raw dictionaries (every key).
+    public func searchDetailed(_ query: String, limit: UInt32) throws(BusError) -> [[String: BusValue]] {
+        let v = try call("SearchDetailed") { w throws(BusError) in try w.append(query); try w.append(limit) }
+        guard let rows = v.first?.array else { throw PokedexCoding.malformed("SearchDetailed") }
+        return rows.compactMap(\.stringDict)
+    }
+
     /// `ToggleFavorite(pokemon)` → the new state.
     public func toggleFavorite(_ pokemon: String) throws(BusError) -> Bool {
         let v = try call("ToggleFavorite") { w throws(BusError) in try w.append(pokemon) }

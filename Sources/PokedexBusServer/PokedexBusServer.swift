@@ -111,6 +111,14 @@ public final class PokedexBusServer: @unchecked Sendable {
                     later(m, { () async throws(PokedexError) in try await self.service.search(query, limit: limit) },
                           { w, found throws(BusError) in try PokedexCoding.write(found, to: w) })
                 }
+            case "SearchDetailed":
+                let query = try r.readString(), limit = try r.readUInt32()
+                if let found = try service.cachedSearchDetailed(query, limit: limit) {
+                    reply(m) { w throws(BusError) in try Self.write(found, w) }
+                } else {
+                    later(m, { () async throws(PokedexError) in try await self.service.searchDetailed(query, limit: limit) },
+                          { w, found throws(BusError) in try Self.write(found, w) })
+                }
             case "ToggleFavorite":
                 let query = try r.readString()
                 later(m, { () async throws(PokedexError) in try await self.service.toggleFavorite(query) },
@@ -150,6 +158,23 @@ public final class PokedexBusServer: @unchecked Sendable {
         try PokedexCoding.write(page.entries, to: w)
     }
 
+    static func write(_ results: [PokedexService.SearchResult], _ w: MessageWriter) throws(BusError) {
+        try w.container("a", "a{sv}") { () throws(BusError) in
+            for r in results {
+                try w.container("a", "{sv}") { () throws(BusError) in
+                    try w.entry("id", "u") { () throws(BusError) in try w.append(r.entry.id) }
+                    try w.entry("name", "s") { () throws(BusError) in try w.append(r.entry.name) }
+                    try w.entry("sprite_path", "s") { () throws(BusError) in try w.append(r.entry.spritePath) }
+                    try w.entry("favorite", "b") { () throws(BusError) in try w.append(r.entry.favorite) }
+                    try w.entry("match", "s") { () throws(BusError) in try w.append(r.hit.match.rawValue) }
+                    try w.entry("matched_name", "s") { () throws(BusError) in try w.append(r.hit.matched) }
+                    try w.entry("language", "s") { () throws(BusError) in try w.append(r.hit.language) }
+                    try w.entry("distance", "u") { () throws(BusError) in try w.append(UInt32(r.hit.distance)) }
+                }
+            }
+        }
+    }
+
     private func property(_ name: String, _ reply: OpaquePointer) -> Int32 {
         let w = MessageWriter(reply)
         do {
@@ -159,6 +184,9 @@ public final class PokedexBusServer: @unchecked Sendable {
             case "SyncProgress":
                 let p = service.syncProgress
                 try w.container("r", "uu") { () throws(BusError) in try w.append(p.done); try w.append(p.total) }
+            case "SearchCoverage":
+                let c = service.searchCoverage
+                try w.container("r", "uu") { () throws(BusError) in try w.append(c.localized); try w.append(c.species) }
             case "Version": try w.append(ServiceConfiguration.version)
             case "ApiUrl": try w.append(service.configuration.apiURL)
             default: return -ENOENT

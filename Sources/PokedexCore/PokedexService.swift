@@ -29,6 +29,7 @@ public final class PokedexService: Sendable {
     let syncState = Mutex(SyncProgress(done: 0, total: 0, running: false))
     let syncFlight = SingleFlight<Int, SyncResult>()
     let prefetcher: Prefetcher
+    let searchState = SearchState()
 
     public init(configuration: ServiceConfiguration, client: any HTTPClient, store: any CacheStore,
                 favorites: FavoritesBook, clock: any PokedexClock = SystemClock(), log: @escaping Logger = { _, _ in }) {
@@ -126,7 +127,19 @@ public final class PokedexService: Sendable {
 
     func resolve(_ query: String) async throws(PokedexError) -> PokemonIndex.Item {
         let q = try Self.normalize(query)
-        return try Self.resolve(q, original: query, in: try await index())
+        let index = try await index()
+        do {
+            return try Self.resolve(q, original: query, in: index)
+        } catch {
+            throw await withSuggestion(error, for: q)
+        }
+    }
+
+    /// Ends a NotFound message with the best guess: `…; did you mean "pikachu"?`.
+    func withSuggestion(_ error: PokedexError, for query: String) async -> PokedexError {
+        guard case .notFound(let message) = error, query.unicodeScalars.count <= 64,
+              let guess = try? await searchIndex().suggestion(for: query) else { return error }
+        return .notFound(message + "; did you mean \"\(guess)\"?")
     }
 
     // MARK: List
@@ -180,7 +193,12 @@ public final class PokedexService: Sendable {
     public func cachedDetail(_ query: String) throws(PokedexError) -> PokemonDetail? {
         let q = try Self.normalize(query)
         guard let index = cachedIndex else { return nil }
-        let item = try Self.resolve(q, original: query, in: index)
+        let item: PokemonIndex.Item
+        do {
+            item = try Self.resolve(q, original: query, in: index)
+        } catch {
+            return nil  // the async path adds "did you mean"
+        }
         guard let record = loader.cached(Self.pokemonKey(item.id), url: pokemonURL(item.id), .pokemon),
               let path = sprites.knownPath(item.id), !(path.isEmpty && record.spriteURL != nil)
         else { return nil }
@@ -216,7 +234,9 @@ public final class PokedexService: Sendable {
     func speciesRecord(for record: PokemonRecord) async -> SpeciesRecord? {
         guard let url = record.speciesURL, let sid = APIDecoding.trailingID(url) else { return nil }
         do {
-            return try await loader.load(Self.speciesKey(sid), url: url, .species)
+            let species = try await loader.load(Self.speciesKey(sid), url: url, .species)
+            searchState.noteSpecies(species)
+            return species
         } catch {
             log(.debug, "no species for \(record.name): \(error)")
             return nil
@@ -286,28 +306,134 @@ public final class PokedexService: Sendable {
 
     // MARK: Search
 
-    /// `Search` from memory, or nil if the index is not in memory.
+    /// A result of `SearchDetailed`: the entry, and why it matched.
+    public struct SearchResult: Equatable, Sendable {
+        public var entry: ListEntry
+        public var hit: SearchHit
+    }
+
+    /// `Search` from memory, or nil when the index or its filters need building or fetching.
     public func cachedSearch(_ query: String, limit: UInt32) throws(PokedexError) -> [ListEntry]? {
-        let q = try Self.checkSearch(query, limit: limit)
-        guard let index = cachedIndex else { return nil }
-        return Search.rank(q, in: index, limit: Int(limit)).map(entryFromMemory)
+        try cachedSearchDetailed(query, limit: limit)?.map(\.entry)
     }
 
-    /// `Search(query, limit)`: exact number or name first, then prefixes, then substrings.
+    /// `Search(query, limit)`: see ``searchDetailed(_:limit:)``.
     public func search(_ query: String, limit: UInt32) async throws(PokedexError) -> [ListEntry] {
-        let q = try Self.checkSearch(query, limit: limit)
-        return Search.rank(q, in: try await index(), limit: Int(limit)).map(entryCheckingDisk)
+        try await searchDetailed(query, limit: limit).map(\.entry)
     }
 
-    static func checkSearch(_ query: String, limit: UInt32) throws(PokedexError) -> String {
+    /// `SearchDetailed` from memory, or nil.
+    public func cachedSearchDetailed(_ query: String, limit: UInt32) throws(PokedexError) -> [SearchResult]? {
+        let q = try Self.checkSearch(query, limit: limit)
+        guard let built = searchState.built.withLock({ $0 }), !built.stale else { return nil }
+        if q.hasFilters && searchState.filters.withLock({ $0 }) == nil { return nil }
+        return results(built.index.search(q, limit: Int(limit)), checkDisk: false)
+    }
+
+    /// `SearchDetailed(query, limit)`: exact number or name (any language) first, then name
+    /// prefixes, word prefixes, substrings, then typo-tolerant matches; `type:` and `gen:` filter.
+    public func searchDetailed(_ query: String, limit: UInt32) async throws(PokedexError) -> [SearchResult] {
+        let q = try Self.checkSearch(query, limit: limit)
+        if q.hasFilters { try await loadFilters() }
+        let index = try await searchIndex()
+        return results(index.search(q, limit: Int(limit)), checkDisk: true)
+    }
+
+    func results(_ hits: [SearchHit], checkDisk: Bool) -> [SearchResult] {
+        hits.map { SearchResult(entry: checkDisk ? entryCheckingDisk($0.item) : entryFromMemory($0.item), hit: $0) }
+    }
+
+    static func checkSearch(_ query: String, limit: UInt32) throws(PokedexError) -> SearchQuery {
         try checkLimit(limit)
-        let q = query.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        guard !q.isEmpty else { throw .invalidArgument("the search query is empty; give part of a name or a number") }
+        guard query.unicodeScalars.count <= 256 else { throw .invalidArgument("the search query is too long (at most 256 characters)") }
+        let q = SearchQuery(parsing: query)
+        guard !q.text.isEmpty || q.hasFilters else {
+            throw .invalidArgument("the search query is empty; give part of a name, a number, type:NAME or gen:N")
+        }
         return q
     }
 
     func entryFromMemory(_ item: PokemonIndex.Item) -> ListEntry {
         ListEntry(id: item.id, name: item.name, spritePath: sprites.knownPath(item.id) ?? "", favorite: favorites.contains(item.id))
+    }
+
+    /// (species whose localized names are indexed, species the API lists).
+    public var searchCoverage: (localized: UInt32, species: UInt32) {
+        let species = cachedIndex?.items.filter { $0.id < 10_000 }.count ?? 0
+        return (UInt32(searchState.localized.withLock { $0.count }), UInt32(species))
+    }
+
+    /// The search index, built (off the bus thread) from the list, every species record on
+    /// disk, and the type and generation filters, rebuilt when any of them changed.
+    func searchIndex() async throws(PokedexError) -> SearchIndex {
+        if let built = searchState.built.withLock({ $0 }), !built.stale { return built.index }
+        let index = try await index()
+        if searchState.scannedDisk.withLock({ s in defer { s = true }; return !s }) {
+            for item in index.items where item.id < 10_000 {
+                if let s = loader.peek(Self.speciesKey(item.id), .species) { searchState.noteSpecies(s) }
+            }
+            if let f = loader.peekFilters() { searchState.filters.withLock { $0 = f } }
+        }
+        let filters = searchState.filters.withLock { $0 }
+        let built = SearchIndex(
+            index: index, localized: searchState.localized.withLock { $0 },
+            types: (filters?.types ?? [:]).mapValues(Set.init),
+            generations: Self.generationsByPokemon(filters?.generations ?? [:], index: index))
+        searchState.built.withLock { $0 = (built, false) }
+        return built
+    }
+
+    /// Generations list species; forms (ids past 10000) join their species by name.
+    static func generationsByPokemon(_ species: [Int: [UInt32]], index: PokemonIndex) -> [Int: Set<UInt32>] {
+        var generationOfSpecies: [UInt32: Int] = [:]
+        for (g, ids) in species { for id in ids { generationOfSpecies[id] = g } }
+        var speciesByName: [String: UInt32] = [:]
+        for item in index.items where item.id < 10_000 { speciesByName[item.name] = item.id }
+        var out: [Int: Set<UInt32>] = [:]
+        for item in index.items {
+            var sid: UInt32? = item.id < 10_000 ? item.id : nil
+            if sid == nil {
+                var parts = item.name.split(separator: "-").map(String.init)
+                while sid == nil && parts.count > 1 { parts.removeLast(); sid = speciesByName[parts.joined(separator: "-")] }
+            }
+            if let sid, let g = generationOfSpecies[sid] { out[g, default: []].insert(item.id) }
+        }
+        return out
+    }
+
+    /// Fetches the type and generation resources once (then from the disk tier).
+    func loadFilters() async throws(PokedexError) {
+        if searchState.filters.withLock({ $0 }) != nil { return }
+        if let f = loader.peekFilters() {
+            searchState.filters.withLock { $0 = f }
+            searchState.built.withLock { b in if b != nil { b!.stale = true } }
+            return
+        }
+        do {
+            let api = configuration.apiURL
+            async let typeNames = fetchJSON(api + "/type/?limit=100", FilterDecoding.names)
+            async let genNames = fetchJSON(api + "/generation/?limit=100", FilterDecoding.names)
+            var types: [String: [UInt32]] = [:]
+            for name in try await typeNames {
+                types[name] = try await fetchJSON(api + "/type/\(name)/", FilterDecoding.typeMembers)
+            }
+            var generations: [Int: [UInt32]] = [:]
+            for name in try await genNames {
+                let (id, species) = try await fetchJSON(api + "/generation/\(name)/", FilterDecoding.generationSpecies)
+                generations[id] = species
+            }
+            let filters = SearchFilters(types: types, generations: generations)
+            loader.storeFilters(filters)
+            searchState.filters.withLock { $0 = filters }
+            searchState.built.withLock { b in if b != nil { b!.stale = true } }
+        } catch {
+            throw PokedexError.wrap(error, context: "type and generation filters are not available")
+        }
+    }
+
+    func fetchJSON<T>(_ url: String, _ decode: ([UInt8]) throws -> T) async throws -> T {
+        guard case .body(let body, _, _) = try await fetcher.fetch(url) else { throw FetchError.http(status: 304, url: url) }
+        return try decode(body)
     }
 
     // MARK: Favorites

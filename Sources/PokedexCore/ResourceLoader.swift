@@ -64,6 +64,20 @@ final class ResourceLoader: Sendable {
         return v
     }
 
+    static let filtersKey = "meta/search-filters"
+
+    /// The type and generation filters from the disk tier, if there.
+    func peekFilters() -> SearchFilters? {
+        store.readRecord(Self.filtersKey).flatMap { try? JSONDecoder().decode(SearchFilters.self, from: Data($0.payload)) }
+    }
+
+    /// Keeps the filters on disk for a week; they change only with a new game.
+    func storeFilters(_ f: SearchFilters) {
+        guard let payload = try? JSONEncoder().encode(f) else { return }
+        try? store.writeRecord(Self.filtersKey, StoredRecord(payload: Array(payload),
+                                                             freshness: Freshness(etag: nil, fetchedAt: clock.now(), maxAge: 7 * 86400)))
+    }
+
     /// Whether a record is on disk (or in memory), without decoding it.
     func has(_ key: String) -> Bool { memory.get(key) != nil || store.readRecord(key) != nil }
 

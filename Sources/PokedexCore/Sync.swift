@@ -16,6 +16,7 @@ extension PokedexService {
             return SyncResult(complete: 0, failed: 1)
         }
         let items = index.items
+        try? await loadFilters()
         updateSync(SyncProgress(done: 0, total: UInt32(items.count), running: true))
         let next = Locked(0)
         let outcome = Locked((complete: UInt32(0), failed: UInt32(0)))
@@ -47,7 +48,8 @@ extension PokedexService {
     private func syncOne(_ item: PokemonIndex.Item) async -> Bool {
         guard let record = try? await pokemonRecord(item) else { return false }
         if let url = record.speciesURL, let sid = APIDecoding.trailingID(url) {
-            guard (try? await loader.load(Self.speciesKey(sid), url: url, .species)) != nil else { return false }
+            guard let species = try? await loader.load(Self.speciesKey(sid), url: url, .species) else { return false }
+            searchState.noteSpecies(species)
         }
         if let url = record.spriteURL {
             guard (try? await sprites.ensure(record.id, url: url)) != nil else { return false }

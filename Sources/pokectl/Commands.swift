@@ -58,24 +58,53 @@ struct Show: ParsableCommand {
 
 struct Search: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Find Pokémon by name or number: exact first, then prefixes, then substrings.",
-        discussion: "JSON: {\"query\", \"results\": [{\"id\", \"name\", \"sprite_path\", \"favorite\"}]}")
+        abstract: "Find Pokémon by name in any language, by number, with typos forgiven; filter by type and generation.",
+        discussion: """
+            Ranks exact names and numbers first, then prefixes, word prefixes (\"mega\" finds charizard-mega-x), \
+            substrings, then near misses (\"charzard\"). Names in ja, ko, zh, fr, de, es and it match too, for every \
+            species the service has seen; 'pokectl sync' indexes them all.
+            JSON: {"query", "coverage": {"localized", "species"}, "results": [{"id", "name", "sprite_path", "favorite", \
+            "match", "matched_name", "language", "distance"}]}
+            """)
 
-    @Argument(help: "Part of a name, or a number.") var query: String
+    @Argument(help: "Part of a name, a number, or nothing with --type/--gen.") var query: String = ""
     @Option(help: "Most results, 1 to 100.") var limit = 10
+    @Option(name: .customLong("type"), help: "Only Pokémon of this type (repeat for both types).") var types: [String] = []
+    @Option(help: "Only Pokémon introduced in this generation (1–9).") var gen: Int?
     @OptionGroup var common: Common
 
     func validate() throws {
         guard (1...100).contains(limit) else { throw ValidationError("--limit must be between 1 and 100") }
+        guard !query.isEmpty || !types.isEmpty || gen != nil else { throw ValidationError("give a query, --type or --gen") }
     }
 
     func run() throws {
-        let found = try withClient { c throws(BusError) in try c.search(query, limit: UInt32(limit)) }
-        if common.json {
-            return JSON.object([("query", .string(query)), ("results", .array(found.map(JSON.init)))]).print()
+        let full = ([query] + types.map { "type:\($0)" } + (gen.map { ["gen:\($0)"] } ?? [])).joined(separator: " ")
+        let (rows, coverage) = try withClient { c throws(BusError) in
+            (try c.searchDetailed(full, limit: UInt32(limit)), try c.property("SearchCoverage").fields)
         }
-        if found.isEmpty { throw Failure(message: "nothing matches \"\(query)\"", code: .notFound) }
-        Output.table(Output.entryHeader, Output.entryRows(found))
+        let localized = coverage?.first?.uint ?? 0, species = coverage?.last?.uint ?? 0
+        if common.json {
+            return JSON.object([
+                ("coverage", .object([("localized", .int(localized)), ("species", .int(species))])),
+                ("query", .string(full)),
+                ("results", .array(rows.map { JSON(.dict($0.sorted { $0.key < $1.key }.map { (.string($0.key), $0.value) })) })),
+            ]).print()
+        }
+        if rows.isEmpty { throw Failure(message: "nothing matches \"\(full)\"", code: .notFound) }
+        Output.table(["#", "★", "NAME", "MATCH"], rows.map { r in
+            let name = r["name"]?.string ?? ""
+            let matched = r["matched_name"]?.string ?? ""
+            let language = r["language"]?.string ?? ""
+            var why = r["match"]?.string ?? ""
+            let typos = r["distance"]?.uint ?? 0
+            if !language.isEmpty { why += " (\(language): \(matched))" }
+            if typos > 0 { why += " (\(typos) typo\(typos == 1 ? "" : "s"))" }
+            return [String(r["id"]?.uint ?? 0), Output.star(r["favorite"]?.bool ?? false), name, why]
+        })
+        if localized < species {
+            print(Output.dim("other languages searched for \(localized) of \(species) species; 'pokectl sync' indexes them all"))
+        }
     }
 }
 

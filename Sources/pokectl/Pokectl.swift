@@ -70,7 +70,7 @@ struct Failure: Error {
     init(_ e: BusError) {
         switch e.name {
         case PokedexError.namePrefix + "NotFound":
-            message = e.message + "; try 'pokectl search' to find the name"
+            message = e.message.contains("did you mean") ? e.message : e.message + "; try 'pokectl search' to find the name"
             code = .notFound
         case PokedexError.namePrefix + "InvalidArgument":
             message = e.message

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Which Pokémon have which type, and which generation introduced them: built from the
+/// 18-odd `/type/{name}` and 9 `/generation/{id}` resources, not one request per Pokémon.
+public struct SearchFilters: Codable, Sendable, Equatable {
+    public var types: [String: [UInt32]]
+    public var generations: [Int: [UInt32]]
+}
+
+/// The search index's inputs and the index built from them, kept by the service.
+final class SearchState: Sendable {
+    /// species id → language → name, from every species record seen.
+    let localized = Locked([UInt32: [String: String]]())
+    let filters = Locked<SearchFilters?>(nil)
+    /// The index, and whether its inputs changed since it was built.
+    let built = Locked<(index: SearchIndex, stale: Bool)?>(nil)
+    let scannedDisk = Locked(false)
+
+    func noteSpecies(_ s: SpeciesRecord) {
+        guard !s.names.isEmpty else { return }
+        let changed = localized.withLock { m -> Bool in
+            if m[s.id] == s.names { return false }
+            m[s.id] = s.names
+            return true
+        }
+        if changed { built.withLock { b in if b != nil { b!.stale = true } } }
+    }
+}
+
+enum FilterDecoding {
+    struct NamedList: Decodable { var results: [APIDecoding.NamedResource] }
+    struct TypeBody: Decodable {
+        struct Slot: Decodable { var pokemon: APIDecoding.NamedResource }
+        var pokemon: [Slot]
+    }
+    struct GenerationBody: Decodable {
+        var id: Int
+        var pokemon_species: [APIDecoding.NamedResource]
+    }
+
+    static func names(_ body: [UInt8]) throws -> [String] {
+        try JSONDecoder().decode(NamedList.self, from: Data(body)).results.map(\.name)
+    }
+    static func typeMembers(_ body: [UInt8]) throws -> [UInt32] {
+        try JSONDecoder().decode(TypeBody.self, from: Data(body)).pokemon.compactMap { $0.pokemon.url.flatMap(APIDecoding.trailingID) }
+    }
+    static func generationSpecies(_ body: [UInt8]) throws -> (Int, [UInt32]) {
+        let g = try JSONDecoder().decode(GenerationBody.self, from: Data(body))
+        return (g.id, g.pokemon_species.compactMap { $0.url.flatMap(APIDecoding.trailingID) })
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// How names and queries are compared: case, accents and width folded away, katakana
+/// read as hiragana, and separators (space, dot, apostrophe, colon) read as hyphens.
+/// "Flabébé" and "flabebe" fold alike, as do "Mr. Mime" and "mr-mime", "ＰＩＫＡ" and "pika".
+public enum TextFolding {
+    public static func fold(_ text: String) -> String {
+        let folded = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        var out = String.UnicodeScalarView()
+        var lastHyphen = false
+        for u in folded.unicodeScalars {
+            var u = u
+            // Katakana → hiragana (ァ…ヶ → ぁ…ゖ).
+            if (0x30A1...0x30F6).contains(u.value), let h = Unicode.Scalar(u.value - 0x60) { u = h }
+            switch u {
+            case " ", ".", "'", "\u{2019}", ":", "-", "_", "\u{30FB}":
+                if !lastHyphen && !out.isEmpty { out.append("-"); lastHyphen = true }
+            default:
+                out.append(u)
+                lastHyphen = false
+            }
+        }
+        if lastHyphen { out.removeLast() }
+        return String(out)
+    }
+
+    /// The folded text without hyphens: "mr-mime" → "mrmime", for typo distance.
+    public static func compact(_ folded: String) -> [UInt32] {
+        folded.unicodeScalars.filter { $0 != "-" }.map(\.value)
+    }
+
+    /// Whether the folded text is written in Latin letters and digits (where typos are measured).
+    static func isLatin(_ scalars: [UInt32]) -> Bool { scalars.allSatisfy { $0 < 0x250 } }
+}
+
+/// Optimal-string-alignment Damerau–Levenshtein distance, cut off above `limit`.
+public enum EditDistance {
+    /// The distance between `a` and `b`, or nil when it exceeds `limit`.
+    public static func distance(_ a: [UInt32], _ b: [UInt32], limit: Int, scratch: inout [Int]) -> Int? {
+        let n = a.count, m = b.count
+        if abs(n - m) > limit { return nil }
+        if n == 0 { return m <= limit ? m : nil }
+        if m == 0 { return n <= limit ? n : nil }
+        let width = m + 1
+        if scratch.count < 3 * width { scratch = Array(repeating: 0, count: 3 * width) }
+        return scratch.withUnsafeMutableBufferPointer { buf -> Int? in
+            // Three rolling rows: two back (for transpositions), previous, current.
+            var prev2 = 0, prev = width, cur = 2 * width
+            for j in 0...m { buf[prev + j] = j }
+            for i in 1...n {
+                buf[cur] = i
+                var rowMin = i
+                let ai = a[i - 1]
+                for j in 1...m {
+                    let cost = ai == b[j - 1] ? 0 : 1
+                    var v = min(buf[prev + j] + 1, buf[cur + j - 1] + 1, buf[prev + j - 1] + cost)
+                    if i > 1, j > 1, ai == b[j - 2], a[i - 2] == b[j - 1] { v = min(v, buf[prev2 + j - 2] + 1) }
+                    buf[cur + j] = v
+                    rowMin = min(rowMin, v)
+                }
+                if rowMin > limit { return nil }
+                (prev2, prev, cur) = (prev, cur, prev2)
+            }
+            let d = buf[prev + m]
+            return d <= limit ? d : nil
+        }
+    }
+
+    /// The typos allowed for a query of this many letters: none up to 2, one up to 4,
+    /// two up to 8, three beyond.
+    public static func allowed(forLength n: Int) -> Int {
+        switch n {
+        case ..<3: return 0
+        case 3...4: return 1
+        case 5...8: return 2
+        default: return 3
+        }
+    }
+}
