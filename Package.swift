@@ -51,7 +51,7 @@ let package = Package(
             ]),
 
         // The benchmarks' in-process bus client (bench/run drives it).
-        .executableTarget(name: "pokedex-bench", dependencies: ["PokedexBusClient"], path: "bench/Sources/pokedex-bench"),
+        .executableTarget(name: "pokedex-bench", dependencies: ["PokedexBusClient", "PokedexCore"], path: "bench/Sources/pokedex-bench"),
 
         .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore"]),
         .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore"]),

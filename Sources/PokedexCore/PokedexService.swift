@@ -378,17 +378,17 @@ public final class PokedexService: Sendable {
         let built = SearchIndex(
             index: index, localized: searchState.localized.withLock { $0 },
             types: (filters?.types ?? [:]).mapValues(Set.init),
-            generations: Self.generationsByPokemon(filters?.generations ?? [:], index: index))
+            generations: Self.generationsByPokemon(filters ?? SearchFilters(types: [:], generations: [:]), index: index))
         searchState.built.withLock { $0 = (built, false) }
         return built
     }
 
     /// Generations list species; forms (ids past 10000) join their species by name.
-    static func generationsByPokemon(_ species: [Int: [UInt32]], index: PokemonIndex) -> [Int: Set<UInt32>] {
+    static func generationsByPokemon(_ filters: SearchFilters, index: PokemonIndex) -> [Int: Set<UInt32>] {
         var generationOfSpecies: [UInt32: Int] = [:]
-        for (g, ids) in species { for id in ids { generationOfSpecies[id] = g } }
-        var speciesByName: [String: UInt32] = [:]
-        for item in index.items where item.id < 10_000 { speciesByName[item.name] = item.id }
+        for (g, ids) in filters.generations { for id in ids { generationOfSpecies[id] = g } }
+        var speciesByName = filters.speciesIDs
+        for item in index.items where item.id < 10_000 && speciesByName[item.name] == nil { speciesByName[item.name] = item.id }
         var out: [Int: Set<UInt32>] = [:]
         for item in index.items {
             var sid: UInt32? = item.id < 10_000 ? item.id : nil
@@ -418,11 +418,13 @@ public final class PokedexService: Sendable {
                 types[name] = try await fetchJSON(api + "/type/\(name)/", FilterDecoding.typeMembers)
             }
             var generations: [Int: [UInt32]] = [:]
+            var speciesIDs: [String: UInt32] = [:]
             for name in try await genNames {
                 let (id, species) = try await fetchJSON(api + "/generation/\(name)/", FilterDecoding.generationSpecies)
-                generations[id] = species
+                generations[id] = species.map(\.1)
+                for (n, sid) in species { speciesIDs[n] = sid }
             }
-            let filters = SearchFilters(types: types, generations: generations)
+            let filters = SearchFilters(types: types, generations: generations, speciesIDs: speciesIDs)
             loader.storeFilters(filters)
             searchState.filters.withLock { $0 = filters }
             searchState.built.withLock { b in if b != nil { b!.stale = true } }

@@ -4,7 +4,10 @@ import Foundation
 /// 18-odd `/type/{name}` and 9 `/generation/{id}` resources, not one request per Pokémon.
 public struct SearchFilters: Codable, Sendable, Equatable {
     public var types: [String: [UInt32]]
+    /// generation → species ids.
     public var generations: [Int: [UInt32]]
+    /// species name → species id (forms such as "deoxys-attack" join "deoxys" by name).
+    public var speciesIDs: [String: UInt32] = [:]
 }
 
 /// The search index's inputs and the index built from them, kept by the service.
@@ -44,8 +47,8 @@ enum FilterDecoding {
     static func typeMembers(_ body: [UInt8]) throws -> [UInt32] {
         try JSONDecoder().decode(TypeBody.self, from: Data(body)).pokemon.compactMap { $0.pokemon.url.flatMap(APIDecoding.trailingID) }
     }
-    static func generationSpecies(_ body: [UInt8]) throws -> (Int, [UInt32]) {
+    static func generationSpecies(_ body: [UInt8]) throws -> (Int, [(String, UInt32)]) {
         let g = try JSONDecoder().decode(GenerationBody.self, from: Data(body))
-        return (g.id, g.pokemon_species.compactMap { $0.url.flatMap(APIDecoding.trailingID) })
+        return (g.id, g.pokemon_species.compactMap { s in s.url.flatMap(APIDecoding.trailingID).map { (s.name, $0) } })
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a search result matched.
 public enum MatchKind: String, Sendable {
     /// The API name or number, whole.
@@ -83,6 +85,10 @@ public struct SearchIndex: Sendable {
         var language: String     // "" for the API name
         var folded: [UInt8]      // folded, UTF-8
         var compact: [UInt32]    // folded without hyphens, for typo distance (Latin only)
+        var phonetic: [UInt32] = []
+        var mask: UInt64 = 0     // letters in `compact`
+        var phoneticMask: UInt64 = 0
+        var prefixMasks: [UInt64] = []  // letters in the first n+1 of `compact`, n < 16
     }
 
     let items: [PokemonIndex.Item]
@@ -112,8 +118,16 @@ public struct SearchIndex: Sendable {
                 let folded = TextFolding.fold(text)
                 guard !folded.isEmpty, seen.insert(folded).inserted else { return }
                 let compact = TextFolding.compact(folded)
-                keys.append(Key(position: position, text: text, language: language, folded: Array(folded.utf8),
-                                compact: TextFolding.isLatin(compact) ? compact : []))
+                var key = Key(position: position, text: text, language: language, folded: Array(folded.utf8),
+                              compact: TextFolding.isLatin(compact) ? compact : [])
+                if !key.compact.isEmpty {
+                    key.phonetic = TextFolding.phonetic(key.compact)
+                    key.mask = TextFolding.letterMask(key.compact)
+                    key.phoneticMask = TextFolding.letterMask(key.phonetic)
+                    var m: UInt64 = 0
+                    for u in key.compact.prefix(16) { m |= TextFolding.letterMask([u]); key.prefixMasks.append(m) }
+                }
+                keys.append(key)
             }
             add(item.name, "")
             for (language, name) in (localized[item.id] ?? [:]).sorted(by: { $0.key < $1.key }) where language != "en" || name.lowercased() != item.name {
@@ -126,6 +140,9 @@ public struct SearchIndex: Sendable {
         generationMembers = generations
         localizedSpecies = localized.count
     }
+
+    /// Every API name, in the API's order.
+    public var names: [String] { items.map(\.name) }
 
     /// Approximate bytes the index holds.
     public var memoryBytes: Int {
@@ -172,12 +189,28 @@ public struct SearchIndex: Sendable {
         let allowed = EditDistance.allowed(forLength: compactQuery.count)
         if strong < limit, allowed > 0, TextFolding.isLatin(compactQuery) {
             var scratch: [Int] = []
+            let qMask = TextFolding.letterMask(compactQuery)
+            let phoneticQuery = TextFolding.phonetic(compactQuery)
+            let pMask = TextFolding.letterMask(phoneticQuery)
+            let n = compactQuery.count
             for key in keys where !key.compact.isEmpty {
-                if let d = EditDistance.distance(compactQuery, key.compact, limit: allowed, scratch: &scratch) {
+                // Each letter one side has and the other lacks costs at least one edit.
+                let missing = (qMask & ~key.mask).nonzeroBitCount, extra = (key.mask & ~qMask).nonzeroBitCount
+                if max(missing, extra) <= allowed,
+                   let d = EditDistance.distance(compactQuery, key.compact, limit: allowed, scratch: &scratch) {
                     offer(key, .fuzzy, d)
-                } else if key.compact.count > compactQuery.count + allowed,
-                          let d = EditDistance.distance(compactQuery, Array(key.compact.prefix(compactQuery.count)), limit: allowed - 1, scratch: &scratch) {
-                    // A typo in the first letters of a longer name, as typed in a search box.
+                    continue
+                }
+                // Sounds alike ("geodood", "quacksly"): one more than the sound distance.
+                if (pMask & ~key.phoneticMask).nonzeroBitCount < allowed, (key.phoneticMask & ~pMask).nonzeroBitCount < allowed,
+                   let d = EditDistance.distance(phoneticQuery, key.phonetic, limit: allowed - 1, scratch: &scratch) {
+                    offer(key, .fuzzy, d + 1)
+                    continue
+                }
+                // A typo in the first letters of a longer name, as typed in a search box.
+                if n >= 4, key.compact.count > n + allowed, n <= key.prefixMasks.count,
+                   (qMask & ~key.prefixMasks[n - 1]).nonzeroBitCount < allowed,
+                   let d = EditDistance.distance(compactQuery, Array(key.compact.prefix(n)), limit: allowed - 1, scratch: &scratch) {
                     offer(key, .fuzzy, d + 1)
                 }
             }
@@ -224,5 +257,22 @@ public struct SearchIndex: Sendable {
             i = dash + 1
         }
         return false
+    }
+}
+
+extension SearchIndex {
+    /// The index as the service would build it from a disk tier: the list, every species
+    /// record there, and the filters. Nil when the list is not cached. (Benchmarks, tools.)
+    public static func load(from store: any CacheStore) -> SearchIndex? {
+        guard let stored = store.readRecord(PokedexService.indexKey),
+              let index = try? JSONDecoder().decode(PokemonIndex.self, from: Data(stored.payload)) else { return nil }
+        var localized: [UInt32: [String: String]] = [:]
+        for item in index.items where item.id < 10_000 {
+            if let r = store.readRecord(PokedexService.speciesKey(item.id)),
+               let s = try? JSONDecoder().decode(SpeciesRecord.self, from: Data(r.payload)) { localized[s.id] = s.names }
+        }
+        let filters = store.readRecord(ResourceLoader.filtersKey).flatMap { try? JSONDecoder().decode(SearchFilters.self, from: Data($0.payload)) }
+        return SearchIndex(index: index, localized: localized, types: (filters?.types ?? [:]).mapValues(Set.init),
+                           generations: PokedexService.generationsByPokemon(filters ?? SearchFilters(types: [:], generations: [:]), index: index))
     }
 }

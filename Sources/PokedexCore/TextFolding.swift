@@ -30,6 +30,30 @@ public enum TextFolding {
         folded.unicodeScalars.filter { $0 != "-" }.map(\.value)
     }
 
+    /// A rough sound-alike key for Latin names: "geodood" and "geodude", "quacksly" and
+    /// "quaxly", "mewww" and "mew" come out alike. ph→f, ck/c/q→k, x→ks, z→s, y→i,
+    /// oo→u, ee→i, doubled letters once, no final e.
+    public static func phonetic(_ compact: [UInt32]) -> [UInt32] {
+        var s = String(String.UnicodeScalarView(compact.compactMap(Unicode.Scalar.init)))
+        for (a, b) in [("ph", "f"), ("ck", "k"), ("qu", "kw"), ("q", "k"), ("c", "k"), ("x", "ks"), ("z", "s"),
+                       ("y", "i"), ("oo", "u"), ("ou", "u"), ("ee", "i"), ("ea", "i")] {
+            s = s.replacingOccurrences(of: a, with: b)
+        }
+        var out: [UInt32] = []
+        for u in s.unicodeScalars where out.last != u.value { out.append(u.value) }
+        if out.count > 3, out.last == 0x65 { out.removeLast() }
+        return out
+    }
+
+    /// Letters a–z and digits present, one bit each: a cheap lower bound on edit distance.
+    static func letterMask(_ scalars: some Sequence<UInt32>) -> UInt64 {
+        var m: UInt64 = 0
+        for u in scalars {
+            if (0x61...0x7A).contains(u) { m |= 1 << (u - 0x61) } else if (0x30...0x39).contains(u) { m |= 1 << (26 + u - 0x30) } else { m |= 1 << 40 }
+        }
+        return m
+    }
+
     /// Whether the folded text is written in Latin letters and digits (where typos are measured).
     static func isLatin(_ scalars: [UInt32]) -> Bool { scalars.allSatisfy { $0 < 0x250 } }
 }

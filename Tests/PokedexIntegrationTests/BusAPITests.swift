@@ -172,3 +172,47 @@ final class BusAPITests: XCTestCase {
         XCTAssertGreaterThan(InterfaceShape(xml: file, interface: PokedexBusNames.interface).members.count, 10)
     }
 }
+
+final class SearchBusTests: XCTestCase {
+    var h: Harness!
+    override func setUpWithError() throws {
+        h = try Harness()
+        try h.startDaemon(["--no-prefetch"])
+    }
+    override func tearDown() {
+        h.shutdown()
+        h = nil
+    }
+
+    func testSearchDetailedSaysWhyAndFilters() throws {
+        let c = try PokedexClient()
+        _ = try c.detail("charizard")  // its species record carries the German name
+        let typo = try c.searchDetailed("charzard", limit: 3)
+        XCTAssertEqual(typo.first?["name"]?.string, "charizard")
+        XCTAssertEqual(typo.first?["match"]?.string, "fuzzy")
+        XCTAssertEqual(typo.first?["distance"]?.uint, 1)
+        let german = try c.searchDetailed("glurak", limit: 3).first
+        XCTAssertEqual(german?["name"]?.string, "charizard")
+        XCTAssertEqual(german?["match"]?.string, "localized")
+        XCTAssertEqual(german?["matched_name"]?.string, "Glurak")
+        XCTAssertEqual(german?["language"]?.string, "de")
+        XCTAssertEqual(try c.search("type:fire type:flying", limit: 5).map(\.name), ["charizard"])
+        XCTAssertEqual(try c.search("gen:3", limit: 5).map(\.name), ["deoxys-attack"], "forms join their species' generation")
+        XCTAssertEqual(try c.search("gen:1 type:electric", limit: 5).map(\.name), ["pikachu", "raichu"])
+        XCTAssertEqual(try c.search("mega", limit: 1).map(\.name), ["venusaur-mega"])
+        XCTAssertEqual(try c.search("pikachuu", limit: 1).map(\.name), ["pikachu"], "Search's signature, the new ranking")
+        assertBusError(errorPrefix + "InvalidArgument") { () throws(BusError) in _ = try c.searchDetailed(" ", limit: 3) }
+        assertBusError(errorPrefix + "InvalidArgument") { () throws(BusError) in _ = try c.searchDetailed(String(repeating: "a", count: 1000), limit: 3) }
+        if case .structure(let f) = try c.property("SearchCoverage") {
+            XCTAssertEqual(f.first?.uint, 1, "one species' names are indexed so far")
+        } else { XCTFail("SearchCoverage") }
+    }
+
+    func testUnknownNamesSuggestTheClosest() throws {
+        let c = try PokedexClient()
+        let msg = assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.detail("pikachuu") }
+        XCTAssertEqual(msg, #"no Pokémon named "pikachuu"; did you mean "pikachu"?"#)
+        let fav = assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.toggleFavorite("bulbsaur") }
+        XCTAssertTrue(fav.hasSuffix(#"did you mean "bulbasaur"?"#), fav)
+    }
+}

@@ -102,8 +102,25 @@ def species_body(base, ident, name):
             {"flavor_text": "It keeps its tail\nraised to monitor\fits surroundings.", "language": {"name": "en", "url": ""},
              "version": {"name": "shield", "url": ""}}],
         "names": [{"name": name.capitalize(), "language": {"name": "en", "url": ""}},
-                  {"name": "ピカチュウ" if ident == 25 else name, "language": {"name": "ja-hrkt", "url": ""}}],
+                  {"name": "ピカチュウ" if ident == 25 else name, "language": {"name": "ja-hrkt", "url": ""}}]
+                 + ([{"name": "Glurak", "language": {"name": "de", "url": ""}}] if ident == 6 else []),
     }
+
+
+def filter_body(base, kind, key):
+    """/type and /generation, shaped like PokeAPI's: lists, a type's pokemon, a generation's species."""
+    if kind == "type":
+        names = sorted({t for ts in TYPES.values() for t in ts} | {"normal"})
+        if not key:
+            return {"count": len(names), "results": [{"name": n, "url": f"{base}/api/v2/type/{n}/"} for n in names]}
+        ids = [i for i, _ in entries() if key in TYPES.get(i, ["normal"])]
+        return {"name": key, "pokemon": [{"pokemon": {"name": lookup(str(i))[1], "url": f"{base}/api/v2/pokemon/{i}/"}, "slot": 1} for i in ids]}
+    if not key:
+        return {"count": 2, "results": [{"name": "generation-i", "url": f"{base}/api/v2/generation/1/"},
+                                        {"name": "generation-iii", "url": f"{base}/api/v2/generation/3/"}]}
+    gid = {"generation-i": 1, "generation-iii": 3}.get(key, int(key) if key.isdigit() else 0)
+    species = [(i, n) for i, n in entries() if i <= 151] if gid == 1 else [(386, "deoxys")]
+    return {"id": gid, "name": f"generation-{gid}", "pokemon_species": [{"name": n, "url": f"{base}/api/v2/pokemon-species/{i}/"} for i, n in species]}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -170,6 +187,8 @@ class Handler(BaseHTTPRequestHandler):
             kind = "pokemon-species"
         elif url.path.startswith("/api/v2/pokemon/"):
             kind = "pokemon-list" if url.path.rstrip("/") == "/api/v2/pokemon" else "pokemon"
+        elif url.path.startswith("/api/v2/type") or url.path.startswith("/api/v2/generation"):
+            kind = "filters"
         elif url.path.startswith("/sprites/"):
             kind = "sprite"
         else:
@@ -206,6 +225,9 @@ class Handler(BaseHTTPRequestHandler):
             page = [{"name": n, "url": f"{base}/api/v2/pokemon/{i}/"} for i, n in all_entries[offset:offset + limit]]
             body = {"count": len(all_entries), "next": None, "previous": None, "results": page}
             return self.send(200, json.dumps(body).encode())
+        m = re.match(r"^/api/v2/(type|generation)/?([^/]*)/?$", url.path)
+        if m:
+            return self.send(200, json.dumps(filter_body(base, m.group(1), m.group(2))).encode())
         m = re.match(r"^/api/v2/(pokemon|pokemon-species)/([^/]+)/?$", url.path)
         if m:
             found = lookup(m.group(2).lower())

@@ -3,8 +3,12 @@
 //   pokedex-bench cold-page             ListPage 0 20 now, then until all 20 sprites are on disk: ms
 //   pokedex-bench scroll FIRST LAST MS  pages FIRST…LAST, one every MS ms: each reply's µs and filled sprites
 //   pokedex-bench concurrent-detail N NAME   N concurrent Detail calls (one connection each)
+//   pokedex-bench search-rtt N         Search (a 12-query mix) and Peer.Ping, interleaved: p50/p99 µs
+//   pokedex-bench search-core CACHE_DIR CASES   in-process search over a synced disk tier:
+//                                         latency by query length, index memory, the query set's accuracy
 import Glibc
 import PokedexBusClient
+import PokedexCore
 
 func now() -> Double {
     var ts = timespec()
@@ -48,6 +52,21 @@ do {
             ping.append((now() - t) * 1e6)
         }
         print("listpage_p50_us=\(Int(percentile(page, 0.5))) listpage_p99_us=\(Int(percentile(page, 0.99))) ping_p50_us=\(Int(percentile(ping, 0.5))) ping_p99_us=\(Int(percentile(ping, 0.99)))")
+    case "search-rtt":
+        // Search over the bus for a mix of queries (prefix, typo, other language, filter), against Ping.
+        let n = Int(args.count > 2 ? args[2] : "2000") ?? 2000
+        let queries = ["pika", "charzard", "glurak", "mega", "25", "bulbsaur", "ピカチュウ", "type:fire char", "m", "gardevior", "dracaufeu", "eev"]
+        for q in queries { _ = try c.search(q, limit: 10) }
+        var search: [Double] = [], ping: [Double] = []
+        for i in 0..<n {
+            var t = now()
+            _ = try c.search(queries[i % queries.count], limit: 10)
+            search.append((now() - t) * 1e6)
+            t = now()
+            try c.ping()
+            ping.append((now() - t) * 1e6)
+        }
+        print("search_p50_us=\(Int(percentile(search, 0.5))) search_p99_us=\(Int(percentile(search, 0.99))) ping_p50_us=\(Int(percentile(ping, 0.5))) ping_p99_us=\(Int(percentile(ping, 0.99)))")
     case "cold-page":
         let t0 = now()
         var page = try c.listPage(offset: 0, limit: 20)
@@ -86,6 +105,42 @@ do {
         let t0 = now()
         let ok = try PokedexClient.concurrent(clients.map { ($0, "Detail", args[3]) })
         print("answered=\(ok) of \(n) in \(ms(now() - t0)) ms")
+    case "search-core":
+        guard args.count == 4, let store = try? FileCacheStore(directory: args[2], capacity: 1 << 40),
+              let index = SearchIndex.load(from: store) else { fail("search-core CACHE_DIR CASES (a synced cache)") }
+        // Latency by query length: prefixes and one-letter typos of every name, 1–12 characters.
+        var byLength: [Int: [Double]] = [:]
+        var rng = SystemRandomNumberGenerator()
+        let names = index.names
+        for round in 0..<3000 {
+            let name = names[round % names.count]
+            let n = 1 + round % 12
+            var q = String(name.prefix(n))
+            if round % 3 == 0, q.count > 3 { q.remove(at: q.index(q.startIndex, offsetBy: Int.random(in: 1..<q.count, using: &rng))) }
+            let query = SearchQuery(parsing: q)
+            let t = now()
+            _ = index.search(query, limit: 10)
+            byLength[n, default: []].append((now() - t) * 1e6)
+        }
+        let all = byLength.values.flatMap { $0 }
+        var line = "search_p50_us=\(Int(percentile(all, 0.5))) search_p99_us=\(Int(percentile(all, 0.99))) index_kib=\(index.memoryBytes / 1024) localized_species=\(index.localizedSpecies)"
+        line += " worst_length_p99_us=\(Int(byLength.values.map { percentile($0, 0.99) }.max() ?? 0))"
+        print(line)
+        // The query set.
+        guard let text = try? String(contentsOfFile: args[3], encoding: .utf8) else { fail("cannot read \(args[3])") }
+        var total = 0, first = 0, top3 = 0
+        var misses: [String] = []
+        for row in text.split(separator: "\n") where !row.hasPrefix("#") {
+            let f = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard f.count >= 2 else { continue }
+            total += 1
+            let hits = index.search(SearchQuery(parsing: f[0]), limit: 3).map(\.item.name)
+            if hits.first == f[1] { first += 1 }
+            if hits.contains(f[1]) { top3 += 1 } else { misses.append("\(f[0]) → \(hits) (wanted \(f[1]))") }
+            if hits.first != f[1] && hits.contains(f[1]) { misses.append("\(f[0]) → \(hits) (wanted \(f[1]) first)") }
+        }
+        print("cases=\(total) first=\(first) top3=\(top3)")
+        for m in misses { print("  miss: \(m)") }
     default:
         fail("unknown command \(args[1])")
     }

@@ -1,0 +1,95 @@
+import XCTest
+@testable import PokedexCore
+
+final class SearchTests: XCTestCase {
+    let index: SearchIndex = {
+        let names: [(UInt32, String)] = [
+            (1, "bulbasaur"), (4, "charmander"), (5, "charmeleon"), (6, "charizard"), (25, "pikachu"), (26, "raichu"),
+            (122, "mr-mime"), (150, "mewtwo"), (151, "mew"), (669, "flabebe"), (737, "charjabug"),
+            (10034, "charizard-mega-x"), (10035, "charizard-mega-y"), (10100, "raichu-alola"), (10080, "pikachu-rock-star"),
+        ]
+        let list = PokemonIndex(items: names.map { .init(id: $0.0, name: $0.1) }, total: UInt32(names.count))
+        return SearchIndex(
+            index: list,
+            localized: [25: ["ja-hrkt": "ピカチュウ", "ja": "ピカチュウ", "en": "Pikachu", "fr": "Pikachu"],
+                        6: ["de": "Glurak", "fr": "Dracaufeu", "ja": "リザードン"], 669: ["en": "Flabébé"]],
+            types: ["fire": [4, 5, 6, 10035], "flying": [6], "electric": [25, 26, 10100, 10080], "dragon": [10034]],
+            generations: [1: [1, 4, 5, 6, 25, 26, 122, 150, 151, 10034, 10035, 10100, 10080], 6: [669], 7: [737]])
+    }()
+
+    func names(_ q: String, _ limit: Int = 5) -> [String] { index.search(SearchQuery(parsing: q), limit: limit).map(\.item.name) }
+    func first(_ q: String) -> SearchHit? { index.search(SearchQuery(parsing: q), limit: 1).first }
+
+    func testRanks() {
+        XCTAssertEqual(first("25")?.match, .exact)
+        XCTAssertEqual(first("pikachu")?.match, .exact)
+        XCTAssertEqual(names("char", 4), ["charmander", "charmeleon", "charizard", "charjabug"], "prefix, API order")
+        XCTAssertEqual(first("mega")?.match, .word, "word prefix inside a hyphenated name")
+        XCTAssertEqual(names("mega", 2), ["charizard-mega-x", "charizard-mega-y"])
+        XCTAssertEqual(names("alola"), ["raichu-alola"])
+        XCTAssertEqual(first("izard")?.match, .substring)
+        XCTAssertEqual(names("rock", 1), ["pikachu-rock-star"])
+    }
+
+    func testTyposFindTheIntendedPokemonFirst() {
+        for (typo, want) in [("pikachuu", "pikachu"), ("charzard", "charizard"), ("bulbsaur", "bulbasaur"), ("mewtoo", "mewtwo"),
+                             ("pikatchu", "pikachu"), ("charmandr", "charmander"), ("bulbasuar", "bulbasaur")] {
+            let hit = first(typo)
+            XCTAssertEqual(hit?.item.name, want, typo)
+            XCTAssertEqual(hit?.match, .fuzzy, typo)
+            XCTAssertGreaterThan(hit?.distance ?? 0, 0, typo)
+        }
+        XCTAssertEqual(names("xyzzyq"), [], "no wild guesses")
+        XCTAssertEqual(index.suggestion(for: "pikachuu"), "pikachu")
+    }
+
+    func testCaseAccentsWidthKanaAndOtherLanguages() {
+        XCTAssertEqual(first("Flabébé")?.item.name, "flabebe")
+        XCTAssertEqual(first("FLABEBE")?.item.name, "flabebe")
+        XCTAssertEqual(first("ＰＩＫＡＣＨＵ")?.item.name, "pikachu")
+        XCTAssertEqual(first("２５")?.item.name, "pikachu", "full-width digits")
+        XCTAssertEqual(first("Mr. Mime")?.item.name, "mr-mime")
+        let kata = first("ピカチュウ"), hira = first("ぴかちゅう")
+        XCTAssertEqual(kata?.item.name, "pikachu")
+        XCTAssertEqual(kata?.match, .localized)
+        XCTAssertEqual(hira?.item.name, "pikachu", "hiragana finds katakana")
+        let de = first("glurak")
+        XCTAssertEqual(de?.item.name, "charizard")
+        XCTAssertEqual(de?.match, .localized)
+        XCTAssertEqual(de?.matched, "Glurak")
+        XCTAssertEqual(de?.language, "de")
+        XCTAssertEqual(first("Dracofeu")?.item.name, "charizard", "typos in other languages too")
+    }
+
+    func testFilters() {
+        XCTAssertEqual(names("type:fire type:flying"), ["charizard"])
+        XCTAssertEqual(first("type:fire")?.match, .filter)
+        XCTAssertEqual(names("type:fire char"), ["charmander", "charmeleon", "charizard", "charizard-mega-y"])
+        XCTAssertEqual(names("gen:1 type:electric", 10), ["pikachu", "raichu", "raichu-alola", "pikachu-rock-star"], "API order")
+        XCTAssertEqual(names("gen:7 char"), ["charjabug"])
+        XCTAssertEqual(names("gen:6"), ["flabebe"])
+        XCTAssertEqual(names("type:nonsense"), [])
+        XCTAssertEqual(names("gen:x"), [])
+    }
+
+    func testQueryParsing() {
+        let q = SearchQuery(parsing: "  Type:Fire  char  GEN:1 ")
+        XCTAssertEqual(q.types, ["fire"])
+        XCTAssertEqual(q.generation, 1)
+        XCTAssertEqual(q.text, "char")
+        XCTAssertEqual(SearchQuery(parsing: "generation:iv").generation, 4)
+    }
+
+    func testEditDistance() {
+        var scratch: [Int] = []
+        func d(_ a: String, _ b: String, _ limit: Int = 5) -> Int? {
+            EditDistance.distance(a.unicodeScalars.map(\.value), b.unicodeScalars.map(\.value), limit: limit, scratch: &scratch)
+        }
+        XCTAssertEqual(d("pikachu", "pikachu"), 0)
+        XCTAssertEqual(d("pikahcu", "pikachu"), 1, "a swap is one edit")
+        XCTAssertEqual(d("charzard", "charizard"), 1)
+        XCTAssertEqual(d("mewtoo", "mewtwo"), 1)
+        XCTAssertNil(d("abc", "xyz", 2))
+        XCTAssertEqual(TextFolding.phonetic(TextFolding.compact("geodood")), TextFolding.phonetic(TextFolding.compact("geodude")))
+    }
+}
