@@ -87,7 +87,7 @@ final class ServiceTests: XCTestCase {
 
     func testUnknownNamesAndEmptyInput() async throws {
         let s = try makeService(FakePokeAPI())
-        for (query, message) in [("pikachuu", #"no Pokémon named "pikachuu""#), ("9999", "no Pokémon with number 9999"),
+        for (query, message) in [("pikachuu", #"no Pokémon named "pikachuu"; did you mean "pikachu"?"#), ("9999", "no Pokémon with number 9999"),
                                  ("../../etc/passwd", #"no Pokémon named "../../etc/passwd""#)] {
             do {
                 _ = try await s.detail(query)

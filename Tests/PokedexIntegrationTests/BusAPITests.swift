@@ -63,7 +63,7 @@ final class BusAPITests: XCTestCase {
     func testBadNamesGiveClearErrors() throws {
         let c = try PokedexClient()
         let msg = assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.detail("pikachuu") }
-        XCTAssertEqual(msg, #"no Pokémon named "pikachuu""#)
+        XCTAssertEqual(msg, #"no Pokémon named "pikachuu"; did you mean "pikachu"?"#)
         assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.detail("99999") }
         assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.detail("../../etc/passwd") }
         assertBusError(errorPrefix + "InvalidArgument") { () throws(BusError) in _ = try c.detail("   ") }
@@ -88,7 +88,7 @@ final class BusAPITests: XCTestCase {
 
     func testSearch() throws {
         let c = try PokedexClient()
-        XCTAssertEqual(try c.search("pidgeot", limit: 5).map(\.name), ["pidgeot", "pidgeotto"], "exact first, then prefix")
+        XCTAssertEqual(Array(try c.search("pidgeot", limit: 5).map(\.name).prefix(2)), ["pidgeot", "pidgeotto"], "exact first, then prefix")
         XCTAssertEqual(try c.search("25", limit: 1).first?.name, "pikachu")
         XCTAssertEqual(try c.search("ORAN", limit: 5).map(\.name), ["nidoran-f", "nidoran-m"], "substring, any case")
         XCTAssertEqual(try c.search("saur", limit: 2).count, 2)
