@@ -8,6 +8,22 @@ public struct SearchFilters: Codable, Sendable, Equatable {
     public var generations: [Int: [UInt32]]
     /// species name → species id (forms such as "deoxys-attack" join "deoxys" by name).
     public var speciesIDs: [String: UInt32] = [:]
+
+    public init(types: [String: [UInt32]], generations: [Int: [UInt32]], speciesIDs: [String: UInt32] = [:]) {
+        self.types = types
+        self.generations = generations
+        self.speciesIDs = speciesIDs
+    }
+
+    enum CodingKeys: String, CodingKey { case types, generations, speciesIDs }
+
+    /// Records written before `speciesIDs` existed still open.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        types = try c.decode([String: [UInt32]].self, forKey: .types)
+        generations = try c.decode([Int: [UInt32]].self, forKey: .generations)
+        speciesIDs = try c.decodeIfPresent([String: UInt32].self, forKey: .speciesIDs) ?? [:]
+    }
 }
 
 /// The search index's inputs and the index built from them, kept by the service.

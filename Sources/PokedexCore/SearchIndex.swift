@@ -79,21 +79,23 @@ public struct SearchQuery: Equatable, Sendable {
 /// their types and generations for filters. Built off the bus thread; searched in well
 /// under a millisecond.
 public struct SearchIndex: Sendable {
+    /// One searchable name. Its folded bytes, typo keys and letter masks live in the flat
+    /// arrays below, so a search walks plain memory with no reference counting per name.
     struct Key: Sendable {
-        var position: Int        // in `items`
+        var position: Int32      // in `items`
         var text: String         // as written
         var language: String     // "" for the API name
-        var folded: [UInt8]      // folded, UTF-8
-        var compact: [UInt32]    // folded without hyphens, for typo distance (Latin only)
-        var phonetic: [UInt32] = []
-        var mask: UInt64 = 0     // letters in `compact`
-        var phoneticMask: UInt64 = 0
-        var prefixMasks: [UInt64] = []  // letters in the first n+1 of `compact`, n < 16
     }
 
     let items: [PokemonIndex.Item]
     let keys: [Key]
     let byID: [UInt32: Int]
+    // Flat storage, one range per key.
+    let folded: [UInt8]; let foldedRange: [Range<Int32>]
+    let compact: [UInt32]; let compactRange: [Range<Int32>]      // empty range: not Latin
+    let phonetic: [UInt32]; let phoneticRange: [Range<Int32>]
+    let mask: [UInt64]; let phoneticMask: [UInt64]
+    let prefixMask: [UInt64]   // 16 per key: letters in the first n+1 of `compact`
     /// type name → ids.
     let typeMembers: [String: Set<UInt32>]
     /// generation number → ids.
@@ -108,26 +110,36 @@ public struct SearchIndex: Sendable {
     public init(index: PokemonIndex, localized: [UInt32: [String: String]] = [:],
                 types: [String: Set<UInt32>] = [:], generations: [Int: Set<UInt32>] = [:]) {
         items = index.items
-        var keys: [Key] = []
-        keys.reserveCapacity(items.count * 3)
-        var byID: [UInt32: Int] = [:]
+        var keys: [Key] = [], byID: [UInt32: Int] = [:]
+        var folded: [UInt8] = [], foldedRange: [Range<Int32>] = []
+        var compact: [UInt32] = [], compactRange: [Range<Int32>] = []
+        var phonetic: [UInt32] = [], phoneticRange: [Range<Int32>] = []
+        var mask: [UInt64] = [], phoneticMask: [UInt64] = [], prefixMask: [UInt64] = []
+        func append<T>(_ values: [T], to store: inout [T]) -> Range<Int32> {
+            let start = Int32(store.count)
+            store.append(contentsOf: values)
+            return start..<Int32(store.count)
+        }
         for (position, item) in items.enumerated() {
             byID[item.id] = position
             var seen: Set<String> = []
             func add(_ text: String, _ language: String) {
-                let folded = TextFolding.fold(text)
-                guard !folded.isEmpty, seen.insert(folded).inserted else { return }
-                let compact = TextFolding.compact(folded)
-                var key = Key(position: position, text: text, language: language, folded: Array(folded.utf8),
-                              compact: TextFolding.isLatin(compact) ? compact : [])
-                if !key.compact.isEmpty {
-                    key.phonetic = TextFolding.phonetic(key.compact)
-                    key.mask = TextFolding.letterMask(key.compact)
-                    key.phoneticMask = TextFolding.letterMask(key.phonetic)
-                    var m: UInt64 = 0
-                    for u in key.compact.prefix(16) { m |= TextFolding.letterMask([u]); key.prefixMasks.append(m) }
+                let f = TextFolding.fold(text)
+                guard !f.isEmpty, seen.insert(f).inserted else { return }
+                let c = TextFolding.compact(f)
+                let latin = TextFolding.isLatin(c)
+                let p = latin ? TextFolding.phonetic(c) : []
+                keys.append(Key(position: Int32(position), text: text, language: language))
+                foldedRange.append(append(Array(f.utf8), to: &folded))
+                compactRange.append(append(latin ? c : [], to: &compact))
+                phoneticRange.append(append(p, to: &phonetic))
+                mask.append(TextFolding.letterMask(c))
+                phoneticMask.append(TextFolding.letterMask(p))
+                var m: UInt64 = 0
+                for i in 0..<16 {
+                    if i < c.count { m |= TextFolding.letterMask([c[i]]) }
+                    prefixMask.append(m)
                 }
-                keys.append(key)
             }
             add(item.name, "")
             for (language, name) in (localized[item.id] ?? [:]).sorted(by: { $0.key < $1.key }) where language != "en" || name.lowercased() != item.name {
@@ -136,6 +148,10 @@ public struct SearchIndex: Sendable {
         }
         self.keys = keys
         self.byID = byID
+        self.folded = folded; self.foldedRange = foldedRange
+        self.compact = compact; self.compactRange = compactRange
+        self.phonetic = phonetic; self.phoneticRange = phoneticRange
+        self.mask = mask; self.phoneticMask = phoneticMask; self.prefixMask = prefixMask
         typeMembers = types
         generationMembers = generations
         localizedSpecies = localized.count
@@ -146,7 +162,8 @@ public struct SearchIndex: Sendable {
 
     /// Approximate bytes the index holds.
     public var memoryBytes: Int {
-        keys.reduce(0) { $0 + 64 + $1.text.utf8.count + $1.folded.count + $1.compact.count * 4 } + items.count * 32
+        keys.reduce(0) { $0 + 48 + $1.text.utf8.count } + folded.count + (compact.count + phonetic.count) * 4
+            + (foldedRange.count * 3) * 8 + (mask.count * 2 + prefixMask.count) * 8 + items.count * 32
     }
 
     /// Best first: exact (number or name, any language), name prefix, word prefix inside a
@@ -161,67 +178,114 @@ public struct SearchIndex: Sendable {
             return items.lazy.filter { allowedIDs.contains($0.id) }.prefix(limit)
                 .map { SearchHit(item: $0, match: .filter, matched: $0.name, language: "", distance: 0) }
         }
-        var best: [Int: (hit: SearchHit, score: (Int, Int, Int, Int, Int))] = [:]
-        func offer(_ key: Key, _ kind: MatchKind, _ distance: Int) {
-            let item = items[key.position]
+        // Per item: the best (score, key, kind, distance) so far.
+        var best: [Int32: (score: (Int, Int, Int, Int, Int32), key: Int, kind: MatchKind, distance: Int)] = [:]
+        func offer(_ k: Int, _ kind: MatchKind, _ distance: Int) {
+            let position = keys[k].position
+            let item = items[Int(position)]
             if let allowedIDs, !allowedIDs.contains(item.id) { return }
-            let localized = !key.language.isEmpty
-            let score = (MatchKind.rank(kind, localized: localized), distance, localized ? 1 : 0, item.id > 10_000 ? 1 : 0, key.position)
-            if let old = best[key.position], old.score <= score { return }
-            let hit = SearchHit(item: item, match: localized ? .localized : kind, matched: key.text, language: key.language, distance: distance)
-            best[key.position] = (hit, score)
+            let localized = !keys[k].language.isEmpty
+            let score = (MatchKind.rank(kind, localized: localized), distance, localized ? 1 : 0, item.id > 10_000 ? 1 : 0, position)
+            if let old = best[position], old.score <= score { return }
+            best[position] = (score, k, kind, distance)
         }
-        if let number = UInt32(query.text), let position = byID[number] {
-            offer(Key(position: position, text: items[position].name, language: "", folded: [], compact: []), .exact, 0)
+        if let number = UInt32(query.text), let position = byID[number],
+           let k = keys.firstIndex(where: { $0.position == Int32(position) }) {
+            offer(k, .exact, 0)
         }
-        for key in keys {
-            let f = key.folded
-            if f.count < q.count { continue }
-            if f == q { offer(key, .exact, 0) }
-            else if f.starts(with: q) { offer(key, .prefix, 0) }
-            else if let at = Self.find(q, in: f) {
-                offer(key, at > 0 && f[at - 1] == UInt8(ascii: "-") ? .word : .substring, 0)
-                if at > 0 && f[at - 1] != UInt8(ascii: "-"), Self.hasWordPrefix(q, in: f) { offer(key, .word, 0) }
+        folded.withUnsafeBufferPointer { fb in
+            q.withUnsafeBufferPointer { qb in
+                // First the API names' exact and prefix matches: when they fill the list,
+                // nothing ranked lower can enter it ("m", "pi", "char" stop here).
+                for k in 0..<keys.count where keys[k].language.isEmpty {
+                    let r = foldedRange[k]
+                    guard Int(r.count) >= qb.count else { continue }
+                    if memcmp(fb.baseAddress! + Int(r.lowerBound), qb.baseAddress!, qb.count) == 0 {
+                        offer(k, Int(r.count) == qb.count ? .exact : .prefix, 0)
+                    }
+                }
+                if best.count >= limit { return }
+                let dash = UInt8(ascii: "-")
+                for k in 0..<keys.count {
+                    let r = foldedRange[k]
+                    let start = Int(r.lowerBound), count = Int(r.count)
+                    if count < qb.count { continue }
+                    let f = UnsafeBufferPointer(rebasing: fb[start..<(start + count)])
+                    if count == qb.count && memcmp(f.baseAddress!, qb.baseAddress!, count) == 0 { offer(k, .exact, 0); continue }
+                    if memcmp(f.baseAddress!, qb.baseAddress!, qb.count) == 0 { offer(k, .prefix, 0); continue }
+                    var at = 1
+                    var found: MatchKind?
+                    while at + qb.count <= count {
+                        if f[at] == qb[0] && memcmp(f.baseAddress! + at, qb.baseAddress!, qb.count) == 0 {
+                            if f[at - 1] == dash { found = .word; break }
+                            if found == nil { found = .substring }
+                        }
+                        at += 1
+                    }
+                    if let found { offer(k, found, 0) }
+                }
             }
         }
-        let strong = best.count
         let compactQuery = TextFolding.compact(query.text)
         let allowed = EditDistance.allowed(forLength: compactQuery.count)
-        if strong < limit, allowed > 0, TextFolding.isLatin(compactQuery) {
-            var scratch: [Int] = []
-            let qMask = TextFolding.letterMask(compactQuery)
-            let phoneticQuery = TextFolding.phonetic(compactQuery)
-            let pMask = TextFolding.letterMask(phoneticQuery)
-            let n = compactQuery.count
-            for key in keys where !key.compact.isEmpty {
-                // Each letter one side has and the other lacks costs at least one edit.
-                let missing = (qMask & ~key.mask).nonzeroBitCount, extra = (key.mask & ~qMask).nonzeroBitCount
-                if max(missing, extra) <= allowed,
-                   let d = EditDistance.distance(compactQuery, key.compact, limit: allowed, scratch: &scratch) {
-                    offer(key, .fuzzy, d)
-                    continue
-                }
-                // Sounds alike ("geodood", "quacksly"): one more than the sound distance.
-                if (pMask & ~key.phoneticMask).nonzeroBitCount < allowed, (key.phoneticMask & ~pMask).nonzeroBitCount < allowed,
-                   let d = EditDistance.distance(phoneticQuery, key.phonetic, limit: allowed - 1, scratch: &scratch) {
-                    offer(key, .fuzzy, d + 1)
-                    continue
-                }
-                // A typo in the first letters of a longer name, as typed in a search box.
-                if n >= 4, key.compact.count > n + allowed, n <= key.prefixMasks.count,
-                   (qMask & ~key.prefixMasks[n - 1]).nonzeroBitCount < allowed,
-                   let d = EditDistance.distance(compactQuery, Array(key.compact.prefix(n)), limit: allowed - 1, scratch: &scratch) {
-                    offer(key, .fuzzy, d + 1)
+        if best.count < limit, allowed > 0, TextFolding.isLatin(compactQuery) {
+            fuzzy(compactQuery, allowed: allowed, offer)
+        }
+        return best.values.sorted { $0.score < $1.score }.prefix(limit).map { b in
+            let key = keys[b.key]
+            return SearchHit(item: items[Int(key.position)], match: key.language.isEmpty ? b.kind : .localized,
+                             matched: key.text, language: key.language, distance: b.distance)
+        }
+    }
+
+    /// Typo-tolerant matching over the Latin names: edit distance, then sound-alike, then a
+    /// typo in the first letters of a longer name. A letter-set bound skips most names.
+    private func fuzzy(_ query: [UInt32], allowed: Int, _ offer: (Int, MatchKind, Int) -> Void) {
+        var scratch: [Int] = []
+        let qMask = TextFolding.letterMask(query)
+        let phoneticQuery = TextFolding.phonetic(query)
+        let pMask = TextFolding.letterMask(phoneticQuery)
+        let n = query.count
+        compact.withUnsafeBufferPointer { cb in
+            phonetic.withUnsafeBufferPointer { pb in
+                query.withUnsafeBufferPointer { qb in
+                    phoneticQuery.withUnsafeBufferPointer { pqb in
+                        for k in 0..<keys.count {
+                            let cr = compactRange[k]
+                            if cr.isEmpty { continue }
+                            let c = UnsafeBufferPointer(rebasing: cb[Int(cr.lowerBound)..<Int(cr.upperBound)])
+                            let km = mask[k]
+                            // Each letter one side has and the other lacks costs at least one edit.
+                            if max((qMask & ~km).nonzeroBitCount, (km & ~qMask).nonzeroBitCount) <= allowed,
+                               let d = EditDistance.distance(qb, c, limit: allowed, scratch: &scratch) {
+                                offer(k, .fuzzy, d)
+                                continue
+                            }
+                            // Sounds alike ("geodood", "quacksly"): one more than the sound distance.
+                            let pm = phoneticMask[k]
+                            if (pMask & ~pm).nonzeroBitCount < allowed, (pm & ~pMask).nonzeroBitCount < allowed {
+                                let pr = phoneticRange[k]
+                                let p = UnsafeBufferPointer(rebasing: pb[Int(pr.lowerBound)..<Int(pr.upperBound)])
+                                if let d = EditDistance.distance(pqb, p, limit: allowed - 1, scratch: &scratch) {
+                                    offer(k, .fuzzy, d + 1)
+                                    continue
+                                }
+                            }
+                            // A typo in the first letters of a longer name, as typed in a search box.
+                            if n >= 4, n <= 16, c.count > n + allowed, (qMask & ~prefixMask[k * 16 + n - 1]).nonzeroBitCount < allowed,
+                               let d = EditDistance.distance(qb, UnsafeBufferPointer(rebasing: c[0..<n]), limit: allowed - 1, scratch: &scratch) {
+                                offer(k, .fuzzy, d + 1)
+                            }
+                        }
+                    }
                 }
             }
         }
-        return best.values.sorted { $0.score < $1.score }.prefix(limit).map(\.hit)
     }
 
     /// The single best guess for a name that does not exist, for "did you mean".
     public func suggestion(for text: String) -> String? {
-        let hits = search(SearchQuery(parsing: text), limit: 1)
-        return hits.first.map(\.item.name)
+        search(SearchQuery(parsing: text), limit: 1).first.map(\.item.name)
     }
 
     private func filterIDs(_ query: SearchQuery) -> Set<UInt32>? {
@@ -236,27 +300,6 @@ public struct SearchIndex: Sendable {
             ids = ids.map { $0.intersection(members) } ?? members
         }
         return ids ?? []
-    }
-
-    /// Position of `needle` in `haystack`, bytewise (UTF-8 keeps scalar boundaries).
-    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard needle.count <= haystack.count, let first = needle.first else { return nil }
-        var i = 0
-        let last = haystack.count - needle.count
-        while i <= last {
-            if haystack[i] == first, haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
-            i += 1
-        }
-        return nil
-    }
-
-    static func hasWordPrefix(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
-        var i = 0
-        while let dash = haystack[i...].firstIndex(of: UInt8(ascii: "-")) {
-            if haystack[(dash + 1)...].starts(with: needle) { return true }
-            i = dash + 1
-        }
-        return false
     }
 }
 

@@ -5,8 +5,9 @@ import Foundation
 /// "Flabébé" and "flabebe" fold alike, as do "Mr. Mime" and "mr-mime", "ＰＩＫＡ" and "pika".
 public enum TextFolding {
     public static func fold(_ text: String) -> String {
-        let folded = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        // Plain ASCII (most queries) needs no Unicode folding: lower-case and separators only.
+        let folded = text.utf8.allSatisfy({ $0 < 0x80 }) ? text.lowercased()
+            : text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var out = String.UnicodeScalarView()
         var lastHyphen = false
         for u in folded.unicodeScalars {
@@ -34,14 +35,30 @@ public enum TextFolding {
     /// "quaxly", "mewww" and "mew" come out alike. ph→f, ck/c/q→k, x→ks, z→s, y→i,
     /// oo→u, ee→i, doubled letters once, no final e.
     public static func phonetic(_ compact: [UInt32]) -> [UInt32] {
-        var s = String(String.UnicodeScalarView(compact.compactMap(Unicode.Scalar.init)))
-        for (a, b) in [("ph", "f"), ("ck", "k"), ("qu", "kw"), ("q", "k"), ("c", "k"), ("x", "ks"), ("z", "s"),
-                       ("y", "i"), ("oo", "u"), ("ou", "u"), ("ee", "i"), ("ea", "i")] {
-            s = s.replacingOccurrences(of: a, with: b)
-        }
+        let a: UInt32 = 0x61, c: UInt32 = 0x63, e: UInt32 = 0x65, f: UInt32 = 0x66, h: UInt32 = 0x68, i: UInt32 = 0x69
+        let k: UInt32 = 0x6B, o: UInt32 = 0x6F, p: UInt32 = 0x70, q: UInt32 = 0x71, s: UInt32 = 0x73, u: UInt32 = 0x75
+        let w: UInt32 = 0x77, x: UInt32 = 0x78, y: UInt32 = 0x79, z: UInt32 = 0x7A
         var out: [UInt32] = []
-        for u in s.unicodeScalars where out.last != u.value { out.append(u.value) }
-        if out.count > 3, out.last == 0x65 { out.removeLast() }
+        out.reserveCapacity(compact.count + 2)
+        func emit(_ v: UInt32) { if out.last != v { out.append(v) } }  // doubled letters once
+        var j = 0
+        while j < compact.count {
+            let ch = compact[j], next = j + 1 < compact.count ? compact[j + 1] : 0
+            switch (ch, next) {
+            case (p, h): emit(f); j += 2
+            case (c, k): emit(k); j += 2
+            case (q, u): emit(k); emit(w); j += 2
+            case (o, o), (o, u): emit(u); j += 2
+            case (e, e), (e, a): emit(i); j += 2
+            case (q, _), (c, _): emit(k); j += 1
+            case (x, _): emit(k); emit(s); j += 1
+            case (z, _): emit(s); j += 1
+            case (y, _): emit(i); j += 1
+            default: emit(ch); j += 1
+            }
+        }
+        if out.count > 3, out.last == e { out.removeLast() }
+        _ = a
         return out
     }
 
@@ -62,6 +79,11 @@ public enum TextFolding {
 public enum EditDistance {
     /// The distance between `a` and `b`, or nil when it exceeds `limit`.
     public static func distance(_ a: [UInt32], _ b: [UInt32], limit: Int, scratch: inout [Int]) -> Int? {
+        a.withUnsafeBufferPointer { ab in b.withUnsafeBufferPointer { bb in distance(ab, bb, limit: limit, scratch: &scratch) } }
+    }
+
+    /// ``distance(_:_:limit:scratch:)`` over buffers (the search loop's form).
+    static func distance(_ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>, limit: Int, scratch: inout [Int]) -> Int? {
         let n = a.count, m = b.count
         if abs(n - m) > limit { return nil }
         if n == 0 { return m <= limit ? m : nil }
