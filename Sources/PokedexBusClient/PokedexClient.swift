@@ -30,30 +30,19 @@ public final class PokedexClient {
         interface: String = PokedexBusNames.interface, _ member: String,
         _ args: (MessageWriter) throws(BusError) -> Void = { _ throws(BusError) in }
     ) throws(BusError) -> [BusValue] {
-        var msg: OpaquePointer?
-        try busCheck(sd_bus_message_new_method_call(bus, &msg, destination, path, interface, member), "cannot build \(member)")
-        defer { sd_bus_message_unref(msg) }
-        try args(MessageWriter(msg!))
-        var error = sd_bus_error()
-        defer { sd_bus_error_free(&error) }
-        var reply: OpaquePointer?
-        let r = sd_bus_call(bus, msg, UInt64(timeout * 1_000_000), &error, &reply)
-        if r < 0 {
-            if let name = error.name {
-                throw BusError(name: String(cString: name), message: error.message.map { String(cString: $0) } ?? "")
-            }
-            throw BusError(errno: r, "\(member) failed")
+        try callReading(destination: destination, path: path, interface: interface, member, args) { r throws(BusError) in
+            try r.readAll()
         }
-        defer { sd_bus_message_unref(reply) }
-        return try MessageReader(reply!).readAll()
     }
 
     /// Calls a method and hands the reply to `read` before releasing it.
-    func callReading<T>(_ member: String, _ args: (MessageWriter) throws(BusError) -> Void,
-                        _ read: (MessageReader) throws(BusError) -> T) throws(BusError) -> T {
+    func callReading<T>(
+        destination: String = PokedexBusNames.busName, path: String = PokedexBusNames.objectPath,
+        interface: String = PokedexBusNames.interface, _ member: String,
+        _ args: (MessageWriter) throws(BusError) -> Void, _ read: (MessageReader) throws(BusError) -> T
+    ) throws(BusError) -> T {
         var msg: OpaquePointer?
-        try busCheck(sd_bus_message_new_method_call(bus, &msg, PokedexBusNames.busName, PokedexBusNames.objectPath,
-                                                    PokedexBusNames.interface, member), "cannot build \(member)")
+        try busCheck(sd_bus_message_new_method_call(bus, &msg, destination, path, interface, member), "cannot build \(member)")
         defer { sd_bus_message_unref(msg) }
         try args(MessageWriter(msg!))
         var error = sd_bus_error()
