@@ -82,9 +82,9 @@ public final class PokedexClient {
 
     /// `Search(query, limit)`.
     public func search(_ query: String, limit: UInt32) throws(BusError) -> [ListEntry] {
-        let v = try call("Search") { w throws(BusError) in try w.append(query); try w.append(limit) }
-        guard let e = v.first else { throw PokedexCoding.malformed("Search") }
-        return try PokedexCoding.entries(e)
+        try callReading("Search", { w throws(BusError) in try w.append(query); try w.append(limit) }) { r throws(BusError) in
+            try PokedexCoding.readEntries(r)
+        }
     }
 
     /// `SearchDetailed(query, limit)` as raw dictionaries (every key).

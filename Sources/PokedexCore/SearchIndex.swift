@@ -131,6 +131,7 @@ public struct SearchIndex: Sendable {
                 let p = latin ? TextFolding.phonetic(c) : []
                 keys.append(Key(position: Int32(position), text: text, language: language))
                 foldedRange.append(append(Array(f.utf8), to: &folded))
+                folded.append(0)  // no match runs across two names
                 compactRange.append(append(latin ? c : [], to: &compact))
                 phoneticRange.append(append(p, to: &phonetic))
                 mask.append(TextFolding.letterMask(c))
@@ -205,24 +206,22 @@ public struct SearchIndex: Sendable {
                     }
                 }
                 if best.count >= limit { return }
+                // Then every occurrence anywhere, in one sweep over all names: memchr jumps to
+                // each place the first byte occurs, memcmp checks the rest.
                 let dash = UInt8(ascii: "-")
-                for k in 0..<keys.count {
-                    let r = foldedRange[k]
-                    let start = Int(r.lowerBound), count = Int(r.count)
-                    if count < qb.count { continue }
-                    let f = UnsafeBufferPointer(rebasing: fb[start..<(start + count)])
-                    if count == qb.count && memcmp(f.baseAddress!, qb.baseAddress!, count) == 0 { offer(k, .exact, 0); continue }
-                    if memcmp(f.baseAddress!, qb.baseAddress!, qb.count) == 0 { offer(k, .prefix, 0); continue }
-                    var at = 1
-                    var found: MatchKind?
-                    while at + qb.count <= count {
-                        if f[at] == qb[0] && memcmp(f.baseAddress! + at, qb.baseAddress!, qb.count) == 0 {
-                            if f[at - 1] == dash { found = .word; break }
-                            if found == nil { found = .substring }
-                        }
-                        at += 1
+                let base = fb.baseAddress!
+                var from = 0
+                while from + qb.count <= fb.count, let hit = memchr(base + from, Int32(qb[0]), fb.count - from - qb.count + 1) {
+                    let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    from = at + 1
+                    guard memcmp(base + at, qb.baseAddress!, qb.count) == 0 else { continue }
+                    let k = keyAt(byteOffset: at)
+                    let start = Int(foldedRange[k].lowerBound)
+                    if at == start {
+                        offer(k, Int(foldedRange[k].count) == qb.count ? .exact : .prefix, 0)
+                    } else {
+                        offer(k, fb[at - 1] == dash ? .word : .substring, 0)
                     }
-                    if let found { offer(k, found, 0) }
                 }
             }
         }
@@ -254,17 +253,23 @@ public struct SearchIndex: Sendable {
                             let cr = compactRange[k]
                             if cr.isEmpty { continue }
                             let c = UnsafeBufferPointer(rebasing: cb[Int(cr.lowerBound)..<Int(cr.upperBound)])
+                            // People rarely miss a name's first letter: it must match the query's
+                            // first (or second: a swap, a dropped letter), or sound like it.
+                            let pr0 = phoneticRange[k]
+                            if c[0] != qb[0] && (c.count < 2 || c[1] != qb[0]) && (n < 2 || c[0] != qb[1])
+                                && (pr0.isEmpty || pqb.isEmpty || pb[Int(pr0.lowerBound)] != pqb[0]) { continue }
                             let km = mask[k]
-                            // Each letter one side has and the other lacks costs at least one edit.
-                            if max((qMask & ~km).nonzeroBitCount, (km & ~qMask).nonzeroBitCount) <= allowed,
+                            // A length gap, or each letter one side has and the other lacks, costs an edit.
+                            if abs(c.count - n) <= allowed,
+                               max((qMask & ~km).nonzeroBitCount, (km & ~qMask).nonzeroBitCount) <= allowed,
                                let d = EditDistance.distance(qb, c, limit: allowed, scratch: &scratch) {
                                 offer(k, .fuzzy, d)
                                 continue
                             }
                             // Sounds alike ("geodood", "quacksly"): one more than the sound distance.
-                            let pm = phoneticMask[k]
-                            if (pMask & ~pm).nonzeroBitCount < allowed, (pm & ~pMask).nonzeroBitCount < allowed {
-                                let pr = phoneticRange[k]
+                            let pm = phoneticMask[k], pr = phoneticRange[k]
+                            if abs(Int(pr.count) - phoneticQuery.count) < allowed,
+                               (pMask & ~pm).nonzeroBitCount < allowed, (pm & ~pMask).nonzeroBitCount < allowed {
                                 let p = UnsafeBufferPointer(rebasing: pb[Int(pr.lowerBound)..<Int(pr.upperBound)])
                                 if let d = EditDistance.distance(pqb, p, limit: allowed - 1, scratch: &scratch) {
                                     offer(k, .fuzzy, d + 1)
@@ -281,6 +286,16 @@ public struct SearchIndex: Sendable {
                 }
             }
         }
+    }
+
+    /// The key whose folded bytes contain `offset` (binary search over the ranges).
+    private func keyAt(byteOffset offset: Int) -> Int {
+        var lo = 0, hi = foldedRange.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if Int(foldedRange[mid].lowerBound) <= offset { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
     }
 
     /// The single best guess for a name that does not exist, for "did you mean".
