@@ -52,7 +52,6 @@ public final class Fetcher: Sendable {
 
     struct State {
         var online = true
-        var requests = 0
         var refusedHosts: Set<String> = []
         /// URL → until when its 404 is remembered.
         var notFound: [String: Date] = [:]
@@ -83,8 +82,6 @@ public final class Fetcher: Sendable {
 
     /// False once a request failed for lack of a network, true again after any answer.
     public var isOnline: Bool { state.withLock { $0.online } }
-    /// HTTP requests sent so far (every attempt counts).
-    public var requestCount: Int { state.withLock { $0.requests } }
 
     /// Called (from any thread) each time the network is found gone or back.
     public func observeOnline(_ handler: @escaping @Sendable (Bool) -> Void) {
@@ -94,7 +91,7 @@ public final class Fetcher: Sendable {
     /// One request, no retries: is the network back? Used to probe gently while offline.
     public func probe(_ url: String) async -> Bool {
         guard isAllowed(url) else { return false }
-        let sent = state.withLock { s in s.requests += 1; return s.outage }
+        let sent = state.withLock { $0.outage }
         do {
             _ = try await client.get(HTTPRequest(url: url, timeout: min(deadline, 5)))
             setOnline(true, because: "", url: url, sentDuring: sent)
@@ -139,7 +136,7 @@ public final class Fetcher: Sendable {
             guard remaining > 0.05 else { throw .deadline(url: url) }
             attempt += 1
             let response: HTTPResponse
-            let sent = state.withLock { s in s.requests += 1; return s.outage }
+            let sent = state.withLock { $0.outage }
             do {
                 response = try await client.get(HTTPRequest(url: current, ifNoneMatch: etag, timeout: remaining))
             } catch let failure as TransportFailure {

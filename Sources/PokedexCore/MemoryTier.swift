@@ -47,8 +47,6 @@ public final class MemoryTier: Sendable {
         cache.withLock { $0.set(entry, for: key, cost: cost) }
     }
 
-    public func remove(_ key: String) { cache.withLock { _ = $0.removeValue(for: key) } }
-
     /// Entries and bytes held now.
     public var usage: (entries: Int, bytes: Int) { cache.withLock { ($0.count, $0.totalCost) } }
     public var capacity: Int { cache.withLock { $0.capacity } }

@@ -78,9 +78,6 @@ final class ResourceLoader: Sendable {
                                                              freshness: Freshness(etag: nil, fetchedAt: clock.now(), maxAge: 7 * 86400)))
     }
 
-    /// Whether a record is on disk (or in memory), without decoding it.
-    func has(_ key: String) -> Bool { memory.get(key) != nil || store.readRecord(key) != nil }
-
     /// The record from whichever tier has it, fetching it if none does.
     func load<R>(_ key: String, url: String, _ kind: ResourceKind<R>) async throws -> R {
         if let v = cached(key, url: url, kind) { return v }

@@ -90,6 +90,8 @@ public struct SearchIndex: Sendable {
     let items: [PokemonIndex.Item]
     let keys: [Key]
     let byID: [UInt32: Int]
+    /// position in `items` → its API name's key (-1 if the name folds to nothing).
+    let apiKey: [Int32]
     // Flat storage, one range per key.
     let folded: [UInt8]; let foldedRange: [Range<Int32>]
     let compact: [UInt32]; let compactRange: [Range<Int32>]      // empty range: not Latin
@@ -110,7 +112,7 @@ public struct SearchIndex: Sendable {
     public init(index: PokemonIndex, localized: [UInt32: [String: String]] = [:],
                 types: [String: Set<UInt32>] = [:], generations: [Int: Set<UInt32>] = [:]) {
         items = index.items
-        var keys: [Key] = [], byID: [UInt32: Int] = [:]
+        var keys: [Key] = [], byID: [UInt32: Int] = [:], apiKey: [Int32] = []
         var folded: [UInt8] = [], foldedRange: [Range<Int32>] = []
         var compact: [UInt32] = [], compactRange: [Range<Int32>] = []
         var phonetic: [UInt32] = [], phoneticRange: [Range<Int32>] = []
@@ -142,13 +144,16 @@ public struct SearchIndex: Sendable {
                     prefixMask.append(m)
                 }
             }
+            let before = keys.count
             add(item.name, "")
+            apiKey.append(keys.count > before ? Int32(before) : -1)
             for (language, name) in (localized[item.id] ?? [:]).sorted(by: { $0.key < $1.key }) where language != "en" || name.lowercased() != item.name {
                 add(name, language)
             }
         }
         self.keys = keys
         self.byID = byID
+        self.apiKey = apiKey
         self.folded = folded; self.foldedRange = foldedRange
         self.compact = compact; self.compactRange = compactRange
         self.phonetic = phonetic; self.phoneticRange = phoneticRange
@@ -190,9 +195,8 @@ public struct SearchIndex: Sendable {
             if let old = best[position], old.score <= score { return }
             best[position] = (score, k, kind, distance)
         }
-        if let number = UInt32(query.text), let position = byID[number],
-           let k = keys.firstIndex(where: { $0.position == Int32(position) }) {
-            offer(k, .exact, 0)
+        if let number = UInt32(query.text), let position = byID[number], apiKey[position] >= 0 {
+            offer(Int(apiKey[position]), .exact, 0)
         }
         folded.withUnsafeBufferPointer { fb in
             q.withUnsafeBufferPointer { qb in

@@ -58,7 +58,6 @@ public enum TextFolding {
             }
         }
         if out.count > 3, out.last == e { out.removeLast() }
-        _ = a
         return out
     }
 
