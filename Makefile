@@ -15,7 +15,7 @@ FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 SWIFT       ?= swift
 RELEASE_DIR  = .build/release
 # Debian packages the build, the tests and the service need.
-DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev pkg-config dbus dbus-user-session systemd python3 curl
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq
 
 .PHONY: all build release deps test test-unit test-integration test-session install uninstall clean
 

@@ -19,6 +19,9 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
         // What Swift cannot import: the SD_BUS_* vtable macros, and curl's variadic setopt/getinfo.
         .target(name: "CBusShims", dependencies: ["CSystemd"]),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
@@ -27,6 +30,11 @@ let package = Package(
         .target(name: "PokedexModels"),
         // The domain, free of C: tiers, favorites, search, the fetcher, the service.
         .target(name: "PokedexCore", dependencies: ["PokedexModels"]),
+
+        // Sprite pixels from PNG bytes, through libpng (the service's colours, pokectl's pictures).
+        .target(name: "PokedexPNG", dependencies: ["PokedexModels", "CPNG"]),
+        // Drawing in a terminal: sprites as half blocks, the detail card (pure Swift, no bus).
+        .target(name: "PokedexTerminal", dependencies: ["PokedexModels"]),
 
         // One sd-event loop thread that owns the bus and the curl multi handle.
         .target(name: "PokedexEventLoop", dependencies: ["CSystemd"]),
@@ -40,13 +48,13 @@ let package = Package(
         .executableTarget(
             name: "pokedexd",
             dependencies: [
-                "PokedexCore", "PokedexBusServer", "PokedexBusClient", "PokedexCurl", "PokedexEventLoop",
+                "PokedexCore", "PokedexBusServer", "PokedexBusClient", "PokedexCurl", "PokedexEventLoop", "PokedexPNG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "pokectl",
             dependencies: [
-                "PokedexModels", "PokedexBusClient",
+                "PokedexModels", "PokedexBusClient", "PokedexPNG", "PokedexTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -54,6 +62,7 @@ let package = Package(
         .executableTarget(name: "pokedex-bench", dependencies: ["PokedexBusClient", "PokedexCore"], path: "bench/Sources/pokedex-bench"),
 
         .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore"]),
+        .testTarget(name: "PokedexDesktopTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal"]),
         .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore"]),
     ],
     swiftLanguageModes: [.v6]

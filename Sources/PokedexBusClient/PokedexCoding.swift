@@ -43,6 +43,8 @@ public enum PokedexCoding {
             try w.entry("favorite", "b") { () throws(BusError) in try w.append(d.favorite) }
             try w.entry("genus", "s") { () throws(BusError) in try w.append(d.genus) }
             try w.entry("flavor_text", "s") { () throws(BusError) in try w.append(d.flavorText) }
+            try w.entry("color", "s") { () throws(BusError) in try w.append(d.color) }
+            try w.entry("animated_sprite_path", "s") { () throws(BusError) in try w.append(d.animatedSpritePath) }
         }
     }
 
@@ -108,7 +110,8 @@ public enum PokedexCoding {
             id: UInt32(id), name: name, height: UInt32(d["height"]?.uint ?? 0), weight: UInt32(d["weight"]?.uint ?? 0),
             types: d["types"]?.array?.compactMap(\.string) ?? [], abilities: d["abilities"]?.array?.compactMap(\.string) ?? [],
             stats: stats, spritePath: d["sprite_path"]?.string ?? "", favorite: d["favorite"]?.bool ?? false,
-            genus: d["genus"]?.string ?? "", flavorText: d["flavor_text"]?.string ?? "")
+            genus: d["genus"]?.string ?? "", flavorText: d["flavor_text"]?.string ?? "",
+            color: d["color"]?.string ?? "", animatedSpritePath: d["animated_sprite_path"]?.string ?? "")
     }
 
     public static func status(_ v: BusValue) throws(BusError) -> ServiceStatus {

@@ -16,6 +16,8 @@ public final class PokedexService: Sendable {
     public let configuration: ServiceConfiguration
     let loader: ResourceLoader
     let sprites: SpriteCache
+    let animatedSprites: SpriteCache
+    let notifications: FavoriteNotifications?
     let favorites: FavoritesBook
     let fetcher: Fetcher
     let store: any CacheStore
@@ -31,8 +33,13 @@ public final class PokedexService: Sendable {
     let prefetcher: Prefetcher
     let searchState = SearchState()
 
+    /// - Parameters:
+    ///   - decoder: reads sprites' pixels for their dominant colour; nil leaves `color` empty.
+    ///   - notifier: shows favorites changes on the desktop; nil shows nothing.
     public init(configuration: ServiceConfiguration, client: any HTTPClient, store: any CacheStore,
-                favorites: FavoritesBook, clock: any PokedexClock = SystemClock(), log: @escaping Logger = { _, _ in }) {
+                favorites: FavoritesBook, clock: any PokedexClock = SystemClock(),
+                decoder: (any ImageDecoder)? = nil, notifier: (any DesktopNotifier)? = nil,
+                log: @escaping Logger = { _, _ in }) {
         self.configuration = configuration
         var hosts = Set(configuration.spriteHosts.map { $0.lowercased() })
         if let apiHost = URLComponents(string: configuration.apiURL)?.host?.lowercased() { hosts.insert(apiHost) }
@@ -40,7 +47,16 @@ public final class PokedexService: Sendable {
                           notFoundTTL: configuration.notFoundTTL, log: log)
         let memory = MemoryTier(capacity: configuration.memoryCacheBytes)
         loader = ResourceLoader(memory: memory, store: store, fetcher: fetcher, clock: clock, log: log)
-        sprites = SpriteCache(store: store, fetcher: fetcher, clock: clock, log: log)
+        sprites = SpriteCache(store: store, fetcher: fetcher, clock: clock, decoder: decoder, log: log)
+        animatedSprites = SpriteCache(kind: .animatedGIF, store: store, fetcher: fetcher, clock: clock, decoder: nil, log: log)
+        // The describing closure reaches the service through a weak box, filled in at the end.
+        let me = WeakBox<PokedexService>()
+        notifications = notifier.map { notifier in
+            FavoriteNotifications(notifier: notifier) { change in
+                await me.value?.notification(for: change)
+                    ?? FavoriteNotifications.notification(for: change, types: [], species: nil, spritePath: "")
+            }
+        }
         self.favorites = favorites
         self.store = store
         self.log = log
@@ -51,6 +67,7 @@ public final class PokedexService: Sendable {
             _ = try? await self?.ensureSprite(PokemonIndex.Item(id: id, name: "#\(id)"))
         }
         fetcher.observeOnline { [weak self] online in self?.networkChanged(online: online) }
+        me.value = self
     }
 
     /// Called for every event a client may follow: durable favorites changes, the network
@@ -202,12 +219,17 @@ public final class PokedexService: Sendable {
         guard let record = loader.cached(Self.pokemonKey(item.id), url: pokemonURL(item.id), .pokemon),
               let path = sprites.knownPath(item.id), !(path.isEmpty && record.spriteURL != nil)
         else { return nil }
+        var animated = ""
+        if record.animatedSpriteURL != nil {
+            guard let known = animatedSprites.knownPath(item.id), !known.isEmpty else { return nil }
+            animated = known
+        }
         var species: SpeciesRecord?
         if let url = record.speciesURL, let sid = APIDecoding.trailingID(url) {
             guard let s = loader.cached(Self.speciesKey(sid), url: url, .species) else { return nil }
             species = s
         }
-        return makeDetail(record, species: species, spritePath: path)
+        return makeDetail(record, species: species, spritePath: path, animatedPath: animated)
     }
 
     /// `Detail(pokemon)`: types, stats, sizes, genus, flavour text and the sprite's path.
@@ -216,7 +238,8 @@ public final class PokedexService: Sendable {
         let record = try await pokemonRecord(item)
         async let species = speciesRecord(for: record)
         async let sprite = spritePathIfAny(record)
-        return await makeDetail(record, species: species, spritePath: sprite)
+        async let animated = animatedPathIfAny(record)
+        return await makeDetail(record, species: species, spritePath: sprite, animatedPath: animated)
     }
 
     func pokemonRecord(_ item: PokemonIndex.Item) async throws(PokedexError) -> PokemonRecord {
@@ -290,11 +313,23 @@ public final class PokedexService: Sendable {
         }
     }
 
-    func makeDetail(_ r: PokemonRecord, species: SpeciesRecord?, spritePath: String) -> PokemonDetail {
+    /// The animated GIF's path, fetched on demand; "" where the API names none or it cannot be had now.
+    func animatedPathIfAny(_ record: PokemonRecord) async -> String {
+        guard let url = record.animatedSpriteURL else { return "" }
+        do {
+            return try await animatedSprites.ensure(record.id, url: url)
+        } catch {
+            log(.debug, "no animated sprite for \(record.name): \(error)")
+            return ""
+        }
+    }
+
+    func makeDetail(_ r: PokemonRecord, species: SpeciesRecord?, spritePath: String, animatedPath: String) -> PokemonDetail {
         PokemonDetail(
             id: r.id, name: r.name, height: r.height, weight: r.weight, types: r.types, abilities: r.abilities,
             stats: r.stats, spritePath: spritePath, favorite: favorites.contains(r.id),
-            genus: species?.genus ?? "", flavorText: species?.flavorText ?? "")
+            genus: species?.genus ?? "", flavorText: species?.flavorText ?? "",
+            color: spritePath.isEmpty ? "" : sprites.knownColor(r.id), animatedSpritePath: animatedPath)
     }
 
     // MARK: Sprite
@@ -457,6 +492,17 @@ public final class PokedexService: Sendable {
     private func announce(_ change: FavoriteChange) {
         log(.debug, "\(change.name) \(change.favorite ? "added to" : "removed from") favorites")
         emit(.favorite(change))
+        notifications?.post(change)
+    }
+
+    /// The notification for a change: English name, genus, types and the sprite, from the
+    /// cache or, failing that, the network (a notification is worth a short wait; a reply is not).
+    func notification(for change: FavoriteChange) async -> DesktopNotification {
+        let item = PokemonIndex.Item(id: change.id, name: change.name)
+        let record = try? await pokemonRecord(item)
+        let species: SpeciesRecord? = if let record { await speciesRecord(for: record) } else { nil }
+        let sprite = (try? await ensureSprite(item)) ?? ""
+        return FavoriteNotifications.notification(for: change, types: record?.types ?? [], species: species, spritePath: sprite)
     }
 
     /// `ListFavorites()`: in the order they were added.

@@ -1,14 +1,35 @@
 import Foundation
 import Synchronization
 
-/// Sprites as plain PNG files in the disk tier, because widgets load them by path.
+/// Which image a ``SpriteCache`` holds: where its files go and how a whole one looks.
+struct SpriteKind: Sendable {
+    /// `{id}` + this is the file's name under `sprites/`.
+    let fileSuffix: String
+    /// `{prefix}{id}` is its metadata record's key.
+    let metaPrefix: String
+    /// For messages: "sprite", "animated sprite".
+    let noun: String
+    /// Whether a file is whole and undamaged.
+    let isWhole: @Sendable ([UInt8]) -> Bool
+    /// Whether the dominant colour is computed (and kept in the record).
+    let hasColor: Bool
+
+    /// The default front sprite, `{id}.png`.
+    static let png = SpriteKind(fileSuffix: ".png", metaPrefix: "sprite/", noun: "sprite",
+                                isWhole: PNGCheck.isValid, hasColor: true)
+    /// The generation-V animated sprite, `{id}-animated.gif`.
+    static let animatedGIF = SpriteKind(fileSuffix: "-animated.gif", metaPrefix: "sprite-animated/",
+                                        noun: "animated sprite", isWhole: GIFCheck.isValid, hasColor: false)
+}
+
+/// Sprites as plain image files in the disk tier, because widgets load them by path.
 ///
-/// Each file has a small metadata record (`sprite/{id}`: source URL, size, CRC-32).
-/// A file is served only once it matches its record and is a whole PNG; a truncated,
-/// corrupted or swapped file fails that and is fetched again.
+/// Each file has a small metadata record (`sprite/{id}`: source URL, size, CRC-32, and the
+/// dominant colour). A file is served only once it matches its record and is a whole image;
+/// a truncated, corrupted or swapped file fails that and is fetched again.
 final class SpriteCache: Sendable {
     enum State: Equatable {
-        case valid(path: String, size: Int, mtime: Double)
+        case valid(path: String, size: Int, mtime: Double, color: String)
         case absent
     }
 
@@ -16,29 +37,48 @@ final class SpriteCache: Sendable {
         var url: String
         var size: Int
         var crc32: UInt32
+        /// `#rrggbb`; nil in records written before colours, "" when no pixel counts.
+        var color: String?
     }
 
+    let kind: SpriteKind
     private let store: any CacheStore
     private let fetcher: Fetcher
     private let clock: any PokedexClock
+    private let decoder: (any ImageDecoder)?
     private let log: Logger
     private let states = Mutex<[UInt32: State]>([:])
     private let flights = SingleFlight<UInt32, String>()
 
-    init(store: any CacheStore, fetcher: Fetcher, clock: any PokedexClock, log: @escaping Logger) {
+    init(kind: SpriteKind = .png, store: any CacheStore, fetcher: Fetcher, clock: any PokedexClock,
+         decoder: (any ImageDecoder)?, log: @escaping Logger) {
+        self.kind = kind
         self.store = store
         self.fetcher = fetcher
         self.clock = clock
+        self.decoder = decoder
         self.log = log
     }
 
-    static func fileName(_ id: UInt32) -> String { "\(id).png" }
-    static func metaKey(_ id: UInt32) -> String { "sprite/\(id)" }
+    func fileName(_ id: UInt32) -> String { "\(id)\(kind.fileSuffix)" }
+    func metaKey(_ id: UInt32) -> String { kind.metaPrefix + String(id) }
+
+    /// The dominant colour of a valid sprite known in memory, else "".
+    func knownColor(_ id: UInt32) -> String {
+        if case .valid(_, _, _, let color)? = states.withLock({ $0[id] }) { return color }
+        return ""
+    }
+
+    /// The colour of these bytes, "" when the decoder cannot read them or no pixel counts.
+    func color(of bytes: [UInt8]) -> String {
+        guard kind.hasColor, let image = decoder?.decode(bytes) else { return "" }
+        return DominantColor.hex(of: image) ?? ""
+    }
 
     /// What is known without touching the disk: a path, "" (known absent), or nil (unknown).
     func knownPath(_ id: UInt32) -> String? {
         switch states.withLock({ $0[id] }) {
-        case .valid(let path, _, _): return path
+        case .valid(let path, _, _, _): return path
         case .absent: return ""
         case nil: return nil
         }
@@ -49,7 +89,7 @@ final class SpriteCache: Sendable {
         states.withLock { s in
             ids.map { id in
                 switch s[id] {
-                case .valid(let path, _, _): return path
+                case .valid(let path, _, _, _): return path
                 case .absent: return ""
                 case nil: return nil
                 }
@@ -59,7 +99,7 @@ final class SpriteCache: Sendable {
 
     /// The path if a valid file is on disk, else "". Checks the disk; never fetches.
     func pathOnDisk(_ id: UInt32) -> String {
-        if case .valid(let path, let size, let mtime)? = states.withLock({ $0[id] }) {
+        if case .valid(let path, let size, let mtime, _)? = states.withLock({ $0[id] }) {
             if let info = FileIO.fileInfo(path), info.size == size, info.mtime == mtime { return path }
         }
         return verify(id, expectedURL: nil) ?? ""
@@ -67,8 +107,8 @@ final class SpriteCache: Sendable {
 
     /// Checks the file against its record; records the outcome; returns the path if valid.
     private func verify(_ id: UInt32, expectedURL: String?) -> String? {
-        let name = Self.fileName(id)
-        guard let stored = store.readRecord(Self.metaKey(id)),
+        let name = fileName(id)
+        guard let stored = store.readRecord(metaKey(id)),
               let meta = try? JSONDecoder().decode(Meta.self, from: Data(stored.payload)),
               expectedURL == nil || expectedURL == meta.url,
               let bytes = store.readSprite(name)
@@ -77,16 +117,26 @@ final class SpriteCache: Sendable {
             return nil
         }
         let path = store.spritePath(name)
-        guard bytes.count == meta.size, CRC32.checksum(bytes) == meta.crc32, PNGCheck.isValid(bytes),
+        guard bytes.count == meta.size, CRC32.checksum(bytes) == meta.crc32, kind.isWhole(bytes),
               let info = FileIO.fileInfo(path)
         else {
-            log(.warning, "sprite \(path) is damaged; it will be fetched again")
+            log(.warning, "\(kind.noun) \(path) is damaged; it will be fetched again")
             store.removeSprite(name)
-            store.removeRecord(Self.metaKey(id))
+            store.removeRecord(metaKey(id))
             states.withLock { $0[id] = .absent }
             return nil
         }
-        states.withLock { $0[id] = .valid(path: path, size: info.size, mtime: info.mtime) }
+        var color = meta.color ?? ""
+        if meta.color == nil && kind.hasColor && decoder != nil {
+            // A record from before colours: work it out once and keep it.
+            var updated = meta
+            color = self.color(of: bytes)
+            updated.color = color
+            if let payload = try? JSONEncoder().encode(updated) {
+                try? store.writeRecord(metaKey(id), StoredRecord(payload: Array(payload), freshness: stored.freshness))
+            }
+        }
+        states.withLock { $0[id] = .valid(path: path, size: info.size, mtime: info.mtime, color: color) }
         return path
     }
 
@@ -99,16 +149,17 @@ final class SpriteCache: Sendable {
             guard case .body(let bytes, let etag, let maxAge) = try await fetcher.fetch(url) else {
                 throw FetchError.http(status: 304, url: url)
             }
-            guard PNGCheck.isValid(bytes) else {
-                throw PokedexError.unavailable("the sprite at \(url) is not a whole PNG image")
+            guard kind.isWhole(bytes) else {
+                throw PokedexError.unavailable("the \(kind.noun) at \(url) is not a whole image")
             }
-            let path = try store.writeSprite(Self.fileName(id), bytes)
-            let meta = try JSONEncoder().encode(Meta(url: url, size: bytes.count, crc32: CRC32.checksum(bytes)))
+            let color = self.color(of: bytes)
+            let path = try store.writeSprite(fileName(id), bytes)
+            let meta = try JSONEncoder().encode(Meta(url: url, size: bytes.count, crc32: CRC32.checksum(bytes), color: color))
             try store.writeRecord(
-                Self.metaKey(id),
+                metaKey(id),
                 StoredRecord(payload: Array(meta), freshness: Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)))
             if let info = FileIO.fileInfo(path) {
-                states.withLock { $0[id] = .valid(path: path, size: info.size, mtime: info.mtime) }
+                states.withLock { $0[id] = .valid(path: path, size: info.size, mtime: info.mtime, color: color) }
             }
             return path
         }

@@ -151,9 +151,14 @@ public struct PokemonDetail: Equatable, Sendable {
     public var favorite: Bool
     public var genus: String
     public var flavorText: String
+    /// The sprite's dominant colour as `#rrggbb`, or "" while there is no sprite.
+    public var color: String
+    /// Absolute path of the generation-V animated GIF in the disk cache, or "" where the API has none.
+    public var animatedSpritePath: String
 
     public init(id: UInt32, name: String, height: UInt32, weight: UInt32, types: [String], abilities: [String],
-                stats: [PokemonRecord.Stat], spritePath: String, favorite: Bool, genus: String, flavorText: String) {
+                stats: [PokemonRecord.Stat], spritePath: String, favorite: Bool, genus: String, flavorText: String,
+                color: String = "", animatedSpritePath: String = "") {
         self.id = id
         self.name = name
         self.height = height
@@ -165,6 +170,8 @@ public struct PokemonDetail: Equatable, Sendable {
         self.favorite = favorite
         self.genus = genus
         self.flavorText = flavorText
+        self.color = color
+        self.animatedSpritePath = animatedSpritePath
     }
 }
 

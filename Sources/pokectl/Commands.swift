@@ -1,6 +1,7 @@
 import ArgumentParser
 import PokedexBusClient
 import PokedexModels
+import PokedexTerminal
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,6 +10,7 @@ struct List: ParsableCommand {
 
     @Option(help: "Page number, from 1.") var page = 1
     @Option(help: "Entries per page, 1 to 100.") var perPage = 20
+    @Flag(help: "Draw a small sprite on each row (on a terminal with colour).") var images = false
     @OptionGroup var common: Common
 
     func validate() throws {
@@ -18,7 +20,22 @@ struct List: ParsableCommand {
 
     func run() throws {
         let offset = UInt32(clamping: (page - 1) * perPage)
-        let result = try withClient { c throws(BusError) in try c.listPage(offset: offset, limit: UInt32(perPage)) }
+        let drawing = images && !common.json && Terminal.colorMode != .none
+        let result = try withClient { c throws(BusError) in
+            var page = try c.listPage(offset: offset, limit: UInt32(perPage))
+            if drawing {
+                // Sprites not fetched yet are fetched now (the service does that in the background anyway).
+                for i in page.entries.indices where page.entries[i].spritePath.isEmpty {
+                    page.entries[i].spritePath = (try? c.spritePath(String(page.entries[i].id))) ?? ""
+                }
+            }
+            return page
+        }
+        if drawing {
+            for e in result.entries { Output.thumbnailRow(e) }
+            let pages = (Int(result.total) + perPage - 1) / perPage
+            return print(Output.dim("page \(page) of \(pages) · \(result.total) Pokémon"))
+        }
         if common.json {
             JSON.object([("entries", .array(result.entries.map(JSON.init))), ("page", .int(page)),
                          ("per_page", .int(perPage)), ("total", .int(result.total))]).print()
@@ -32,27 +49,25 @@ struct List: ParsableCommand {
 
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show one Pokémon: types, stats, sizes, genus and flavour text.",
-        discussion: "JSON: every key of the Detail method (id, name, height, weight, types, abilities, stats, sprite_path, favorite, genus, flavor_text).")
+        abstract: "Show one Pokémon: its sprite, types, sizes, stats, genus and flavour text.",
+        discussion: """
+            On a terminal the sprite is drawn with half blocks, in 24-bit colour where COLORTERM says \
+            truecolor, else in 256 colours. The card fits the terminal's width (COLUMNS overrides it).
+            JSON: every key of the Detail method (id, name, height, weight, types, abilities, stats, sprite_path, \
+            favorite, genus, flavor_text, color, animated_sprite_path).
+            """)
 
     @Argument(help: "A name or number.") var pokemon: String
+    @Flag(help: "Do not draw the sprite.") var noImage = false
     @OptionGroup var common: Common
 
     func run() throws {
         let raw = try withClient { c throws(BusError) in try c.detailValue(pokemon) }
         if common.json { return JSON(raw).print() }
         let d = try PokedexCoding.detail(raw)
-        print(Output.bold("#\(d.id) \(d.name)") + (d.favorite ? " " + Output.yellow("★") : "") + (d.genus.isEmpty ? "" : " · " + d.genus))
-        var rows: [[String]] = [
-            ["types", d.types.joined(separator: ", ")],
-            ["abilities", d.abilities.joined(separator: ", ")],
-            ["height", "\(Double(d.height) / 10) m"],
-            ["weight", "\(Double(d.weight) / 10) kg"],
-        ]
-        for s in d.stats { rows.append([s.name, String(s.value)]) }
-        rows.append(["sprite", d.spritePath.isEmpty ? "-" : d.spritePath])
-        Output.fields(rows)
-        if !d.flavorText.isEmpty { print("\n" + d.flavorText) }
+        let mode = Terminal.colorMode
+        let image = noImage || mode == .none ? nil : Terminal.image(at: d.spritePath)
+        for line in DetailCard(detail: d, image: image, width: Terminal.width, mode: mode).render() { print(line) }
     }
 }
 

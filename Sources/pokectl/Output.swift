@@ -1,11 +1,23 @@
+import ArgumentParser
 import Glibc
 import PokedexBusClient
 import PokedexModels
+import PokedexTerminal
 
 /// How pokectl prints: colour only on a terminal and never with NO_COLOR; JSON by hand
 /// so that the shape is exactly the documented one.
 enum Output {
-    static let colour: Bool = isatty(1) == 1 && getenv("NO_COLOR") == nil && (getenv("TERM").map { String(cString: $0) } ?? "dumb") != "dumb"
+    /// `--color`: auto (a terminal without NO_COLOR), always or never.
+    enum When: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
+    nonisolated(unsafe) static var when: When = .auto
+
+    static var colour: Bool {
+        switch when {
+        case .always: return true
+        case .never: return false
+        case .auto: return isatty(1) == 1 && getenv("NO_COLOR") == nil && (getenv("TERM").map { String(cString: $0) } ?? "dumb") != "dumb"
+        }
+    }
 
     static func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
     static func bold(_ t: String) -> String { paint(t, "1") }
@@ -28,17 +40,7 @@ enum Output {
     }
 
     /// Terminal columns a string takes (escape sequences count zero; wide CJK count two).
-    static func width(_ s: String) -> Int {
-        var n = 0
-        var escape = false
-        for u in s.unicodeScalars {
-            if escape { if u == "m" { escape = false }; continue }
-            if u == "\u{1B}" { escape = true; continue }
-            n += (0x1100...0x115F).contains(u.value) || (0x2E80...0xA4CF).contains(u.value)
-                || (0xAC00...0xD7A3).contains(u.value) || (0xFF00...0xFF60).contains(u.value) ? 2 : 1
-        }
-        return n
-    }
+    static func width(_ s: String) -> Int { TerminalText.width(s) }
 
     /// Prints `[key, value]` rows with the keys dimmed and padded to the widest key.
     static func fields(_ rows: [[String]]) {
@@ -52,6 +54,20 @@ enum Output {
         entries.map { [String($0.id), star($0.favorite), $0.name, $0.spritePath.isEmpty ? dim("-") : $0.spritePath] }
     }
     static let entryHeader = ["#", "★", "NAME", "SPRITE"]
+
+    /// A list row with its sprite as a 10×5 thumbnail, the number and name beside its middle.
+    static func thumbnailRow(_ e: ListEntry) {
+        let columns = 10, rows = 5
+        var art = Terminal.image(at: e.spritePath).map {
+            SpriteArt.lines($0, maxColumns: columns, maxRows: rows, mode: Terminal.colorMode)
+        } ?? []
+        if art.isEmpty { art = [String(repeating: " ", count: columns)] }
+        let artWidth = width(art[0])
+        let label = dim("#" + String(e.id)) + " " + bold(e.name) + (e.favorite ? " " + yellow("★") : "")
+        for (i, line) in art.enumerated() {
+            print(TerminalText.pad(line, to: artWidth) + (i == art.count / 2 ? "  " + label : ""))
+        }
+    }
 }
 
 /// A JSON value, printed with sorted keys so the output is stable.

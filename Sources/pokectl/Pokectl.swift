@@ -26,10 +26,12 @@ struct Pokectl: ParsableCommand {
               4  the service could not save (disk full, permissions)
 
             ENVIRONMENT
-              NO_COLOR  no colour, even on a terminal
+              NO_COLOR   no colour and no pictures, even on a terminal
+              COLORTERM  truecolor or 24bit: pictures in 24-bit colour (else the 256-colour palette)
+              COLUMNS    the width to fit (else the terminal's)
             """,
         version: PokedexVersion.current,
-        subcommands: [List.self, Show.self, Search.self, Fav.self, Unfav.self, Favs.self, Sprite.self, Status.self, Sync.self])
+        subcommands: [List.self, Show.self, Search.self, Fav.self, Unfav.self, Favs.self, Sprite.self, Status.self, Sync.self, Watch.self])
 
     static func main() {
         do {
@@ -54,6 +56,13 @@ struct Pokectl: ParsableCommand {
 struct Common: ParsableArguments {
     @Flag(help: "Print stable JSON on stdout (see the README for each command's shape).")
     var json = false
+
+    @Option(help: "Colour and pictures: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    var color: Output.When = .auto
+
+    mutating func validate() throws {
+        Output.when = color
+    }
 }
 
 /// A failure to report in one line on stderr, with its exit code.

@@ -5,6 +5,7 @@ import PokedexBusServer
 import PokedexCore
 import PokedexCurl
 import PokedexEventLoop
+import PokedexPNG
 
 /// `pokedexd`: the Pokédex service on the session bus.
 @main
@@ -57,6 +58,9 @@ struct Pokedexd: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Fetch the next pages and their sprites in the background. [env: POKEDEX_PREFETCH=0 turns it off] (default: on)")
     var prefetch = true
 
+    @Option(help: "Show a desktop notification when a favorite is added or removed: yes or no. [env: POKEDEX_NOTIFY] (default: yes)")
+    var notify: String?
+
     @Flag(name: .shortAndLong, help: "Log every request, not only what a person needs to act on. [env: POKEDEX_VERBOSE=1]")
     var verbose = false
 
@@ -70,6 +74,16 @@ struct Pokedexd: ParsableCommand {
         guard let text = env(name) else { return fallback }
         guard let v = T(text) else { throw ValidationError("\(name)=\(text) is not a number") }
         return v
+    }
+
+    /// `--notify`, else `POKEDEX_NOTIFY`, else yes.
+    func notificationsWanted() throws -> Bool {
+        let text = (notify ?? Self.env("POKEDEX_NOTIFY") ?? "yes").lowercased()
+        switch text {
+        case "yes", "y", "true", "on", "1": return true
+        case "no", "n", "false", "off", "0": return false
+        default: throw ValidationError("--notify takes yes or no, not \(text)")
+        }
     }
 
     func makeConfiguration() throws -> (ServiceConfiguration, maxHost: Int, idle: Double) {
@@ -110,6 +124,7 @@ struct Pokedexd: ParsableCommand {
         CurlHTTPClient.globalInit()
 
         let (config, maxHost, idle) = try makeConfiguration()
+        let notifications = try notificationsWanted()
         let log = JournalLogger.make(verbose: verbose || Self.env("POKEDEX_VERBOSE") == "1")
         do {
             let loop = try EventLoop()
@@ -118,7 +133,9 @@ struct Pokedexd: ParsableCommand {
             var curlOptions = CurlHTTPClient.Options()
             curlOptions.maxHostConnections = maxHost
             let client = try CurlHTTPClient(loop: loop, options: curlOptions)
-            let service = PokedexService(configuration: config, client: client, store: store, favorites: favorites, log: log)
+            let notifier = notifications ? DesktopNotificationsClient(loop: loop, log: log) : nil
+            let service = PokedexService(configuration: config, client: client, store: store, favorites: favorites,
+                                         decoder: LibPNGDecoder(), notifier: notifier, log: log)
             let server = PokedexBusServer(loop: loop, service: service, idleTimeout: idle, log: log)
             try server.start()
             service.start()

@@ -6,6 +6,7 @@ It serves hand-written bodies shaped like PokeAPI's for a few dozen Pokémon:
   GET /api/v2/pokemon/{id|name}/           a pokemon body
   GET /api/v2/pokemon-species/{id|name}/   a species body (genus, flavour text with \\f and \\n)
   GET /sprites/{id}.png                    a real 8x8 PNG, one colour per id
+  GET /sprites/anim/{id}.gif               a real 2-frame 8x8 GIF (forms past 10000 have none)
 with ETag / If-None-Match (304), Cache-Control max-age, gzip when asked, keep-alive.
 
 Control (not PokeAPI):
@@ -85,7 +86,8 @@ def pokemon_body(base, ident, name):
                   for n, (k, v) in enumerate([("hp", 35), ("attack", 55), ("defense", 40), ("special-attack", 50),
                                               ("special-defense", 50), ("speed", 90)])],
         "sprites": {"front_default": sprite, "back_default": None,
-                    "versions": {"generation-v": {"black-white": {"animated": {"front_default": f"{base}/sprites/anim/{ident}.gif"}}}}},
+                    "versions": {"generation-v": {"black-white": {"animated": {
+                        "front_default": f"{base}/sprites/anim/{ident}.gif" if ident < 10000 else None}}}}},
         "species": {"name": name.split("-")[0], "url": f"{base}/api/v2/pokemon-species/{species_id}/"},
         "moves": [{"move": {"name": f"move-{m}", "url": f"{base}/api/v2/move/{m}/"}} for m in range(50)],
     }
@@ -189,6 +191,8 @@ class Handler(BaseHTTPRequestHandler):
             kind = "pokemon-list" if url.path.rstrip("/") == "/api/v2/pokemon" else "pokemon"
         elif url.path.startswith("/api/v2/type") or url.path.startswith("/api/v2/generation"):
             kind = "filters"
+        elif url.path.startswith("/sprites/anim/"):
+            kind = "animated-sprite"
         elif url.path.startswith("/sprites/"):
             kind = "sprite"
         else:
@@ -241,7 +245,50 @@ class Handler(BaseHTTPRequestHandler):
         if m:
             i = int(m.group(1))
             return self.send(200, png(((i * 37) % 256, (i * 91) % 256, (i * 53) % 256)), "image/png")
+        m = re.match(r"^/sprites/anim/(\d+)\.gif$", url.path)
+        if m:
+            return self.send(200, gif(int(m.group(1))), "image/gif")
         self.send(404, b"Not Found", "text/plain")
+
+
+def gif(i):
+    """Two 8x8 frames, each one colour of a 4-colour table (LZW with a 3-bit code size)."""
+    table = bytes([(i * 37) % 256, (i * 91) % 256, (i * 53) % 256, 255, 255, 255, 0, 0, 0, 0, 0, 0])
+    out = b"GIF89a" + struct.pack("<HHBBB", 8, 8, 0x81, 0, 0) + table
+    out += b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+    for colour in (0, 1):
+        out += b"\x21\xf9\x04\x04\x0a\x00\x00\x00"
+        out += b"\x2c" + struct.pack("<HHHHB", 0, 0, 8, 8, 0)
+        out += bytes([2]) + lzw_block([colour] * 64, 2)
+    return out + b"\x3b"
+
+
+def lzw_block(indices, min_code):
+    """GIF LZW without a dictionary: a clear code before every few pixels keeps codes min_code+1 bits."""
+    clear, end = 1 << min_code, (1 << min_code) + 1
+    bits, nbits = 0, 0
+    data = bytearray()
+    width = min_code + 1
+    def put(code):
+        nonlocal bits, nbits
+        bits |= code << nbits
+        nbits += width
+        while nbits >= 8:
+            data.append(bits & 0xFF)
+            bits >>= 8
+            nbits -= 8
+    for k, v in enumerate(indices):
+        if k % 2 == 0:
+            put(clear)
+        put(v)
+    put(end)
+    if nbits:
+        data.append(bits & 0xFF)
+    out = bytearray()
+    for k in range(0, len(data), 255):
+        chunk = data[k:k + 255]
+        out += bytes([len(chunk)]) + chunk
+    return bytes(out) + b"\x00"
 
 
 def main():

@@ -1,0 +1,64 @@
+/// A desktop notification, as the service wants it shown.
+public struct DesktopNotification: Equatable, Sendable {
+    /// One line: `Pikachu added to favorites`.
+    public var summary: String
+    /// The genus and types: `Mouse Pokémon · Electric`.
+    public var body: String
+    /// The cached sprite's absolute path, or "" when there is none.
+    public var imagePath: String
+    /// A name from the freedesktop sound theme.
+    public var soundName: String
+
+    public init(summary: String, body: String, imagePath: String, soundName: String) {
+        self.summary = summary
+        self.body = body
+        self.imagePath = imagePath
+        self.soundName = soundName
+    }
+}
+
+/// Shows notifications somewhere (the desktop's notification server). Never waits, never fails:
+/// a desktop without notifications is not an error.
+public protocol DesktopNotifier: Sendable {
+    func show(_ notification: DesktopNotification)
+}
+
+/// Turns favorites changes into notifications, one at a time and in order, so the bubble
+/// always ends on the latest state even when building one needs the network.
+final class FavoriteNotifications: Sendable {
+    /// The sound for a change, from the freedesktop sound theme.
+    static let soundName = "message-new-instant"
+
+    private let changes: AsyncStream<FavoriteChange>.Continuation
+
+    init(notifier: any DesktopNotifier, describe: @escaping @Sendable (FavoriteChange) async -> DesktopNotification) {
+        let (stream, continuation) = AsyncStream<FavoriteChange>.makeStream()
+        changes = continuation
+        Task(priority: .utility) {
+            for await change in stream { notifier.show(await describe(change)) }
+        }
+    }
+
+    deinit { changes.finish() }
+
+    /// Queues a change; returns at once.
+    func post(_ change: FavoriteChange) { changes.yield(change) }
+
+    /// What a change looks like, from what is known of the Pokémon.
+    static func notification(for change: FavoriteChange, types: [String], species: SpeciesRecord?,
+                             spritePath: String) -> DesktopNotification {
+        let name = species?.names["en"].flatMap { $0.isEmpty ? nil : $0 } ?? displayName(change.name)
+        let summary = "\(name) \(change.favorite ? "added to" : "removed from") favorites"
+        var parts: [String] = []
+        if let genus = species?.genus, !genus.isEmpty { parts.append(genus) }
+        if !types.isEmpty { parts.append(types.map(displayName).joined(separator: " / ")) }
+        if parts.isEmpty { parts.append("#\(change.id)") }
+        return DesktopNotification(summary: summary, body: parts.joined(separator: " · "),
+                                   imagePath: spritePath, soundName: soundName)
+    }
+
+    /// `mr-mime` → `Mr Mime`: a readable name where the API gave no English one.
+    static func displayName(_ apiName: String) -> String {
+        apiName.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+    }
+}

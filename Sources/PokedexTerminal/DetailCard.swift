@@ -1,0 +1,147 @@
+import PokedexModels
+
+/// `pokectl show`: the sprite beside the name, genus, type badges, sizes and stat bars, and
+/// the flavour text wrapped below, fitted to the terminal's width.
+public struct DetailCard {
+    /// The sprite takes at most this many columns (and half as many rows).
+    public static let imageColumns = 32
+    /// Below this width the text goes under the image instead of beside it.
+    public static let sideBySideWidth = 64
+
+    public let detail: PokemonDetail
+    public let image: RGBAImage?
+    public let width: Int
+    public let mode: ColorMode
+
+    public init(detail: PokemonDetail, image: RGBAImage?, width: Int, mode: ColorMode) {
+        self.detail = detail
+        self.image = image
+        self.width = max(width, 20)
+        self.mode = mode
+    }
+
+    var painter: Painter { Painter(mode: mode) }
+
+    /// The whole card, one string per line, none longer than `width` columns.
+    public func render() -> [String] {
+        let art = image.map { SpriteArt.lines($0, maxColumns: min(Self.imageColumns, width), maxRows: Self.imageColumns / 2, mode: mode) } ?? []
+        var out: [String] = []
+        if art.isEmpty {
+            out = facts(width: width)
+        } else if width >= Self.sideBySideWidth {
+            let artWidth = TerminalText.width(art[0])
+            let text = facts(width: width - artWidth - 2)
+            // Centre the shorter column against the taller one.
+            let rows = max(art.count, text.count)
+            let artTop = (rows - art.count) / 2, textTop = (rows - text.count) / 2
+            for row in 0..<rows {
+                let left = (artTop..<(artTop + art.count)).contains(row) ? art[row - artTop] : String(repeating: " ", count: artWidth)
+                let right = (textTop..<(textTop + text.count)).contains(row) ? text[row - textTop] : ""
+                out.append(right.isEmpty ? left : left + "  " + right)
+            }
+        } else {
+            out = art + [""] + facts(width: width)
+        }
+        if !detail.flavorText.isEmpty {
+            out.append("")
+            out += TerminalText.wrap(detail.flavorText, to: width)
+        }
+        return out.map(trimTrailingSpaces)
+    }
+
+    func trimTrailingSpaces(_ line: String) -> String {
+        var s = line
+        while s.hasSuffix(" ") { s.removeLast() }
+        return s
+    }
+
+    /// Name, genus, types, sizes, abilities and stats, in lines of at most `width` columns.
+    func facts(width: Int) -> [String] {
+        let p = painter
+        var lines: [String] = []
+        let number = "#" + String(repeating: "0", count: max(0, 3 - String(detail.id).count)) + String(detail.id)
+        var title = p.bold(Self.displayName(detail.name)) + "  " + p.dim(number)
+        if detail.favorite { title += "  " + p.colored("★", RGB(0xF8, 0xD0, 0x30)) }
+        lines.append(title)
+        if !detail.genus.isEmpty { lines.append(p.dim(TerminalText.truncate(detail.genus, to: width))) }
+        lines.append("")
+        lines.append(detail.types.map(badge).joined(separator: " "))
+        lines.append("")
+        let label = 10
+        lines.append(p.dim(TerminalText.pad("Height", to: label)) + Self.height(detail.height))
+        lines.append(p.dim(TerminalText.pad("Weight", to: label)) + Self.weight(detail.weight))
+        if !detail.abilities.isEmpty {
+            let abilities = detail.abilities.map(Self.displayName).joined(separator: ", ")
+            lines.append(p.dim(TerminalText.pad("Abilities", to: label)) + TerminalText.truncate(abilities, to: width - label))
+        }
+        lines.append("")
+        let barWidth = max(5, min(24, width - label - 5))
+        for stat in detail.stats {
+            let name = Self.statLabels[stat.name] ?? Self.displayName(stat.name)
+            let value = String(stat.value)
+            lines.append(p.dim(TerminalText.pad(name, to: label)) + String(repeating: " ", count: max(0, 3 - value.count)) + value
+                         + " " + bar(stat.value, width: barWidth))
+        }
+        return lines
+    }
+
+    /// A type as a coloured badge (` Electric ` on yellow), or `[Electric]` without colour.
+    func badge(_ type: String) -> String {
+        let name = Self.displayName(type)
+        guard mode != .none, let colour = Self.typeColors[type] else { return "[\(name)]" }
+        let text: RGB = colour.luma > 150 ? RGB(0x20, 0x20, 0x20) : RGB(0xFF, 0xFF, 0xFF)
+        return painter.set(foreground: text, background: colour) + " \(name) " + painter.reset
+    }
+
+    /// A stat as a bar scaled to 255, in eighths of a cell, coloured by how high it is.
+    func bar(_ value: UInt32, width: Int) -> String {
+        let eighths = Int(min(value, 255)) * width * 8 / 255
+        var s = String(repeating: "█", count: eighths / 8)
+        let partial = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"][eighths % 8]
+        s += partial
+        let colour: RGB = switch value {
+        case ..<50: RGB(0xF3, 0x44, 0x44)
+        case ..<80: RGB(0xFF, 0x7F, 0x0F)
+        case ..<100: RGB(0xFF, 0xDD, 0x57)
+        case ..<120: RGB(0xA0, 0xE5, 0x15)
+        default: RGB(0x23, 0xCD, 0x5E)
+        }
+        return painter.colored(s, colour)
+    }
+
+    /// Decimetres as metres and feet-inches: `0.4 m (1′04″)`.
+    static func height(_ decimetres: UInt32) -> String {
+        let inches = Int((Double(decimetres) * 3.937008).rounded())
+        let inch = inches % 12
+        return "\(tenths(Int(decimetres))) m (\(inches / 12)′\(inch < 10 ? "0" : "")\(inch)″)"
+    }
+
+    /// Hectograms as kilograms and pounds: `6.0 kg (13.2 lb)`.
+    static func weight(_ hectograms: UInt32) -> String {
+        let tenthsOfPounds = Int((Double(hectograms) * 2.2046226).rounded())
+        return "\(tenths(Int(hectograms))) kg (\(tenths(tenthsOfPounds)) lb)"
+    }
+
+    /// `n` tenths as `x.y`.
+    static func tenths(_ n: Int) -> String { "\(n / 10).\(n % 10)" }
+
+    /// `mr-mime` → `Mr Mime`.
+    public static func displayName(_ apiName: String) -> String {
+        apiName.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+    }
+
+    static let statLabels = [
+        "hp": "HP", "attack": "Attack", "defense": "Defense", "special-attack": "Sp. Atk",
+        "special-defense": "Sp. Def", "speed": "Speed",
+    ]
+
+    /// The colours the games' type badges use.
+    public static let typeColors: [String: RGB] = [
+        "normal": RGB(0xA8, 0xA8, 0x78), "fire": RGB(0xF0, 0x80, 0x30), "water": RGB(0x68, 0x90, 0xF0),
+        "electric": RGB(0xF8, 0xD0, 0x30), "grass": RGB(0x78, 0xC8, 0x50), "ice": RGB(0x98, 0xD8, 0xD8),
+        "fighting": RGB(0xC0, 0x30, 0x28), "poison": RGB(0xA0, 0x40, 0xA0), "ground": RGB(0xE0, 0xC0, 0x68),
+        "flying": RGB(0xA8, 0x90, 0xF0), "psychic": RGB(0xF8, 0x58, 0x88), "bug": RGB(0xA8, 0xB8, 0x20),
+        "rock": RGB(0xB8, 0xA0, 0x38), "ghost": RGB(0x70, 0x58, 0x98), "dragon": RGB(0x70, 0x38, 0xF8),
+        "dark": RGB(0x70, 0x58, 0x48), "steel": RGB(0xB8, 0xB8, 0xD0), "fairy": RGB(0xEE, 0x99, 0xAC),
+    ]
+}

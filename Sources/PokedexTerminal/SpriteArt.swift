@@ -1,0 +1,97 @@
+import PokedexModels
+
+/// Draws an image with Unicode half blocks: each character cell shows two pixels, the upper
+/// one as the foreground of `▀` and the lower one as its background. Transparent pixels show
+/// the terminal's own background.
+public enum SpriteArt {
+    /// Alpha at or above which a scaled pixel is drawn.
+    static let opaque = 128
+
+    /// The image cropped to its visible pixels, scaled to fit `maxColumns × maxRows` cells
+    /// (keeping its shape), as lines of exactly the same width. No lines in ``ColorMode/none``.
+    public static func lines(_ image: RGBAImage, maxColumns: Int, maxRows: Int, mode: ColorMode) -> [String] {
+        guard mode != .none, maxColumns > 0, maxRows > 0, let box = visibleBox(image) else { return [] }
+        let scale = max(Double(box.width) / Double(maxColumns), Double(box.height) / Double(maxRows * 2))
+        let outWidth = max(1, min(maxColumns, Int((Double(box.width) / scale).rounded())))
+        var outHeight = max(1, min(maxRows * 2, Int((Double(box.height) / scale).rounded())))
+        if outHeight % 2 == 1 { outHeight += 1 }
+        let pixels = resample(image, box: box, width: outWidth, height: outHeight, scale: scale)
+        let painter = Painter(mode: mode)
+        var out: [String] = []
+        for row in stride(from: 0, to: outHeight, by: 2) {
+            var line = ""
+            var current = ""
+            for x in 0..<outWidth {
+                let top = pixels[row * outWidth + x], bottom = pixels[(row + 1) * outWidth + x]
+                var glyph: String, fg: RGB?, bg: RGB?
+                switch (top, bottom) {
+                case (nil, nil): (glyph, fg, bg) = (" ", nil, nil)
+                case (let t?, nil): (glyph, fg, bg) = ("▀", t, nil)
+                case (nil, let b?): (glyph, fg, bg) = ("▄", b, nil)
+                case (let t?, let b?): (glyph, fg, bg) = ("▀", t, b)
+                }
+                var sgr = painter.set(foreground: fg, background: bg)
+                if let f = fg, let b = bg, painter.set(foreground: f, background: nil) == painter.set(foreground: b, background: nil) {
+                    // Both halves look the same in this mode: a full block needs no background.
+                    (glyph, sgr) = ("█", painter.set(foreground: f, background: nil))
+                }
+                if sgr != current {
+                    if !current.isEmpty { line += painter.reset }
+                    line += sgr
+                    current = sgr
+                }
+                line += glyph
+            }
+            if current.isEmpty {
+                out.append(line)
+                continue
+            }
+            out.append(line + painter.reset)
+        }
+        return out
+    }
+
+    /// The smallest rectangle holding every pixel with enough alpha.
+    static func visibleBox(_ image: RGBAImage) -> (x: Int, y: Int, width: Int, height: Int)? {
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        for y in 0..<image.height {
+            for x in 0..<image.width where Int(image.pixels[(y * image.width + x) * 4 + 3]) >= opaque {
+                minX = min(minX, x); maxX = max(maxX, x)
+                minY = min(minY, y); maxY = max(maxY, y)
+            }
+        }
+        guard maxX >= 0 else { return nil }
+        return (minX, minY, maxX - minX + 1, maxY - minY + 1)
+    }
+
+    /// Area-averaged (shrinking) or nearest (growing) pixels of `box`; nil where transparent.
+    static func resample(_ image: RGBAImage, box: (x: Int, y: Int, width: Int, height: Int),
+                         width: Int, height: Int, scale: Double) -> [RGB?] {
+        var out: [RGB?] = []
+        out.reserveCapacity(width * height)
+        for oy in 0..<height {
+            let y0 = box.y + Int(Double(oy) * scale)
+            let y1 = max(y0 + 1, box.y + Int(Double(oy + 1) * scale))
+            for ox in 0..<width {
+                let x0 = box.x + Int(Double(ox) * scale)
+                let x1 = max(x0 + 1, box.x + Int(Double(ox + 1) * scale))
+                var r = 0, g = 0, b = 0, alpha = 0, n = 0
+                for y in y0..<min(y1, image.height) {
+                    for x in x0..<min(x1, image.width) {
+                        let p = image.pixel(x, y)
+                        let a = Int(p.a)
+                        r += Int(p.r) * a; g += Int(p.g) * a; b += Int(p.b) * a
+                        alpha += a
+                        n += 1
+                    }
+                }
+                if n == 0 || alpha / n < opaque {
+                    out.append(nil)
+                } else {
+                    out.append(RGB(UInt8(r / alpha), UInt8(g / alpha), UInt8(b / alpha)))
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,97 @@
+/// How much colour the terminal takes.
+public enum ColorMode: Sendable, Equatable {
+    /// No escape sequences at all (a pipe, `NO_COLOR`, `TERM=dumb`).
+    case none
+    /// The xterm 256-colour palette.
+    case palette256
+    /// 24-bit colour, where `COLORTERM` says `truecolor` or `24bit`.
+    case truecolor
+
+    /// The mode for a terminal with this environment (`TERM`, `COLORTERM`, `NO_COLOR`).
+    /// Whether stdout is a terminal at all is the caller's question.
+    public static func detect(environment: [String: String]) -> ColorMode {
+        if environment["NO_COLOR"].map({ !$0.isEmpty }) == true { return .none }
+        let term = environment["TERM"] ?? "dumb"
+        if term == "dumb" || term.isEmpty { return .none }
+        let colorterm = (environment["COLORTERM"] ?? "").lowercased()
+        return colorterm == "truecolor" || colorterm == "24bit" ? .truecolor : .palette256
+    }
+}
+
+/// An sRGB colour.
+public struct RGB: Equatable, Sendable {
+    public var r: UInt8, g: UInt8, b: UInt8
+    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) {
+        self.r = r
+        self.g = g
+        self.b = b
+    }
+
+    /// `#rrggbb` (or `rrggbb`); nil for anything else.
+    public init?(hex: String) {
+        let digits = hex.hasPrefix("#") ? hex.dropFirst() : Substring(hex)
+        guard digits.count == 6, let v = UInt32(digits, radix: 16) else { return nil }
+        self.init(UInt8(v >> 16), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF))
+    }
+
+    /// Relative brightness, 0…255 (Rec. 601 weights): picks black or white text on it.
+    var luma: Int { (299 * Int(r) + 587 * Int(g) + 114 * Int(b)) / 1000 }
+
+    /// The nearest xterm-256 colour: the 6×6×6 cube or the grey ramp, whichever is closer.
+    var palette256: Int {
+        let levels = [0, 95, 135, 175, 215, 255]
+        func nearestLevel(_ v: UInt8) -> Int {
+            var best = 0
+            for (i, l) in levels.enumerated() where abs(l - Int(v)) < abs(levels[best] - Int(v)) { best = i }
+            return best
+        }
+        let (ri, gi, bi) = (nearestLevel(r), nearestLevel(g), nearestLevel(b))
+        let cube = (levels[ri], levels[gi], levels[bi])
+        let average = (Int(r) + Int(g) + Int(b)) / 3
+        let greyIndex = min(23, max(0, (average - 8 + 5) / 10))
+        let grey = 8 + 10 * greyIndex
+        func distance(_ c: (Int, Int, Int)) -> Int {
+            let dr = c.0 - Int(r), dg = c.1 - Int(g), db = c.2 - Int(b)
+            return dr * dr + dg * dg + db * db
+        }
+        return distance((grey, grey, grey)) < distance(cube) ? 232 + greyIndex : 16 + 36 * ri + 6 * gi + bi
+    }
+}
+
+/// SGR escape sequences for a ``ColorMode``.
+public struct Painter: Sendable {
+    public let mode: ColorMode
+    public init(mode: ColorMode) { self.mode = mode }
+
+    static let escape = "\u{1B}["
+    /// Ends every attribute.
+    public var reset: String { mode == .none ? "" : Self.escape + "0m" }
+
+    func code(_ c: RGB, background: Bool) -> String {
+        switch mode {
+        case .none: return ""
+        case .truecolor: return "\(background ? 48 : 38);2;\(c.r);\(c.g);\(c.b)"
+        case .palette256: return "\(background ? 48 : 38);5;\(c.palette256)"
+        }
+    }
+
+    /// The sequence that sets these colours (nil leaves that one at the terminal's default).
+    public func set(foreground: RGB?, background: RGB?) -> String {
+        guard mode != .none else { return "" }
+        let codes = [foreground.map { code($0, background: false) }, background.map { code($0, background: true) }].compactMap { $0 }
+        return codes.isEmpty ? "" : Self.escape + codes.joined(separator: ";") + "m"
+    }
+
+    /// `text` in an SGR attribute such as "1" (bold) or "2" (dim), then reset.
+    public func attribute(_ text: String, _ sgr: String) -> String {
+        mode == .none ? text : Self.escape + sgr + "m" + text + reset
+    }
+
+    public func bold(_ text: String) -> String { attribute(text, "1") }
+    public func dim(_ text: String) -> String { attribute(text, "2") }
+
+    /// `text` in a colour, then reset.
+    public func colored(_ text: String, _ c: RGB, background: RGB? = nil) -> String {
+        mode == .none ? text : set(foreground: c, background: background) + text + reset
+    }
+}

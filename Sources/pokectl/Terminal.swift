@@ -1,0 +1,57 @@
+import Glibc
+import PokedexModels
+import PokedexPNG
+import PokedexTerminal
+
+/// What pokectl knows of the terminal it prints to.
+enum Terminal {
+    /// Whether stdout is a terminal.
+    static let isTTY = isatty(1) == 1
+
+    /// The environment as a dictionary (pokectl links no Foundation).
+    static let environment: [String: String] = {
+        var out: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") { out[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+            p += 1
+        }
+        return out
+    }()
+
+    /// Colour for pictures and badges: none off a terminal or with `--color never`.
+    static var colorMode: ColorMode {
+        switch Output.when {
+        case .never: return .none
+        case .always:
+            let colorterm = (environment["COLORTERM"] ?? "").lowercased()
+            return colorterm == "truecolor" || colorterm == "24bit" ? .truecolor : .palette256
+        case .auto: return isTTY ? ColorMode.detect(environment: environment) : .none
+        }
+    }
+
+    /// Columns to fit: `COLUMNS`, else the terminal's width, else 80.
+    static var width: Int {
+        if let c = environment["COLUMNS"].flatMap(Int.init), c > 0 { return c }
+        var size = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+
+    /// A sprite file's pixels, or nil if it cannot be read or decoded.
+    static func image(at path: String) -> RGBAImage? {
+        guard !path.isEmpty else { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while bytes.count < 16 << 20 {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            bytes += buffer[0..<n]
+        }
+        return LibPNGDecoder().decode(bytes)
+    }
+}
