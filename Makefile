@@ -11,13 +11,14 @@ DBUSINTERFACEDIR ?= $(DATADIR)/dbus-1/interfaces
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR  ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+EXAMPLESDIR ?= $(DATADIR)/doc/pokedexd/examples
 
 SWIFT       ?= swift
 RELEASE_DIR  = .build/release
 # Debian packages the build, the tests and the service need.
-DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils
 
-.PHONY: all build release deps test test-unit test-integration test-session install uninstall clean
+.PHONY: all build release deps test test-unit test-integration test-examples test-session install uninstall clean
 
 all: build
 
@@ -40,16 +41,21 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product pokedexd
 	$(SWIFT) build -c release --static-swift-stdlib --product pokectl
 
-## test: every test: core unit tests, the daemon on a private bus, and the systemd session test.
-test: deps test-unit test-integration test-session
+## test: every test: unit tests, the daemon on a private bus, the examples, and the systemd session test.
+test: deps test-unit test-integration test-examples test-session
 
 test-unit:
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --disable-swift-testing --filter PokedexCoreTests
+	$(SWIFT) test --skip-build --disable-swift-testing --filter 'PokedexCoreTests|PokedexDesktopTests'
 
 test-integration:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing --filter PokedexIntegrationTests
+
+# Every script in examples/, pokectl watch, and the man pages, against the real service.
+test-examples:
+	$(SWIFT) build
+	bash Tests/examples/examples-test.sh
 
 test-session: release
 	bash Tests/session/session-test.sh
@@ -63,6 +69,16 @@ install: deps release
 	sed 's|@BINDIR@|$(BINDIR)|g' dbus/io.github.pokedexd.Pokedex1.service > "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service"
 	chmod 0644 "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service"
 	install -m 0644 dbus/io.github.pokedexd.Pokedex1.xml "$(DESTDIR)$(DBUSINTERFACEDIR)/"
+	install -d "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man8"
+	install -m 0644 man/pokectl.1 "$(DESTDIR)$(MANDIR)/man1/pokectl.1"
+	install -m 0644 man/pokedexd.8 "$(DESTDIR)$(MANDIR)/man8/pokedexd.8"
+	install -d "$(DESTDIR)$(EXAMPLESDIR)/waybar" "$(DESTDIR)$(EXAMPLESDIR)/polybar" "$(DESTDIR)$(EXAMPLESDIR)/conky" "$(DESTDIR)$(EXAMPLESDIR)/rofi"
+	install -m 0755 examples/waybar/pokedex-favorite "$(DESTDIR)$(EXAMPLESDIR)/waybar/"
+	install -m 0644 examples/waybar/config.jsonc "$(DESTDIR)$(EXAMPLESDIR)/waybar/"
+	install -m 0644 examples/polybar/pokedex.ini "$(DESTDIR)$(EXAMPLESDIR)/polybar/"
+	install -m 0755 examples/conky/pokedex-conky "$(DESTDIR)$(EXAMPLESDIR)/conky/"
+	install -m 0644 examples/conky/pokedex.conkyrc "$(DESTDIR)$(EXAMPLESDIR)/conky/"
+	install -m 0755 examples/rofi/pokedex-pick "$(DESTDIR)$(EXAMPLESDIR)/rofi/"
 	@if [ -x $(RELEASE_DIR)/pokectl ] && $(RELEASE_DIR)/pokectl --generate-completion-script bash >/dev/null 2>&1; then \
 	  install -d "$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"; \
 	  $(RELEASE_DIR)/pokectl --generate-completion-script bash > "$(DESTDIR)$(BASHCOMPDIR)/pokectl"; \
@@ -84,7 +100,9 @@ uninstall:
 	  "$(DESTDIR)$(USERUNITDIR)/pokedex.service" \
 	  "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service" \
 	  "$(DESTDIR)$(DBUSINTERFACEDIR)/io.github.pokedexd.Pokedex1.xml" \
-	  "$(DESTDIR)$(BASHCOMPDIR)/pokectl" "$(DESTDIR)$(ZSHCOMPDIR)/_pokectl" "$(DESTDIR)$(FISHCOMPDIR)/pokectl.fish"
+	  "$(DESTDIR)$(BASHCOMPDIR)/pokectl" "$(DESTDIR)$(ZSHCOMPDIR)/_pokectl" "$(DESTDIR)$(FISHCOMPDIR)/pokectl.fish" \
+	  "$(DESTDIR)$(MANDIR)/man1/pokectl.1" "$(DESTDIR)$(MANDIR)/man8/pokedexd.8"
+	rm -rf "$(DESTDIR)$(EXAMPLESDIR)"
 	@if [ -z "$(DESTDIR)" ] && systemctl --user show-environment >/dev/null 2>&1; then systemctl --user daemon-reload; fi
 
 clean:

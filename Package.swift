@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(name: "pokedex-bench", dependencies: ["PokedexBusClient", "PokedexCore"], path: "bench/Sources/pokedex-bench"),
 
         .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore"]),
-        .testTarget(name: "PokedexDesktopTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal"]),
+        .testTarget(name: "PokedexDesktopTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal"], exclude: ["Snapshots"]),
         .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -51,13 +51,22 @@ final class BusAPITests: XCTestCase {
         XCTAssertTrue(PNGCheck.isValid(try XCTUnwrap(FileIO.readFile(d.spritePath))))
         // Every key of the contract, with its D-Bus type.
         let raw = try XCTUnwrap(c.detailValue("6").stringDict)
-        for key in ["id", "name", "height", "weight", "types", "abilities", "stats", "sprite_path", "favorite", "genus", "flavor_text"] {
+        for key in ["id", "name", "height", "weight", "types", "abilities", "stats", "sprite_path", "favorite", "genus", "flavor_text",
+                    "color", "animated_sprite_path"] {
             XCTAssertNotNil(raw[key], key)
         }
+        // The mock's sprite for #25 is one colour, (25·37, 25·91, 25·53) mod 256.
+        XCTAssertEqual(d.color, "#9de32d")
+        XCTAssertEqual(try c.detail("6").color, "#de223e")
+        XCTAssertTrue(d.animatedSpritePath.hasSuffix("/sprites/25-animated.gif"), d.animatedSpritePath)
+        XCTAssertTrue(GIFCheck.isValid(try XCTUnwrap(FileIO.readFile(d.animatedSpritePath))))
         XCTAssertEqual(try c.detail("6").types, ["fire", "flying"], "slot order")
         let form = try c.detail("deoxys-attack")
         XCTAssertEqual(form.id, 10001)
         XCTAssertEqual(form.genus, "Test Pokémon 386", "a form's species comes from its species URL")
+        XCTAssertEqual(form.animatedSpritePath, "", "the API names no animated sprite for this form")
+        // Warm, from memory: the same answer.
+        XCTAssertEqual(try c.detail("pikachu"), d)
     }
 
     func testBadNamesGiveClearErrors() throws {
