@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+@testable import PokedexCore
+import XCTest
+
+/// A decoder that answers every image with one solid colour and counts its calls.
+final class CountingDecoder: ImageDecoder {
+    let calls = Mutex(0)
+    func decode(_ bytes: [UInt8]) -> RGBAImage? {
+        calls.withLock { $0 += 1 }
+        guard PNGCheck.isValid(bytes) else { return nil }
+        return RGBAImage(width: 2, height: 2, pixels: Array([[0x12, 0x34, 0x56, 255]].joined()) + Array(repeating: [0x12, 0x34, 0x56, 255], count: 3).joined())
+    }
+    var count: Int { calls.withLock { $0 } }
+}
+
+/// Keeps every notification shown.
+final class RecordingNotifier: DesktopNotifier {
+    let shown = Mutex<[DesktopNotification]>([])
+    func show(_ n: DesktopNotification) { shown.withLock { $0.append(n) } }
+    var all: [DesktopNotification] { shown.withLock { $0 } }
+}
+
+/// A 1×1 GIF89a: colour table, graphic control extension, one frame, trailer.
+let tinyGIF: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 255, 0, 0, 0, 0, 255]
+    + [0x21, 0xF9, 4, 0, 10, 0, 0, 0] + [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3B]
+
+final class DesktopServiceTests: XCTestCase {
+    var dir = ""
+    override func setUp() { dir = temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func makeService(_ api: FakePokeAPI, decoder: CountingDecoder? = nil, notifier: RecordingNotifier? = nil) throws -> PokedexService {
+        let config = ServiceConfiguration(apiURL: FakePokeAPI.base, spriteHosts: ["sprites.test"],
+                                          cacheDirectory: dir + "/cache", dataDirectory: dir + "/data",
+                                          spriteURLTemplate: "https://sprites.test/{id}.png", prefetch: false)
+        return PokedexService(configuration: config, client: api.client,
+                              store: try FileCacheStore(directory: config.cacheDirectory, capacity: 1 << 24),
+                              favorites: try FavoritesBook(persistence: MemoryFavoritesPersistence()),
+                              decoder: decoder, notifier: notifier)
+    }
+
+    /// Pikachu's body names an animated GIF.
+    func withAnimation(_ api: FakePokeAPI) -> FakePokeAPI {
+        api.client.route(FakePokeAPI.base + "/pokemon/25/", json: """
+            {"id":25,"name":"pikachu","height":4,"weight":60,
+             "types":[{"slot":1,"type":{"name":"electric"}}],"abilities":[],"stats":[],
+             "sprites":{"front_default":"https://sprites.test/25.png",
+                        "versions":{"generation-v":{"black-white":{"animated":{"front_default":"https://sprites.test/anim/25.gif"}}}}},
+             "species":{"name":"pikachu","url":"\(FakePokeAPI.base)/pokemon-species/25/"}}
+            """)
+        api.client.route("https://sprites.test/anim/25.gif") { _ in HTTPResponse(status: 200, body: tinyGIF) }
+        return api
+    }
+
+    func testColourIsComputedOnceAndKeptOnDisk() async throws {
+        let api = FakePokeAPI()
+        let decoder = CountingDecoder()
+        let first = try await makeService(api, decoder: decoder).detail("pikachu")
+        XCTAssertEqual(first.color, "#123456")
+        XCTAssertEqual(decoder.count, 1)
+        // Restarted: the colour comes from the sprite's record, not from decoding again.
+        let again = CountingDecoder()
+        let second = try await makeService(api, decoder: again).detail("pikachu")
+        XCTAssertEqual(second.color, "#123456")
+        XCTAssertEqual(again.count, 0)
+        XCTAssertEqual(api.client.count("https://sprites.test/25.png"), 1)
+        // No decoder, no sprite: an empty colour, not an error.
+        let none = try await makeService(FakePokeAPI(), decoder: nil).detail("3")
+        XCTAssertEqual(none.color, "")
+    }
+
+    func testRecordsFromBeforeColoursGetOneOnFirstUse() async throws {
+        let api = FakePokeAPI()
+        _ = try await makeService(api, decoder: nil).detail("pikachu")
+        let decoder = CountingDecoder()
+        let d = try await makeService(api, decoder: decoder).detail("pikachu")
+        XCTAssertEqual(d.color, "", "the record says no pixel counted; it is not decoded again")
+        // A record written without the key at all (an older version) is worked out once.
+        let store = try FileCacheStore(directory: dir + "/cache", capacity: 1 << 24)
+        let old = try XCTUnwrap(store.readRecord("sprite/25"))
+        var meta = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(old.payload)) as? [String: Any])
+        meta.removeValue(forKey: "color")
+        try store.writeRecord("sprite/25", StoredRecord(payload: Array(try JSONSerialization.data(withJSONObject: meta)), freshness: old.freshness))
+        let upgrading = CountingDecoder()
+        let upgraded = try await makeService(api, decoder: upgrading).detail("pikachu")
+        XCTAssertEqual(upgraded.color, "#123456")
+        XCTAssertEqual(upgrading.count, 1)
+        let after = CountingDecoder()
+        let kept = try await makeService(api, decoder: after).detail("pikachu")
+        XCTAssertEqual(kept.color, "#123456")
+        XCTAssertEqual(after.count, 0, "kept after the upgrade")
+    }
+
+    func testAnimatedSpriteIsFetchedOnDemandAndCheckedLikeAnyOther() async throws {
+        let api = withAnimation(FakePokeAPI())
+        let s = try makeService(api)
+        let d = try await s.detail("pikachu")
+        XCTAssertTrue(d.animatedSpritePath.hasSuffix("/sprites/25-animated.gif"), d.animatedSpritePath)
+        XCTAssertEqual(FileIO.readFile(d.animatedSpritePath), tinyGIF)
+        XCTAssertEqual(try s.cachedDetail("pikachu")?.animatedSpritePath, d.animatedSpritePath, "warm from memory")
+        let other = try await s.detail("2")
+        XCTAssertEqual(other.animatedSpritePath, "", "the API names none")
+        // Cut off on disk: detected after a restart, fetched again, never served.
+        let cut = Array(tinyGIF.dropLast(5))
+        XCTAssertTrue(FileManager.default.createFile(atPath: d.animatedSpritePath, contents: Data(cut)))
+        let restarted = try makeService(api)
+        let again = try await restarted.detail("pikachu")
+        XCTAssertEqual(FileIO.readFile(again.animatedSpritePath), tinyGIF)
+        XCTAssertEqual(api.client.count("https://sprites.test/anim/25.gif"), 2)
+        // A server that sends a cut-off GIF: no path rather than a broken file.
+        api.client.route("https://sprites.test/anim/25.gif") { _ in HTTPResponse(status: 200, body: cut) }
+        try? FileManager.default.removeItem(atPath: again.animatedSpritePath)
+        let refused = try await makeService(api).detail("pikachu")
+        XCTAssertEqual(refused.animatedSpritePath, "")
+    }
+
+    func testFavoritesChangesBecomeNotificationsInOrder() async throws {
+        let notifier = RecordingNotifier()
+        let s = try makeService(FakePokeAPI(), notifier: notifier)
+        try await s.setFavorite("pikachu", true)
+        try await s.setFavorite("pikachu", true)  // no change, no notification
+        for _ in 0..<5 { _ = try await s.toggleFavorite("25") }
+        try await s.setFavorite("mon3", true)
+        let deadline = Date().addingTimeInterval(5)
+        while notifier.all.count < 7 && Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        let shown = notifier.all
+        XCTAssertEqual(shown.map(\.summary), ["Pikachu added to favorites"]
+                       + ["removed from", "added to", "removed from", "added to", "removed from"].map { "Pikachu \($0) favorites" }
+                       + ["Mon3 added to favorites"])
+        XCTAssertEqual(shown[0].body, "Mouse Pokémon · Electric / Flying")
+        XCTAssertTrue(shown[0].imagePath.hasSuffix("/sprites/25.png"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: shown[0].imagePath))
+        XCTAssertEqual(shown[0].soundName, "message-new-instant")
+    }
+
+    func testNotificationText() {
+        let species = SpeciesRecord(id: 122, name: "mr-mime", genus: "Barrier Pokémon", flavorText: "", names: ["en": "Mr. Mime"])
+        let n = FavoriteNotifications.notification(for: FavoriteChange(id: 122, name: "mr-mime", favorite: false, allIDs: []),
+                                                   types: ["psychic", "fairy"], species: species, spritePath: "/x/122.png")
+        XCTAssertEqual(n, DesktopNotification(summary: "Mr. Mime removed from favorites", body: "Barrier Pokémon · Psychic / Fairy",
+                                              imagePath: "/x/122.png", soundName: "message-new-instant"))
+        let bare = FavoriteNotifications.notification(for: FavoriteChange(id: 10001, name: "deoxys-attack", favorite: true, allIDs: []),
+                                                      types: [], species: nil, spritePath: "")
+        XCTAssertEqual(bare.summary, "Deoxys Attack added to favorites")
+        XCTAssertEqual(bare.body, "#10001", "offline with nothing cached: still says which one")
+    }
+}
