@@ -15,13 +15,18 @@ Control (not PokeAPI):
                    (answer every API request with it), max_age, evil_sprite (name a sprite
                    on a host outside any allowlist for #44), retry_after, fail_count (with
                    fail_status: only the next N API requests fail, then it answers again;
-                   null, the default: every request fails)
+                   null, the default: every request fails), total (list this many Pokémon,
+                   inventing mon-N past the real names: 1351 gives PokeAPI's 68 pages),
+                   fault_500 / fault_cut / fault_429 (the share of requests answered 500, cut
+                   off halfway through the body, or 429 with Retry-After: retry_after or 1),
+                   seed (for those draws), redirect_sprites (answer sprite requests with a
+                   302 to this base URL + the path)
   GET  /__stats    JSON: by_kind counts, requests, gzip, not_modified, connections,
-                   user_agents, if_none_match
+                   user_agents, if_none_match, faults (by kind)
   POST /__stats/reset
 Usage: mock_pokeapi.py --port 0 --port-file FILE
 """
-import argparse, gzip, hashlib, json, os, re, struct, threading, time, zlib
+import argparse, gzip, hashlib, json, os, random, re, struct, threading, time, zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qs
 
@@ -37,7 +42,9 @@ TYPES = {1: ["grass", "poison"], 4: ["fire"], 6: ["fire", "flying"], 7: ["water"
 
 lock = threading.Lock()
 settings = {"latency_ms": 0, "latency_prefix": "", "offline": False, "fail_status": 0, "max_age": 86400,
-            "evil_sprite": False, "retry_after": 0, "fail_count": None}
+            "evil_sprite": False, "retry_after": 0, "fail_count": None, "total": 0,
+            "fault_500": 0.0, "fault_cut": 0.0, "fault_429": 0.0, "seed": 1, "redirect_sprites": ""}
+rng = random.Random(1)
 stats = {}
 
 
@@ -45,7 +52,7 @@ def reset_stats():
     with lock:
         stats.clear()
         stats.update({"requests": 0, "by_kind": {}, "gzip": 0, "not_modified": 0, "connections": 0,
-                      "user_agents": [], "if_none_match": 0})
+                      "user_agents": [], "if_none_match": 0, "faults": {"500": 0, "cut": 0, "429": 0}})
 
 
 reset_stats()
@@ -60,11 +67,18 @@ def png(rgb, size=8):
 
 
 def entries():
-    return [(i + 1, n) for i, n in enumerate(NAMES)] + [(i, n) for i, n, _ in FORMS]
+    real = [(i + 1, n) for i, n in enumerate(NAMES)]
+    invented = [(i, f"mon-{i}") for i in range(len(NAMES) + 1, settings["total"] - len(FORMS) + 1)]
+    return real + invented + [(i, n) for i, n, _ in FORMS]
 
 
 def lookup(key):
-    for i, n in entries():
+    m = re.match(r"^mon-(\d+)$", key)
+    if m or key.isdigit():
+        i = int(m.group(1) if m else key)
+        if len(NAMES) < i <= settings["total"] - len(FORMS):
+            return i, f"mon-{i}"
+    for i, n in entries()[:len(NAMES)] + [(i, n) for i, n, _ in FORMS]:
         if key == str(i) or key == n:
             return i, n
     return None
@@ -166,6 +180,14 @@ class Handler(BaseHTTPRequestHandler):
         for k, v in (extra or {}).items():
             self.send_header(k, v)
         self.end_headers()
+        if getattr(self, "cut_next", False):
+            # A body cut off halfway: the length promised, half of it sent, then the connection closed.
+            self.cut_next = False
+            self.wfile.write(payload[:len(payload) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
         self.wfile.write(payload)
 
     def do_POST(self):
@@ -174,6 +196,8 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/__control":
             with lock:
                 settings.update(data)
+                if "seed" in data:
+                    rng.seed(data["seed"])
             return self.send(200, json.dumps(settings).encode())
         if self.path == "/__stats/reset":
             reset_stats()
@@ -220,6 +244,26 @@ class Handler(BaseHTTPRequestHandler):
         if failing:
             extra = {"Retry-After": str(s["retry_after"])} if s["retry_after"] else None
             return self.send(int(s["fail_status"]), b"<h1>failure</h1>", "text/html", extra)
+        if kind != "other":
+            with lock:
+                draw = rng.random()
+            fault = None
+            if draw < s["fault_500"]:
+                fault = "500"
+            elif draw < s["fault_500"] + s["fault_cut"]:
+                fault = "cut"
+            elif draw < s["fault_500"] + s["fault_cut"] + s["fault_429"]:
+                fault = "429"
+            if fault:
+                with lock:
+                    stats["faults"][fault] += 1
+                if fault == "500":
+                    return self.send(500, b"<h1>internal error</h1>", "text/html")
+                if fault == "429":
+                    return self.send(429, b"slow down", "text/plain", {"Retry-After": str(s["retry_after"] or 1)})
+                self.cut_next = True
+        if s["redirect_sprites"] and kind in ("sprite", "animated-sprite"):
+            return self.send(302, b"", "text/plain", {"Location": s["redirect_sprites"] + url.path})
         base = self.base()
         if kind == "pokemon-list":
             q = parse_qs(url.query)
