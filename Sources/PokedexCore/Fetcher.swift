@@ -124,6 +124,7 @@ public final class Fetcher: Sendable {
         var current = url
         var redirects = 0
         var attempt = 0
+        var cutInARow = 0
         while true {
             guard isAllowed(current) else {
                 let host = Self.hostOf(current) ?? current
@@ -140,8 +141,11 @@ public final class Fetcher: Sendable {
             do {
                 response = try await client.get(HTTPRequest(url: current, ifNoneMatch: etag, timeout: remaining))
             } catch let failure as TransportFailure {
+                cutInARow = if case .truncated = failure { cutInARow + 1 } else { 0 }
                 switch failure {
                 case .connection, .timedOut: setOnline(false, because: "\(failure)", url: current, sentDuring: sent)
+                // One cut-off body is a hiccup; three in a row, the network is going away mid-transfer.
+                case .truncated where cutInARow >= 3: setOnline(false, because: "\(failure)", url: current, sentDuring: sent)
                 default: break
                 }
                 guard attempt < maxAttempts else { throw .transport(failure, url: current) }

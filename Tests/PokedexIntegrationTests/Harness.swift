@@ -92,15 +92,33 @@ final class Harness {
         guard p.isRunning else { throw HarnessError("pokedexd exited: \(daemonLog)") }
     }
 
-    /// Stops the daemon with `signal` and returns its exit status.
+    /// Stops the daemon with `signal` and returns its exit status. A sanitizer report in its
+    /// log fails the test that ran it.
     @discardableResult
     func stopDaemon(_ signal: Int32 = SIGTERM) -> Int32 {
         guard let p = daemon else { return 0 }
         if p.isRunning { kill(p.processIdentifier, signal) }
         p.waitUntilExit()
         daemon = nil
+        let log = daemonLog
+        for marker in ["ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "WARNING: ThreadSanitizer", "runtime error:"]
+        where log.contains(marker) {
+            XCTFail("pokedexd's log has a sanitizer report (\(marker)):\n\(log.suffix(6000))")
+        }
         return p.terminationStatus
     }
+
+    /// The running daemon's resident memory in KiB and its number of open file descriptors.
+    func daemonResources() -> (rssKiB: Int, fds: Int) {
+        guard let pid = daemon?.processIdentifier else { return (0, 0) }
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+            .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"))?.count ?? 0
+        return (rss, fds)
+    }
+
+    var daemonIsRunning: Bool { daemon?.isRunning == true }
 
     // MARK: Mock control
 
