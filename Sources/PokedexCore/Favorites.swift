@@ -40,6 +40,8 @@ public struct FileFavoritesPersistence: FavoritesPersistence {
 
     public init(directory: String, log: @escaping Logger = { _, _ in }) throws {
         try FileIO.makeDirectory(directory)
+        // A write that a kill -9 interrupted left its temporary file; the real one is intact.
+        FileIO.removeAbandonedTemporaries(in: directory)
         path = directory + "/favorites.json"
         self.log = log
     }

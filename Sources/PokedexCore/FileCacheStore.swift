@@ -55,7 +55,7 @@ public final class FileCacheStore: CacheStore {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
             for name in names {
                 let path = dir + "/" + name
-                if FileIO.isTemporary(name) { FileIO.removeFile(path); continue }
+                if FileIO.isTemporary(name) { if FileIO.isAbandonedTemporary(name) { FileIO.removeFile(path) }; continue }
                 guard let info = FileIO.fileInfo(path) else { continue }
                 c.files[String(path.dropFirst(root.count + 1))] = (info.size, info.mtime)
                 c.bytes += info.size

@@ -81,6 +81,22 @@ public enum FileIO {
     /// Whether a name is a temporary file left by an interrupted ``writeAtomically(_:to:durable:)``.
     public static func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") && name.contains(".tmp.") }
 
+    /// Whether `name` is a temporary file whose writer is gone (killed mid-write): its name
+    /// carries the writer's pid, and no process has that pid now.
+    public static func isAbandonedTemporary(_ name: String) -> Bool {
+        guard isTemporary(name) else { return false }
+        let parts = name.split(separator: ".")
+        guard parts.count >= 2, let pid = Int32(parts[parts.count - 2]) else { return true }
+        return pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// Removes the temporary files that writers killed mid-write left in `directory`.
+    public static func removeAbandonedTemporaries(in directory: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where isAbandonedTemporary(name) {
+            removeFile(directory + "/" + name)
+        }
+    }
+
     /// Size and modification time, or nil if missing.
     public static func fileInfo(_ path: String) -> (size: Int, mtime: Double)? {
         var st = Glibc.stat()

@@ -126,6 +126,9 @@ final class Harness {
         _ = try http("POST", "/__control", body: try JSONSerialization.data(withJSONObject: settings))
     }
 
+    /// A path from the mock, as the daemon would get it.
+    func get(_ path: String) throws -> Data { try http("GET", path) }
+
     func resetStats() throws { _ = try http("POST", "/__stats/reset", body: Data("{}".utf8)) }
 
     func stats() throws -> [String: Any] {
