@@ -122,6 +122,9 @@ struct Pokedexd: ParsableCommand {
         // Before any other thread exists: signals go to the loop's signalfd, and curl is set up once.
         EventLoop.blockSignals([SIGTERM, SIGINT])
         CurlHTTPClient.globalInit()
+        // A fixed mmap threshold: a rare 1 MB message is mmapped and handed back on free,
+        // instead of glibc raising the threshold and keeping such blocks in the heap for good.
+        _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
 
         let (config, maxHost, idle) = try makeConfiguration()
         let notifications = try notificationsWanted()
@@ -157,3 +160,7 @@ struct Pokedexd: ParsableCommand {
         }
     }
 }
+
+/// glibc's `mallopt(3)` (malloc.h is not part of the Glibc module).
+@_silgen_name("mallopt")
+func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
