@@ -26,10 +26,12 @@ let package = Package(
         .target(name: "CBusShims", dependencies: ["CSystemd"]),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
 
+        // A lock ThreadSanitizer understands (pthread), in place of Synchronization.Mutex.
+        .target(name: "PokedexLocks"),
         // The answers and errors as values, shared by the service and its clients (no Foundation).
         .target(name: "PokedexModels"),
         // The domain, free of C: tiers, favorites, search, the fetcher, the service.
-        .target(name: "PokedexCore", dependencies: ["PokedexModels"]),
+        .target(name: "PokedexCore", dependencies: ["PokedexModels", "PokedexLocks"]),
 
         // Sprite pixels from PNG bytes, through libpng (the service's colours, pokectl's pictures).
         .target(name: "PokedexPNG", dependencies: ["PokedexModels", "CPNG"]),
@@ -37,7 +39,7 @@ let package = Package(
         .target(name: "PokedexTerminal", dependencies: ["PokedexModels"]),
 
         // One sd-event loop thread that owns the bus and the curl multi handle.
-        .target(name: "PokedexEventLoop", dependencies: ["CSystemd"]),
+        .target(name: "PokedexEventLoop", dependencies: ["CSystemd", "PokedexLocks"]),
         // Adapters: they only translate.
         .target(name: "PokedexCurl", dependencies: ["PokedexCore", "PokedexEventLoop", "CCurl", "CCurlShims"]),
         .target(name: "PokedexBusServer", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexEventLoop", "CSystemd", "CBusShims"]),
@@ -63,7 +65,7 @@ let package = Package(
 
         .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore"]),
         .testTarget(name: "PokedexDesktopTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal"], exclude: ["Snapshots"]),
-        .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore"]),
+        .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexLocks"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import Synchronization
+import PokedexLocks
 
 /// One favorite, as stored.
 public struct Favorite: Sendable, Codable, Equatable {

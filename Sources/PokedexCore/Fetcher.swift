@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokedexLocks
 
 /// Why the ``Fetcher`` gave up.
 public enum FetchError: Error, Equatable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokedexLocks
 
 /// The disk tier: `<cache>/v1/records/*.rec` and `<cache>/v1/sprites/*.png`,
 /// bounded in bytes, least recently used first out.

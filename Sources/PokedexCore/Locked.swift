@@ -1,11 +1,10 @@
-import Synchronization
+import PokedexLocks
 
-/// A value behind a lock, shareable between tasks (a `Mutex` is not copyable, so it
-/// cannot be captured by several task closures directly).
+/// A value behind a lock, for closures that must stay Sendable (the value itself must be).
 final class Locked<Value: Sendable>: Sendable {
     private let mutex: Mutex<Value>
     init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<R: Sendable>(_ body: (inout sending Value) -> sending R) -> R { mutex.withLock(body) }
+    func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { mutex.withLock(body) }
 }
 
 /// A weak reference that can cross threads: lets a closure made in an initializer reach the

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokedexLocks
 
 /// Freshness of a cached resource, as the HTTP answer that brought it said.
 public struct Freshness: Sendable, Codable, Equatable {

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
+import PokedexLocks
 
 /// The Pokédex: answers list, detail, search, sprite and favorites questions from
 /// the memory tier, the disk tier or PokeAPI, in that order.

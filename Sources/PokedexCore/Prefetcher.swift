@@ -1,4 +1,4 @@
-import Synchronization
+import PokedexLocks
 
 /// Background work below anything a caller waits for: a priority queue of sprite fetches
 /// for the page being browsed and the two after it.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokedexLocks
 
 /// One kind of resource the loader knows how to keep: its URL, how to decode the API's
 /// body into a compact record, and how that record sits in the memory tier.

@@ -1,4 +1,4 @@
-import Synchronization
+import PokedexLocks
 
 /// Merges concurrent loads of the same key into one: the first caller starts the work,
 /// later callers await the same task. Once it ends, the next call starts afresh.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokedexLocks
 
 /// Which image a ``SpriteCache`` holds: where its files go and how a whole one looks.
 struct SpriteKind: Sendable {

@@ -1,4 +1,4 @@
-import Synchronization
+import PokedexLocks
 
 extension PokedexService {
     /// `Sync()`: fetches everything a person needs offline: every list entry, every detail

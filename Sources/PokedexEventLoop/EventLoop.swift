@@ -1,6 +1,6 @@
 import CSystemd
 import Glibc
-import Synchronization
+import PokedexLocks
 
 /// One `sd_event` loop on one thread. It owns the bus connection and the curl multi
 /// handle; other threads hand it work through ``execute(_:)``, which queues a closure

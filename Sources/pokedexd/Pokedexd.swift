@@ -40,10 +40,10 @@ struct Pokedexd: ParsableCommand {
     @Option(help: "Data directory, where favorites live. [env: POKEDEX_DATA_DIR] (default: $XDG_DATA_HOME/pokedex)")
     var dataDir: String?
 
-    @Option(help: "Memory tier cap in MiB. [env: POKEDEX_MEMORY_CACHE_MIB] (default: 32)")
+    @Option(name: .customLong("memory-cache-mib"), help: "Memory tier cap in MiB. [env: POKEDEX_MEMORY_CACHE_MIB] (default: 32)")
     var memoryCacheMiB: Int?
 
-    @Option(help: "Disk tier cap in MiB. [env: POKEDEX_DISK_CACHE_MIB] (default: 256)")
+    @Option(name: .customLong("disk-cache-mib"), help: "Disk tier cap in MiB. [env: POKEDEX_DISK_CACHE_MIB] (default: 256)")
     var diskCacheMiB: Int?
 
     @Option(help: "Seconds within which every call is answered or fails. [env: POKEDEX_TIMEOUT] (default: 10)")

@@ -24,7 +24,7 @@ Control (not PokeAPI):
   GET  /__stats    JSON: by_kind counts, requests, gzip, not_modified, connections,
                    user_agents, if_none_match, faults (by kind)
   POST /__stats/reset
-Usage: mock_pokeapi.py --port 0 --port-file FILE
+Usage: mock_pokeapi.py --port 0 --port-file FILE [--tls-cert PEM]
 """
 import argparse, gzip, hashlib, json, os, random, re, struct, threading, time, zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -262,8 +262,8 @@ class Handler(BaseHTTPRequestHandler):
                 if fault == "429":
                     return self.send(429, b"slow down", "text/plain", {"Retry-After": str(s["retry_after"] or 1)})
                 self.cut_next = True
-        if s["redirect_sprites"] and kind in ("sprite", "animated-sprite"):
-            return self.send(302, b"", "text/plain", {"Location": s["redirect_sprites"] + url.path})
+        if s["redirect_sprites"] and kind in ("sprite", "animated-sprite") and "redirected" not in url.query:
+            return self.send(302, b"", "text/plain", {"Location": s["redirect_sprites"] + url.path + "?redirected=1"})
         base = self.base()
         if kind == "pokemon-list":
             q = parse_qs(url.query)
@@ -339,8 +339,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--port-file")
+    ap.add_argument("--tls-cert", help="serve HTTPS with this certificate (PEM, key included)")
     args = ap.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    if args.tls_cert:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls_cert)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     server.daemon_threads = True
     port = server.server_address[1]
     if args.port_file:

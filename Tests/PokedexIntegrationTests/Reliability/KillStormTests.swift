@@ -1,6 +1,6 @@
 import Foundation
 import PokedexBusClient
-import Synchronization
+import PokedexLocks
 import XCTest
 
 /// Kill -9 at random moments while clients change favorites: after every restart the store
