@@ -21,6 +21,8 @@ public final class FileCacheStore: CacheStore {
     private let spritesDir: String
     private let capacity: Int
     private let catalog: Mutex<Catalog>
+    /// Whether writes are being refused for lack of free space.
+    private let refusing = Mutex(false)
 
     /// What is on disk: relative path → size and last use, to evict without rescanning.
     struct Catalog {
@@ -106,6 +108,7 @@ public final class FileCacheStore: CacheStore {
     public func writeRecord(_ key: String, _ record: StoredRecord) throws {
         let path = recordPath(key)
         let bytes = try Self.encode(record, key: key)
+        try ensureRoom(for: bytes.count)
         try FileIO.writeAtomically(bytes, to: path, durable: false)
         added(path, size: bytes.count)
     }
@@ -127,6 +130,7 @@ public final class FileCacheStore: CacheStore {
 
     public func writeSprite(_ fileName: String, _ bytes: [UInt8]) throws -> String {
         let path = spritePath(fileName)
+        try ensureRoom(for: bytes.count)
         try FileIO.writeAtomically(bytes, to: path, durable: false)
         added(path, size: bytes.count)
         return path
@@ -136,6 +140,27 @@ public final class FileCacheStore: CacheStore {
         let path = spritePath(fileName)
         forget(path)
         FileIO.removeFile(path)
+    }
+
+    /// The cache never takes a disk's last free space, so favorites (and everything else on it)
+    /// can still be written: it keeps 5% of the filesystem free, at least 64 KiB and at most
+    /// 256 MiB, as journald keeps `SystemKeepFree`.
+    static func keepFree(filesystemBytes: Int) -> Int { min(max(filesystemBytes / 20, 64 << 10), 256 << 20) }
+
+    private func ensureRoom(for bytes: Int) throws {
+        var fs = statvfs()
+        guard statvfs(root, &fs) == 0 else { return }
+        let free = Int(fs.f_bavail) * Int(fs.f_frsize)
+        let keep = Self.keepFree(filesystemBytes: Int(fs.f_blocks) * Int(fs.f_frsize))
+        // Hysteresis: once refusing, it waits for twice the reserve, so it does not flap at the edge.
+        let refuse = refusing.withLock { r in
+            r = r ? free - bytes < 2 * keep : free - bytes < keep
+            return r
+        }
+        // The loader logs this once per episode, and again when writes work.
+        if refuse {
+            throw PokedexError.storage("the disk holding \(root) is nearly full (\(free >> 10) KiB free); the cache stops growing")
+        }
     }
 
     public var usage: (entries: Int, bytes: Int) { catalog.withLock { ($0.files.count, $0.bytes) } }

@@ -73,4 +73,10 @@ final class FileCacheStoreTests: XCTestCase {
         XCTAssertFalse(PNGCheck.isValid(Array("<html>".utf8)))
         XCTAssertFalse(PNGCheck.isValid([]))
     }
+
+    func testKeepsPartOfTheDiskFreeForEverythingElse() {
+        XCTAssertEqual(FileCacheStore.keepFree(filesystemBytes: 512 << 10), 64 << 10, "at least 64 KiB")
+        XCTAssertEqual(FileCacheStore.keepFree(filesystemBytes: 2 << 30), (2 << 30) / 20, "5% in between")
+        XCTAssertEqual(FileCacheStore.keepFree(filesystemBytes: 1 << 40), 256 << 20, "at most 256 MiB")
+    }
 }
