@@ -68,7 +68,7 @@ public final class Fetcher: Sendable {
     ///   - allowedHosts: the only hosts anything is fetched from.
     ///   - deadline: seconds within which every fetch ends, answered or failed.
     public init(client: any HTTPClient, clock: any PokedexClock, allowedHosts: Set<String>,
-                deadline: Double = 10, maxAttempts: Int = 4, defaultMaxAge: Double = 86400,
+                deadline: Double = 10, maxAttempts: Int = 6, defaultMaxAge: Double = 86400,
                 notFoundTTL: Double = 3600, log: @escaping Logger = { _, _ in }) {
         self.log = log
         self.notFoundTTL = notFoundTTL

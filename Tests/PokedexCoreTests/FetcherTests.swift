@@ -81,7 +81,7 @@ final class FetcherTests: XCTestCase {
         let client = FakeHTTPClient(), clock = ManualClock()
         let down = Counter()
         client.route(url) { _ in
-            if down.next() < 4 { throw TransportFailure.connection("Could not connect to server") }
+            if down.next() < 6 { throw TransportFailure.connection("Could not connect to server") }  // every attempt of the first fetch
             return HTTPResponse(status: 200, body: [1])
         }
         let f = make(client, clock)

@@ -184,6 +184,9 @@ func assertBusError(_ name: String, file: StaticString = #filePath, line: UInt =
 
 let errorPrefix = "io.github.pokedexd.Pokedex1.Error."
 
+/// Whether pokedexd was built with a sanitizer (`make check-sanitizers`): its RSS means nothing then.
+let underSanitizer = ProcessInfo.processInfo.environment["POKEDEX_SANITIZER"] != nil
+
 /// Monotonic seconds.
 func now() -> Double {
     var ts = timespec()

@@ -63,8 +63,10 @@ final class FloodTests: XCTestCase {
         XCTAssertTrue(h.daemonIsRunning)
         XCTAssertLessThanOrEqual(status.memoryBytes, status.memoryCapBytes)
         XCTAssertLessThanOrEqual(status.diskBytes, status.diskCapBytes)
-        XCTAssertLessThanOrEqual(peakRSS.withLock { $0 }, before.rssKiB + 4 * 1024 + 16 * 1024,
-                                 "the peak stays within the working size, the memory cap and the bus buffers")
+        if !underSanitizer {
+            XCTAssertLessThanOrEqual(peakRSS.withLock { $0 }, before.rssKiB + 4 * 1024 + 16 * 1024,
+                                     "the peak stays within the working size, the memory cap and the bus buffers")
+        }
         XCTAssertLessThanOrEqual(after.fds, before.fds + 2)
     }
 }

@@ -12,20 +12,28 @@ final class KillStormTests: XCTestCase {
 
     /// What may be on disk for one name: the acknowledged state, or any state a call that got
     /// no answer may have written.
-    struct Possible {
+    struct Possible: Sendable {
         var states: Set<Bool> = [false]
     }
 
-    /// One client's names and what each may be; mutated only by that client's thread.
-    final class ClientState: @unchecked Sendable {
+    /// One client's names and what each may be. Each round's thread owns it while it runs; the
+    /// lock makes the hand-over between rounds visible to ThreadSanitizer too.
+    final class ClientState: Sendable {
+        struct Counts { var possible: [String: Possible]; var acknowledged = 0; var unanswered = 0 }
         let names: [String]
-        var possible: [String: Possible]
-        var acknowledged = 0
-        var unanswered = 0
+        let counts: Mutex<Counts>
         init(names: [String]) {
             self.names = names
-            possible = Dictionary(uniqueKeysWithValues: names.map { ($0, Possible()) })
+            counts = Mutex(Counts(possible: Dictionary(uniqueKeysWithValues: names.map { ($0, Possible()) })))
         }
+        var possible: [String: Possible] {
+            get { counts.withLock { $0.possible } }
+            set { counts.withLock { $0.possible = newValue } }
+        }
+        var acknowledged: Int { counts.withLock { $0.acknowledged } }
+        var unanswered: Int { counts.withLock { $0.unanswered } }
+        func set(_ name: String, _ states: Set<Bool>) { counts.withLock { $0.possible[name] = Possible(states: states) } }
+        func count(acknowledged: Bool) { counts.withLock { if acknowledged { $0.acknowledged += 1 } else { $0.unanswered += 1 } } }
     }
 
     func testKillNineStormLosesNoAcknowledgedChangeAndInventsNone() throws {
@@ -48,7 +56,7 @@ final class KillStormTests: XCTestCase {
                     let present = favorites.contains(name)
                     XCTAssertTrue(c.possible[name]!.states.contains(present),
                                   "round \(round): \(name) is \(present ? "" : "not ")a favorite; allowed: \(c.possible[name]!.states)")
-                    c.possible[name] = Possible(states: [present])
+                    c.set(name, [present])
                 }
             }
             if testRun?.failureCount ?? 0 > 0 { break }
@@ -67,16 +75,16 @@ final class KillStormTests: XCTestCase {
                             if toggle {
                                 let now = try client.toggleFavorite(name)
                                 XCTAssertTrue(after.contains(now))
-                                state.possible[name] = Possible(states: [now])
+                                state.set(name, [now])
                             } else {
                                 try client.setFavorite(name, target)
-                                state.possible[name] = Possible(states: [target])
+                                state.set(name, [target])
                             }
-                            state.acknowledged += 1
+                            state.count(acknowledged: true)
                         } catch {
                             // No answer: it may or may not have reached the disk.
-                            state.possible[name] = Possible(states: before.union(after))
-                            state.unanswered += 1
+                            state.set(name, before.union(after))
+                            state.count(acknowledged: false)
                             return
                         }
                     }

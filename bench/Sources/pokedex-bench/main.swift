@@ -4,6 +4,8 @@
 //   pokedex-bench scroll FIRST LAST MS  pages FIRST…LAST, one every MS ms: each reply's µs and filled sprites
 //   pokedex-bench concurrent-detail N NAME   N concurrent Detail calls (one connection each)
 //   pokedex-bench search-rtt N         Search (a 12-query mix) and Peer.Ping, interleaved: p50/p99 µs
+//   pokedex-bench fault-run             all 68 pages of 20, then Detail 1…151: calls ending in data, typed
+//                                         errors, other errors, and p50/p99/max seconds per call
 //   pokedex-bench search-core CACHE_DIR CASES   in-process search over a synced disk tier:
 //                                         latency by query length, index memory, the query set's accuracy
 import Glibc
@@ -97,6 +99,18 @@ do {
         }
         print(lines.joined(separator: "\n"))
         print("worst_us=\(Int(worst)) unfilled_sprites=\(unfilled)")
+    case "fault-run":
+        var times: [Double] = [], data = 0, typed = 0, other = 0
+        func attempt(_ body: () throws(BusError) -> Void) {
+            let t = now()
+            do throws(BusError) { try body(); data += 1 } catch {
+                if error.name.hasPrefix(PokedexError.namePrefix) { typed += 1 } else { other += 1 }
+            }
+            times.append(now() - t)
+        }
+        for page in 0..<68 { attempt { () throws(BusError) in _ = try c.listPage(offset: UInt32(page * 20), limit: 20) } }
+        for id in 1...151 { attempt { () throws(BusError) in _ = try c.detail(String(id)) } }
+        print("calls=\(times.count) data=\(data) typed_errors=\(typed) other_errors=\(other) p50_ms=\(ms(percentile(times, 0.5))) p99_ms=\(ms(percentile(times, 0.99))) max_ms=\(ms(times.max() ?? 0))")
     case "concurrent-detail":
         guard args.count == 4, let n = Int(args[2]) else { fail("concurrent-detail N NAME") }
         // One connection per caller, all sent before any reply is read.
