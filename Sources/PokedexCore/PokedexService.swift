@@ -303,23 +303,22 @@ public final class PokedexService: Sendable {
         }
     }
 
+    /// The default sprite's path, or "" where the API names none or it cannot be had now.
     func spritePathIfAny(_ record: PokemonRecord) async -> String {
-        guard let url = record.spriteURL else { return "" }
-        do {
-            return try await sprites.ensure(record.id, url: url)
-        } catch {
-            log(.debug, "no sprite for \(record.name): \(error)")
-            return ""
-        }
+        await pathIfAny(in: sprites, record.id, url: record.spriteURL, for: record.name)
     }
 
     /// The animated GIF's path, fetched on demand; "" where the API names none or it cannot be had now.
     func animatedPathIfAny(_ record: PokemonRecord) async -> String {
-        guard let url = record.animatedSpriteURL else { return "" }
+        await pathIfAny(in: animatedSprites, record.id, url: record.animatedSpriteURL, for: record.name)
+    }
+
+    private func pathIfAny(in cache: SpriteCache, _ id: UInt32, url: String?, for name: String) async -> String {
+        guard let url else { return "" }
         do {
-            return try await animatedSprites.ensure(record.id, url: url)
+            return try await cache.ensure(id, url: url)
         } catch {
-            log(.debug, "no animated sprite for \(record.name): \(error)")
+            log(.debug, "no \(cache.kind.noun) for \(name): \(error)")
             return ""
         }
     }
