@@ -335,13 +335,21 @@ def lzw_block(indices, min_code):
     return bytes(out) + b"\x00"
 
 
+class QuietServer(ThreadingHTTPServer):
+    """Clients that hang up (cut faults, deadlines, TLS refusals) are expected: no traceback."""
+    def handle_error(self, request, client_address):
+        import sys
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError, OSError)):
+            super().handle_error(request, client_address)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--port-file")
     ap.add_argument("--tls-cert", help="serve HTTPS with this certificate (PEM, key included)")
     args = ap.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server = QuietServer(("127.0.0.1", args.port), Handler)
     if args.tls_cert:
         import ssl
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
