@@ -7,7 +7,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/.build/debug}
 TMP=$(mktemp -d -p /run pokedex-examples.XXXXXX 2>/dev/null || mktemp -d)
 export HOME=$TMP/home XDG_CACHE_HOME=$TMP/home/.cache XDG_DATA_HOME=$TMP/home/.local/share
-export PATH=$BUILD_DIR:$PATH NO_COLOR=1
+export PATH=$BUILD_DIR:$PATH NO_COLOR=1 LC_ALL=C.UTF-8
 mkdir -p "$HOME"
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$TMP"; }
@@ -78,6 +78,27 @@ check "conky: image, coloured name, count" bash -c "
     echo \"\$out\" | grep -qx 'Mouse Pokémon · Electric' &&
     echo \"\$out\" | grep -qx '\${color grey}2 favorites:\${color} squirtle, pikachu'"
 check "conky: the conkyrc calls the script" grep -q 'execpi 30 .*/examples/conky/pokedex-conky' "$ROOT/examples/conky/pokedex.conkyrc"
+
+# pokectl show and list --images against the real service: pictures only when asked for colour.
+plain() { sed 's/\x1b\[[0-9;]*m//g'; }
+export -f plain
+check "show off a terminal: the plain card, no escapes, no picture" bash -c "
+    out=\$(pokectl show pikachu) && echo \"\$out\" && ! printf '%s' \"\$out\" | grep -q \$'\\e' &&
+    echo \"\$out\" | grep -q '^Pikachu  #025  ★' && echo \"\$out\" | grep -q '^\[Electric\]' &&
+    echo \"\$out\" | grep -Eq '^Height +0\.[0-9] m \([0-9]′[0-9]{2}″\)' && echo \"\$out\" | grep -Eq '^Speed +[0-9]+ [█▏▎▍▌▋▊▉]+' &&
+    echo \"\$out\" | head -1 | grep -q '^Pikachu'"
+check "show --color always with COLORTERM=truecolor: a 24-bit half-block picture, 80 columns" bash -c "
+    out=\$(COLUMNS=80 COLORTERM=truecolor pokectl show pikachu --color always) &&
+    echo \"\$out\" | grep -q '38;2;' && echo \"\$out\" | plain | head -1 | grep -q '[▀▄█]' &&
+    [ \$(echo \"\$out\" | plain | wc -L) -le 80 ]"
+check "show --color always without COLORTERM: 256 colours only" bash -c "
+    out=\$(COLORTERM= pokectl show pikachu --color always) && echo \"\$out\" | grep -q '38;5;' && ! echo \"\$out\" | grep -q '38;2;'"
+check "show --no-image: no picture even with colour" bash -c "
+    COLORTERM=truecolor pokectl show pikachu --color always --no-image | plain | head -1 | grep -q '^Pikachu'"
+check "list --images: a small sprite per row, the name beside it" bash -c "
+    out=\$(COLORTERM=truecolor pokectl list --images --per-page 3 --color always); echo \"\$out\" | plain | head -1 | grep -q '[▀▄█]' &&
+    echo \"\$out\" | plain | grep -q '#1 bulbasaur' && echo \"\$out\" | plain | grep -q '#3 venusaur'"
+check "list --images off a terminal: the plain table" bash -c "pokectl list --images --per-page 3 | head -1 | grep -q '^#  *★  *NAME'"
 
 # pokectl watch: one JSON line per signal, flushed as it comes.
 pokectl watch --count 4 >"$TMP/watch.out" &
