@@ -47,18 +47,13 @@ final class FavoriteNotifications: Sendable {
     /// What a change looks like, from what is known of the Pokémon.
     static func notification(for change: FavoriteChange, types: [String], species: SpeciesRecord?,
                              spritePath: String) -> DesktopNotification {
-        let name = species?.names["en"].flatMap { $0.isEmpty ? nil : $0 } ?? displayName(change.name)
+        let name = species?.names["en"].flatMap { $0.isEmpty ? nil : $0 } ?? PokemonNames.display(change.name)
         let summary = "\(name) \(change.favorite ? "added to" : "removed from") favorites"
         var parts: [String] = []
         if let genus = species?.genus, !genus.isEmpty { parts.append(genus) }
-        if !types.isEmpty { parts.append(types.map(displayName).joined(separator: " / ")) }
+        if !types.isEmpty { parts.append(types.map(PokemonNames.display).joined(separator: " / ")) }
         if parts.isEmpty { parts.append("#\(change.id)") }
         return DesktopNotification(summary: summary, body: parts.joined(separator: " · "),
                                    imagePath: spritePath, soundName: soundName)
-    }
-
-    /// `mr-mime` → `Mr Mime`: a readable name where the API gave no English one.
-    static func displayName(_ apiName: String) -> String {
-        apiName.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
     }
 }

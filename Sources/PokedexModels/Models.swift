@@ -223,3 +223,11 @@ public struct FavoriteChange: Equatable, Sendable {
         self.allIDs = allIDs
     }
 }
+
+/// Names as people read them.
+public enum PokemonNames {
+    /// An API name for display: `mr-mime` → `Mr Mime`, `lightning-rod` → `Lightning Rod`.
+    public static func display(_ apiName: String) -> String {
+        apiName.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+    }
+}

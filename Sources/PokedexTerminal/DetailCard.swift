@@ -60,7 +60,7 @@ public struct DetailCard {
         let p = painter
         var lines: [String] = []
         let number = "#" + String(repeating: "0", count: max(0, 3 - String(detail.id).count)) + String(detail.id)
-        var title = p.bold(Self.displayName(detail.name)) + "  " + p.dim(number)
+        var title = p.bold(PokemonNames.display(detail.name)) + "  " + p.dim(number)
         if detail.favorite { title += "  " + p.colored("★", RGB(0xF8, 0xD0, 0x30)) }
         lines.append(title)
         if !detail.genus.isEmpty { lines.append(p.dim(TerminalText.truncate(detail.genus, to: width))) }
@@ -71,13 +71,13 @@ public struct DetailCard {
         lines.append(p.dim(TerminalText.pad("Height", to: label)) + Self.height(detail.height))
         lines.append(p.dim(TerminalText.pad("Weight", to: label)) + Self.weight(detail.weight))
         if !detail.abilities.isEmpty {
-            let abilities = detail.abilities.map(Self.displayName).joined(separator: ", ")
+            let abilities = detail.abilities.map(PokemonNames.display).joined(separator: ", ")
             lines.append(p.dim(TerminalText.pad("Abilities", to: label)) + TerminalText.truncate(abilities, to: width - label))
         }
         lines.append("")
         let barWidth = max(5, min(24, width - label - 5))
         for stat in detail.stats {
-            let name = Self.statLabels[stat.name] ?? Self.displayName(stat.name)
+            let name = Self.statLabels[stat.name] ?? PokemonNames.display(stat.name)
             let value = String(stat.value)
             lines.append(p.dim(TerminalText.pad(name, to: label)) + String(repeating: " ", count: max(0, 3 - value.count)) + value
                          + " " + bar(stat.value, width: barWidth))
@@ -87,7 +87,7 @@ public struct DetailCard {
 
     /// A type as a coloured badge (` Electric ` on yellow), or `[Electric]` without colour.
     func badge(_ type: String) -> String {
-        let name = Self.displayName(type)
+        let name = PokemonNames.display(type)
         guard mode != .none, let colour = Self.typeColors[type] else { return "[\(name)]" }
         let text: RGB = colour.luma > 150 ? RGB(0x20, 0x20, 0x20) : RGB(0xFF, 0xFF, 0xFF)
         return painter.set(foreground: text, background: colour) + " \(name) " + painter.reset
@@ -124,11 +124,6 @@ public struct DetailCard {
 
     /// `n` tenths as `x.y`.
     static func tenths(_ n: Int) -> String { "\(n / 10).\(n % 10)" }
-
-    /// `mr-mime` → `Mr Mime`.
-    public static func displayName(_ apiName: String) -> String {
-        apiName.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
-    }
 
     static let statLabels = [
         "hp": "HP", "attack": "Attack", "defense": "Defense", "special-attack": "Sp. Atk",

@@ -7,10 +7,11 @@ public enum ColorMode: Sendable, Equatable {
     /// 24-bit colour, where `COLORTERM` says `truecolor` or `24bit`.
     case truecolor
 
-    /// The mode for a terminal with this environment (`TERM`, `COLORTERM`, `NO_COLOR`).
+    /// The mode for a terminal with this environment (`TERM`, `COLORTERM`, `NO_COLOR`, which
+    /// turns colour off whenever it is set).
     /// Whether stdout is a terminal at all is the caller's question.
     public static func detect(environment: [String: String]) -> ColorMode {
-        if environment["NO_COLOR"].map({ !$0.isEmpty }) == true { return .none }
+        if environment["NO_COLOR"] != nil { return .none }
         let term = environment["TERM"] ?? "dumb"
         if term == "dumb" || term.isEmpty { return .none }
         let colorterm = (environment["COLORTERM"] ?? "").lowercased()

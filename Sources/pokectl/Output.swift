@@ -11,15 +11,8 @@ enum Output {
     enum When: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
     nonisolated(unsafe) static var when: When = .auto
 
-    static var colour: Bool {
-        switch when {
-        case .always: return true
-        case .never: return false
-        case .auto: return isatty(1) == 1 && getenv("NO_COLOR") == nil && (getenv("TERM").map { String(cString: $0) } ?? "dumb") != "dumb"
-        }
-    }
-
-    static func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    /// Text attributes follow the same decision as pictures (``Terminal/colorMode``).
+    static func paint(_ text: String, _ code: String) -> String { Painter(mode: Terminal.colorMode).attribute(text, code) }
     static func bold(_ t: String) -> String { paint(t, "1") }
     static func dim(_ t: String) -> String { paint(t, "2") }
     static func yellow(_ t: String) -> String { paint(t, "33") }
