@@ -63,7 +63,7 @@ let package = Package(
         // The benchmarks' in-process bus client (bench/run drives it).
         .executableTarget(name: "pokedex-bench", dependencies: ["PokedexBusClient", "PokedexCore"], path: "bench/Sources/pokedex-bench"),
 
-        .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore"]),
+        .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore", "PokedexLocks"]),
         .testTarget(name: "PokedexDesktopTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal"], exclude: ["Snapshots"]),
         .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexLocks"]),
     ],

@@ -37,7 +37,7 @@ final class ResourceLoader: Sendable {
     private let flights = SingleFlight<String, CachedResource>()
     private let diskFailing = Mutex(false)
     /// Disk writes started after their caller was answered, not yet finished.
-    let pendingWrites = Locked(0)
+    let pendingWrites = Mutex(0)
     private let revalidations = SingleFlight<String, Bool>()
 
     init(memory: MemoryTier, store: any CacheStore, fetcher: Fetcher, clock: any PokedexClock, log: @escaping Logger) {

@@ -1,4 +1,5 @@
 import Foundation
+import PokedexLocks
 
 /// Which Pokémon have which type, and which generation introduced them: built from the
 /// 18-odd `/type/{name}` and 9 `/generation/{id}` resources, not one request per Pokémon.
@@ -29,11 +30,11 @@ public struct SearchFilters: Codable, Sendable, Equatable {
 /// The search index's inputs and the index built from them, kept by the service.
 final class SearchState: Sendable {
     /// species id → language → name, from every species record seen.
-    let localized = Locked([UInt32: [String: String]]())
-    let filters = Locked<SearchFilters?>(nil)
+    let localized = Mutex([UInt32: [String: String]]())
+    let filters = Mutex<SearchFilters?>(nil)
     /// The index, and whether its inputs changed since it was built.
-    let built = Locked<(index: SearchIndex, stale: Bool)?>(nil)
-    let scannedDisk = Locked(false)
+    let built = Mutex<(index: SearchIndex, stale: Bool)?>(nil)
+    let scannedDisk = Mutex(false)
 
     func noteSpecies(_ s: SpeciesRecord) {
         guard !s.names.isEmpty else { return }

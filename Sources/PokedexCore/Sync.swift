@@ -18,8 +18,8 @@ extension PokedexService {
         let items = index.items
         try? await loadFilters()
         updateSync(SyncProgress(done: 0, total: UInt32(items.count), running: true))
-        let next = Locked(0)
-        let outcome = Locked((complete: UInt32(0), failed: UInt32(0)))
+        let next = Mutex(0)
+        let outcome = Mutex((complete: UInt32(0), failed: UInt32(0)))
         // As many workers as connections: the per-host cap still holds in the HTTP client.
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<max(1, configuration.maxHostConnections) {

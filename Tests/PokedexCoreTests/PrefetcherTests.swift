@@ -1,5 +1,5 @@
 import XCTest
-import Synchronization
+import PokedexLocks
 @testable import PokedexCore
 
 /// Jobs that block until released, recording the order they started in.
@@ -81,7 +81,7 @@ final class OfflineTests: XCTestCase {
         let s = PokedexService(configuration: config, client: api.client,
                                store: try FileCacheStore(directory: config.cacheDirectory, capacity: 1 << 24),
                                favorites: try FavoritesBook(persistence: MemoryFavoritesPersistence()), clock: clock)
-        let events = Locked([ServiceEvent]())
+        let events = Mutex([ServiceEvent]())
         s.observe { e in events.withLock { $0.append(e) } }
         _ = try await s.listPage(offset: 0, limit: 5)
         // The network goes: three probes fail, the fourth answers.
