@@ -38,19 +38,23 @@ let package = Package(
         // Drawing in a terminal: sprites as half blocks, the detail card (pure Swift, no bus).
         .target(name: "PokedexTerminal", dependencies: ["PokedexModels"]),
 
+        // The contract: every member of every published interface, described once, and the
+        // message coding it is built from. The server, the client and pokectl all use it.
+        .target(name: "PokedexProtocol", dependencies: ["PokedexModels", "CSystemd"]),
+
         // One sd-event loop thread that owns the bus and the curl multi handle.
         .target(name: "PokedexEventLoop", dependencies: ["CSystemd", "PokedexLocks"]),
         // Adapters: they only translate.
         .target(name: "PokedexCurl", dependencies: ["PokedexCore", "PokedexEventLoop", "CCurl", "CCurlShims"]),
-        .target(name: "PokedexBusServer", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexEventLoop", "CSystemd", "CBusShims"]),
+        .target(name: "PokedexBusServer", dependencies: ["PokedexProtocol", "PokedexCore", "PokedexEventLoop", "CSystemd", "CBusShims"]),
         // The bus client and message coding: what pokectl, widgets and tests link (no curl, no Foundation).
-        .target(name: "PokedexBusClient", dependencies: ["PokedexModels", "CSystemd"]),
+        .target(name: "PokedexBusClient", dependencies: ["PokedexModels", "PokedexProtocol", "CSystemd"]),
 
         // Thin mains.
         .executableTarget(
             name: "pokedexd",
             dependencies: [
-                "PokedexCore", "PokedexBusServer", "PokedexBusClient", "PokedexCurl", "PokedexEventLoop", "PokedexPNG",
+                "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -63,9 +67,13 @@ let package = Package(
         // The benchmarks' in-process bus client (bench/run drives it).
         .executableTarget(name: "pokedex-bench", dependencies: ["PokedexBusClient", "PokedexCore"], path: "bench/Sources/pokedex-bench"),
 
-        .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore", "PokedexLocks"]),
-        .testTarget(name: "PokedexDesktopTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal"], exclude: ["Snapshots"]),
+        // The fakes every test target shares: a clock moved by hand, an HTTP client answering
+        // from routes, favorites in memory, temporary directories, and one PNG encoder.
+        .target(name: "PokedexTestKit", dependencies: ["PokedexCore", "PokedexLocks"], path: "Tests/PokedexTestKit"),
+        .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore", "PokedexLocks", "PokedexTestKit"]),
+        .testTarget(name: "PokedexDesktopTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal", "PokedexTestKit"], exclude: ["Snapshots"]),
         .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexLocks"]),
+        .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 #include "bus_shims.h"
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The userdata each vtable entry sees: the Swift handlers and their context. */
 struct pdx_object {
@@ -21,52 +22,72 @@ static int property_trampoline(sd_bus *bus, const char *path, const char *interf
     return o->property(bus, path, interface, property, reply, o->userdata, error);
 }
 
-#define ENTRY "(ussb)"
-static const sd_bus_vtable pokedex_vtable[] = {
-    SD_BUS_VTABLE_START(0),
-    SD_BUS_METHOD_WITH_NAMES("ListPage", "uu", SD_BUS_PARAM(offset) SD_BUS_PARAM(limit),
-                             "ua" ENTRY, SD_BUS_PARAM(total) SD_BUS_PARAM(entries),
-                             method_trampoline, 0),
-    SD_BUS_METHOD_WITH_NAMES("Detail", "s", SD_BUS_PARAM(pokemon),
-                             "a{sv}", SD_BUS_PARAM(detail), method_trampoline, 0),
-    SD_BUS_METHOD_WITH_NAMES("Search", "su", SD_BUS_PARAM(query) SD_BUS_PARAM(limit),
-                             "a" ENTRY, SD_BUS_PARAM(results), method_trampoline, 0),
-    SD_BUS_METHOD_WITH_NAMES("SearchDetailed", "su", SD_BUS_PARAM(query) SD_BUS_PARAM(limit),
-                             "aa{sv}", SD_BUS_PARAM(results), method_trampoline, 0),
-    SD_BUS_METHOD_WITH_NAMES("ToggleFavorite", "s", SD_BUS_PARAM(pokemon),
-                             "b", SD_BUS_PARAM(favorite), method_trampoline, 0),
-    SD_BUS_METHOD_WITH_NAMES("SetFavorite", "sb", SD_BUS_PARAM(pokemon) SD_BUS_PARAM(favorite),
-                             "", "", method_trampoline, 0),
-    SD_BUS_METHOD_WITH_NAMES("ListFavorites", "", "",
-                             "a" ENTRY, SD_BUS_PARAM(favorites), method_trampoline, 0),
-    SD_BUS_METHOD_WITH_NAMES("SpritePath", "s", SD_BUS_PARAM(pokemon),
-                             "s", SD_BUS_PARAM(path), method_trampoline, 0),
-    SD_BUS_METHOD_WITH_NAMES("Status", "", "",
-                             "a{sv}", SD_BUS_PARAM(status), method_trampoline, 0),
-    SD_BUS_METHOD_WITH_NAMES("Sync", "", "",
-                             "uu", SD_BUS_PARAM(complete) SD_BUS_PARAM(failed), method_trampoline, 0),
-    SD_BUS_SIGNAL_WITH_NAMES("FavoriteChanged", "usb",
-                             SD_BUS_PARAM(id) SD_BUS_PARAM(name) SD_BUS_PARAM(favorite), 0),
-    SD_BUS_PROPERTY("Favorites", "au", property_trampoline, 0,
-                    SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-    SD_BUS_PROPERTY("Online", "b", property_trampoline, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-    SD_BUS_PROPERTY("SyncProgress", "(uu)", property_trampoline, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-    SD_BUS_PROPERTY("SearchCoverage", "(uu)", property_trampoline, 0, 0),
-    SD_BUS_PROPERTY("Version", "s", property_trampoline, 0, SD_BUS_VTABLE_PROPERTY_CONST),
-    SD_BUS_PROPERTY("ApiUrl", "s", property_trampoline, 0, SD_BUS_VTABLE_PROPERTY_CONST),
-    SD_BUS_VTABLE_END
-};
+/* "offset limit total" -> "offset\0limit\0total\0" (the layout SD_BUS_PARAM builds). */
+static char *param_names(const char *spaced) {
+    size_t n = spaced ? strlen(spaced) : 0;
+    char *out = calloc(n + 2, 1);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        out[i] = spaced[i] == ' ' ? '\0' : spaced[i];
+    /* A trailing NUL after the last name; calloc gave the final one. */
+    return out;
+}
 
-int pdx_bus_add_pokedex_object(sd_bus *bus, sd_bus_slot **slot, const char *path,
-                               const char *interface, pdx_method_fn method,
-                               pdx_property_fn property, void *userdata) {
-    /* Lives as long as the process: the object is registered once. */
+static char *copy(const char *s) { return strdup(s ? s : ""); }
+
+int pdx_bus_add_object(sd_bus *bus, sd_bus_slot **slot, const char *path, const char *interface,
+                       const pdx_member *members, size_t count, pdx_method_fn method,
+                       pdx_property_fn property, void *userdata) {
     struct pdx_object *o = calloc(1, sizeof(*o));
-    if (!o)
+    /* Zeroed: sd-bus requires the unused parts of each entry's union to be 0. */
+    sd_bus_vtable *v = calloc(count + 2, sizeof(sd_bus_vtable));
+    if (!o || !v) {
+        free(o);
+        free(v);
         return -ENOMEM;
+    }
     o->method = method;
     o->property = property;
     o->userdata = userdata;
-    return sd_bus_add_object_vtable(bus, slot, path, interface, pokedex_vtable, o);
-}
 
+    v[0].type = _SD_BUS_VTABLE_START;
+    v[0].x.start.element_size = sizeof(sd_bus_vtable);
+    v[0].x.start.features = _SD_BUS_VTABLE_PARAM_NAMES;
+    v[0].x.start.vtable_format_reference = &sd_bus_object_vtable_format;
+
+    for (size_t i = 0; i < count; i++) {
+        const pdx_member *m = &members[i];
+        sd_bus_vtable *e = &v[i + 1];
+        switch (m->kind) {
+        case PDX_MEMBER_METHOD:
+            e->type = _SD_BUS_VTABLE_METHOD;
+            e->x.method.member = copy(m->name);
+            e->x.method.signature = copy(m->signature);
+            e->x.method.result = copy(m->result);
+            e->x.method.handler = method_trampoline;
+            e->x.method.names = param_names(m->names);
+            break;
+        case PDX_MEMBER_SIGNAL:
+            e->type = _SD_BUS_VTABLE_SIGNAL;
+            e->x.signal.member = copy(m->name);
+            e->x.signal.signature = copy(m->signature);
+            e->x.signal.names = param_names(m->names);
+            break;
+        case PDX_MEMBER_PROPERTY:
+            e->type = _SD_BUS_VTABLE_PROPERTY;
+            if (m->flags & PDX_PROPERTY_EMITS_CHANGE)
+                e->flags = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
+            else if (m->flags & PDX_PROPERTY_CONST)
+                e->flags = SD_BUS_VTABLE_PROPERTY_CONST;
+            e->x.property.member = copy(m->name);
+            e->x.property.signature = copy(m->signature);
+            e->x.property.get = property_trampoline;
+            break;
+        default:
+            return -EINVAL;
+        }
+    }
+    v[count + 1].type = _SD_BUS_VTABLE_END;
+    return sd_bus_add_object_vtable(bus, slot, path, interface, v, o);
+}

@@ -1,6 +1,7 @@
 import CSystemd
 import Glibc
-import PokedexModels
+@_exported import PokedexModels
+@_exported import PokedexProtocol
 
 /// A blocking client of the Pokédex bus API, for pokectl, scripts and tests.
 /// Calls go to the well-known name, so the first one activates the service.
@@ -26,8 +27,8 @@ public final class PokedexClient {
 
     /// Calls a method and returns the reply's values.
     public func call(
-        destination: String = PokedexBusNames.busName, path: String = PokedexBusNames.objectPath,
-        interface: String = PokedexBusNames.interface, _ member: String,
+        destination: String = Pokedex1.busName, path: String = Pokedex1.objectPath,
+        interface: String = Pokedex1.interfaceName, _ member: String,
         _ args: (MessageWriter) throws(BusError) -> Void = { _ throws(BusError) in }
     ) throws(BusError) -> [BusValue] {
         try callReading(destination: destination, path: path, interface: interface, member, args) { r throws(BusError) in
@@ -37,8 +38,8 @@ public final class PokedexClient {
 
     /// Calls a method and hands the reply to `read` before releasing it.
     func callReading<T>(
-        destination: String = PokedexBusNames.busName, path: String = PokedexBusNames.objectPath,
-        interface: String = PokedexBusNames.interface, _ member: String,
+        destination: String = Pokedex1.busName, path: String = Pokedex1.objectPath,
+        interface: String = Pokedex1.interfaceName, _ member: String,
         _ args: (MessageWriter) throws(BusError) -> Void, _ read: (MessageReader) throws(BusError) -> T
     ) throws(BusError) -> T {
         var msg: OpaquePointer?
@@ -59,91 +60,59 @@ public final class PokedexClient {
         return try read(MessageReader(reply!))
     }
 
-    /// `ListPage(offset, limit)`. Decoded straight into entries: this is the call widgets
-    /// and scripts make in loops.
-    public func listPage(offset: UInt32, limit: UInt32) throws(BusError) -> ListPage {
-        try callReading("ListPage", { w throws(BusError) in try w.append(offset); try w.append(limit) }) { r throws(BusError) in
-            let total = try r.readUInt32()
-            return ListPage(total: total, entries: try PokedexCoding.readEntries(r))
+    /// Calls a method of the contract and decodes its reply.
+    public func call<A, R>(_ method: Method<A, R>, _ args: A) throws(BusError) -> R {
+        try callReading(method.name, { w throws(BusError) in try method.writeArgs(w, args) }) { r throws(BusError) in
+            try method.readReply(r)
         }
     }
 
-    /// `Detail(pokemon)`, decoded.
-    public func detail(_ pokemon: String) throws(BusError) -> PokemonDetail {
-        try PokedexCoding.detail(try detailValue(pokemon))
+    /// Calls a method of the contract that takes no arguments.
+    public func call<R>(_ method: Method<Void, R>) throws(BusError) -> R { try call(method, ()) }
+
+    /// Calls a method of the contract and returns its reply as read, every key included
+    /// (for JSON that passes on what the service says); ``Method/decodeReply(_:)`` types it.
+    public func values<A, R>(_ method: Method<A, R>, _ args: A) throws(BusError) -> [BusValue] {
+        try call(method.name) { w throws(BusError) in try method.writeArgs(w, args) }
     }
 
-    /// `Detail(pokemon)` as the raw `a{sv}` (every key, including ones this client does not know).
-    public func detailValue(_ pokemon: String) throws(BusError) -> BusValue {
-        let v = try call("Detail") { w throws(BusError) in try w.append(pokemon) }
-        guard let d = v.first else { throw PokedexCoding.malformed("Detail") }
-        return d
-    }
+    /// A property of the contract, decoded.
+    public func get<V>(_ property: Property<V>) throws(BusError) -> V { try property.decode(try self.property(property.name)) }
 
-    /// `Search(query, limit)`.
-    public func search(_ query: String, limit: UInt32) throws(BusError) -> [ListEntry] {
-        try callReading("Search", { w throws(BusError) in try w.append(query); try w.append(limit) }) { r throws(BusError) in
-            try PokedexCoding.readEntries(r)
-        }
+    public func listPage(offset: UInt32, limit: UInt32) throws(BusError) -> ListPage { try call(Pokedex1.listPage, (offset, limit)) }
+    public func detail(_ pokemon: String) throws(BusError) -> PokemonDetail { try call(Pokedex1.detail, pokemon) }
+    public func search(_ query: String, limit: UInt32) throws(BusError) -> [ListEntry] { try call(Pokedex1.search, (query, limit)) }
+    public func searchDetailed(_ query: String, limit: UInt32) throws(BusError) -> [SearchMatch] {
+        try call(Pokedex1.searchDetailed, (query, limit))
     }
-
-    /// `SearchDetailed(query, limit)` as raw dictionaries (every key).
-    public func searchDetailed(_ query: String, limit: UInt32) throws(BusError) -> [[String: BusValue]] {
-        let v = try call("SearchDetailed") { w throws(BusError) in try w.append(query); try w.append(limit) }
-        guard let rows = v.first?.array else { throw PokedexCoding.malformed("SearchDetailed") }
-        return rows.compactMap(\.stringDict)
+    /// → the new state.
+    public func toggleFavorite(_ pokemon: String) throws(BusError) -> Bool { try call(Pokedex1.toggleFavorite, pokemon) }
+    public func setFavorite(_ pokemon: String, _ favorite: Bool) throws(BusError) { try call(Pokedex1.setFavorite, (pokemon, favorite)) }
+    public func changeFavorite(_ pokemon: String, _ action: FavoriteAction) throws(BusError) -> FavoriteUpdate {
+        try call(Pokedex1.changeFavorite, (pokemon, action.rawValue))
     }
+    public func listFavorites() throws(BusError) -> [ListEntry] { try call(Pokedex1.listFavorites) }
+    public func spritePath(_ pokemon: String) throws(BusError) -> String { try call(Pokedex1.spritePath, pokemon) }
+    public func status() throws(BusError) -> ServiceStatus { try call(Pokedex1.status) }
 
-    /// `ToggleFavorite(pokemon)` → the new state.
-    public func toggleFavorite(_ pokemon: String) throws(BusError) -> Bool {
-        let v = try call("ToggleFavorite") { w throws(BusError) in try w.append(pokemon) }
-        guard let b = v.first?.bool else { throw PokedexCoding.malformed("ToggleFavorite") }
-        return b
-    }
-
-    /// `SetFavorite(pokemon, favorite)`.
-    public func setFavorite(_ pokemon: String, _ favorite: Bool) throws(BusError) {
-        _ = try call("SetFavorite") { w throws(BusError) in try w.append(pokemon); try w.append(favorite) }
-    }
-
-    /// `ListFavorites()`.
-    public func listFavorites() throws(BusError) -> [ListEntry] {
-        guard let e = try call("ListFavorites").first else { throw PokedexCoding.malformed("ListFavorites") }
-        return try PokedexCoding.entries(e)
-    }
-
-    /// `SpritePath(pokemon)`.
-    public func spritePath(_ pokemon: String) throws(BusError) -> String {
-        guard let s = try call("SpritePath", { w throws(BusError) in try w.append(pokemon) }).first?.string else {
-            throw PokedexCoding.malformed("SpritePath")
-        }
-        return s
-    }
-
-    /// `Status()`.
-    public func status() throws(BusError) -> ServiceStatus {
-        guard let s = try call("Status").first else { throw PokedexCoding.malformed("Status") }
-        return try PokedexCoding.status(s)
-    }
-
-    /// A property of the Pokedex1 interface.
+    /// A property of the interface, by name, as read.
     public func property(_ name: String) throws(BusError) -> BusValue {
-        let v = try call(interface: "org.freedesktop.DBus.Properties", "Get") { w throws(BusError) in
-            try w.append(PokedexBusNames.interface)
+        let v = try call(interface: FreedesktopBus.properties, "Get") { w throws(BusError) in
+            try w.append(Pokedex1.interfaceName)
             try w.append(name)
         }
-        guard let p = v.first else { throw PokedexCoding.malformed("Get") }
+        guard let p = v.first else { throw BusError(name: "org.freedesktop.DBus.Error.InvalidSignature", message: "no value in Get") }
         return p.unwrapped
     }
 
     /// `org.freedesktop.DBus.Peer.Ping`, the cheapest round trip.
     public func ping() throws(BusError) {
-        _ = try call(interface: "org.freedesktop.DBus.Peer", "Ping")
+        _ = try call(interface: FreedesktopBus.peer, "Ping")
     }
 
     /// The object's introspection XML.
     public func introspect() throws(BusError) -> String {
-        try call(interface: "org.freedesktop.DBus.Introspectable", "Introspect").first?.string ?? ""
+        try call(interface: FreedesktopBus.introspectable, "Introspect").first?.string ?? ""
     }
 }
 
@@ -157,8 +126,8 @@ extension PokedexClient {
         tally.pending = calls.count
         for (i, call) in calls.enumerated() {
             var msg: OpaquePointer?
-            try busCheck(sd_bus_message_new_method_call(call.0.bus, &msg, PokedexBusNames.busName, PokedexBusNames.objectPath,
-                                                        PokedexBusNames.interface, call.1), "build \(call.1)")
+            try busCheck(sd_bus_message_new_method_call(call.0.bus, &msg, Pokedex1.busName, Pokedex1.objectPath,
+                                                        Pokedex1.interfaceName, call.1), "build \(call.1)")
             try MessageWriter(msg!).append(call.2)
             try busCheck(sd_bus_call_async(call.0.bus, &slots[i], msg, { reply, userdata, _ in
                 let t = Unmanaged<Tally>.fromOpaque(userdata!).takeUnretainedValue()
@@ -182,13 +151,13 @@ extension PokedexClient {
     /// `Sync()`, reporting `SyncProgress` every `interval` seconds while it runs.
     /// Returns (complete, failed).
     public func sync(every interval: Double = 0.1,
-                     progress: (_ done: UInt32, _ total: UInt32) -> Void) throws(BusError) -> (complete: UInt32, failed: UInt32) {
+                     progress: (_ done: UInt32, _ total: UInt32) -> Void) throws(BusError) -> SyncResult {
         final class Outcome { var reply: OpaquePointer?; var error: BusError? }
         let outcome = Outcome()
         let poller = try PokedexClient(timeout: 5)
         var msg: OpaquePointer?
-        try busCheck(sd_bus_message_new_method_call(bus, &msg, PokedexBusNames.busName, PokedexBusNames.objectPath,
-                                                    PokedexBusNames.interface, "Sync"), "build Sync")
+        try busCheck(sd_bus_message_new_method_call(bus, &msg, Pokedex1.busName, Pokedex1.objectPath,
+                                                    Pokedex1.interfaceName, Pokedex1.sync.name), "build Sync")
         defer { sd_bus_message_unref(msg) }
         var slot: OpaquePointer?
         // A whole sync can take minutes: no call timeout (a day).
@@ -207,17 +176,10 @@ extension PokedexClient {
             try busCheck(r, "lost the bus connection")
             if r > 0 { continue }
             try busCheck(sd_bus_wait(bus, UInt64(interval * 1_000_000)), "lost the bus connection")
-            if case .structure(let f)? = try? poller.property("SyncProgress"), f.count == 2,
-               let done = f[0].uint, let total = f[1].uint {
-                progress(UInt32(done), UInt32(total))
-            }
+            if let (done, total) = try? poller.get(Pokedex1.syncProgress) { progress(done, total) }
         }
         if let e = outcome.error { throw e }
         defer { sd_bus_message_unref(outcome.reply) }
-        let values = try MessageReader(outcome.reply!).readAll()
-        guard values.count == 2, let complete = values[0].uint, let failed = values[1].uint else {
-            throw PokedexCoding.malformed("Sync")
-        }
-        return (UInt32(complete), UInt32(failed))
+        return try Pokedex1.sync.readReply(MessageReader(outcome.reply!))
     }
 }

@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import PokedexProtocol
 
 /// A signal as received: its interface, member and arguments.
 public struct BusSignal: Equatable, Sendable {
@@ -21,7 +22,7 @@ public final class PokedexSignalWatcher {
         let r = sd_bus_open_user_with_description(&b, "pokectl-watch")
         guard r >= 0, let b else { throw BusError(errno: r, "cannot connect to the session bus") }
         bus = b
-        let match = "type='signal',path='\(PokedexBusNames.objectPath)'"
+        let match = "type='signal',path='\(Pokedex1.objectPath)'"
         try busCheck(sd_bus_add_match(bus, &slot, match, { m, userdata, _ in
             let me = Unmanaged<PokedexSignalWatcher>.fromOpaque(userdata!).takeUnretainedValue()
             let iface = sd_bus_message_get_interface(m).map { String(cString: $0) } ?? ""

@@ -1,6 +1,6 @@
 import CSystemd
 import Glibc
-import PokedexBusClient
+import PokedexProtocol
 import PokedexCore
 import PokedexEventLoop
 

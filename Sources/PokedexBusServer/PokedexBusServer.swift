@@ -1,16 +1,15 @@
-import CBusShims
-import PokedexBusClient
 import CSystemd
 import Glibc
 import PokedexCore
 import PokedexEventLoop
+import PokedexProtocol
 
 /// Publishes a ``PokedexService`` as `io.github.pokedexd.Pokedex1` on the session bus.
 ///
-/// It only translates: arguments in, the service's answers or errors out. The bus
-/// belongs to the loop thread. A call the memory tier can answer is replied to inline;
-/// any other takes a ref on the message, runs as a task, and is replied to exactly once
-/// on the loop thread when the task ends.
+/// It only translates: the interface is published from its description (``Pokedex1``)
+/// with one handler per member (``PokedexHandlers``). The bus belongs to the loop thread.
+/// A call the memory tier can answer is replied to inline; any other is kept by
+/// ``PendingCalls`` and replied to exactly once on the loop thread when its task ends.
 public final class PokedexBusServer: @unchecked Sendable {
     let loop: EventLoop
     let service: PokedexService
@@ -20,9 +19,8 @@ public final class PokedexBusServer: @unchecked Sendable {
 
     // Loop-thread state.
     var bus: OpaquePointer?
-    var slot: OpaquePointer?
-    var pending: [UInt64: OpaquePointer] = [:]
-    var nextCall: UInt64 = 0
+    var object: BusObject?
+    var pending: PendingCalls!
     var lastActivity: UInt64 = 0
     var idleTimer: EventSource?
     var graceTimer: EventSource?
@@ -52,197 +50,26 @@ public final class PokedexBusServer: @unchecked Sendable {
         bus = b
         try busCheck(sd_bus_attach_event(bus, loop.event, 0), "cannot attach the bus to the event loop")
         sd_bus_set_exit_on_disconnect(bus, 1)
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        try busCheck(
-            pdx_bus_add_pokedex_object(
-                bus, &slot, PokedexBusNames.objectPath, PokedexBusNames.interface,
-                { m, userdata, _ in
-                    Unmanaged<PokedexBusServer>.fromOpaque(userdata!).takeUnretainedValue().handle(m!)
-                },
-                { _, _, _, property, reply, userdata, _ in
-                    Unmanaged<PokedexBusServer>.fromOpaque(userdata!).takeUnretainedValue()
-                        .property(String(cString: property!), reply!)
-                },
-                me),
-            "cannot publish \(PokedexBusNames.objectPath)")
+        pending = PendingCalls(loop: loop, bus: bus!, deadline: service.configuration.requestDeadline)
+        pending.onReply = { [unowned self] in
+            lastActivity = loop.nowMicroseconds
+            if exitWhenDrained && pending.isEmpty { finishExit() }
+        }
+        object = try BusObject(bus: bus!, loop: loop, interface: Pokedex1.interface,
+                               methods: PokedexHandlers.methods(service), properties: PokedexHandlers.properties(service),
+                               pending: pending) { [unowned self] in lastActivity = loop.nowMicroseconds }
         service.observe { [loop, unowned self] event in
             loop.execute { self.announce(event) }
         }
-        let r = sd_bus_request_name(bus, PokedexBusNames.busName, 0)
+        let r = sd_bus_request_name(bus, Pokedex1.busName, 0)
         if r == -EEXIST || r == -EALREADY {
             throw BusError(name: "org.freedesktop.DBus.Error.AddressInUse",
-                           message: "another pokedexd already owns \(PokedexBusNames.busName) on this bus")
+                           message: "another pokedexd already owns \(Pokedex1.busName) on this bus")
         }
-        try busCheck(r, "cannot own \(PokedexBusNames.busName)")
+        try busCheck(r, "cannot own \(Pokedex1.busName)")
         lastActivity = loop.nowMicroseconds
         armIdleTimer(after: idleTimeout)
-        sd_notify(0, "READY=1\nSTATUS=Serving \(PokedexBusNames.busName)")
-    }
-
-    // MARK: Methods
-
-    private func handle(_ m: OpaquePointer) -> Int32 {
-        lastActivity = loop.nowMicroseconds
-        let member = String(cString: sd_bus_message_get_member(m))
-        let r = MessageReader(m)
-        do {
-            switch member {
-            case "ListPage":
-                let offset = try r.readUInt32(), limit = try r.readUInt32()
-                if let page = try service.cachedListPage(offset: offset, limit: limit) {
-                    reply(m) { w throws(BusError) in try Self.write(page, w) }
-                } else {
-                    later(m, { () async throws(PokedexError) in try await self.service.listPage(offset: offset, limit: limit) },
-                          { w, page throws(BusError) in try Self.write(page, w) })
-                }
-            case "Detail":
-                let query = try r.readString()
-                if let detail = try service.cachedDetail(query) {
-                    reply(m) { w throws(BusError) in try PokedexCoding.write(detail, to: w) }
-                } else {
-                    later(m, { () async throws(PokedexError) in try await self.service.detail(query) },
-                          { w, d throws(BusError) in try PokedexCoding.write(d, to: w) })
-                }
-            case "Search":
-                let query = try r.readString(), limit = try r.readUInt32()
-                if let found = try service.cachedSearch(query, limit: limit) {
-                    reply(m) { w throws(BusError) in try PokedexCoding.write(found, to: w) }
-                } else {
-                    later(m, { () async throws(PokedexError) in try await self.service.search(query, limit: limit) },
-                          { w, found throws(BusError) in try PokedexCoding.write(found, to: w) })
-                }
-            case "SearchDetailed":
-                let query = try r.readString(), limit = try r.readUInt32()
-                if let found = try service.cachedSearchDetailed(query, limit: limit) {
-                    reply(m) { w throws(BusError) in try Self.write(found, w) }
-                } else {
-                    later(m, { () async throws(PokedexError) in try await self.service.searchDetailed(query, limit: limit) },
-                          { w, found throws(BusError) in try Self.write(found, w) })
-                }
-            case "ToggleFavorite":
-                let query = try r.readString()
-                later(m, { () async throws(PokedexError) in try await self.service.toggleFavorite(query) },
-                      { w, state throws(BusError) in try w.append(state) })
-            case "SetFavorite":
-                let query = try r.readString(), favorite = try r.readBool()
-                later(m, { () async throws(PokedexError) in try await self.service.setFavorite(query, favorite) },
-                      { _, _ throws(BusError) in })
-            case "ListFavorites":
-                later(m, { () async throws(PokedexError) in await self.service.listFavorites() },
-                      { w, list throws(BusError) in try PokedexCoding.write(list, to: w) })
-            case "SpritePath":
-                let query = try r.readString()
-                later(m, { () async throws(PokedexError) in try await self.service.spritePath(query) },
-                      { w, path throws(BusError) in try w.append(path) })
-            case "Sync":
-                later(m, { () async throws(PokedexError) in await self.service.sync() },
-                      { w, result throws(BusError) in try w.append(result.complete); try w.append(result.failed) })
-            case "Status":
-                let status = service.status()
-                reply(m) { w throws(BusError) in try PokedexCoding.write(status, to: w) }
-            default:
-                replyError(m, name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(member)")
-            }
-        } catch let e as PokedexError {
-            replyError(m, name: e.dbusName, message: e.message)
-        } catch let e as BusError {
-            replyError(m, name: "org.freedesktop.DBus.Error.InvalidArgs", message: e.message)
-        } catch {
-            replyError(m, name: "org.freedesktop.DBus.Error.Failed", message: "\(error)")
-        }
-        return 1
-    }
-
-    static func write(_ page: ListPage, _ w: MessageWriter) throws(BusError) {
-        try w.append(page.total)
-        try PokedexCoding.write(page.entries, to: w)
-    }
-
-    static func write(_ results: [PokedexService.SearchResult], _ w: MessageWriter) throws(BusError) {
-        try w.container("a", "a{sv}") { () throws(BusError) in
-            for r in results {
-                try w.container("a", "{sv}") { () throws(BusError) in
-                    try w.entry("id", "u") { () throws(BusError) in try w.append(r.entry.id) }
-                    try w.entry("name", "s") { () throws(BusError) in try w.append(r.entry.name) }
-                    try w.entry("sprite_path", "s") { () throws(BusError) in try w.append(r.entry.spritePath) }
-                    try w.entry("favorite", "b") { () throws(BusError) in try w.append(r.entry.favorite) }
-                    try w.entry("match", "s") { () throws(BusError) in try w.append(r.hit.match.rawValue) }
-                    try w.entry("matched_name", "s") { () throws(BusError) in try w.append(r.hit.matched) }
-                    try w.entry("language", "s") { () throws(BusError) in try w.append(r.hit.language) }
-                    try w.entry("distance", "u") { () throws(BusError) in try w.append(UInt32(r.hit.distance)) }
-                }
-            }
-        }
-    }
-
-    private func property(_ name: String, _ reply: OpaquePointer) -> Int32 {
-        let w = MessageWriter(reply)
-        do {
-            switch name {
-            case "Favorites": try w.append(uints: service.favoriteIDs)
-            case "Online": try w.append(service.isOnline)
-            case "SyncProgress":
-                let p = service.syncProgress
-                try w.container("r", "uu") { () throws(BusError) in try w.append(p.done); try w.append(p.total) }
-            case "SearchCoverage":
-                let c = service.searchCoverage
-                try w.container("r", "uu") { () throws(BusError) in try w.append(c.localized); try w.append(c.species) }
-            case "Version": try w.append(ServiceConfiguration.version)
-            case "ApiUrl": try w.append(service.configuration.apiURL)
-            default: return -ENOENT
-            }
-        } catch {
-            return -EIO
-        }
-        return 1
-    }
-
-    // MARK: Replies
-
-    private func reply(_ m: OpaquePointer, _ body: (MessageWriter) throws(BusError) -> Void) {
-        var out: OpaquePointer?
-        guard sd_bus_message_new_method_return(m, &out) >= 0, let out else { return }
-        defer { sd_bus_message_unref(out) }
-        do {
-            try body(MessageWriter(out))
-            sd_bus_send(nil, out, nil)
-        } catch {
-            replyError(m, name: "org.freedesktop.DBus.Error.Failed", message: "cannot encode the reply: \(error.message)")
-        }
-    }
-
-    private func replyError(_ m: OpaquePointer, name: String, message: String) {
-        var e = sd_bus_error()
-        sd_bus_error_set(&e, name, message)
-        sd_bus_reply_method_error(m, &e)
-        sd_bus_error_free(&e)
-    }
-
-    /// Keeps the call, runs `work` as a task, and replies on the loop thread when it ends.
-    private func later<T: Sendable>(
-        _ m: OpaquePointer, _ work: @escaping @Sendable () async throws(PokedexError) -> T,
-        _ encode: @escaping @Sendable (MessageWriter, T) throws(BusError) -> Void
-    ) {
-        nextCall += 1
-        let id = nextCall
-        pending[id] = sd_bus_message_ref(m)
-        Task {
-            let result: Result<T, PokedexError>
-            do throws(PokedexError) { result = .success(try await work()) } catch { result = .failure(error) }
-            self.loop.execute { self.complete(id, result, encode) }
-        }
-    }
-
-    private func complete<T>(_ id: UInt64, _ result: Result<T, PokedexError>, _ encode: (MessageWriter, T) throws(BusError) -> Void) {
-        // Already failed by a shutdown that could not wait: it was answered once.
-        guard let m = pending.removeValue(forKey: id) else { return }
-        defer { sd_bus_message_unref(m) }
-        switch result {
-        case .success(let value): reply(m) { w throws(BusError) in try encode(w, value) }
-        case .failure(let e): replyError(m, name: e.dbusName, message: e.message)
-        }
-        lastActivity = loop.nowMicroseconds
-        if exitWhenDrained && pending.isEmpty { finishExit() }
+        sd_notify(0, "READY=1\nSTATUS=Serving \(Pokedex1.busName)")
     }
 
     // MARK: Signals and properties
@@ -250,34 +77,33 @@ public final class PokedexBusServer: @unchecked Sendable {
     private func announce(_ event: ServiceEvent) {
         switch event {
         case .favorite(let change): announce(change)
-        case .online: propertiesChanged("Online")
+        case .online: propertiesChanged(Pokedex1.online.name)
         case .sync(let progress):
             // At most ten a second; the last one (done) always goes out.
             let now = loop.nowMicroseconds
             if !progress.running || now - lastSyncSignal >= 100_000 {
                 lastSyncSignal = now
-                propertiesChanged("SyncProgress")
+                propertiesChanged(Pokedex1.syncProgress.name)
             }
         }
     }
 
     private func propertiesChanged(_ name: String) {
         var names: [UnsafeMutablePointer<CChar>?] = [strdup(name), nil]
-        sd_bus_emit_properties_changed_strv(bus, PokedexBusNames.objectPath, PokedexBusNames.interface, &names)
+        sd_bus_emit_properties_changed_strv(bus, Pokedex1.objectPath, Pokedex1.interfaceName, &names)
         free(names[0])
     }
 
     private func announce(_ change: FavoriteChange) {
         var msg: OpaquePointer?
-        if sd_bus_message_new_signal(bus, &msg, PokedexBusNames.objectPath, PokedexBusNames.interface, "FavoriteChanged") >= 0,
-           let msg {
-            let w = MessageWriter(msg)
-            if (try? w.append(change.id)) != nil, (try? w.append(change.name)) != nil, (try? w.append(change.favorite)) != nil {
+        let signal = Pokedex1.favoriteChanged
+        if sd_bus_message_new_signal(bus, &msg, Pokedex1.objectPath, Pokedex1.interfaceName, signal.name) >= 0, let msg {
+            if (try? signal.write(MessageWriter(msg), (change.id, change.name, change.favorite))) != nil {
                 sd_bus_send(bus, msg, nil)
             }
             sd_bus_message_unref(msg)
         }
-        propertiesChanged("Favorites")
+        propertiesChanged(Pokedex1.favorites.name)
     }
 
     // MARK: Idle exit and shutdown
@@ -304,11 +130,7 @@ public final class PokedexBusServer: @unchecked Sendable {
         sd_notify(0, "STOPPING=1")
         releaseNameAndExit()
         graceTimer = try? loop.timer(after: UInt64(shutdownGrace * 1_000_000)) { [unowned self] in
-            for (_, m) in pending {
-                replyError(m, name: PokedexError.unavailable("").dbusName, message: "pokedexd is shutting down; try again")
-                sd_bus_message_unref(m)
-            }
-            pending.removeAll()
+            pending.failAll(name: PokedexError.Kind.unavailable.dbusName, message: "pokedexd is shutting down; try again")
             finishExit()
         }
     }
@@ -319,7 +141,7 @@ public final class PokedexBusServer: @unchecked Sendable {
         stopping = true
         idleTimer = nil
         let me = Unmanaged.passUnretained(self).toOpaque()
-        let r = sd_bus_release_name_async(bus, nil, PokedexBusNames.busName, { _, userdata, _ in
+        let r = sd_bus_release_name_async(bus, nil, Pokedex1.busName, { _, userdata, _ in
             let server = Unmanaged<PokedexBusServer>.fromOpaque(userdata!).takeUnretainedValue()
             server.exitWhenDrained = true
             if server.pending.isEmpty { server.finishExit() }

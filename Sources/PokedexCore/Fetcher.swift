@@ -13,6 +13,10 @@ public enum FetchError: Error, Equatable, Sendable {
     case transport(TransportFailure, url: String)
     /// The deadline passed before an answer.
     case deadline(url: String)
+    /// `304 Not Modified` to a request that sent no validator: nothing to reuse.
+    case unexpectedNotModified(url: String)
+    /// Nobody waits for the answer any more.
+    case cancelled(url: String)
 
     func asPokedexError(context: String) -> PokedexError {
         switch self {
@@ -25,6 +29,10 @@ public enum FetchError: Error, Equatable, Sendable {
             return .unavailable("\(context): cannot reach \(Fetcher.hostOf(url) ?? url) (\(failure)), and nothing is cached")
         case .deadline(let url):
             return .unavailable("\(context): \(Fetcher.hostOf(url) ?? url) did not answer in time, and nothing is cached")
+        case .unexpectedNotModified(let url):
+            return .unavailable("\(context): PokeAPI answered 304 Not Modified for \(url) without being asked to revalidate")
+        case .cancelled:
+            return .unavailable("\(context): the request was cancelled")
         }
     }
 }
@@ -133,6 +141,7 @@ public final class Fetcher: Sendable {
                 }
                 throw .hostNotAllowed(host)
             }
+            guard !Task.isCancelled else { throw .cancelled(url: url) }
             let remaining = deadline - clock.now().timeIntervalSince(start)
             guard remaining > 0.05 else { throw .deadline(url: url) }
             attempt += 1
@@ -140,6 +149,8 @@ public final class Fetcher: Sendable {
             let sent = state.withLock { $0.outage }
             do {
                 response = try await client.get(HTTPRequest(url: current, ifNoneMatch: etag, timeout: remaining))
+            } catch is CancellationError {
+                throw .cancelled(url: url)
             } catch let failure as TransportFailure {
                 cutInARow = if case .truncated = failure { cutInARow + 1 } else { 0 }
                 switch failure {
@@ -186,6 +197,12 @@ public final class Fetcher: Sendable {
         }
     }
 
+    /// GETs a body that is not cached yet (no validator sent): the body, its ETag and lifetime.
+    public func fetchBody(_ url: String) async throws(FetchError) -> (body: [UInt8], etag: String?, maxAge: Double) {
+        guard case .body(let body, let etag, let maxAge) = try await fetch(url) else { throw .unexpectedNotModified(url: url) }
+        return (body, etag, maxAge)
+    }
+
     /// Records the network's state; logs only when it changes, never per request.
     private func setOnline(_ online: Bool, because reason: String, url: String, sentDuring outage: Int) {
         let (changed, observer) = state.withLock { s -> (Bool, (@Sendable (Bool) -> Void)?) in
@@ -214,7 +231,7 @@ public final class Fetcher: Sendable {
     private func pause(_ seconds: Double, start: Date, url: String, failure: FetchError) async throws(FetchError) {
         let remaining = deadline - clock.now().timeIntervalSince(start)
         guard seconds < remaining - 0.05 else { throw failure }
-        do { try await clock.sleep(seconds: seconds) } catch { throw .deadline(url: url) }
+        do { try await clock.sleep(seconds: seconds) } catch { throw Task.isCancelled ? .cancelled(url: url) : .deadline(url: url) }
     }
 
     private func maxAge(_ response: HTTPResponse) -> Double {

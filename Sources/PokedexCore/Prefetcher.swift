@@ -19,15 +19,15 @@ final class Prefetcher: Sendable {
 
     private let state = Mutex(State())
     private let maxConcurrent: Int
-    private let work = Mutex<(@Sendable (UInt32) async -> Void)?>(nil)
+    private let work: @Sendable (UInt32) async -> Void
 
-    /// - Parameter maxConcurrent: the per-host connection cap.
-    init(maxConcurrent: Int) {
+    /// - Parameters:
+    ///   - maxConcurrent: the per-host connection cap.
+    ///   - work: what one job does: fetch the sprite of this id.
+    init(maxConcurrent: Int, work: @escaping @Sendable (UInt32) async -> Void) {
         self.maxConcurrent = max(1, maxConcurrent)
+        self.work = work
     }
-
-    /// What one job does: fetch the sprite of this id.
-    func setWork(_ job: @escaping @Sendable (UInt32) async -> Void) { work.withLock { $0 = job } }
 
     /// Replaces the queue: `urgent` (the page on screen) first, then `ahead`.
     func schedule(urgent: [UInt32], ahead: [UInt32]) {
@@ -64,10 +64,9 @@ final class Prefetcher: Sendable {
             }
             return out
         }
-        guard !started.isEmpty, let job = work.withLock({ $0 }) else { return }
         for id in started {
             Task(priority: .utility) { [self] in
-                await job(id)
+                await work(id)
                 state.withLock { _ = $0.running.remove(id) }
                 pump()
             }

@@ -37,7 +37,7 @@ final class ResourceLoader: Sendable {
     private let flights = SingleFlight<String, CachedResource>()
     private let diskFailing = Mutex(false)
     /// Disk writes started after their caller was answered, not yet finished.
-    let pendingWrites = Mutex(0)
+    private let pendingWrites = DispatchGroup()
     private let revalidations = SingleFlight<String, Bool>()
 
     init(memory: MemoryTier, store: any CacheStore, fetcher: Fetcher, clock: any PokedexClock, log: @escaping Logger) {
@@ -88,23 +88,26 @@ final class ResourceLoader: Sendable {
                 if !stored.freshness.isFresh(at: clock.now()) { revalidateInBackground(key, url: url, kind, stored.freshness) }
                 return kind.wrap(v)
             }
-            let outcome = try await fetcher.fetch(url)
-            guard case .body(let body, let etag, let maxAge) = outcome else {
-                throw FetchError.http(status: 304, url: url)
-            }
+            let (body, etag, maxAge) = try await fetcher.fetchBody(url)
             let value = try decode(body, url: url, kind)
             let freshness = Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)
             // The caller is answered from memory now; the disk copy is written meanwhile.
             remember(key, kind.wrap(value), freshness, bytes: body.count / 4)
-            pendingWrites.withLock { $0 += 1 }
+            pendingWrites.enter()
             Task.detached(priority: .utility) { [self] in
                 try? persist(key, value, freshness, kind)
-                pendingWrites.withLock { $0 -= 1 }
+                pendingWrites.leave()
             }
             return kind.wrap(value)
         }
         guard let value = kind.unwrap(resource) else { throw FetchError.http(status: 0, url: url) }
         return value
+    }
+
+    /// Waits (blocking, at most `timeout` seconds) until every write started in the
+    /// background has reached the disk.
+    func finishWrites(timeout: Double) {
+        _ = pendingWrites.wait(timeout: .now() + timeout)
     }
 
     private func decode<R>(_ body: [UInt8], url: String, _ kind: ResourceKind<R>) throws -> R {

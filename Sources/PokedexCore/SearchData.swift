@@ -27,26 +27,6 @@ public struct SearchFilters: Codable, Sendable, Equatable {
     }
 }
 
-/// The search index's inputs and the index built from them, kept by the service.
-final class SearchState: Sendable {
-    /// species id → language → name, from every species record seen.
-    let localized = Mutex([UInt32: [String: String]]())
-    let filters = Mutex<SearchFilters?>(nil)
-    /// The index, and whether its inputs changed since it was built.
-    let built = Mutex<(index: SearchIndex, stale: Bool)?>(nil)
-    let scannedDisk = Mutex(false)
-
-    func noteSpecies(_ s: SpeciesRecord) {
-        guard !s.names.isEmpty else { return }
-        let changed = localized.withLock { m -> Bool in
-            if m[s.id] == s.names { return false }
-            m[s.id] = s.names
-            return true
-        }
-        if changed { built.withLock { b in if b != nil { b!.stale = true } } }
-    }
-}
-
 enum FilterDecoding {
     struct NamedList: Decodable { var results: [APIDecoding.NamedResource] }
     struct TypeBody: Decodable {

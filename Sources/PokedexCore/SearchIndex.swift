@@ -191,7 +191,7 @@ public struct SearchIndex: Sendable {
             let item = items[Int(position)]
             if let allowedIDs, !allowedIDs.contains(item.id) { return }
             let localized = !keys[k].language.isEmpty
-            let score = (MatchKind.rank(kind, localized: localized), distance, localized ? 1 : 0, item.id > 10_000 ? 1 : 0, position)
+            let score = (MatchKind.rank(kind, localized: localized), distance, localized ? 1 : 0, PokemonID.isDefaultForm(item.id) ? 0 : 1, position)
             if let old = best[position], old.score <= score { return }
             best[position] = (score, k, kind, distance)
         }
@@ -326,15 +326,15 @@ extension SearchIndex {
     /// The index as the service would build it from a disk tier: the list, every species
     /// record there, and the filters. Nil when the list is not cached. (Benchmarks, tools.)
     public static func load(from store: any CacheStore) -> SearchIndex? {
-        guard let stored = store.readRecord(PokedexService.indexKey),
+        guard let stored = store.readRecord(APIRoutes.indexKey),
               let index = try? JSONDecoder().decode(PokemonIndex.self, from: Data(stored.payload)) else { return nil }
         var localized: [UInt32: [String: String]] = [:]
-        for item in index.items where item.id < 10_000 {
-            if let r = store.readRecord(PokedexService.speciesKey(item.id)),
+        for item in index.items where PokemonID.isDefaultForm(item.id) {
+            if let r = store.readRecord(APIRoutes.speciesKey(item.id)),
                let s = try? JSONDecoder().decode(SpeciesRecord.self, from: Data(r.payload)) { localized[s.id] = s.names }
         }
         let filters = store.readRecord(ResourceLoader.filtersKey).flatMap { try? JSONDecoder().decode(SearchFilters.self, from: Data($0.payload)) }
         return SearchIndex(index: index, localized: localized, types: (filters?.types ?? [:]).mapValues(Set.init),
-                           generations: PokedexService.generationsByPokemon(filters ?? SearchFilters(types: [:], generations: [:]), index: index))
+                           generations: SearchEngine.generationsByPokemon(filters ?? SearchFilters(types: [:], generations: [:]), index: index))
     }
 }

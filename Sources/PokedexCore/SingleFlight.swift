@@ -1,26 +1,98 @@
 import PokedexLocks
 
 /// Merges concurrent loads of the same key into one: the first caller starts the work,
-/// later callers await the same task. Once it ends, the next call starts afresh.
+/// later callers wait for the same result. Once it ends, the next call starts afresh.
+///
+/// A caller whose task is cancelled stops waiting at once. The work goes on while anyone
+/// else still waits for it, and is cancelled when the last waiter leaves.
 public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let inFlight = Mutex<[Key: Task<Value, any Error>]>([:])
+    /// One caller. Its fields are guarded by the flight map's lock.
+    private final class Waiter: @unchecked Sendable {
+        var continuation: CheckedContinuation<Value, any Error>?
+        var cancelled = false
+    }
+
+    private struct Flight {
+        let generation: UInt64
+        var waiters: [ObjectIdentifier: Waiter] = [:]
+        var task: Task<Void, Never>?
+    }
+
+    private struct State {
+        var flights: [Key: Flight] = [:]
+        var generation: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
 
     public init() {}
 
     /// Runs `work` for `key`, or joins the run already under way.
     public func run(_ key: Key, _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        let task: Task<Value, any Error> = inFlight.withLock { map in
-            if let running = map[key] { return running }
-            let t = Task<Value, any Error> {
-                defer { _ = self.inFlight.withLock { $0.removeValue(forKey: key) } }
-                return try await work()
+        let waiter = Waiter()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Value, any Error>) in
+                let started: UInt64? = state.withLock { s in
+                    if waiter.cancelled { c.resume(throwing: CancellationError()); return nil }
+                    waiter.continuation = c
+                    if s.flights[key] != nil {
+                        s.flights[key]!.waiters[ObjectIdentifier(waiter)] = waiter
+                        return nil
+                    }
+                    s.generation += 1
+                    s.flights[key] = Flight(generation: s.generation, waiters: [ObjectIdentifier(waiter): waiter])
+                    return s.generation
+                }
+                guard let generation = started else { return }
+                let task = Task {
+                    let result: Result<Value, any Error>
+                    do { result = .success(try await work()) } catch { result = .failure(error) }
+                    self.finish(key, generation, result)
+                }
+                // Gone already: finished (cancelling then is harmless), or every waiter left.
+                let orphaned = state.withLock { s -> Bool in
+                    guard s.flights[key]?.generation == generation else { return true }
+                    s.flights[key]!.task = task
+                    return s.flights[key]!.waiters.isEmpty
+                }
+                if orphaned { task.cancel() }
             }
-            map[key] = t
-            return t
+        } onCancel: {
+            leave(key, waiter)
         }
-        return try await task.value
+    }
+
+    private func finish(_ key: Key, _ generation: UInt64, _ result: Result<Value, any Error>) {
+        let continuations = state.withLock { s -> [CheckedContinuation<Value, any Error>] in
+            guard let f = s.flights[key], f.generation == generation else { return [] }
+            s.flights.removeValue(forKey: key)
+            return f.waiters.values.compactMap { w in
+                defer { w.continuation = nil }
+                return w.continuation
+            }
+        }
+        for c in continuations { c.resume(with: result) }
+    }
+
+    /// A waiter's task was cancelled: it stops waiting; the last one to leave cancels the work.
+    private func leave(_ key: Key, _ waiter: Waiter) {
+        let (continuation, abandoned) = state.withLock { s -> (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) in
+            waiter.cancelled = true
+            guard let c = waiter.continuation else { return (nil, nil) }
+            waiter.continuation = nil
+            guard var f = s.flights[key] else { return (c, nil) }
+            f.waiters.removeValue(forKey: ObjectIdentifier(waiter))
+            if f.waiters.isEmpty {
+                s.flights.removeValue(forKey: key)
+                return (c, f.task)
+            }
+            s.flights[key] = f
+            return (c, nil)
+        }
+        abandoned?.cancel()
+        continuation?.resume(throwing: CancellationError())
     }
 
     /// How many loads are under way.
-    public var count: Int { inFlight.withLock { $0.count } }
+    public var count: Int { state.withLock { $0.flights.count } }
 }

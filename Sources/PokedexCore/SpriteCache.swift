@@ -146,9 +146,7 @@ final class SpriteCache: Sendable {
         if !onDisk.isEmpty { return onDisk }
         return try await flights.run(id) { [self] in
             if let path = verify(id, expectedURL: url) { return path }
-            guard case .body(let bytes, let etag, let maxAge) = try await fetcher.fetch(url) else {
-                throw FetchError.http(status: 304, url: url)
-            }
+            let (bytes, etag, maxAge) = try await fetcher.fetchBody(url)
             guard kind.isWhole(bytes) else {
                 throw PokedexError.unavailable("the \(kind.noun) at \(url) is not a whole image")
             }

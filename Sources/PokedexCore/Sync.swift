@@ -1,28 +1,50 @@
 import PokedexLocks
 
-extension PokedexService {
-    /// `Sync()`: fetches everything a person needs offline: every list entry, every detail
-    /// (pokemon and species) and every default sprite. What is already on disk is skipped,
-    /// so an interrupted sync resumes where it stopped. Concurrent calls join the one running.
-    public func sync() async -> SyncResult {
-        (try? await syncFlight.run(0) { [self] in await runSync() }) ?? SyncResult(complete: 0, failed: 0)
+/// `Sync`: everything a person needs offline: every list entry, every detail (pokemon and
+/// species) and every default sprite. What is already on disk is skipped, so an
+/// interrupted sync resumes where it stopped. Concurrent calls join the one running.
+final class Sync: Sendable {
+    private let catalog: Catalog
+    private let records: Records
+    private let sprites: Sprites
+    private let search: SearchEngine
+    private let workers: Int
+    private let log: Logger
+    private let report: @Sendable (SyncProgress) -> Void
+    private let progressNow = Mutex(SyncProgress(done: 0, total: 0, running: false))
+    private let flight = SingleFlight<Int, SyncResult>()
+
+    /// - Parameter report: told of every step, for the `SyncProgress` property.
+    init(catalog: Catalog, records: Records, sprites: Sprites, search: SearchEngine, workers: Int,
+         log: @escaping Logger, report: @escaping @Sendable (SyncProgress) -> Void) {
+        self.catalog = catalog
+        self.records = records
+        self.sprites = sprites
+        self.search = search
+        self.workers = max(1, workers)
+        self.log = log
+        self.report = report
     }
 
     /// Progress of the sync running now, or of the last one.
-    public var syncProgress: SyncProgress { syncState.withLock { $0 } }
+    var progress: SyncProgress { progressNow.withLock { $0 } }
 
-    private func runSync() async -> SyncResult {
-        guard let index = try? await index() else {
+    func run() async -> SyncResult {
+        (try? await flight.run(0) { [self] in await runOnce() }) ?? SyncResult(complete: 0, failed: 0)
+    }
+
+    private func runOnce() async -> SyncResult {
+        guard let index = try? await catalog.index() else {
             return SyncResult(complete: 0, failed: 1)
         }
         let items = index.items
-        try? await loadFilters()
-        updateSync(SyncProgress(done: 0, total: UInt32(items.count), running: true))
+        try? await search.loadFilters()
+        update(SyncProgress(done: 0, total: UInt32(items.count), running: true))
         let next = Mutex(0)
         let outcome = Mutex((complete: UInt32(0), failed: UInt32(0)))
         // As many workers as connections: the per-host cap still holds in the HTTP client.
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<max(1, configuration.maxHostConnections) {
+            for _ in 0..<workers {
                 group.addTask { [self] in
                     while true {
                         let i = next.withLock { n -> Int in defer { n += 1 }; return n }
@@ -32,13 +54,13 @@ extension PokedexService {
                             if ok { o.complete += 1 } else { o.failed += 1 }
                             return o.complete + o.failed
                         }
-                        updateSync(SyncProgress(done: done, total: UInt32(items.count), running: true))
+                        update(SyncProgress(done: done, total: UInt32(items.count), running: true))
                     }
                 }
             }
         }
         let result = outcome.withLock { SyncResult(complete: $0.complete, failed: $0.failed) }
-        updateSync(SyncProgress(done: UInt32(items.count), total: UInt32(items.count), running: false))
+        update(SyncProgress(done: UInt32(items.count), total: UInt32(items.count), running: false))
         log(result.failed == 0 ? .info : .warning,
             "sync done: \(result.complete) Pokémon complete offline, \(result.failed) failed (run it again to retry them)")
         return result
@@ -46,19 +68,16 @@ extension PokedexService {
 
     /// Detail, species and sprite of one Pokémon, from disk if there, else fetched.
     private func syncOne(_ item: PokemonIndex.Item) async -> Bool {
-        guard let record = try? await pokemonRecord(item) else { return false }
-        if let url = record.speciesURL, let sid = APIDecoding.trailingID(url) {
-            guard let species = try? await loader.load(Self.speciesKey(sid), url: url, .species) else { return false }
-            searchState.noteSpecies(species)
-        }
+        guard let record = try? await records.pokemon(item) else { return false }
+        do { _ = try await records.loadSpecies(for: record) } catch { return false }
         if let url = record.spriteURL {
-            guard (try? await sprites.ensure(record.id, url: url)) != nil else { return false }
+            guard (try? await sprites.still.ensure(record.id, url: url)) != nil else { return false }
         }
         return true
     }
 
-    private func updateSync(_ progress: SyncProgress) {
-        syncState.withLock { $0 = progress }
-        emit(.sync(progress))
+    private func update(_ progress: SyncProgress) {
+        progressNow.withLock { $0 = progress }
+        report(progress)
     }
 }

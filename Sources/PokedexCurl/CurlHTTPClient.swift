@@ -53,15 +53,35 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         pdx_multi_setopt_ptr(m, CURLMOPT_TIMERDATA, me)
     }
 
+    /// A cancelled caller's transfer is removed from the multi handle at once.
     public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-            loop.execute { self.start(request, continuation) }
+        let ticket = Ticket()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+                loop.execute { self.start(request, continuation, ticket) }
+            }
+        } onCancel: {
+            loop.execute { self.cancel(ticket) }
         }
+    }
+
+    /// Which transfer a request became, so its caller can cancel it. Loop-thread state.
+    final class Ticket: @unchecked Sendable {
+        var easy: UnsafeMutableRawPointer?
+        var cancelled = false
     }
 
     // MARK: Loop thread
 
-    private func start(_ request: HTTPRequest, _ continuation: CheckedContinuation<HTTPResponse, any Error>) {
+    private func cancel(_ ticket: Ticket) {
+        loop.assertInLoop()
+        ticket.cancelled = true
+        if let easy = ticket.easy, let t = transfers[easy] { finish(t, result: .failure(CancellationError())) }
+    }
+
+    private func start(_ request: HTTPRequest, _ continuation: CheckedContinuation<HTTPResponse, any Error>, _ ticket: Ticket) {
+        loop.assertInLoop()
+        if ticket.cancelled { return continuation.resume(throwing: CancellationError()) }
         guard let easy = curl_easy_init() else {
             continuation.resume(throwing: TransportFailure.other("curl_easy_init failed"))
             return
@@ -93,9 +113,10 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             pdx_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(t.headerList))
         }
         transfers[easy] = t
+        ticket.easy = easy
         let rc = curl_multi_add_handle(multi, easy)
         if rc != CURLM_OK {
-            finish(t, result: .failure(.other("curl_multi_add_handle: \(String(cString: curl_multi_strerror(rc)))")))
+            finish(t, result: .failure(TransportFailure.other("curl_multi_add_handle: \(String(cString: curl_multi_strerror(rc)))")))
         }
     }
 
@@ -153,11 +174,12 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         }
     }
 
-    private func finish(_ t: Transfer, result: Result<HTTPResponse, TransportFailure>) {
+    private func finish(_ t: Transfer, result: Result<HTTPResponse, any Error>) {
+        loop.assertInLoop()
         transfers.removeValue(forKey: t.easy)
         curl_multi_remove_handle(multi, t.easy)
         t.close()
-        t.continuation.resume(with: result.mapError { $0 as any Error })
+        t.continuation.resume(with: result)
     }
 
     static func failure(_ code: CURLcode, detail: String) -> TransportFailure {

@@ -64,6 +64,12 @@ public final class EventLoop: @unchecked Sendable {
         return pthread_equal(t, pthread_self()) != 0
     }
 
+    /// Traps, in debug builds, when called off the loop thread: objects that belong to the
+    /// loop call it where they touch their state.
+    public func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(inLoop || loopThread.withLock({ $0 }) == nil, "called off the event loop's thread", file: file, line: line)
+    }
+
     /// Runs the loop on the calling thread until ``exit(_:)``; returns the exit code.
     public func run() -> Int32 {
         loopThread.withLock { $0 = pthread_self() }

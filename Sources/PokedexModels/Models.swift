@@ -231,3 +231,57 @@ public enum PokemonNames {
         apiName.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
     }
 }
+
+/// What PokeAPI's ids mean.
+public enum PokemonID {
+    /// Ids from here on are alternate forms (megas, regional forms); below it, a species'
+    /// default form, whose id is the species' id.
+    public static let firstAlternateForm: UInt32 = 10_000
+
+    /// Whether `id` is a species' default form (and so also a species id).
+    public static func isDefaultForm(_ id: UInt32) -> Bool { id < firstAlternateForm }
+}
+
+/// One row of `SearchDetailed`: the entry, and why it matched.
+public struct SearchMatch: Equatable, Sendable {
+    public var entry: ListEntry
+    /// exact, prefix, word, substring, fuzzy, localized or filter.
+    public var match: String
+    /// The name that matched, as written (the API name, or a localized name).
+    public var matchedName: String
+    /// "" for the API name, else the language code of the localized name that matched.
+    public var language: String
+    /// Typos (fuzzy matches only).
+    public var distance: UInt32
+
+    public init(entry: ListEntry, match: String, matchedName: String, language: String, distance: UInt32) {
+        self.entry = entry
+        self.match = match
+        self.matchedName = matchedName
+        self.language = language
+        self.distance = distance
+    }
+}
+
+/// What a favorites change did: `ChangeFavorite`'s answer.
+public struct FavoriteUpdate: Equatable, Sendable {
+    public var id: UInt32
+    /// The API name ("pikachu"), whatever the caller typed.
+    public var name: String
+    /// The state after the call.
+    public var favorite: Bool
+    /// Whether the call changed it (false: it already was so).
+    public var changed: Bool
+
+    public init(id: UInt32, name: String, favorite: Bool, changed: Bool) {
+        self.id = id
+        self.name = name
+        self.favorite = favorite
+        self.changed = changed
+    }
+}
+
+/// How `ChangeFavorite` changes a favorite.
+public enum FavoriteAction: String, Sendable, CaseIterable {
+    case add, remove, toggle
+}

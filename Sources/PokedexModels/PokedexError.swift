@@ -16,15 +16,26 @@ public enum PokedexError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The D-Bus error interface prefix shared by every error.
     public static let namePrefix = "io.github.pokedexd.Pokedex1.Error."
 
-    /// The D-Bus error name this error is sent as.
-    public var dbusName: String {
+    /// The cases without their messages: what a member may fail with, and the last part
+    /// of the D-Bus error name.
+    public enum Kind: String, Sendable, CaseIterable {
+        case notFound = "NotFound", invalidArgument = "InvalidArgument", unavailable = "Unavailable", storage = "Storage"
+
+        /// The whole D-Bus error name.
+        public var dbusName: String { PokedexError.namePrefix + rawValue }
+    }
+
+    public var kind: Kind {
         switch self {
-        case .notFound: return Self.namePrefix + "NotFound"
-        case .invalidArgument: return Self.namePrefix + "InvalidArgument"
-        case .unavailable: return Self.namePrefix + "Unavailable"
-        case .storage: return Self.namePrefix + "Storage"
+        case .notFound: return .notFound
+        case .invalidArgument: return .invalidArgument
+        case .unavailable: return .unavailable
+        case .storage: return .storage
         }
     }
+
+    /// The D-Bus error name this error is sent as.
+    public var dbusName: String { kind.dbusName }
 
     /// The human message.
     public var message: String {
@@ -37,12 +48,12 @@ public enum PokedexError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// Rebuilds an error from its D-Bus name and message (used by clients).
     public init?(dbusName: String, message: String) {
-        switch dbusName {
-        case Self.namePrefix + "NotFound": self = .notFound(message)
-        case Self.namePrefix + "InvalidArgument": self = .invalidArgument(message)
-        case Self.namePrefix + "Unavailable": self = .unavailable(message)
-        case Self.namePrefix + "Storage": self = .storage(message)
-        default: return nil
+        switch Kind.allCases.first(where: { $0.dbusName == dbusName }) {
+        case .notFound?: self = .notFound(message)
+        case .invalidArgument?: self = .invalidArgument(message)
+        case .unavailable?: self = .unavailable(message)
+        case .storage?: self = .storage(message)
+        case nil: return nil
         }
     }
 }

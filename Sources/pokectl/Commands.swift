@@ -62,9 +62,9 @@ struct Show: ParsableCommand {
     @OptionGroup var common: Common
 
     func run() throws {
-        let raw = try withClient { c throws(BusError) in try c.detailValue(pokemon) }
-        if common.json { return JSON(raw).print() }
-        let d = try PokedexCoding.detail(raw)
+        let reply = try withClient { c throws(BusError) in try c.values(Pokedex1.detail, pokemon) }
+        if common.json, let raw = reply.first { return JSON(raw).print() }
+        let d = try decoded { () throws(BusError) in try Pokedex1.detail.decodeReply(reply) }
         let mode = Terminal.colorMode
         let image = noImage || mode == .none ? nil : Terminal.image(at: d.spritePath)
         for line in DetailCard(detail: d, image: image, width: Terminal.width, mode: mode).render() { print(line) }
@@ -95,27 +95,23 @@ struct Search: ParsableCommand {
 
     func run() throws {
         let full = ([query] + types.map { "type:\($0)" } + (gen.map { ["gen:\($0)"] } ?? [])).joined(separator: " ")
-        let (rows, coverage) = try withClient { c throws(BusError) in
-            (try c.searchDetailed(full, limit: UInt32(limit)), try c.property("SearchCoverage").fields)
+        let (reply, (localized, species)) = try withClient { c throws(BusError) in
+            (try c.values(Pokedex1.searchDetailed, (full, UInt32(limit))), try c.get(Pokedex1.searchCoverage))
         }
-        let localized = coverage?.first?.uint ?? 0, species = coverage?.last?.uint ?? 0
         if common.json {
             return JSON.object([
                 ("coverage", .object([("localized", .int(localized)), ("species", .int(species))])),
                 ("query", .string(full)),
-                ("results", .array(rows.map { JSON(.dict($0.sorted { $0.key < $1.key }.map { (.string($0.key), $0.value) })) })),
+                ("results", reply.first.map(JSON.init) ?? .array([])),
             ]).print()
         }
+        let rows = try decoded { () throws(BusError) in try Pokedex1.searchDetailed.decodeReply(reply) }
         if rows.isEmpty { throw Failure(message: "nothing matches \"\(full)\"", code: .notFound) }
         Output.table(["#", "★", "NAME", "MATCH"], rows.map { r in
-            let name = r["name"]?.string ?? ""
-            let matched = r["matched_name"]?.string ?? ""
-            let language = r["language"]?.string ?? ""
-            var why = r["match"]?.string ?? ""
-            let typos = r["distance"]?.uint ?? 0
-            if !language.isEmpty { why += " (\(language): \(matched))" }
-            if typos > 0 { why += " (\(typos) typo\(typos == 1 ? "" : "s"))" }
-            return [String(r["id"]?.uint ?? 0), Output.star(r["favorite"]?.bool ?? false), name, why]
+            var why = r.match
+            if !r.language.isEmpty { why += " (\(r.language): \(r.matchedName))" }
+            if r.distance > 0 { why += " (\(r.distance) typo\(r.distance == 1 ? "" : "s"))" }
+            return [String(r.entry.id), Output.star(r.entry.favorite), r.entry.name, why]
         })
         if localized < species {
             print(Output.dim("other languages searched for \(localized) of \(species) species; 'pokectl sync' indexes them all"))
@@ -123,22 +119,18 @@ struct Search: ParsableCommand {
     }
 }
 
-/// Prints a favorites change, human or JSON.
-func reportFavorite(name: String, favorite: Bool, changed: Bool, json: Bool) {
+/// Makes one favorites change in one call, and prints what it did, human or JSON.
+func changeFavorite(_ pokemon: String, _ action: FavoriteAction, json: Bool) throws {
+    let u = try withClient { c throws(BusError) in try c.changeFavorite(pokemon, action) }
     if json {
-        return JSON.object([("changed", .bool(changed)), ("favorite", .bool(favorite)), ("name", .string(name))]).print()
+        return JSON.object([("changed", .bool(u.changed)), ("favorite", .bool(u.favorite)), ("name", .string(u.name))]).print()
     }
-    switch (favorite, changed) {
-    case (true, true): print(Output.yellow("★") + " \(name) added to favorites")
-    case (false, true): print("☆ \(name) removed from favorites")
-    case (true, false): print(Output.yellow("★") + " \(name) is already a favorite")
-    case (false, false): print("☆ \(name) was not a favorite")
+    switch (u.favorite, u.changed) {
+    case (true, true): print(Output.yellow("★") + " \(u.name) added to favorites")
+    case (false, true): print("☆ \(u.name) removed from favorites")
+    case (true, false): print(Output.yellow("★") + " \(u.name) is already a favorite")
+    case (false, false): print("☆ \(u.name) was not a favorite")
     }
-}
-
-/// The canonical name of what the user typed ("25" → "pikachu"), from the service's index.
-func canonicalName(_ c: PokedexClient, _ query: String) throws(BusError) -> String {
-    try c.search(query, limit: 1).first?.name ?? query
 }
 
 struct Fav: ParsableCommand {
@@ -149,10 +141,7 @@ struct Fav: ParsableCommand {
     @Argument(help: "A name or number.") var pokemon: String
     @OptionGroup var common: Common
 
-    func run() throws {
-        let (name, state) = try withClient { c throws(BusError) in (try canonicalName(c, pokemon), try c.toggleFavorite(pokemon)) }
-        reportFavorite(name: name, favorite: state, changed: true, json: common.json)
-    }
+    func run() throws { try changeFavorite(pokemon, .toggle, json: common.json) }
 }
 
 struct Unfav: ParsableCommand {
@@ -163,15 +152,7 @@ struct Unfav: ParsableCommand {
     @Argument(help: "A name or number.") var pokemon: String
     @OptionGroup var common: Common
 
-    func run() throws {
-        let (name, was) = try withClient { c throws(BusError) in
-            let name = try canonicalName(c, pokemon)
-            let was = try c.listFavorites().contains { $0.name == name }
-            try c.setFavorite(pokemon, false)
-            return (name, was)
-        }
-        reportFavorite(name: name, favorite: false, changed: was, json: common.json)
-    }
+    func run() throws { try changeFavorite(pokemon, .remove, json: common.json) }
 }
 
 struct Favs: ParsableCommand {
@@ -213,12 +194,12 @@ struct Status: ParsableCommand {
 
     func run() throws {
         let raw: BusValue? = try withClient { c throws(BusError) -> BusValue? in
-            let owned = try c.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                   interface: "org.freedesktop.DBus", "NameHasOwner") { w throws(BusError) in
-                try w.append(PokedexBusNames.busName)
+            let owned = try c.call(destination: FreedesktopBus.daemonName, path: FreedesktopBus.daemonPath,
+                                   interface: FreedesktopBus.daemonName, "NameHasOwner") { w throws(BusError) in
+                try w.append(Pokedex1.busName)
             }
             guard owned.first?.bool == true else { return nil }
-            return try c.call("Status").first
+            return try c.values(Pokedex1.status, ()).first
         }
         guard let raw else {
             if common.json { JSON.object([("running", .bool(false))]).print() } else {
@@ -230,7 +211,7 @@ struct Status: ParsableCommand {
             guard case .object(let fields) = JSON(raw) else { return }
             return JSON.object(([("running", .bool(true))] + fields).sorted { $0.0 < $1.0 }).print()
         }
-        let s = try PokedexCoding.status(raw)
+        let s = try decoded { () throws(BusError) in try Pokedex1.status.decodeReply([raw]) }
         let rows = [
             ["status", Output.paint("running", "32") + (s.online ? "" : ", " + Output.paint("offline", "31"))],
             ["version", s.version], ["api", s.apiURL],

@@ -120,6 +120,15 @@ func withClient<T>(_ body: (PokedexClient) throws(BusError) -> T) throws -> T {
     }
 }
 
+/// Decodes a reply already received; a shape this pokectl does not know is reported as such.
+func decoded<T>(_ body: () throws(BusError) -> T) throws -> T {
+    do {
+        return try body()
+    } catch {
+        throw Failure(message: "the service's reply was not what this pokectl expects (\(error.message)); are pokectl and pokedexd the same version?", code: .unavailable)
+    }
+}
+
 /// Writes one line to stderr.
 func printError(_ line: String) {
     let text = line + "\n"

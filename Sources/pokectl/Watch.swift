@@ -4,13 +4,13 @@ import PokedexBusClient
 
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Follow the service: one JSON line per FavoriteChanged or PropertiesChanged signal.",
+        abstract: "Follow the service: one JSON line per \(Pokedex1.favoriteChanged.name) or \(FreedesktopBus.propertiesChanged) signal.",
         discussion: """
             For widgets and scripts that react instead of polling. Each line is flushed as it is printed. \
             Does not start the service; it follows it whenever it runs.
             JSON lines:
-              {"event": "FavoriteChanged", "favorite", "id", "name", "time"}
-              {"event": "PropertiesChanged", "changed": {PROPERTY: VALUE}, "invalidated": [PROPERTY], "time"}
+              {"event": "\(Pokedex1.favoriteChanged.name)", "favorite", "id", "name", "time"}
+              {"event": "\(FreedesktopBus.propertiesChanged)", "changed": {PROPERTY: VALUE}, "invalidated": [PROPERTY], "time"}
             time is in seconds since the epoch.
             """)
 
@@ -42,11 +42,12 @@ struct Watch: ParsableCommand {
         let millis = Int(ts.tv_nsec) / 1_000_000
         let time = JSON.number("\(ts.tv_sec).\(millis < 100 ? "0" : "")\(millis < 10 ? "0" : "")\(millis)")
         switch s.member {
-        case "FavoriteChanged" where s.values.count == 3:
-            return .object([("event", .string("FavoriteChanged")), ("favorite", JSON(s.values[2])),
-                            ("id", JSON(s.values[0])), ("name", JSON(s.values[1])), ("time", time)])
-        case "PropertiesChanged" where s.values.count == 3:
-            return .object([("changed", JSON(s.values[1])), ("event", .string("PropertiesChanged")),
+        case Pokedex1.favoriteChanged.name:
+            guard let (id, name, favorite) = try? Pokedex1.favoriteChanged.decode(s.values) else { return nil }
+            return .object([("event", .string(s.member)), ("favorite", .bool(favorite)),
+                            ("id", .int(id)), ("name", .string(name)), ("time", time)])
+        case FreedesktopBus.propertiesChanged where s.values.count == 3:
+            return .object([("changed", JSON(s.values[1])), ("event", .string(s.member)),
                             ("interface", JSON(s.values[0])), ("invalidated", JSON(s.values[2])), ("time", time)])
         default:
             return nil

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PokedexBusClient
+import PokedexProtocol
 import PokedexBusServer
 import PokedexCore
 import PokedexCurl
@@ -146,7 +146,7 @@ struct Pokedexd: ParsableCommand {
                 try loop.onSignal(SIGTERM) { server.shutdown() },
                 try loop.onSignal(SIGINT) { server.shutdown() },
             ]
-            log(.notice, "version \(ServiceConfiguration.version) serving \(PokedexBusNames.busName); API \(config.apiURL); cache \(config.cacheDirectory); data \(config.dataDirectory)")
+            log(.notice, "version \(ServiceConfiguration.version) serving \(Pokedex1.busName); API \(config.apiURL); cache \(config.cacheDirectory); data \(config.dataDirectory)")
             let code = loop.run()
             withExtendedLifetime(sources) {}
             server.close()

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 @testable import PokedexCore
 import XCTest
+import PokedexTestKit
 
 /// A decoder that answers every image with one solid colour and counts its calls.
 final class CountingDecoder: ImageDecoder {
@@ -56,25 +57,25 @@ final class DesktopServiceTests: XCTestCase {
     func testColourIsComputedOnceAndKeptOnDisk() async throws {
         let api = FakePokeAPI()
         let decoder = CountingDecoder()
-        let first = try await makeService(api, decoder: decoder).detail("pikachu")
+        let first = try await makeService(api, decoder: decoder).detail("pikachu").value()
         XCTAssertEqual(first.color, "#123456")
         XCTAssertEqual(decoder.count, 1)
         // Restarted: the colour comes from the sprite's record, not from decoding again.
         let again = CountingDecoder()
-        let second = try await makeService(api, decoder: again).detail("pikachu")
+        let second = try await makeService(api, decoder: again).detail("pikachu").value()
         XCTAssertEqual(second.color, "#123456")
         XCTAssertEqual(again.count, 0)
         XCTAssertEqual(api.client.count("https://sprites.test/25.png"), 1)
         // No decoder, no sprite: an empty colour, not an error.
-        let none = try await makeService(FakePokeAPI(), decoder: nil).detail("3")
+        let none = try await makeService(FakePokeAPI(), decoder: nil).detail("3").value()
         XCTAssertEqual(none.color, "")
     }
 
     func testRecordsFromBeforeColoursGetOneOnFirstUse() async throws {
         let api = FakePokeAPI()
-        _ = try await makeService(api, decoder: nil).detail("pikachu")
+        _ = try await makeService(api, decoder: nil).detail("pikachu").value()
         let decoder = CountingDecoder()
-        let d = try await makeService(api, decoder: decoder).detail("pikachu")
+        let d = try await makeService(api, decoder: decoder).detail("pikachu").value()
         XCTAssertEqual(d.color, "", "the record says no pixel counted; it is not decoded again")
         // A record written without the key at all (an older version) is worked out once.
         let store = try FileCacheStore(directory: dir + "/cache", capacity: 1 << 24)
@@ -83,11 +84,11 @@ final class DesktopServiceTests: XCTestCase {
         meta.removeValue(forKey: "color")
         try store.writeRecord("sprite/25", StoredRecord(payload: Array(try JSONSerialization.data(withJSONObject: meta)), freshness: old.freshness))
         let upgrading = CountingDecoder()
-        let upgraded = try await makeService(api, decoder: upgrading).detail("pikachu")
+        let upgraded = try await makeService(api, decoder: upgrading).detail("pikachu").value()
         XCTAssertEqual(upgraded.color, "#123456")
         XCTAssertEqual(upgrading.count, 1)
         let after = CountingDecoder()
-        let kept = try await makeService(api, decoder: after).detail("pikachu")
+        let kept = try await makeService(api, decoder: after).detail("pikachu").value()
         XCTAssertEqual(kept.color, "#123456")
         XCTAssertEqual(after.count, 0, "kept after the upgrade")
     }
@@ -95,33 +96,33 @@ final class DesktopServiceTests: XCTestCase {
     func testAnimatedSpriteIsFetchedOnDemandAndCheckedLikeAnyOther() async throws {
         let api = withAnimation(FakePokeAPI())
         let s = try makeService(api)
-        let d = try await s.detail("pikachu")
+        let d = try await s.detail("pikachu").value()
         XCTAssertTrue(d.animatedSpritePath.hasSuffix("/sprites/25-animated.gif"), d.animatedSpritePath)
         XCTAssertEqual(FileIO.readFile(d.animatedSpritePath), tinyGIF)
-        XCTAssertEqual(try s.cachedDetail("pikachu")?.animatedSpritePath, d.animatedSpritePath, "warm from memory")
-        let other = try await s.detail("2")
+        XCTAssertEqual(try s.detail("pikachu").ready?.animatedSpritePath, d.animatedSpritePath, "warm from memory")
+        let other = try await s.detail("2").value()
         XCTAssertEqual(other.animatedSpritePath, "", "the API names none")
         // Cut off on disk: detected after a restart, fetched again, never served.
         let cut = Array(tinyGIF.dropLast(5))
         XCTAssertTrue(FileManager.default.createFile(atPath: d.animatedSpritePath, contents: Data(cut)))
         let restarted = try makeService(api)
-        let again = try await restarted.detail("pikachu")
+        let again = try await restarted.detail("pikachu").value()
         XCTAssertEqual(FileIO.readFile(again.animatedSpritePath), tinyGIF)
         XCTAssertEqual(api.client.count("https://sprites.test/anim/25.gif"), 2)
         // A server that sends a cut-off GIF: no path rather than a broken file.
         api.client.route("https://sprites.test/anim/25.gif") { _ in HTTPResponse(status: 200, body: cut) }
         try? FileManager.default.removeItem(atPath: again.animatedSpritePath)
-        let refused = try await makeService(api).detail("pikachu")
+        let refused = try await makeService(api).detail("pikachu").value()
         XCTAssertEqual(refused.animatedSpritePath, "")
     }
 
     func testFavoritesChangesBecomeNotificationsInOrder() async throws {
         let notifier = RecordingNotifier()
         let s = try makeService(FakePokeAPI(), notifier: notifier)
-        try await s.setFavorite("pikachu", true)
-        try await s.setFavorite("pikachu", true)  // no change, no notification
-        for _ in 0..<5 { _ = try await s.toggleFavorite("25") }
-        try await s.setFavorite("mon3", true)
+        try await s.setFavorite("pikachu", true).value()
+        try await s.setFavorite("pikachu", true).value()  // no change, no notification
+        for _ in 0..<5 { _ = try await s.toggleFavorite("25").value() }
+        try await s.setFavorite("mon3", true).value()
         let deadline = Date().addingTimeInterval(5)
         while notifier.all.count < 7 && Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
         let shown = notifier.all

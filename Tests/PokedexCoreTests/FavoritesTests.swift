@@ -1,4 +1,5 @@
 import XCTest
+import PokedexTestKit
 @testable import PokedexCore
 
 final class FavoritesTests: XCTestCase {

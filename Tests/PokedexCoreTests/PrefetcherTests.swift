@@ -1,4 +1,5 @@
 import XCTest
+import PokedexTestKit
 import PokedexLocks
 @testable import PokedexCore
 
@@ -19,8 +20,7 @@ final class GatedJobs: Sendable {
 final class PrefetcherTests: XCTestCase {
     func testPageOnScreenFirstAndAConnectionLeftForCallers() async throws {
         let jobs = GatedJobs()
-        let p = Prefetcher(maxConcurrent: 6)
-        p.setWork { await jobs.run($0) }
+        let p = Prefetcher(maxConcurrent: 6) { await jobs.run($0) }
         p.schedule(urgent: [1, 2, 3, 4, 5, 6, 7], ahead: [21, 22, 23, 24, 25, 26])
         try await jobs.waitForStarted(6)
         XCTAssertEqual(Set(jobs.started), [1, 2, 3, 4, 5, 6], "the page on screen first, on every connection")
@@ -37,8 +37,7 @@ final class PrefetcherTests: XCTestCase {
 
     func testANewPageDropsWorkForPagesLeftBehind() async throws {
         let jobs = GatedJobs()
-        let p = Prefetcher(maxConcurrent: 2)
-        p.setWork { await jobs.run($0) }
+        let p = Prefetcher(maxConcurrent: 2) { await jobs.run($0) }
         p.schedule(urgent: [1, 2], ahead: [21, 22, 41, 42])
         try await jobs.waitForStarted(2)
         // The caller jumped to page 10: pages 2 and 3 are no longer wanted.
@@ -57,8 +56,7 @@ final class PrefetcherTests: XCTestCase {
 
     func testPausedWhileOffline() async throws {
         let jobs = GatedJobs()
-        let p = Prefetcher(maxConcurrent: 4)
-        p.setWork { await jobs.run($0) }
+        let p = Prefetcher(maxConcurrent: 4) { await jobs.run($0) }
         p.setPaused(true)
         p.schedule(urgent: [1, 2], ahead: [3])
         try await Task.sleep(nanoseconds: 20_000_000)
@@ -83,7 +81,7 @@ final class OfflineTests: XCTestCase {
                                favorites: try FavoritesBook(persistence: MemoryFavoritesPersistence()), clock: clock)
         let events = Mutex([ServiceEvent]())
         s.observe { e in events.withLock { $0.append(e) } }
-        _ = try await s.listPage(offset: 0, limit: 5)
+        _ = try await s.listPage(offset: 0, limit: 5).value()
         // The network goes: three probes fail, the fourth answers.
         let down = Counter()
         let index = FakePokeAPI.base + "/pokemon/?offset=0&limit=100000"
@@ -94,12 +92,12 @@ final class OfflineTests: XCTestCase {
             return try await healthy.client.get(req)
         }
         do {
-            _ = try await s.detail("mon7")
+            _ = try await s.detail("mon7").value()
             XCTFail("expected Unavailable")
         } catch {
             XCTAssertEqual(error.dbusName, "io.github.pokedexd.Pokedex1.Error.Unavailable")
         }
-        XCTAssertNotNil(try s.cachedListPage(offset: 0, limit: 5), "what it has is still answered")
+        XCTAssertNotNil(try s.listPage(offset: 0, limit: 5).ready, "what it has is still answered")
         for _ in 0..<500 where !s.isOnline { try await Task.sleep(nanoseconds: 2_000_000) }
         XCTAssertTrue(s.isOnline, "back online after the probes")
         XCTAssertEqual(events.withLock { $0 }, [.online(false), .online(true)])

@@ -1,4 +1,5 @@
 import XCTest
+import PokedexTestKit
 @testable import PokedexCore
 
 /// A tiny PokeAPI in the fake client: 30 Pokémon, bodies shaped like the API's.
@@ -48,40 +49,40 @@ final class ServiceTests: XCTestCase {
 
     func testListPageInAPIOrderAndLimits() async throws {
         let s = try makeService(FakePokeAPI())
-        XCTAssertNil(try s.cachedListPage(offset: 0, limit: 20), "cold: needs the network")
-        let page = try await s.listPage(offset: 20, limit: 20)
+        XCTAssertNil(try s.listPage(offset: 0, limit: 20).ready, "cold: needs the network")
+        let page = try await s.listPage(offset: 20, limit: 20).value()
         XCTAssertEqual(page.total, 30)
         XCTAssertEqual(page.entries.map(\.id), Array(21...30))
         XCTAssertEqual(page.entries[4].name, "pikachu")
-        let past = try await s.listPage(offset: 30, limit: 5)
+        let past = try await s.listPage(offset: 30, limit: 5).value()
         XCTAssertEqual(past.entries, [])
-        let farPast = try await s.listPage(offset: .max, limit: 100)
+        let farPast = try await s.listPage(offset: .max, limit: 100).value()
         XCTAssertEqual(farPast.entries, [])
         for bad: UInt32 in [0, 101, .max] {
             do {
-                _ = try await s.listPage(offset: 0, limit: bad)
+                _ = try await s.listPage(offset: 0, limit: bad).value()
                 XCTFail("limit \(bad)")
             } catch {
                 XCTAssertEqual(error.dbusName, "io.github.pokedexd.Pokedex1.Error.InvalidArgument")
                 XCTAssertTrue(error.message.contains("between 1 and 100"))
             }
         }
-        XCTAssertNotNil(try s.cachedListPage(offset: 20, limit: 20), "warm: answered from memory")
-        XCTAssertNil(try s.cachedListPage(offset: 0, limit: 20), "sprites of 1-20 not checked on disk yet")
+        XCTAssertNotNil(try s.listPage(offset: 20, limit: 20).ready, "warm: answered from memory")
+        XCTAssertNil(try s.listPage(offset: 0, limit: 20).ready, "sprites of 1-20 not checked on disk yet")
     }
 
     func testDetailAssemblesRecordSpeciesAndSprite() async throws {
         let api = FakePokeAPI()
         let s = try makeService(api)
-        let d = try await s.detail("  PikaChu ")
+        let d = try await s.detail("  PikaChu ").value()
         XCTAssertEqual(d.id, 25)
         XCTAssertEqual(d.types, ["electric", "flying"], "slot order")
         XCTAssertEqual(d.stats.map(\.name), ["hp", "speed"])
         XCTAssertEqual(d.genus, "Mouse Pokémon")
         XCTAssertEqual(d.flavorText, "It keeps its tail raised to monitor.")
         XCTAssertTrue(PNGCheck.isValid(try XCTUnwrap(FileIO.readFile(d.spritePath))))
-        XCTAssertEqual(try s.cachedDetail("25"), d, "second time from memory")
-        let byNumber = try await s.detail("25")
+        XCTAssertEqual(try s.detail("25").ready, d, "second time from memory")
+        let byNumber = try await s.detail("25").value()
         XCTAssertEqual(byNumber.name, "pikachu")
     }
 
@@ -90,21 +91,21 @@ final class ServiceTests: XCTestCase {
         for (query, message) in [("pikachuu", #"no Pokémon named "pikachuu"; did you mean "pikachu"?"#), ("9999", "no Pokémon with number 9999"),
                                  ("../../etc/passwd", #"no Pokémon named "../../etc/passwd""#)] {
             do {
-                _ = try await s.detail(query)
+                _ = try await s.detail(query).value()
                 XCTFail(query)
             } catch {
                 XCTAssertEqual(error, .notFound(message))
             }
         }
         do {
-            _ = try await s.toggleFavorite(" ")
+            _ = try await s.toggleFavorite(" ").value()
             XCTFail()
         } catch {
             XCTAssertEqual(error.dbusName, "io.github.pokedexd.Pokedex1.Error.InvalidArgument")
         }
         let huge = String(repeating: "x", count: 1 << 20)
         do {
-            _ = try await s.detail(huge)
+            _ = try await s.detail(huge).value()
         } catch {
             XCTAssertLessThan(error.message.count, 100, "a 1 MB name does not become a 1 MB message")
         }
@@ -113,9 +114,9 @@ final class ServiceTests: XCTestCase {
     func testSingleFlightMergesConcurrentCallers() async throws {
         let api = FakePokeAPI()
         let s = try makeService(api)
-        _ = try await s.listPage(offset: 0, limit: 1)
+        _ = try await s.listPage(offset: 0, limit: 1).value()
         try await withThrowingTaskGroup(of: PokemonDetail.self) { group in
-            for _ in 0..<100 { group.addTask { try await s.detail("pikachu") } }
+            for _ in 0..<100 { group.addTask { try await s.detail("pikachu").value() } }
             for try await d in group { XCTAssertEqual(d.id, 25) }
         }
         XCTAssertEqual(api.client.count(FakePokeAPI.base + "/pokemon/25/"), 1)
@@ -127,9 +128,9 @@ final class ServiceTests: XCTestCase {
         let api = FakePokeAPI(maxAge: 60)
         let clock = ManualClock()
         let s = try makeService(api, clock: clock)
-        _ = try await s.detail("pikachu")
+        _ = try await s.detail("pikachu").value()
         clock.advance(120)
-        XCTAssertNotNil(try s.cachedDetail("pikachu"), "stale, but answered from memory")
+        XCTAssertNotNil(try s.detail("pikachu").ready, "stale, but answered from memory")
         for _ in 0..<200 where api.client.requests.filter({ $0.ifNoneMatch != nil }).count < 3 { try await Task.sleep(nanoseconds: 5_000_000) }
         let revalidations = api.client.requests.filter { $0.ifNoneMatch == "\"v1\"" }
         XCTAssertGreaterThanOrEqual(revalidations.count, 2, "\(api.client.requests.map(\.url))")
@@ -139,23 +140,23 @@ final class ServiceTests: XCTestCase {
         let api = FakePokeAPI()
         let favorites = MemoryFavoritesPersistence()
         let first = try makeService(api, favorites: favorites)
-        _ = try await first.listPage(offset: 0, limit: 30)
-        let d = try await first.detail("pikachu")
-        _ = try await first.toggleFavorite("pikachu")
+        _ = try await first.listPage(offset: 0, limit: 30).value()
+        let d = try await first.detail("pikachu").value()
+        _ = try await first.toggleFavorite("pikachu").value()
         first.finishWrites()
         // A new service on the same directories, with the network gone.
         let dead = FakePokeAPI()
         for i in 1...30 { dead.client.route(FakePokeAPI.base + "/pokemon/\(i)/") { _ in throw TransportFailure.connection("Connection refused") } }
         dead.client.route(FakePokeAPI.base + "/pokemon/?offset=0&limit=100000") { _ in throw TransportFailure.connection("Connection refused") }
         let second = try makeService(dead, favorites: favorites)
-        let page = try await second.listPage(offset: 0, limit: 30)
+        let page = try await second.listPage(offset: 0, limit: 30).value()
         XCTAssertEqual(page.entries.count, 30)
-        var again = try await second.detail("pikachu")
+        var again = try await second.detail("pikachu").value()
         XCTAssertTrue(again.favorite)
         again.favorite = false
         XCTAssertEqual(again, d)
         do {
-            _ = try await second.detail("mon3")
+            _ = try await second.detail("mon3").value()
             XCTFail("nothing cached for mon3")
         } catch {
             XCTAssertEqual(error.dbusName, "io.github.pokedexd.Pokedex1.Error.Unavailable")
@@ -166,7 +167,7 @@ final class ServiceTests: XCTestCase {
     func testDamagedDiskRecordIsFetchedAgainNotServed() async throws {
         let api = FakePokeAPI()
         let s1 = try makeService(api)
-        _ = try await s1.detail("pikachu")
+        _ = try await s1.detail("pikachu").value()
         s1.finishWrites()
         let path = dir + "/cache/v1/records/pokemon_25.rec"
         var bytes = try XCTUnwrap(FileIO.readFile(path))
@@ -175,7 +176,7 @@ final class ServiceTests: XCTestCase {
         let sprite = dir + "/cache/v1/sprites/25.png"
         try FileIO.writeAtomically(Array(try XCTUnwrap(FileIO.readFile(sprite)).prefix(20)), to: sprite, durable: false)
         let s2 = try makeService(api)
-        let d = try await s2.detail("pikachu")
+        let d = try await s2.detail("pikachu").value()
         XCTAssertEqual(d.name, "pikachu")
         XCTAssertEqual(d.height, 4)
         XCTAssertTrue(PNGCheck.isValid(try XCTUnwrap(FileIO.readFile(d.spritePath))))
@@ -187,20 +188,20 @@ final class ServiceTests: XCTestCase {
         let s = try makeService(FakePokeAPI())
         let seen = Counter()
         s.observe { event in if case .favorite = event { _ = seen.next() } }
-        let on = try await s.toggleFavorite("PIKACHU")
+        let on = try await s.toggleFavorite("PIKACHU").value()
         XCTAssertTrue(on)
-        try await s.setFavorite("pikachu", true)
-        try await s.setFavorite("mon3", true)
+        try await s.setFavorite("pikachu", true).value()
+        try await s.setFavorite("mon3", true).value()
         XCTAssertEqual(s.favoriteIDs, [25, 3])
         XCTAssertEqual(seen.next(), 2, "the idempotent set announced nothing")
-        let favs = await s.listFavorites()
+        let favs = try await s.listFavorites().value()
         XCTAssertEqual(favs.map(\.name), ["pikachu", "mon3"])
         XCTAssertTrue(favs.allSatisfy(\.favorite))
-        let found = try await s.search("mon2", limit: 5)
+        let found = try await s.search("mon2", limit: 5).value()
         XCTAssertEqual(found.map(\.name), ["mon2", "mon20", "mon21", "mon22", "mon23"])
-        let byNumber = try await s.search("25", limit: 3)
+        let byNumber = try await s.search("25", limit: 3).value()
         XCTAssertEqual(byNumber.first?.name, "pikachu")
-        let sub = try await s.search("kach", limit: 3)
+        let sub = try await s.search("kach", limit: 3).value()
         XCTAssertEqual(sub.map(\.name), ["pikachu"])
     }
 

@@ -1,6 +1,7 @@
 import PokedexCore
 import PokedexPNG
 import XCTest
+import PokedexTestKit
 
 final class ColorTests: XCTestCase {
     func testDecoderReadsWhatWasEncoded() throws {

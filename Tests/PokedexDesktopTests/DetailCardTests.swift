@@ -2,6 +2,7 @@ import Foundation
 import PokedexCore
 @testable import PokedexTerminal
 import XCTest
+import PokedexTestKit
 
 /// Snapshot tests of `pokectl show`'s card. A changed rendering fails with a diff; to accept it,
 /// run with `UPDATE_SNAPSHOTS=1` and review the files under `Snapshots/` in the commit.

@@ -50,7 +50,7 @@ final class BusAPITests: XCTestCase {
         XCTAssertTrue(d.spritePath.hasPrefix(h.home + "/cache/pokedex/v1/sprites/"), d.spritePath)
         XCTAssertTrue(PNGCheck.isValid(try XCTUnwrap(FileIO.readFile(d.spritePath))))
         // Every key of the contract, with its D-Bus type.
-        let raw = try XCTUnwrap(c.detailValue("6").stringDict)
+        let raw = try XCTUnwrap(c.values(Pokedex1.detail, "6").first?.stringDict)
         for key in ["id", "name", "height", "weight", "types", "abilities", "stats", "sprite_path", "favorite", "genus", "flavor_text",
                     "color", "animated_sprite_path"] {
             XCTAssertNotNil(raw[key], key)
@@ -130,7 +130,7 @@ final class BusAPITests: XCTestCase {
             [.uint(25), .string("pikachu"), .bool(false)],
         ])
         XCTAssertEqual(properties.count, 3)
-        XCTAssertEqual(properties.first?.values.first?.string, PokedexBusNames.interface)
+        XCTAssertEqual(properties.first?.values.first?.string, Pokedex1.interfaceName)
         XCTAssertNil(try watcher.next(timeout: 0.3), "the idempotent SetFavorite sent nothing")
     }
 
@@ -176,9 +176,9 @@ final class BusAPITests: XCTestCase {
     func testIntrospectionMatchesInterfaceFile() throws {
         let live = try PokedexClient().introspect()
         let file = try String(contentsOfFile: Harness.packageRoot + "/dbus/io.github.pokedexd.Pokedex1.xml", encoding: .utf8)
-        XCTAssertEqual(InterfaceShape(xml: file, interface: PokedexBusNames.interface),
-                       InterfaceShape(xml: live, interface: PokedexBusNames.interface))
-        XCTAssertGreaterThan(InterfaceShape(xml: file, interface: PokedexBusNames.interface).members.count, 10)
+        XCTAssertEqual(InterfaceShape(xml: file, interface: Pokedex1.interfaceName),
+                       InterfaceShape(xml: live, interface: Pokedex1.interfaceName))
+        XCTAssertGreaterThan(InterfaceShape(xml: file, interface: Pokedex1.interfaceName).members.count, 10)
     }
 }
 
@@ -197,14 +197,14 @@ final class SearchBusTests: XCTestCase {
         let c = try PokedexClient()
         _ = try c.detail("charizard")  // its species record carries the German name
         let typo = try c.searchDetailed("charzard", limit: 3)
-        XCTAssertEqual(typo.first?["name"]?.string, "charizard")
-        XCTAssertEqual(typo.first?["match"]?.string, "fuzzy")
-        XCTAssertEqual(typo.first?["distance"]?.uint, 1)
+        XCTAssertEqual(typo.first?.entry.name, "charizard")
+        XCTAssertEqual(typo.first?.match, "fuzzy")
+        XCTAssertEqual(typo.first?.distance, 1)
         let german = try c.searchDetailed("glurak", limit: 3).first
-        XCTAssertEqual(german?["name"]?.string, "charizard")
-        XCTAssertEqual(german?["match"]?.string, "localized")
-        XCTAssertEqual(german?["matched_name"]?.string, "Glurak")
-        XCTAssertEqual(german?["language"]?.string, "de")
+        XCTAssertEqual(german?.entry.name, "charizard")
+        XCTAssertEqual(german?.match, "localized")
+        XCTAssertEqual(german?.matchedName, "Glurak")
+        XCTAssertEqual(german?.language, "de")
         XCTAssertEqual(try c.search("type:fire type:flying", limit: 5).map(\.name), ["charizard"])
         XCTAssertEqual(try c.search("gen:3", limit: 5).map(\.name), ["deoxys-attack"], "forms join their species' generation")
         XCTAssertEqual(try c.search("gen:1 type:electric", limit: 5).map(\.name), ["pikachu", "raichu"])

@@ -89,7 +89,7 @@ final class FuzzTests: XCTestCase {
                        "SetFavorite": "sb", "SpritePath": "s"]
             if Bool.random(using: &rng), let s = own[member] { signature = s }
             let big = i % 100 == 0 && ProcessInfo.processInfo.environment["POKEDEX_FUZZ_NOBIG"] == nil
-            var path = PokedexBusNames.objectPath, interface = PokedexBusNames.interface
+            var path = Pokedex1.objectPath, interface = Pokedex1.interfaceName
             switch i % 97 {
             case 0: path = "/io/github/pokedexd/Pokedex1/x"
             case 1: path = "/"
@@ -102,7 +102,7 @@ final class FuzzTests: XCTestCase {
                     _ = try c.call(path: path, interface: "org.freedesktop.DBus.Introspectable", "Introspect")
                 } else if i % 89 == 0 {
                     _ = try c.call(path: path, interface: "org.freedesktop.DBus.Properties", "Set") { w throws(BusError) in
-                        try w.append(PokedexBusNames.interface)
+                        try w.append(Pokedex1.interfaceName)
                         try w.append(["Favorites", "Online", "Version", "Nope"].randomElement()!)
                         try w.container("v", "s") { () throws(BusError) in try w.append("../../etc/passwd") }
                     }

@@ -117,7 +117,7 @@ do {
         var clients: [PokedexClient] = []
         for _ in 0..<n { clients.append(try PokedexClient()) }
         let t0 = now()
-        let ok = try PokedexClient.concurrent(clients.map { ($0, "Detail", args[3]) })
+        let ok = try PokedexClient.concurrent(clients.map { ($0, Pokedex1.detail.name, args[3]) })
         print("answered=\(ok) of \(n) in \(ms(now() - t0)) ms")
     case "search-core":
         guard args.count == 4, let store = try? FileCacheStore(directory: args[2], capacity: 1 << 40),

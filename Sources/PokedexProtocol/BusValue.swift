@@ -138,6 +138,11 @@ public struct MessageWriter {
         try busCheck(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), &v), "append u")
     }
 
+    public func append(_ v: UInt64) throws(BusError) {
+        var v = v
+        try busCheck(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "t")), &v), "append t")
+    }
+
     public func append(_ v: Bool) throws(BusError) {
         var i: Int32 = v ? 1 : 0
         try busCheck(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "b")), &i), "append b")

@@ -2,7 +2,7 @@ import PokedexCore
 
 /// Encodes pixels as a real PNG (RGBA, zlib stored blocks), so the decoder is tested on files
 /// built here rather than on a decoder's own output.
-func encodePNG(_ image: RGBAImage) -> [UInt8] {
+public func encodePNG(_ image: RGBAImage) -> [UInt8] {
     func bigEndian(_ v: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> $0) } }
     func chunk(_ kind: String, _ data: [UInt8]) -> [UInt8] {
         let typed = Array(kind.utf8) + data
@@ -29,7 +29,7 @@ func encodePNG(_ image: RGBAImage) -> [UInt8] {
 }
 
 /// An image painted by a function of (x, y) → (r, g, b, a).
-func paint(_ width: Int, _ height: Int, _ colour: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)) -> RGBAImage {
+public func paint(_ width: Int, _ height: Int, _ colour: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)) -> RGBAImage {
     var pixels: [UInt8] = []
     for y in 0..<height {
         for x in 0..<width {
@@ -42,7 +42,7 @@ func paint(_ width: Int, _ height: Int, _ colour: (Int, Int) -> (UInt8, UInt8, U
 
 /// A 24×24 test sprite: transparent margin, a black outline, a yellow body with a white
 /// highlight and a red cheek, like the real ones.
-func sampleSprite() -> RGBAImage {
+public func sampleSprite() -> RGBAImage {
     paint(24, 24) { x, y in
         let dx = x - 12, dy = y - 12
         let d = dx * dx + dy * dy

@@ -1,0 +1,146 @@
+import CSystemd
+import PokedexCore
+import PokedexEventLoop
+import PokedexProtocol
+
+/// Calls that could not be answered from memory: each keeps a ref on its message, runs as
+/// a task, and is replied to exactly once, on the loop thread, when the task ends.
+///
+/// A call's task is cancelled (down to its transfers, through the core's single flights)
+/// when nobody waits for it any more: its caller left the bus, or it ran past the service's
+/// deadline. Belongs to the loop thread.
+final class PendingCalls: @unchecked Sendable {
+    private struct Call {
+        let message: OpaquePointer
+        let member: String
+        let sender: String?
+        var task: Task<Void, Never>?
+        var deadline: EventSource?
+        var timedOut = false
+    }
+
+    /// The callers with calls pending, each followed with an `sd_bus_track`: when the
+    /// caller's connection goes, the track empties and its calls are cancelled.
+    private final class Caller {
+        let name: String
+        unowned let owner: PendingCalls
+        var track: OpaquePointer?
+        var calls: Set<UInt64> = []
+        init(name: String, owner: PendingCalls) {
+            self.name = name
+            self.owner = owner
+        }
+        deinit { sd_bus_track_unref(track) }
+    }
+
+    private let loop: EventLoop
+    private let bus: OpaquePointer
+    /// Seconds a bounded call may take.
+    private let deadline: Double
+    private var calls: [UInt64: Call] = [:]
+    private var callers: [String: Caller] = [:]
+    private var nextID: UInt64 = 0
+    /// Called after each reply (idle tracking, exit when drained).
+    var onReply: () -> Void = {}
+
+    init(loop: EventLoop, bus: OpaquePointer, deadline: Double) {
+        self.loop = loop
+        self.bus = bus
+        self.deadline = deadline
+    }
+
+    var isEmpty: Bool { calls.isEmpty }
+    var count: Int { calls.count }
+
+    /// Keeps the call, runs `work` as a task, and replies when it ends.
+    func start<T: Sendable>(
+        _ m: OpaquePointer, member: String, bounded: Bool, _ work: @escaping @Sendable () async throws(PokedexError) -> T,
+        _ encode: @escaping @Sendable (MessageWriter, T) throws(BusError) -> Void
+    ) {
+        loop.assertInLoop()
+        nextID += 1
+        let id = nextID
+        let sender = sd_bus_message_get_sender(m).map { String(cString: $0) }
+        var call = Call(message: sd_bus_message_ref(m), member: member, sender: sender)
+        call.task = Task { [loop] in
+            let result: Result<T, PokedexError>
+            do throws(PokedexError) { result = .success(try await work()) } catch { result = .failure(error) }
+            loop.execute { self.complete(id, result, encode) }
+        }
+        if bounded {
+            call.deadline = try? loop.timer(after: UInt64(deadline * 1_000_000)) { [unowned self] in expire(id) }
+        }
+        calls[id] = call
+        if let sender { follow(sender, m, id) }
+    }
+
+    private func complete<T>(_ id: UInt64, _ result: Result<T, PokedexError>, _ encode: (MessageWriter, T) throws(BusError) -> Void) {
+        loop.assertInLoop()
+        // Already failed by a shutdown that could not wait: it was answered once.
+        guard let call = calls.removeValue(forKey: id) else { return }
+        unfollow(call.sender, id)
+        defer { sd_bus_message_unref(call.message) }
+        switch result {
+        case .success(let value):
+            Replies.send(call.message) { w throws(BusError) in try encode(w, value) }
+        case .failure(let e) where call.timedOut:
+            Replies.fail(call.message, name: PokedexError.Kind.unavailable.dbusName,
+                         message: "\(call.member) did not finish within \(Self.seconds(deadline)) (\(e.message))")
+        case .failure(let e):
+            Replies.fail(call.message, name: e.dbusName, message: e.message)
+        }
+        onReply()
+    }
+
+    /// Past the deadline: the work is cancelled; its reply says so.
+    private func expire(_ id: UInt64) {
+        guard calls[id] != nil else { return }
+        calls[id]!.timedOut = true
+        calls[id]!.task?.cancel()
+    }
+
+    /// Answers every pending call with an error now (shutdown) and cancels its work.
+    func failAll(name: String, message: String) {
+        for (_, call) in calls {
+            call.task?.cancel()
+            Replies.fail(call.message, name: name, message: message)
+            sd_bus_message_unref(call.message)
+        }
+        calls.removeAll()
+        callers.removeAll()
+    }
+
+    // MARK: Callers
+
+    private func follow(_ sender: String, _ m: OpaquePointer, _ id: UInt64) {
+        if let caller = callers[sender] {
+            caller.calls.insert(id)
+            return
+        }
+        let caller = Caller(name: sender, owner: self)
+        let r = sd_bus_track_new(bus, &caller.track, { _, userdata in
+            let caller = Unmanaged<Caller>.fromOpaque(userdata!).takeUnretainedValue()
+            caller.owner.callerLeft(caller.name)
+            return 0
+        }, Unmanaged.passUnretained(caller).toOpaque())
+        guard r >= 0, sd_bus_track_add_sender(caller.track, m) >= 0 else { return }
+        caller.calls.insert(id)
+        callers[sender] = caller
+    }
+
+    private func unfollow(_ sender: String?, _ id: UInt64) {
+        guard let sender, let caller = callers[sender] else { return }
+        caller.calls.remove(id)
+        if caller.calls.isEmpty { callers.removeValue(forKey: sender) }
+    }
+
+    /// The caller's connection is gone: nobody will read these replies.
+    private func callerLeft(_ name: String) {
+        guard let caller = callers.removeValue(forKey: name) else { return }
+        for id in caller.calls { calls[id]?.task?.cancel() }
+    }
+
+    static func seconds(_ s: Double) -> String {
+        s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
+    }
+}

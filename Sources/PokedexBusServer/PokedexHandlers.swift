@@ -1,0 +1,39 @@
+import PokedexCore
+import PokedexProtocol
+
+/// One handler per member of `io.github.pokedexd.Pokedex1`: each reads its arguments as the
+/// contract describes them and asks the service. Nothing here decides anything.
+enum PokedexHandlers {
+    static func methods(_ s: PokedexService) -> [MethodRoute] {
+        [
+            Pokedex1.listPage.route { a throws(PokedexError) in try s.listPage(offset: a.0, limit: a.1) },
+            Pokedex1.detail.route { pokemon throws(PokedexError) in try s.detail(pokemon) },
+            Pokedex1.search.route { a throws(PokedexError) in try s.search(a.0, limit: a.1) },
+            Pokedex1.searchDetailed.route { a throws(PokedexError) in try s.searchDetailed(a.0, limit: a.1) },
+            Pokedex1.toggleFavorite.route { pokemon in s.toggleFavorite(pokemon) },
+            Pokedex1.setFavorite.route { a in s.setFavorite(a.0, a.1) },
+            Pokedex1.changeFavorite.route { a throws(PokedexError) in
+                guard let action = FavoriteAction(rawValue: a.1) else {
+                    throw .invalidArgument("the action must be add, remove or toggle, not \(quoted(a.1))")
+                }
+                return s.changeFavorite(a.0, action)
+            },
+            Pokedex1.listFavorites.route { s.listFavorites() },
+            Pokedex1.spritePath.route { pokemon in s.spritePath(pokemon) },
+            Pokedex1.status.route { .now(s.status()) },
+            // A whole sync takes minutes by design; it is not bound by the call deadline.
+            Pokedex1.sync.route(bounded: false) { s.sync() },
+        ]
+    }
+
+    static func properties(_ s: PokedexService) -> [PropertyRoute] {
+        [
+            Pokedex1.favorites.route { s.favoriteIDs },
+            Pokedex1.online.route { s.isOnline },
+            Pokedex1.syncProgress.route { (s.syncProgress.done, s.syncProgress.total) },
+            Pokedex1.searchCoverage.route { s.searchCoverage },
+            Pokedex1.version.route { ServiceConfiguration.version },
+            Pokedex1.apiURL.route { s.configuration.apiURL },
+        ]
+    }
+}

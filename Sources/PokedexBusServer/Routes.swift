@@ -1,0 +1,48 @@
+import PokedexCore
+import PokedexProtocol
+
+/// One method bound to its handler: reads the arguments its description names, asks the
+/// handler, and replies now or, for work that must wait, through ``PendingCalls``.
+public struct MethodRoute {
+    public let name: String
+    let dispatch: (OpaquePointer, PendingCalls) -> Void
+}
+
+/// One property bound to its getter.
+public struct PropertyRoute {
+    public let name: String
+    let get: (MessageWriter) throws(BusError) -> Void
+}
+
+extension Method where Reply: Sendable {
+    /// Binds this method to `handler`.
+    /// - Parameter bounded: whether the call ends at the service's deadline (false for
+    ///   work that takes minutes by design, such as a whole sync).
+    public func route(bounded: Bool = true, _ handler: @escaping (Args) throws(PokedexError) -> Answer<Reply>) -> MethodRoute {
+        MethodRoute(name: name) { m, pending in
+            let args: Args
+            do throws(BusError) {
+                args = try readArgs(MessageReader(m))
+            } catch {
+                return Replies.fail(m, name: "org.freedesktop.DBus.Error.InvalidArgs", message: error.message)
+            }
+            do throws(PokedexError) {
+                switch try handler(args) {
+                case .now(let value):
+                    Replies.send(m) { w throws(BusError) in try writeReply(w, value) }
+                case .later(let work):
+                    pending.start(m, member: name, bounded: bounded, work) { w, value throws(BusError) in try writeReply(w, value) }
+                }
+            } catch {
+                Replies.fail(m, name: error.dbusName, message: error.message)
+            }
+        }
+    }
+}
+
+extension Property {
+    /// Binds this property to `getter`, which must never wait.
+    public func route(_ getter: @escaping () -> Value) -> PropertyRoute {
+        PropertyRoute(name: name) { w throws(BusError) in try write(w, getter()) }
+    }
+}

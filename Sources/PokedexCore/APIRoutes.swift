@@ -1,0 +1,16 @@
+/// Where each resource lives at the API, and under which key the tiers keep it.
+struct APIRoutes: Sendable {
+    /// Base URL of the API, without a trailing slash.
+    let api: String
+
+    var index: String { api + "/pokemon/?offset=0&limit=100000" }
+    func pokemon(_ id: UInt32) -> String { api + "/pokemon/\(id)/" }
+    var typeList: String { api + "/type/?limit=100" }
+    func type(_ name: String) -> String { api + "/type/\(name)/" }
+    var generationList: String { api + "/generation/?limit=100" }
+    func generation(_ name: String) -> String { api + "/generation/\(name)/" }
+
+    static let indexKey = "index/pokemon"
+    static func pokemonKey(_ id: UInt32) -> String { "pokemon/\(id)" }
+    static func speciesKey(_ id: UInt32) -> String { "species/\(id)" }
+}

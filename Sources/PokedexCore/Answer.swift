@@ -1,0 +1,18 @@
+/// What a call's handler gives back: the answer now, when everything it needs is in
+/// memory, or work that produces it later. Each call decides this in one place; the bus
+/// adapter replies inline for `.now` and from a task for `.later`.
+public enum Answer<T: Sendable>: Sendable {
+    case now(T)
+    case later(@Sendable () async throws(PokedexError) -> T)
+
+    /// The answer if it is ready now, else nil.
+    public var ready: T? { if case .now(let v) = self { return v } else { return nil } }
+
+    /// The answer, waiting for it if needed.
+    public func value() async throws(PokedexError) -> T {
+        switch self {
+        case .now(let v): return v
+        case .later(let work): return try await work()
+        }
+    }
+}

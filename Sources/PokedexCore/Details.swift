@@ -1,0 +1,72 @@
+/// `Detail`: a Pokémon's record, species, sprites and favorite state in one answer.
+final class Details: Sendable {
+    private let records: Records
+    private let sprites: Sprites
+    private let favorites: FavoritesBook
+
+    init(records: Records, sprites: Sprites, favorites: FavoritesBook) {
+        self.records = records
+        self.sprites = sprites
+        self.favorites = favorites
+    }
+
+    /// The detail if memory has every part of it, else nil.
+    func fromMemory(_ item: PokemonIndex.Item) -> PokemonDetail? {
+        guard let record = records.cachedPokemon(item.id),
+              let path = sprites.still.knownPath(item.id), !(path.isEmpty && record.spriteURL != nil)
+        else { return nil }
+        var animated = ""
+        if record.animatedSpriteURL != nil {
+            guard let known = sprites.animated.knownPath(item.id), !known.isEmpty else { return nil }
+            animated = known
+        }
+        guard case .some(let species) = records.cachedSpecies(for: record) else { return nil }
+        return make(record, species: species, spritePath: path, animatedPath: animated)
+    }
+
+    /// The detail from whichever tier has each part, fetching what none has.
+    func load(_ item: PokemonIndex.Item) async throws(PokedexError) -> PokemonDetail {
+        let record = try await records.pokemon(item)
+        async let species = records.species(for: record)
+        async let sprite = sprites.stillPathIfAny(record)
+        async let animated = sprites.animatedPathIfAny(record)
+        return await make(record, species: species, spritePath: sprite, animatedPath: animated)
+    }
+
+    private func make(_ r: PokemonRecord, species: SpeciesRecord?, spritePath: String, animatedPath: String) -> PokemonDetail {
+        PokemonDetail(
+            id: r.id, name: r.name, height: r.height, weight: r.weight, types: r.types, abilities: r.abilities,
+            stats: r.stats, spritePath: spritePath, favorite: favorites.contains(r.id),
+            genus: species?.genus ?? "", flavorText: species?.flavorText ?? "",
+            color: spritePath.isEmpty ? "" : sprites.still.knownColor(r.id), animatedSpritePath: animatedPath)
+    }
+}
+
+/// List, search and favorites rows: a Pokémon with its sprite path and favorite state.
+struct Rows: Sendable {
+    let sprites: Sprites
+    let favorites: FavoritesBook
+
+    /// From memory only: "" for a sprite whose state is not known yet.
+    func fromMemory(_ item: PokemonIndex.Item) -> ListEntry {
+        ListEntry(id: item.id, name: item.name, spritePath: sprites.still.knownPath(item.id) ?? "", favorite: favorites.contains(item.id))
+    }
+
+    /// Checking the disk for a sprite memory does not know.
+    func checkingDisk(_ item: PokemonIndex.Item) -> ListEntry {
+        ListEntry(id: item.id, name: item.name, spritePath: sprites.pathCheckingDisk(item.id), favorite: favorites.contains(item.id))
+    }
+
+    /// A page from memory, or nil when any sprite's state needs the disk.
+    func pageFromMemory(_ items: ArraySlice<PokemonIndex.Item>) -> [ListEntry]? {
+        let paths = sprites.knownPaths(items.lazy.map(\.id))
+        let favoriteIDs = favorites.idSet
+        var entries: [ListEntry] = []
+        entries.reserveCapacity(items.count)
+        for (item, path) in zip(items, paths) {
+            guard let path else { return nil }
+            entries.append(ListEntry(id: item.id, name: item.name, spritePath: path, favorite: favoriteIDs.contains(item.id)))
+        }
+        return entries
+    }
+}

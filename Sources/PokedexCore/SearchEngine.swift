@@ -1,0 +1,155 @@
+import Foundation
+import PokedexLocks
+
+/// Search: the index over every name (API and localized), and the type and generation
+/// filters it needs; built off the bus thread, rebuilt when its inputs change.
+final class SearchEngine: Sendable {
+    private struct State {
+        /// species id → language → name, from every species record seen.
+        var localized: [UInt32: [String: String]] = [:]
+        var filters: SearchFilters?
+        /// The index, and whether its inputs changed since it was built.
+        var built: (index: SearchIndex, stale: Bool)?
+        var scannedDisk = false
+
+        mutating func markStale() { built?.stale = true }
+    }
+
+    private let state = Mutex(State())
+    private let catalog: Catalog
+    private let loader: ResourceLoader
+    private let fetcher: Fetcher
+    private let routes: APIRoutes
+
+    init(catalog: Catalog, loader: ResourceLoader, fetcher: Fetcher, routes: APIRoutes) {
+        self.catalog = catalog
+        self.loader = loader
+        self.fetcher = fetcher
+        self.routes = routes
+    }
+
+    /// A species record was read: its localized names become searchable.
+    func noteSpecies(_ s: SpeciesRecord) {
+        guard !s.names.isEmpty else { return }
+        state.withLock { st in
+            guard st.localized[s.id] != s.names else { return }
+            st.localized[s.id] = s.names
+            st.markStale()
+        }
+    }
+
+    /// Checks a caller's query and limit.
+    static func check(_ query: String, limit: UInt32) throws(PokedexError) -> SearchQuery {
+        try Catalog.checkLimit(limit)
+        guard query.unicodeScalars.count <= 256 else { throw .invalidArgument("the search query is too long (at most 256 characters)") }
+        let q = SearchQuery(parsing: query)
+        guard !q.text.isEmpty || q.hasFilters else {
+            throw .invalidArgument("the search query is empty; give part of a name, a number, type:NAME or gen:N")
+        }
+        return q
+    }
+
+    /// The hits if the index (and the filters the query names) are built and current, else nil.
+    func searchFromMemory(_ q: SearchQuery, limit: UInt32) -> [SearchHit]? {
+        let (built, filters) = state.withLock { ($0.built, $0.filters) }
+        guard let built, !built.stale else { return nil }
+        if q.hasFilters && filters == nil { return nil }
+        return built.index.search(q, limit: Int(limit))
+    }
+
+    /// The hits, building the index and fetching the filters if needed.
+    func search(_ q: SearchQuery, limit: UInt32) async throws(PokedexError) -> [SearchHit] {
+        if q.hasFilters { try await loadFilters() }
+        return try await index().search(q, limit: Int(limit))
+    }
+
+    /// Ends a NotFound message with the best guess: `…; did you mean "pikachu"?`.
+    func withSuggestion(_ error: PokedexError, for query: String) async -> PokedexError {
+        guard case .notFound(let message) = error, query.unicodeScalars.count <= 64,
+              let guess = try? await index().suggestion(for: query) else { return error }
+        return .notFound(message + "; did you mean \"\(guess)\"?")
+    }
+
+    /// (species whose localized names are indexed, species the API lists).
+    var coverage: (localized: UInt32, species: UInt32) {
+        let species = catalog.cachedIndex?.items.filter { PokemonID.isDefaultForm($0.id) }.count ?? 0
+        return (UInt32(state.withLock { $0.localized.count }), UInt32(species))
+    }
+
+    /// The search index, built from the list, every species record on disk, and the type
+    /// and generation filters; rebuilt when any of them changed.
+    func index() async throws(PokedexError) -> SearchIndex {
+        if let built = state.withLock({ $0.built }), !built.stale { return built.index }
+        let index = try await catalog.index()
+        if state.withLock({ s in defer { s.scannedDisk = true }; return !s.scannedDisk }) {
+            for item in index.items where PokemonID.isDefaultForm(item.id) {
+                if let s = loader.peek(APIRoutes.speciesKey(item.id), .species) { noteSpecies(s) }
+            }
+            if let f = loader.peekFilters() { state.withLock { $0.filters = f } }
+        }
+        let (localized, filters) = state.withLock { ($0.localized, $0.filters) }
+        let built = SearchIndex(
+            index: index, localized: localized,
+            types: (filters?.types ?? [:]).mapValues(Set.init),
+            generations: Self.generationsByPokemon(filters ?? SearchFilters(types: [:], generations: [:]), index: index))
+        state.withLock { $0.built = (built, false) }
+        return built
+    }
+
+    /// Generations list species; forms join their species by name.
+    static func generationsByPokemon(_ filters: SearchFilters, index: PokemonIndex) -> [Int: Set<UInt32>] {
+        var generationOfSpecies: [UInt32: Int] = [:]
+        for (g, ids) in filters.generations { for id in ids { generationOfSpecies[id] = g } }
+        var speciesByName = filters.speciesIDs
+        for item in index.items where PokemonID.isDefaultForm(item.id) && speciesByName[item.name] == nil {
+            speciesByName[item.name] = item.id
+        }
+        var out: [Int: Set<UInt32>] = [:]
+        for item in index.items {
+            var sid: UInt32? = PokemonID.isDefaultForm(item.id) ? item.id : nil
+            if sid == nil {
+                var parts = item.name.split(separator: "-").map(String.init)
+                while sid == nil && parts.count > 1 { parts.removeLast(); sid = speciesByName[parts.joined(separator: "-")] }
+            }
+            if let sid, let g = generationOfSpecies[sid] { out[g, default: []].insert(item.id) }
+        }
+        return out
+    }
+
+    /// Fetches the type and generation resources once (then from the disk tier).
+    func loadFilters() async throws(PokedexError) {
+        if state.withLock({ $0.filters }) != nil { return }
+        if let f = loader.peekFilters() { return use(f) }
+        do {
+            async let typeNames = fetchJSON(routes.typeList, FilterDecoding.names)
+            async let genNames = fetchJSON(routes.generationList, FilterDecoding.names)
+            var types: [String: [UInt32]] = [:]
+            for name in try await typeNames {
+                types[name] = try await fetchJSON(routes.type(name), FilterDecoding.typeMembers)
+            }
+            var generations: [Int: [UInt32]] = [:]
+            var speciesIDs: [String: UInt32] = [:]
+            for name in try await genNames {
+                let (id, species) = try await fetchJSON(routes.generation(name), FilterDecoding.generationSpecies)
+                generations[id] = species.map(\.1)
+                for (n, sid) in species { speciesIDs[n] = sid }
+            }
+            let filters = SearchFilters(types: types, generations: generations, speciesIDs: speciesIDs)
+            loader.storeFilters(filters)
+            use(filters)
+        } catch {
+            throw PokedexError.wrap(error, context: "type and generation filters are not available")
+        }
+    }
+
+    private func use(_ filters: SearchFilters) {
+        state.withLock { s in
+            s.filters = filters
+            s.markStale()
+        }
+    }
+
+    private func fetchJSON<T>(_ url: String, _ decode: ([UInt8]) throws -> T) async throws -> T {
+        try decode(try await fetcher.fetchBody(url).body)
+    }
+}

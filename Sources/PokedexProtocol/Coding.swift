@@ -1,0 +1,204 @@
+import CSystemd
+import PokedexModels
+
+/// How the service's values travel on the bus, both ways, as ``Codec``s. The contract
+/// (``Pokedex1``) is built from these; nothing else writes or reads them.
+public enum Coding {
+    static func malformed(_ what: String) -> BusError {
+        BusError(name: "org.freedesktop.DBus.Error.InvalidSignature", message: "unexpected reply shape: \(what)")
+    }
+
+    // MARK: Basic types
+
+    public static let uint32 = Codec<UInt32>(
+        "u", write: { w, v throws(BusError) in try w.append(v) },
+        decode: { v throws(BusError) in
+            guard let u = v.uint, u <= UInt64(UInt32.max) else { throw malformed("not a u") }
+            return UInt32(u)
+        },
+        read: { r throws(BusError) in try r.readUInt32() })
+
+    public static let string = Codec<String>(
+        "s", write: { w, v throws(BusError) in try w.append(v) },
+        decode: { v throws(BusError) in
+            guard let s = v.string else { throw malformed("not an s") }
+            return s
+        },
+        read: { r throws(BusError) in try r.readString() })
+
+    public static let bool = Codec<Bool>(
+        "b", write: { w, v throws(BusError) in try w.append(v) },
+        decode: { v throws(BusError) in
+            guard let b = v.bool else { throw malformed("not a b") }
+            return b
+        },
+        read: { r throws(BusError) in try r.readBool() })
+
+    public static let uint32Array = Codec<[UInt32]>(
+        "au", write: { w, v throws(BusError) in try w.append(uints: v) },
+        decode: { v throws(BusError) in
+            guard let a = v.array else { throw malformed("not an au") }
+            return try a.map { x throws(BusError) in try uint32.decode(x) }
+        })
+
+    /// A `(uu)` structure.
+    public static let uint32Pair = Codec<(UInt32, UInt32)>(
+        "(uu)", write: { w, v throws(BusError) in
+            try w.container("r", "uu") { () throws(BusError) in try w.append(v.0); try w.append(v.1) }
+        },
+        decode: { v throws(BusError) in
+            guard let f = v.fields, f.count == 2 else { throw malformed("not a (uu)") }
+            return (try uint32.decode(f[0]), try uint32.decode(f[1]))
+        })
+
+    // MARK: Entries: a(ussb)
+
+    /// The signature of one list, search or favorites row.
+    public static let entrySignature = "(ussb)"
+
+    public static let entries = Codec<[ListEntry]>(
+        "a" + entrySignature,
+        write: { w, entries throws(BusError) in
+            try w.container("a", entrySignature) { () throws(BusError) in
+                for e in entries {
+                    try w.container("r", "ussb") { () throws(BusError) in
+                        try w.append(e.id)
+                        try w.append(e.name)
+                        try w.append(e.spritePath)
+                        try w.append(e.favorite)
+                    }
+                }
+            }
+        },
+        decode: { v throws(BusError) in
+            guard let rows = v.array else { throw malformed("entries") }
+            var out: [ListEntry] = []
+            for row in rows {
+                guard let f = row.fields, f.count == 4, let id = f[0].uint, let name = f[1].string,
+                      let path = f[2].string, let fav = f[3].bool else { throw malformed("entry") }
+                out.append(ListEntry(id: UInt32(id), name: name, spritePath: path, favorite: fav))
+            }
+            return out
+        },
+        // Straight from the message: this is the reply widgets and scripts read in loops.
+        read: { r throws(BusError) in
+            try busCheck(sd_bus_message_enter_container(r.message, CChar(UInt8(ascii: "a")), entrySignature), "read entries")
+            var out: [ListEntry] = []
+            while true {
+                let n = sd_bus_message_enter_container(r.message, CChar(UInt8(ascii: "r")), "ussb")
+                try busCheck(n, "read entry")
+                if n == 0 { break }
+                out.append(ListEntry(id: try r.readUInt32(), name: try r.readString(), spritePath: try r.readString(), favorite: try r.readBool()))
+                try busCheck(sd_bus_message_exit_container(r.message), "read entry")
+            }
+            try busCheck(sd_bus_message_exit_container(r.message), "read entries")
+            return out
+        })
+
+    // MARK: Dictionaries: a{sv}
+
+    /// `Detail`'s `a{sv}`.
+    public static let detail = Codec<PokemonDetail>(
+        "a{sv}",
+        write: { w, d throws(BusError) in
+            try w.container("a", "{sv}") { () throws(BusError) in
+                try w.entry("id", "u") { () throws(BusError) in try w.append(d.id) }
+                try w.entry("name", "s") { () throws(BusError) in try w.append(d.name) }
+                try w.entry("height", "u") { () throws(BusError) in try w.append(d.height) }
+                try w.entry("weight", "u") { () throws(BusError) in try w.append(d.weight) }
+                try w.entry("types", "as") { () throws(BusError) in try w.append(strings: d.types) }
+                try w.entry("abilities", "as") { () throws(BusError) in try w.append(strings: d.abilities) }
+                try w.entry("stats", "a{su}") { () throws(BusError) in
+                    try w.container("a", "{su}") { () throws(BusError) in
+                        for s in d.stats {
+                            try w.container("e", "su") { () throws(BusError) in
+                                try w.append(s.name)
+                                try w.append(s.value)
+                            }
+                        }
+                    }
+                }
+                try w.entry("sprite_path", "s") { () throws(BusError) in try w.append(d.spritePath) }
+                try w.entry("favorite", "b") { () throws(BusError) in try w.append(d.favorite) }
+                try w.entry("genus", "s") { () throws(BusError) in try w.append(d.genus) }
+                try w.entry("flavor_text", "s") { () throws(BusError) in try w.append(d.flavorText) }
+                try w.entry("color", "s") { () throws(BusError) in try w.append(d.color) }
+                try w.entry("animated_sprite_path", "s") { () throws(BusError) in try w.append(d.animatedSpritePath) }
+            }
+        },
+        decode: { v throws(BusError) in
+            guard let d = v.stringDict, let id = d["id"]?.uint, let name = d["name"]?.string else { throw malformed("detail") }
+            var stats: [PokemonRecord.Stat] = []
+            if case .dict(let pairs)? = d["stats"] {
+                for p in pairs { if let k = p.key.string, let u = p.value.uint { stats.append(.init(name: k, value: UInt32(u))) } }
+            }
+            return PokemonDetail(
+                id: UInt32(id), name: name, height: UInt32(d["height"]?.uint ?? 0), weight: UInt32(d["weight"]?.uint ?? 0),
+                types: d["types"]?.array?.compactMap(\.string) ?? [], abilities: d["abilities"]?.array?.compactMap(\.string) ?? [],
+                stats: stats, spritePath: d["sprite_path"]?.string ?? "", favorite: d["favorite"]?.bool ?? false,
+                genus: d["genus"]?.string ?? "", flavorText: d["flavor_text"]?.string ?? "",
+                color: d["color"]?.string ?? "", animatedSpritePath: d["animated_sprite_path"]?.string ?? "")
+        })
+
+    /// `Status`'s `a{sv}`.
+    public static let status = Codec<ServiceStatus>(
+        "a{sv}",
+        write: { w, s throws(BusError) in
+            try w.container("a", "{sv}") { () throws(BusError) in
+                try w.entry("version", "s") { () throws(BusError) in try w.append(s.version) }
+                try w.entry("api_url", "s") { () throws(BusError) in try w.append(s.apiURL) }
+                try w.entry("cache_dir", "s") { () throws(BusError) in try w.append(s.cacheDirectory) }
+                try w.entry("data_dir", "s") { () throws(BusError) in try w.append(s.dataDirectory) }
+                for (key, value) in [("memory_entries", s.memoryEntries), ("memory_bytes", s.memoryBytes),
+                                     ("memory_cap_bytes", s.memoryCapBytes), ("disk_entries", s.diskEntries),
+                                     ("disk_bytes", s.diskBytes), ("disk_cap_bytes", s.diskCapBytes),
+                                     ("favorites", s.favorites)] {
+                    try w.entry(key, "t") { () throws(BusError) in try w.append(UInt64(value)) }
+                }
+                try w.entry("online", "b") { () throws(BusError) in try w.append(s.online) }
+            }
+        },
+        decode: { v throws(BusError) in
+            guard let d = v.stringDict else { throw malformed("status") }
+            func n(_ k: String) -> Int { Int(d[k]?.uint ?? 0) }
+            return ServiceStatus(
+                version: d["version"]?.string ?? "", apiURL: d["api_url"]?.string ?? "",
+                cacheDirectory: d["cache_dir"]?.string ?? "", dataDirectory: d["data_dir"]?.string ?? "",
+                memoryEntries: n("memory_entries"), memoryBytes: n("memory_bytes"), memoryCapBytes: n("memory_cap_bytes"),
+                diskEntries: n("disk_entries"), diskBytes: n("disk_bytes"), diskCapBytes: n("disk_cap_bytes"),
+                favorites: n("favorites"), online: d["online"]?.bool ?? false)
+        })
+
+    /// `SearchDetailed`'s `aa{sv}`.
+    public static let searchMatches = Codec<[SearchMatch]>(
+        "aa{sv}",
+        write: { w, results throws(BusError) in
+            try w.container("a", "a{sv}") { () throws(BusError) in
+                for r in results {
+                    try w.container("a", "{sv}") { () throws(BusError) in
+                        try w.entry("id", "u") { () throws(BusError) in try w.append(r.entry.id) }
+                        try w.entry("name", "s") { () throws(BusError) in try w.append(r.entry.name) }
+                        try w.entry("sprite_path", "s") { () throws(BusError) in try w.append(r.entry.spritePath) }
+                        try w.entry("favorite", "b") { () throws(BusError) in try w.append(r.entry.favorite) }
+                        try w.entry("match", "s") { () throws(BusError) in try w.append(r.match) }
+                        try w.entry("matched_name", "s") { () throws(BusError) in try w.append(r.matchedName) }
+                        try w.entry("language", "s") { () throws(BusError) in try w.append(r.language) }
+                        try w.entry("distance", "u") { () throws(BusError) in try w.append(r.distance) }
+                    }
+                }
+            }
+        },
+        decode: { v throws(BusError) in
+            guard let rows = v.array else { throw malformed("search results") }
+            return try rows.map { row throws(BusError) in
+                guard let d = row.stringDict, let id = d["id"]?.uint, let name = d["name"]?.string else {
+                    throw malformed("search result")
+                }
+                return SearchMatch(
+                    entry: ListEntry(id: UInt32(id), name: name, spritePath: d["sprite_path"]?.string ?? "",
+                                     favorite: d["favorite"]?.bool ?? false),
+                    match: d["match"]?.string ?? "", matchedName: d["matched_name"]?.string ?? "",
+                    language: d["language"]?.string ?? "", distance: UInt32(d["distance"]?.uint ?? 0))
+            }
+        })
+}

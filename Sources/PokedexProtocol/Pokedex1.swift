@@ -1,0 +1,115 @@
+import PokedexModels
+
+/// `io.github.pokedexd.Pokedex1`: every member the service publishes, described once.
+///
+/// The server builds its vtable from ``interface`` and registers one handler per method;
+/// the client's typed calls and pokectl use the same descriptions; the tests compare
+/// `dbus/io.github.pokedexd.Pokedex1.xml` and the live `Introspect` with ``interface``.
+/// Adding a member means a line here, a handler, and its tests.
+public enum Pokedex1 {
+    /// The well-known bus name on the session bus.
+    public static let busName = "io.github.pokedexd.Pokedex1"
+    /// The one object.
+    public static let objectPath = "/io/github/pokedexd/Pokedex1"
+    /// The interface's name.
+    public static let interfaceName = "io.github.pokedexd.Pokedex1"
+
+    /// The errors every member that takes a Pokémon may answer with.
+    static let lookupErrors: [PokedexError.Kind] = [.notFound, .invalidArgument, .unavailable]
+
+    // MARK: Methods
+
+    /// The Pokémon list in the API's order. limit: 1…100.
+    public static let listPage = Method(
+        "ListPage", args: .two("offset", Coding.uint32, "limit", Coding.uint32),
+        reply: Fields.two("total", Coding.uint32, "entries", Coding.entries)
+            .map({ ListPage(total: $0.0, entries: $0.1) }, { ($0.total, $0.entries) }),
+        errors: [.invalidArgument, .unavailable])
+
+    /// One Pokémon's types, stats, sizes, genus, flavour text, sprite and colour.
+    public static let detail = Method(
+        "Detail", args: .one("pokemon", Coding.string), reply: .one("detail", Coding.detail), errors: lookupErrors)
+
+    /// By name (any language) or number, with typos forgiven; `type:` and `gen:` filter.
+    public static let search = Method(
+        "Search", args: .two("query", Coding.string, "limit", Coding.uint32), reply: .one("results", Coding.entries),
+        errors: [.invalidArgument, .unavailable])
+
+    /// ``search`` with the reason for each result.
+    public static let searchDetailed = Method(
+        "SearchDetailed", args: .two("query", Coding.string, "limit", Coding.uint32),
+        reply: .one("results", Coding.searchMatches), errors: [.invalidArgument, .unavailable])
+
+    /// Flips the favorite; durable before the reply. Returns the new state.
+    public static let toggleFavorite = Method(
+        "ToggleFavorite", args: .one("pokemon", Coding.string), reply: .one("favorite", Coding.bool),
+        errors: lookupErrors + [.storage])
+
+    /// Sets the favorite; idempotent; durable before the reply.
+    public static let setFavorite = Method(
+        "SetFavorite", args: .two("pokemon", Coding.string, "favorite", Coding.bool), reply: .none,
+        errors: lookupErrors + [.storage])
+
+    /// Adds, removes or toggles a favorite in one call, and says what it did: the API name,
+    /// the state after, and whether this call changed it. Durable before the reply.
+    public static let changeFavorite = Method(
+        "ChangeFavorite", args: .two("pokemon", Coding.string, "action", Coding.string),
+        reply: Fields.four("id", Coding.uint32, "name", Coding.string, "favorite", Coding.bool, "changed", Coding.bool)
+            .map({ FavoriteUpdate(id: $0.0, name: $0.1, favorite: $0.2, changed: $0.3) }, { ($0.id, $0.name, $0.favorite, $0.changed) }),
+        errors: lookupErrors + [.storage])
+
+    /// Favorites in the order they were added.
+    public static let listFavorites = Method(
+        "ListFavorites", args: .none, reply: .one("favorites", Coding.entries), errors: [])
+
+    /// Fetches the default sprite if needed; returns its absolute path.
+    public static let spritePath = Method(
+        "SpritePath", args: .one("pokemon", Coding.string), reply: .one("path", Coding.string), errors: lookupErrors)
+
+    /// Version, API, cache tiers, favorites, online.
+    public static let status = Method("Status", args: .none, reply: .one("status", Coding.status), errors: [])
+
+    /// Fetches everything needed offline; replies with (complete, failed).
+    public static let sync = Method(
+        "Sync", args: .none,
+        reply: Fields.two("complete", Coding.uint32, "failed", Coding.uint32)
+            .map({ SyncResult(complete: $0.0, failed: $0.1) }, { ($0.complete, $0.failed) }),
+        errors: [])
+
+    // MARK: Signals
+
+    /// Sent after every durable favorites change, whichever client made it.
+    public static let favoriteChanged = Signal(
+        "FavoriteChanged", values: .three("id", Coding.uint32, "name", Coding.string, "favorite", Coding.bool))
+
+    // MARK: Properties
+
+    /// Favorite ids in the order added.
+    public static let favorites = Property("Favorites", Coding.uint32Array, change: .emits)
+    /// Whether the network answers.
+    public static let online = Property("Online", Coding.bool, change: .emits)
+    /// (done, total) of the sync under way, or of the last one.
+    public static let syncProgress = Property("SyncProgress", Coding.uint32Pair, change: .emits)
+    /// (species whose localized names are searchable, species listed).
+    public static let searchCoverage = Property("SearchCoverage", Coding.uint32Pair, change: .none)
+    public static let version = Property("Version", Coding.string, change: .const)
+    public static let apiURL = Property("ApiUrl", Coding.string, change: .const)
+
+    /// The whole interface, in vtable order.
+    public static let interface = Interface(name: interfaceName, objectPath: objectPath, members: [
+        listPage.shape, detail.shape, search.shape, searchDetailed.shape, toggleFavorite.shape, setFavorite.shape,
+        changeFavorite.shape, listFavorites.shape, spritePath.shape, status.shape, sync.shape,
+        favoriteChanged.shape,
+        favorites.shape, online.shape, syncProgress.shape, searchCoverage.shape, version.shape, apiURL.shape,
+    ])
+}
+
+/// The freedesktop.org interfaces every object has, as clients call them.
+public enum FreedesktopBus {
+    public static let properties = "org.freedesktop.DBus.Properties"
+    public static let propertiesChanged = "PropertiesChanged"
+    public static let peer = "org.freedesktop.DBus.Peer"
+    public static let introspectable = "org.freedesktop.DBus.Introspectable"
+    public static let daemonName = "org.freedesktop.DBus"
+    public static let daemonPath = "/org/freedesktop/DBus"
+}
