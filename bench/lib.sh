@@ -16,7 +16,7 @@ trap bench_cleanup EXIT
 # Starts a private session bus and exports its address.
 bench_bus() {
     local out
-    out=$(dbus-daemon --session --fork --print-address=1 --print-pid=1)
+    out=$(dbus-daemon --config-file="$BENCH_ROOT/Tests/dbus/test-bus.conf" --fork --print-address=1 --print-pid=1)
     export DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
     BENCH_PIDS+=("$(echo "$out" | sed -n 2p)")
 }

@@ -37,7 +37,8 @@ final class Harness {
     private func startBus() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        p.arguments = ["--session", "--nofork", "--print-address=1"]
+        // No service directories: an installed pokedexd is never activated in place of this build's.
+        p.arguments = ["--config-file=" + Self.packageRoot + "/Tests/dbus/test-bus.conf", "--nofork", "--print-address=1"]
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
@@ -90,6 +91,14 @@ final class Harness {
             return (try? PokedexClient(timeout: 1).ping()) != nil ? true : nil
         }
         guard p.isRunning else { throw HarnessError("pokedexd exited: \(daemonLog)") }
+        // The name's owner must be the daemon started here, not one activated from elsewhere.
+        let owner = try PokedexClient(timeout: 2).call(destination: FreedesktopBus.daemonName, path: FreedesktopBus.daemonPath,
+                                                       interface: FreedesktopBus.daemonName, "GetConnectionUnixProcessID") { w throws(BusError) in
+            try w.append(Pokedex1.busName)
+        }
+        guard owner.first?.uint == UInt64(p.processIdentifier) else {
+            throw HarnessError("\(Pokedex1.busName) is owned by pid \(owner.first?.uint ?? 0), not by the pokedexd this test started (\(p.processIdentifier))")
+        }
     }
 
     /// Stops the daemon with `signal` and returns its exit status. A sanitizer report in its

@@ -19,7 +19,7 @@ check() {  # description, command...
     else failed=$((failed + 1)); echo "FAIL $what"; sed 's/^/     /' "$TMP/check.out" | head -20; fi
 }
 
-out=$(dbus-daemon --session --fork --print-address=1 --print-pid=1)
+out=$(dbus-daemon --config-file="$ROOT/Tests/dbus/test-bus.conf" --fork --print-address=1 --print-pid=1)
 export DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
 PIDS+=("$(echo "$out" | sed -n 2p)")
 python3 "$ROOT/Tests/mockapi/mock_pokeapi.py" --port 0 --port-file "$TMP/port" >/dev/null 2>&1 &

@@ -26,7 +26,7 @@ Control (not PokeAPI):
   POST /__stats/reset
 Usage: mock_pokeapi.py --port 0 --port-file FILE [--tls-cert PEM]
 """
-import argparse, gzip, hashlib, json, os, random, re, struct, threading, time, zlib
+import argparse, gzip, hashlib, json, os, random, re, select, socket, struct, threading, time, zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qs
 
@@ -52,7 +52,8 @@ def reset_stats():
     with lock:
         stats.clear()
         stats.update({"requests": 0, "by_kind": {}, "gzip": 0, "not_modified": 0, "connections": 0,
-                      "user_agents": [], "if_none_match": 0, "faults": {"500": 0, "cut": 0, "429": 0}})
+                      "user_agents": [], "if_none_match": 0, "faults": {"500": 0, "cut": 0, "429": 0},
+                      "abandoned": 0})
 
 
 reset_stats()
@@ -190,6 +191,14 @@ class Handler(BaseHTTPRequestHandler):
             return
         self.wfile.write(payload)
 
+    def peer_gone(self):
+        """Whether the client closed its end (a cancelled transfer) while the answer waited."""
+        try:
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            return bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
+
     def do_POST(self):
         n = int(self.headers.get("Content-Length") or 0)
         data = json.loads(self.rfile.read(n) or b"{}")
@@ -232,6 +241,12 @@ class Handler(BaseHTTPRequestHandler):
             s = dict(settings)
         if s["latency_ms"] and url.path.startswith(s["latency_prefix"] or "/"):
             time.sleep(s["latency_ms"] / 1000)
+            if self.peer_gone():
+                # The client cancelled while it waited: it closed the connection.
+                with lock:
+                    stats["abandoned"] += 1
+                self.close_connection = True
+                return
         if s["offline"]:
             self.close_connection = True
             self.connection.shutdown(2)

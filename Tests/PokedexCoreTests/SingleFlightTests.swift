@@ -1,0 +1,77 @@
+import XCTest
+import PokedexTestKit
+import PokedexLocks
+@testable import PokedexCore
+
+/// Merged loads: a cancelled waiter leaves at once; the work stops only when nobody waits.
+final class SingleFlightTests: XCTestCase {
+    /// Work that runs until cancelled, recording whether it saw the cancellation.
+    final class Probe: Sendable {
+        let started = Mutex(0)
+        let cancelled = Mutex(false)
+        func work() async throws -> Int {
+            started.withLock { $0 += 1 }
+            do {
+                try await Task.sleep(nanoseconds: 5_000_000_000)
+            } catch {
+                cancelled.withLock { $0 = true }
+                throw error
+            }
+            return 1
+        }
+    }
+
+    func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(nanoseconds: 2_000_000) }
+        XCTAssertTrue(condition(), what)
+    }
+
+    func testTheLastWaiterLeavingCancelsTheWork() async throws {
+        let flight = SingleFlight<Int, Int>()
+        let probe = Probe()
+        let caller = Task { try await flight.run(1) { try await probe.work() } }
+        try await waitUntil("the work started") { probe.started.withLock { $0 } == 1 }
+        let t0 = Date()
+        caller.cancel()
+        do {
+            _ = try await caller.value
+            XCTFail("a cancelled caller gets no value")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(t0), 1, "the caller left at once")
+        try await waitUntil("the work was cancelled") { probe.cancelled.withLock { $0 } }
+        XCTAssertEqual(flight.count, 0)
+    }
+
+    func testWorkGoesOnWhileAnotherWaiterStays() async throws {
+        let flight = SingleFlight<Int, Int>()
+        let gate = Mutex(false)
+        let runs = Mutex(0)
+        let work: @Sendable () async throws -> Int = {
+            runs.withLock { $0 += 1 }
+            while !gate.withLock({ $0 }) { try await Task.sleep(nanoseconds: 1_000_000) }
+            return 42
+        }
+        let leaving = Task { try await flight.run(7, work) }
+        let staying = Task { try await flight.run(7, work) }
+        try await waitUntil("the work started") { runs.withLock { $0 } == 1 }
+        leaving.cancel()
+        do { _ = try await leaving.value; XCTFail() } catch { XCTAssertTrue(error is CancellationError) }
+        gate.withLock { $0 = true }
+        let value = try await staying.value
+        XCTAssertEqual(value, 42, "the remaining waiter gets the shared result")
+        XCTAssertEqual(runs.withLock { $0 }, 1, "one run for both")
+    }
+
+    func testAnAlreadyCancelledCallerNeverStartsWork() async throws {
+        let flight = SingleFlight<Int, Int>()
+        let probe = Probe()
+        let caller = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await flight.run(3) { try await probe.work() }
+        }
+        do { _ = try await caller.value; XCTFail() } catch { XCTAssertTrue(error is CancellationError) }
+        XCTAssertEqual(probe.started.withLock { $0 }, 0)
+    }
+}
