@@ -72,8 +72,8 @@ let package = Package(
         .target(name: "PokedexTestKit", dependencies: ["PokedexCore", "PokedexLocks"], path: "Tests/PokedexTestKit"),
         .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore", "PokedexLocks", "PokedexTestKit"]),
         .testTarget(name: "PokedexDesktopTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal", "PokedexTestKit"], exclude: ["Snapshots"]),
-        .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexLocks"]),
-        .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol"]),
+        .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexLocks", "PokedexTestKit"]),
+        .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol", "PokedexTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

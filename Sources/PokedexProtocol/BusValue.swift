@@ -149,9 +149,16 @@ public struct MessageWriter {
     }
 
     public func append(_ s: String) throws(BusError) {
-        // D-Bus strings are UTF-8 without NUL; sd-bus rejects anything else.
-        let clean = s.utf8.contains(0) ? String(s.unicodeScalars.filter { $0 != "\0" }.map(Character.init)) : s
-        let r = clean.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+        // D-Bus strings are UTF-8 without NUL; sd-bus rejects anything else. A C string
+        // shorter than the Swift string holds a NUL (strlen is vectorized; this is every
+        // string of every reply).
+        var r = s.withCString { p in
+            strlen(p) == s.utf8.count ? sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), p) : .min
+        }
+        if r == .min {
+            let clean = String(s.unicodeScalars.filter { $0 != "\0" }.map(Character.init))
+            r = clean.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+        }
         try busCheck(r, "append s")
     }
 

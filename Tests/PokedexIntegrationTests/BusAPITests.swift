@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PokedexTestKit
 import PokedexBusClient
 import PokedexCore
 
@@ -179,6 +180,8 @@ final class BusAPITests: XCTestCase {
         XCTAssertEqual(InterfaceShape(xml: file, interface: Pokedex1.interfaceName),
                        InterfaceShape(xml: live, interface: Pokedex1.interfaceName))
         XCTAssertGreaterThan(InterfaceShape(xml: file, interface: Pokedex1.interfaceName).members.count, 10)
+        XCTAssertEqual(InterfaceShape(xml: live, interface: Pokedex1.interfaceName).members, Pokedex1.interface.introspectionLines,
+                       "the live object is the contract")
     }
 }
 

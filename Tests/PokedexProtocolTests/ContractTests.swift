@@ -1,9 +1,7 @@
 import Foundation
 import XCTest
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import PokedexProtocol
+import PokedexTestKit
 
 /// The contract against the interface file clients read, and the coding both ways.
 final class ContractTests: XCTestCase {
@@ -12,7 +10,7 @@ final class ContractTests: XCTestCase {
 
     func testInterfaceFileMatchesTheContract() throws {
         let xml = try String(contentsOfFile: Self.xmlPath, encoding: .utf8)
-        XCTAssertEqual(introspectionLines(xml: xml, interface: Pokedex1.interfaceName), Pokedex1.interface.introspectionLines)
+        XCTAssertEqual(InterfaceShape(xml: xml, interface: Pokedex1.interfaceName).members, Pokedex1.interface.introspectionLines)
     }
 
     func testEveryMemberNameIsUnique() {
@@ -34,34 +32,3 @@ final class ContractTests: XCTestCase {
     }
 }
 
-/// Methods, signals and properties of one interface in introspection XML, one line each,
-/// in the contract's line format; comments and spacing ignored.
-func introspectionLines(xml: String, interface: String) -> [String] {
-    final class Collector: NSObject, XMLParserDelegate {
-        let interface: String
-        var inside = false
-        var current: String?
-        var lines: [String] = []
-        init(_ i: String) { interface = i }
-        func parser(_ p: XMLParser, didStartElement e: String, namespaceURI: String?, qualifiedName: String?, attributes a: [String: String]) {
-            switch e {
-            case "interface": inside = a["name"] == interface
-            case "method" where inside, "signal" where inside: current = "\(e) \(a["name"] ?? "")"
-            case "property" where inside: lines.append("property \(a["name"] ?? "") \(a["type"] ?? "") \(a["access"] ?? "")")
-            case "arg" where inside && current != nil:
-                current! += " \(a["direction"] ?? (current!.hasPrefix("signal") ? "out" : "in")):\(a["type"] ?? ""):\(a["name"] ?? "")"
-            default: break
-            }
-        }
-        func parser(_ p: XMLParser, didEndElement e: String, namespaceURI: String?, qualifiedName: String?) {
-            if e == "interface" { inside = false }
-            if e == "method" || e == "signal", let c = current { lines.append(c); current = nil }
-        }
-    }
-    let parser = XMLParser(data: Data(xml.utf8))
-    let collector = Collector(interface)
-    parser.delegate = collector
-    parser.shouldResolveExternalEntities = false
-    _ = parser.parse()
-    return collector.lines.sorted()
-}

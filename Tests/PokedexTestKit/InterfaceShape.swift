@@ -5,11 +5,13 @@ import FoundationXML
 
 /// The methods, signals and properties of one interface in introspection XML,
 /// with their argument names, types and directions; comments and spacing ignored.
-struct InterfaceShape: Equatable, CustomStringConvertible {
-    var members: [String] = []
-    var description: String { members.joined(separator: "\n") }
+public struct InterfaceShape: Equatable, CustomStringConvertible {
+    /// One line per member, sorted: `method ListPage in:u:offset … out:a(ussb):entries`,
+    /// `property Online b read`, the format of the contract's `MemberShape.introspectionLine`.
+    public var members: [String] = []
+    public var description: String { members.joined(separator: "\n") }
 
-    init(xml: String, interface: String) {
+    public init(xml: String, interface: String) {
         final class Collector: NSObject, XMLParserDelegate {
             let interface: String
             var inside = false
