@@ -47,7 +47,7 @@ test: deps test-unit test-integration test-examples test-session check-sanitizer
 
 test-unit:
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --disable-swift-testing --filter 'PokedexCoreTests|PokedexDesktopTests'
+	$(SWIFT) test --skip-build --disable-swift-testing --filter 'PokedexCoreTests|PokedexDesktopTests|PokedexProtocolTests'
 
 test-integration:
 	$(SWIFT) build --build-tests

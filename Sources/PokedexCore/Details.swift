@@ -30,7 +30,10 @@ final class Details: Sendable {
         async let species = records.species(for: record)
         async let sprite = sprites.stillPathIfAny(record)
         async let animated = sprites.animatedPathIfAny(record)
-        return await make(record, species: species, spritePath: sprite, animatedPath: animated)
+        let detail = await make(record, species: species, spritePath: sprite, animatedPath: animated)
+        // The parts above stand in "" for what failed; a cancelled call is not answered with that.
+        if Task.isCancelled { throw .unavailable("the details of \(item.name) were cancelled before they were complete") }
+        return detail
     }
 
     private func make(_ r: PokemonRecord, species: SpeciesRecord?, spritePath: String, animatedPath: String) -> PokemonDetail {

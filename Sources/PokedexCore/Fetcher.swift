@@ -235,12 +235,28 @@ public final class Fetcher: Sendable {
     }
 
     private func maxAge(_ response: HTTPResponse) -> Double {
-        guard let cc = response.headers["cache-control"] else { return defaultMaxAge }
+        Self.maxAge(cacheControl: response.headers["cache-control"]) ?? defaultMaxAge
+    }
+
+    /// The longest a body is kept fresh, whatever a server says: 30 days.
+    static let maxAgeCap: Double = 30 * 86400
+
+    /// `Cache-Control`'s lifetime in seconds: `no-store`/`no-cache` are 0; `max-age` counts
+    /// only as a non-negative integer (quoted or not), clamped to ``maxAgeCap``. Anything else
+    /// (`inf`, `nan`, `-1`, `1e9`, garbage) counts as absent: nil.
+    static func maxAge(cacheControl: String?) -> Double? {
+        guard let cc = cacheControl else { return nil }
         for part in cc.split(separator: ",") {
             let kv = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-            if kv.count == 2, kv[0].lowercased() == "max-age", let v = Double(kv[1]) { return v }
-            if kv.first?.lowercased() == "no-store" || kv.first?.lowercased() == "no-cache" { return 0 }
+            let name = kv.first?.lowercased() ?? ""
+            if name == "no-store" || name == "no-cache" { return 0 }
+            guard name == "max-age", kv.count == 2 else { continue }
+            var value = Substring(kv[1].trimmingCharacters(in: .whitespaces))
+            if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
+            guard !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            // Digits only: too many of them is simply "very long".
+            return min(Double(value.prefix(12)) ?? maxAgeCap, maxAgeCap)
         }
-        return defaultMaxAge
+        return nil
     }
 }

@@ -137,3 +137,31 @@ final class FetcherLoggingTests: XCTestCase {
         XCTAssertTrue(logged[2].contains("evil.test is not an allowed host"))
     }
 }
+
+/// `Cache-Control` from a server is data like any other: only a plain lifetime counts.
+final class MaxAgeTests: XCTestCase {
+    func testOnlyNonNegativeIntegersCountAndAreClamped() {
+        XCTAssertEqual(Fetcher.maxAge(cacheControl: "public, max-age=86400"), 86400)
+        XCTAssertEqual(Fetcher.maxAge(cacheControl: "max-age=\"60\""), 60)
+        XCTAssertEqual(Fetcher.maxAge(cacheControl: "MAX-AGE=0"), 0)
+        XCTAssertEqual(Fetcher.maxAge(cacheControl: "max-age=99999999999999999999"), Fetcher.maxAgeCap)
+        XCTAssertEqual(Fetcher.maxAge(cacheControl: "no-store"), 0)
+        XCTAssertEqual(Fetcher.maxAge(cacheControl: "no-cache, max-age=60"), 0)
+        for bad in ["max-age=inf", "max-age=nan", "max-age=-1", "max-age=1e9", "max-age=", "max-age=12abc",
+                    "max-age=0x10", "max-age=+5", "max-age=Infinity", "max-age= ", "private", ""] {
+            XCTAssertNil(Fetcher.maxAge(cacheControl: bad), bad)
+        }
+        XCTAssertNil(Fetcher.maxAge(cacheControl: nil))
+    }
+
+    func testABadMaxAgeIsTheDefaultLifetimeNotARefetchLoop() async throws {
+        let client = FakeHTTPClient(), clock = ManualClock()
+        let url = "https://pokeapi.test/api/v2/pokemon/25/"
+        for value in ["inf", "nan", "-1"] {
+            client.route(url) { _ in HTTPResponse(status: 200, headers: ["cache-control": "max-age=\(value)"], body: [1]) }
+            let fetcher = Fetcher(client: client, clock: clock, allowedHosts: ["pokeapi.test"], defaultMaxAge: 86400)
+            let outcome = try await fetcher.fetch(url)
+            XCTAssertEqual(outcome, .body([1], etag: nil, maxAge: 86400), value)
+        }
+    }
+}
