@@ -26,14 +26,16 @@ final class NetworkHealth: Sendable {
 
     private func probeUntilBack() {
         guard probing.withLock({ p in defer { p = true }; return !p }) else { return }
-        Task(priority: .background) { [self] in
+        // Weak: the probing ends with the service.
+        Task(priority: .background) { [weak self, clock] in
             var delay = 2.0
-            while !fetcher.isOnline {
+            while let health = self, !health.fetcher.isOnline {
                 do { try await clock.sleep(seconds: delay) } catch { break }
-                if await fetcher.probe(probeURL) { break }
+                guard let health = self else { return }
+                if await health.fetcher.probe(health.probeURL) { break }
                 delay = min(delay * 2, 60)
             }
-            probing.withLock { $0 = false }
+            self?.probing.withLock { $0 = false }
         }
     }
 }

@@ -2,15 +2,26 @@ import Foundation
 import PokedexCore
 import PokedexLocks
 
-/// A clock moved by hand. `sleep` returns at once and advances time, recording how long.
+/// A clock moved by hand. `sleep` returns at once, recording how long, and (unless told
+/// otherwise) advances time by that much.
+///
+/// A clock that advances on sleep is shared by every task that sleeps on it: a background
+/// loop (probing while offline) moves time for a fetch's deadline too. A test whose answer
+/// depends on a deadline not passing uses `advancesOnSleep: false`.
 public final class ManualClock: PokedexClock {
-    public init() {}
+    private let advancesOnSleep: Bool
+    public init(advancesOnSleep: Bool = true) { self.advancesOnSleep = advancesOnSleep }
     private let state = Mutex((now: Date(timeIntervalSince1970: 1_800_000_000), sleeps: [Double]()))
     public func now() -> Date { state.withLock { $0.now } }
     public func advance(_ seconds: Double) { state.withLock { $0.now += seconds } }
     public var sleeps: [Double] { state.withLock { $0.sleeps } }
     public func sleep(seconds: Double) async throws {
-        state.withLock { $0.sleeps.append(seconds); $0.now += seconds }
+        state.withLock { s in
+            s.sleeps.append(seconds)
+            if advancesOnSleep { s.now += seconds }
+        }
+        await Task.yield()
+        try Task.checkCancellation()
     }
 }
 
