@@ -61,7 +61,4 @@ final class Records: Sendable {
         guard let species = loader.cached(APIRoutes.speciesKey(sid), url: url, .species) else { return nil }
         return .some(species)
     }
-
-    /// A species record from memory or disk, without fetching it.
-    func speciesOnHand(_ id: UInt32) -> SpeciesRecord? { loader.peek(APIRoutes.speciesKey(id), .species) }
 }
