@@ -16,7 +16,10 @@ final class PendingCalls: @unchecked Sendable {
         let sender: String?
         var task: Task<Void, Never>?
         var deadline: EventSource?
-        var timedOut = false
+        /// What the call waited for when its time ran out ("" if nothing in particular).
+        var timedOut: String?
+        /// What it is waiting for now, step by step.
+        let trace = CallTrace()
     }
 
     /// The callers with calls pending, each followed with an `sd_bus_track`: when the
@@ -62,9 +65,10 @@ final class PendingCalls: @unchecked Sendable {
         let id = nextID
         let sender = sd_bus_message_get_sender(m).map { String(cString: $0) }
         var call = Call(message: sd_bus_message_ref(m), member: member, sender: sender)
-        call.task = Task { [loop] in
-            let result: Result<T, PokedexError>
-            do throws(PokedexError) { result = .success(try await work()) } catch { result = .failure(error) }
+        call.task = Task { [loop, trace = call.trace] in
+            let result: Result<T, PokedexError> = await CallTrace.$current.withValue(trace) {
+                do throws(PokedexError) { return .success(try await work()) } catch { return .failure(error) }
+            }
             loop.execute { self.complete(id, result, encode) }
         }
         if bounded {
@@ -83,9 +87,10 @@ final class PendingCalls: @unchecked Sendable {
         switch result {
         case .success(let value):
             Replies.send(call.message) { w throws(BusError) in try encode(w, value) }
-        case .failure(let e) where call.timedOut:
+        case .failure(let e) where call.timedOut != nil:
+            let step = call.timedOut.map { $0.isEmpty ? "" : ": it was still \($0)" } ?? ""
             Replies.fail(call.message, name: PokedexError.Kind.unavailable.dbusName,
-                         message: "\(call.member) did not finish within \(Self.seconds(deadline)) (\(e.message))")
+                         message: "\(call.member) did not finish within \(Self.seconds(deadline))\(step) (\(e.message))")
         case .failure(let e):
             Replies.fail(call.message, name: e.dbusName, message: e.message)
         }
@@ -94,9 +99,10 @@ final class PendingCalls: @unchecked Sendable {
 
     /// Past the deadline: the work is cancelled; its reply says so.
     private func expire(_ id: UInt64) {
-        guard calls[id] != nil else { return }
-        calls[id]!.timedOut = true
-        calls[id]!.task?.cancel()
+        guard let call = calls[id] else { return }
+        // Read before cancelling: cancellation unwinds the steps.
+        calls[id]!.timedOut = call.trace.waitingFor ?? ""
+        call.task?.cancel()
     }
 
     /// Answers every pending call with an error now (shutdown) and cancels its work.

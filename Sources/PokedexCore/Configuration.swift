@@ -19,8 +19,14 @@ public struct ServiceConfiguration: Sendable {
     public var spriteURLTemplate: String?
     /// Most concurrent requests per host; prefetching uses at most this minus two.
     public var maxHostConnections: Int
-    /// Whether pages ahead (and their sprites) are fetched in the background.
+    /// Whether anything is fetched in the background: pages ahead and their sprites, the
+    /// warm start (connections to both hosts, search filters).
     public var prefetch: Bool
+    /// Most requests in flight at once, over every host (callers always keep room).
+    public var maxRequests: Int
+    /// Most requests a `Sync` keeps in flight: the politeness cap (PokeAPI's fair-use policy
+    /// asks clients to cache and not to hammer it).
+    public var syncRequests: Int
     /// Hosts sprites may be fetched from (the API host is always allowed).
     public var spriteHosts: [String]
     /// `$XDG_CACHE_HOME/pokedex`.
@@ -47,9 +53,13 @@ public struct ServiceConfiguration: Sendable {
         notFoundTTL: Double = 3600,
         spriteURLTemplate: String? = nil,
         maxHostConnections: Int = 6,
-        prefetch: Bool = true
+        prefetch: Bool = true,
+        maxRequests: Int = 64,
+        syncRequests: Int = 24
     ) {
         self.prefetch = prefetch
+        self.maxRequests = maxRequests
+        self.syncRequests = syncRequests
         self.spriteURLTemplate = spriteURLTemplate
         self.maxHostConnections = maxHostConnections
         var url = apiURL

@@ -28,8 +28,9 @@ final class Details: Sendable {
     func load(_ item: PokemonIndex.Item) async throws(PokedexError) -> PokemonDetail {
         let record = try await records.pokemon(item)
         async let species = records.species(for: record)
-        async let sprite = sprites.stillPathIfAny(record)
-        async let animated = sprites.animatedPathIfAny(record)
+        // The sprites are worth a try, not a wait on a host that is down.
+        async let sprite = withPriority(.optional) { await sprites.stillPathIfAny(record) }
+        async let animated = withPriority(.optional) { await sprites.animatedPathIfAny(record) }
         let detail = await make(record, species: species, spritePath: sprite, animatedPath: animated)
         // The parts above stand in "" for what failed; a cancelled call is not answered with that.
         if Task.isCancelled { throw .unavailable("the details of \(item.name) were cancelled before they were complete") }

@@ -17,6 +17,12 @@ public enum FetchError: Error, Equatable, Sendable {
     case unexpectedNotModified(url: String)
     /// Nobody waits for the answer any more.
     case cancelled(url: String)
+    /// The host is down and this request does not need it enough to try (see ``HostHealth``).
+    case hostDown(host: String, message: String)
+    /// The body is larger than any real one of its kind: a permanent error, never retried.
+    case tooLarge(url: String, limit: Int)
+    /// The body arrived but is not what was asked for (``message`` says why).
+    case unusable(url: String, message: String)
 
     func asPokedexError(context: String) -> PokedexError {
         switch self {
@@ -33,21 +39,58 @@ public enum FetchError: Error, Equatable, Sendable {
             return .unavailable("\(context): PokeAPI answered 304 Not Modified for \(url) without being asked to revalidate")
         case .cancelled:
             return .unavailable("\(context): the request was cancelled")
+        case .hostDown(_, let message):
+            return .unavailable("\(context): \(message), and nothing is cached")
+        case .tooLarge(let url, let limit):
+            return .unavailable("\(context): \(url) sent a body over \(limit >> 10) KiB, larger than any real one; refused")
+        case .unusable(_, let message):
+            return .unavailable("\(context): \(message)")
+        }
+    }
+
+    /// Whether trying again cannot help.
+    var isPermanent: Bool {
+        switch self {
+        case .notFound, .hostNotAllowed, .tooLarge, .unusable, .unexpectedNotModified: return true
+        default: return false
         }
     }
 }
 
-/// What a successful fetch brought.
-public enum FetchOutcome: Sendable, Equatable {
+/// What a successful fetch brought: the body as `transform` made it, or `304`.
+public enum Fetched<Value: Sendable>: Sendable {
     /// A new body, with its validator and lifetime.
-    case body([UInt8], etag: String?, maxAge: Double)
+    case body(Value, etag: String?, maxAge: Double)
     /// `304`: the cached copy is still good for `maxAge` more seconds.
     case notModified(etag: String?, maxAge: Double)
 }
+extension Fetched: Equatable where Value: Equatable {}
 
-/// Everything about the network in one place: the host allowlist, redirects,
-/// retries with capped backoff and jitter, `Retry-After`, `If-None-Match`, the
-/// caller's deadline, and whether the network looks up.
+/// A fetch that keeps the raw bytes.
+public typealias FetchOutcome = Fetched<[UInt8]>
+
+/// What kind of body a request expects: its size cap and what it is budgeted at while it
+/// waits to be decoded.
+public struct BodyKind: Sendable, Equatable {
+    public let name: String
+    /// Larger than this is refused (permanently): PokeAPI's largest body is Mew's, 1.3 MB.
+    public let maxBytes: Int
+    /// Held in the decode budget from the request's start until its body is decoded.
+    public let expectedBytes: Int
+
+    /// API bodies: the largest real one is `pokemon/151`, 1.34 MB; three times that.
+    public static let json = BodyKind(name: "JSON", maxBytes: 4 << 20, expectedBytes: 384 << 10)
+    /// Default sprites: 96×96 PNGs of a few KB (the stand-in's are 15 KB).
+    public static let png = BodyKind(name: "PNG", maxBytes: 1 << 20, expectedBytes: 32 << 10)
+    /// Generation-V animated sprites: tens of KB.
+    public static let gif = BodyKind(name: "GIF", maxBytes: 2 << 20, expectedBytes: 64 << 10)
+    /// A probe or a warm-up: no body is read.
+    public static let none = BodyKind(name: "none", maxBytes: 64 << 10, expectedBytes: 0)
+}
+
+/// Everything about the network in one place: the host allowlist, redirects, retries with
+/// capped backoff and jitter, `Retry-After`, `If-None-Match`, each host's health, the budget
+/// of requests and bytes in flight, body size caps, and priorities (callers first).
 public final class Fetcher: Sendable {
     private let client: any HTTPClient
     private let clock: any PokedexClock
@@ -56,17 +99,14 @@ public final class Fetcher: Sendable {
     private let maxAttempts: Int
     private let defaultMaxAge: Double
     private let log: Logger
+    let health: HostHealth
+    let gate: RequestGate
     private let state = Mutex(State())
 
     struct State {
-        var online = true
         var refusedHosts: Set<String> = []
         /// URL → until when its 404 is remembered.
         var notFound: [String: Date] = [:]
-        var onlineObserver: (@Sendable (Bool) -> Void)?
-        /// Bumped each time the network is found gone: an answer to a request sent before
-        /// that does not prove it is back.
-        var outage = 0
     }
 
     /// How long a 404 is remembered, so a typo in a script loop does not hit the API each time.
@@ -74,10 +114,13 @@ public final class Fetcher: Sendable {
 
     /// - Parameters:
     ///   - allowedHosts: the only hosts anything is fetched from.
+    ///   - apiHost: the authority (`host` or `host:port`) whose health is `Online`; nil: every host's.
     ///   - deadline: seconds within which every fetch ends, answered or failed.
-    public init(client: any HTTPClient, clock: any PokedexClock, allowedHosts: Set<String>,
+    ///   - limits: requests in flight, per host, and bytes held for decoding.
+    public init(client: any HTTPClient, clock: any PokedexClock, allowedHosts: Set<String>, apiHost: String? = nil,
                 deadline: Double = 10, maxAttempts: Int = 6, defaultMaxAge: Double = 86400,
-                notFoundTTL: Double = 3600, log: @escaping Logger = { _, _ in }) {
+                notFoundTTL: Double = 3600, maxInFlight: Int = 64, maxHostConnections: Int = 6,
+                maxHeldBytes: Int = 16 << 20, log: @escaping Logger = { _, _ in }) {
         self.log = log
         self.notFoundTTL = notFoundTTL
         self.client = client
@@ -86,24 +129,49 @@ public final class Fetcher: Sendable {
         self.deadline = deadline
         self.maxAttempts = maxAttempts
         self.defaultMaxAge = defaultMaxAge
+        let health = HostHealth(apiHost: apiHost?.lowercased(), clock: clock)
+        self.health = health
+        gate = RequestGate(limits: .init(maxInFlight: max(1, maxInFlight), perHostConnections: max(1, maxHostConnections),
+                                         maxHeldBytes: max(1 << 20, maxHeldBytes)),
+                           multiplexes: { health.multiplexes($0) })
+        health.observe { [log] change in
+            if change.up {
+                log(.notice, "\(change.host) answers again\(change.isAPI ? "; back online" : "")")
+            } else if change.isAPI {
+                log(.warning, "cannot reach \(change.host) (\(change.reason)); answering from the cache until it is back")
+            } else {
+                log(.warning, "cannot reach \(change.host) (\(change.reason)); answering without what it serves until it is back")
+            }
+        }
     }
 
-    /// False once a request failed for lack of a network, true again after any answer.
-    public var isOnline: Bool { state.withLock { $0.online } }
+    /// Whether the API host answers.
+    public var isOnline: Bool { health.isOnline }
 
-    /// Called (from any thread) each time the network is found gone or back.
-    public func observeOnline(_ handler: @escaping @Sendable (Bool) -> Void) {
-        state.withLock { $0.onlineObserver = handler }
-    }
+    /// Each host's state, the API's first.
+    public var hosts: [HostStatus] { health.snapshot() }
 
-    /// One request, no retries: is the network back? Used to probe gently while offline.
+    /// One request, no retries, no body: does the host of `url` answer now? Used to probe a
+    /// host that is down, and to warm a connection up (DNS, TCP, TLS) before anyone asks.
+    @discardableResult
     public func probe(_ url: String) async -> Bool {
-        guard isAllowed(url) else { return false }
-        let sent = state.withLock { $0.outage }
+        guard isAllowed(url), let host = HostHealth.authority(url) else { return false }
+        let outage: Int
+        switch health.admit(host, .required) {
+        case .go(let o), .once(let o): outage = o
+        case .refused: return false
+        }
+        guard let ticket = try? await gate.enter(host: host, url: url, priority: .optional, bytes: 0) else { return false }
+        defer { gate.release(ticket) }
         do {
-            _ = try await client.get(HTTPRequest(url: url, timeout: min(deadline, 5)))
-            setOnline(true, because: "", url: url, sentDuring: sent)
+            let response = try await client.get(HTTPRequest(url: url, timeout: min(deadline, 5), maxBytes: 0, method: .head))
+            gate.transferEnded(ticket, bodyBytes: 0)
+            // Any answer at all, whatever its status (a server may refuse HEAD): the host is there.
+            health.answered(host, status: min(response.status, 499), multiplexed: response.multiplexed, sentDuring: outage)
             return true
+        } catch let failure as TransportFailure {
+            health.failed(host, failure, url: url)
+            return false
         } catch {
             return false
         }
@@ -119,9 +187,21 @@ public final class Fetcher: Sendable {
 
     static func hostOf(_ url: String) -> String? { URLComponents(string: url)?.host }
 
-    /// GETs `url`, following allowed redirects and retrying transient failures.
-    public func fetch(_ url: String, etag: String? = nil) async throws(FetchError) -> FetchOutcome {
+    /// A caller now waits for `url`, which may be queued behind other callers at a lower priority.
+    func promote(_ url: String) { gate.promote(url, to: FetchPriority.current) }
+
+    /// GETs `url` and keeps the raw bytes (see ``fetch(_:etag:as:decode:)``).
+    public func fetch(_ url: String, etag: String? = nil, as kind: BodyKind = .json) async throws(FetchError) -> FetchOutcome {
+        try await fetch(url, etag: etag, as: kind) { $0 }
+    }
+
+    /// GETs `url`, following allowed redirects and retrying transient failures, and turns the
+    /// body into a value with `decode` while it still counts against the budget of bytes
+    /// held. Runs at ``FetchPriority/current``.
+    public func fetch<Value: Sendable>(_ url: String, etag: String? = nil, as kind: BodyKind,
+                                       decode: ([UInt8]) throws -> Value) async throws(FetchError) -> Fetched<Value> {
         let start = clock.now()
+        let priority = FetchPriority.current
         let rememberedMissing = state.withLock { s -> Bool in
             guard let until = s.notFound[url] else { return false }
             if until > start { return true }
@@ -132,43 +212,57 @@ public final class Fetcher: Sendable {
         var current = url
         var redirects = 0
         var attempt = 0
-        var cutInARow = 0
+        var lastChance = false
         while true {
-            guard isAllowed(current) else {
+            guard isAllowed(current), let host = HostHealth.authority(current) else {
                 let host = Self.hostOf(current) ?? current
                 if state.withLock({ $0.refusedHosts.insert(host).inserted }) {
                     log(.warning, "refused to fetch \(current): \(host) is not an allowed host (see --sprite-host)")
                 }
                 throw .hostNotAllowed(host)
             }
+            let outage: Int
+            switch health.admit(host, priority) {
+            case .go(let o): outage = o
+            case .once(let o): outage = o; lastChance = true
+            case .refused(let message): throw .hostDown(host: host, message: message)
+            }
             guard !Task.isCancelled else { throw .cancelled(url: url) }
+            let ticket: RequestGate.Ticket
+            do { ticket = try await gate.enter(host: host, url: current, priority: priority, bytes: kind.expectedBytes) } catch {
+                throw .cancelled(url: url)
+            }
+            defer { gate.release(ticket) }
             let remaining = deadline - clock.now().timeIntervalSince(start)
             guard remaining > 0.05 else { throw .deadline(url: url) }
             attempt += 1
             let response: HTTPResponse
-            let sent = state.withLock { $0.outage }
             do {
-                response = try await client.get(HTTPRequest(url: current, ifNoneMatch: etag, timeout: remaining))
+                response = try await client.get(HTTPRequest(url: current, ifNoneMatch: etag, timeout: remaining, maxBytes: kind.maxBytes))
             } catch is CancellationError {
                 throw .cancelled(url: url)
             } catch let failure as TransportFailure {
-                cutInARow = if case .truncated = failure { cutInARow + 1 } else { 0 }
-                switch failure {
-                case .connection, .timedOut: setOnline(false, because: "\(failure)", url: current, sentDuring: sent)
-                // One cut-off body is a hiccup; three in a row, the network is going away mid-transfer.
-                case .truncated where cutInARow >= 3: setOnline(false, because: "\(failure)", url: current, sentDuring: sent)
-                default: break
-                }
-                guard attempt < maxAttempts else { throw .transport(failure, url: current) }
+                if case .tooLarge = failure { throw .tooLarge(url: current, limit: kind.maxBytes) }
+                health.failed(host, failure, url: current)
+                guard attempt < maxAttempts, !lastChance else { throw .transport(failure, url: current) }
+                gate.release(ticket)
                 try await backoff(attempt: attempt, start: start, url: url, failure: .transport(failure, url: current))
                 continue
             } catch {
                 throw .transport(.other("\(error)"), url: current)
             }
-            setOnline(true, because: "", url: current, sentDuring: sent)
+            gate.transferEnded(ticket, bodyBytes: response.body.count)
+            health.answered(host, status: response.status, multiplexed: response.multiplexed, sentDuring: outage)
             switch response.status {
             case 200:
-                return .body(response.body, etag: response.headers["etag"], maxAge: maxAge(response))
+                guard response.body.count <= kind.maxBytes else { throw .tooLarge(url: current, limit: kind.maxBytes) }
+                do {
+                    return .body(try decode(response.body), etag: response.headers["etag"], maxAge: maxAge(response))
+                } catch let e as PokedexError {
+                    throw .unusable(url: current, message: e.message)
+                } catch {
+                    throw .unusable(url: current, message: "PokeAPI sent an unreadable answer for \(current)")
+                }
             case 304:
                 return .notModified(etag: response.headers["etag"] ?? etag, maxAge: maxAge(response))
             case 301, 302, 303, 307, 308:
@@ -185,11 +279,13 @@ public final class Fetcher: Sendable {
                 }
                 throw .notFound(url: current)
             case 429:
-                guard attempt < maxAttempts else { throw .http(status: 429, url: current) }
+                guard attempt < maxAttempts, !lastChance else { throw .http(status: 429, url: current) }
                 let wait = Double(response.headers["retry-after"] ?? "") ?? 1
+                gate.release(ticket)
                 try await pause(max(wait, 0), start: start, url: url, failure: .http(status: 429, url: current))
             case 500...599:
-                guard attempt < maxAttempts else { throw .http(status: response.status, url: current) }
+                guard attempt < maxAttempts, !lastChance else { throw .http(status: response.status, url: current) }
+                gate.release(ticket)
                 try await backoff(attempt: attempt, start: start, url: url, failure: .http(status: response.status, url: current))
             default:
                 throw .http(status: response.status, url: current)
@@ -198,27 +294,9 @@ public final class Fetcher: Sendable {
     }
 
     /// GETs a body that is not cached yet (no validator sent): the body, its ETag and lifetime.
-    public func fetchBody(_ url: String) async throws(FetchError) -> (body: [UInt8], etag: String?, maxAge: Double) {
-        guard case .body(let body, let etag, let maxAge) = try await fetch(url) else { throw .unexpectedNotModified(url: url) }
+    public func fetchBody(_ url: String, as kind: BodyKind = .json) async throws(FetchError) -> (body: [UInt8], etag: String?, maxAge: Double) {
+        guard case .body(let body, let etag, let maxAge) = try await fetch(url, as: kind) else { throw .unexpectedNotModified(url: url) }
         return (body, etag, maxAge)
-    }
-
-    /// Records the network's state; logs only when it changes, never per request.
-    private func setOnline(_ online: Bool, because reason: String, url: String, sentDuring outage: Int) {
-        let (changed, observer) = state.withLock { s -> (Bool, (@Sendable (Bool) -> Void)?) in
-            // An answer to a request sent before the outage began says nothing about now.
-            if online && !s.online && outage != s.outage { return (false, nil) }
-            if !online && s.online { s.outage += 1 }
-            defer { s.online = online }
-            return (s.online != online, s.onlineObserver)
-        }
-        guard changed else { return }
-        observer?(online)
-        if online {
-            log(.notice, "\(Self.hostOf(url) ?? url) answers again; back online")
-        } else {
-            log(.warning, "cannot reach \(Self.hostOf(url) ?? url) (\(reason)); answering from the cache until it is back")
-        }
     }
 
     /// Capped exponential backoff with full jitter: 0.1 s, 0.2 s, 0.4 s … at most 2 s.

@@ -5,11 +5,18 @@ public struct HTTPRequest: Sendable, Equatable {
     public var ifNoneMatch: String?
     /// The most this one attempt may take, in seconds.
     public var timeout: Double
+    /// A body larger than this (decoded) fails with ``TransportFailure/tooLarge(_:)``.
+    public var maxBytes: Int
+    public var method: Method
 
-    public init(url: String, ifNoneMatch: String? = nil, timeout: Double = 10) {
+    public enum Method: String, Sendable { case get = "GET", head = "HEAD" }
+
+    public init(url: String, ifNoneMatch: String? = nil, timeout: Double = 10, maxBytes: Int = 32 << 20, method: Method = .get) {
         self.url = url
         self.ifNoneMatch = ifNoneMatch
         self.timeout = timeout
+        self.maxBytes = maxBytes
+        self.method = method
     }
 }
 
@@ -19,11 +26,14 @@ public struct HTTPResponse: Sendable, Equatable {
     public var headers: [String: String]
     /// The decoded body (transfer and content encodings undone).
     public var body: [UInt8]
+    /// Whether it came over a connection that multiplexes requests (HTTP/2 or later); nil if not known.
+    public var multiplexed: Bool?
 
-    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
+    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = [], multiplexed: Bool? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.multiplexed = multiplexed
     }
 }
 
@@ -35,12 +45,14 @@ public enum TransportFailure: Error, Equatable, Sendable, CustomStringConvertibl
     case timedOut(String)
     /// The body was cut off before its announced end.
     case truncated(String)
+    /// The body grew past the request's ``HTTPRequest/maxBytes``.
+    case tooLarge(String)
     /// Anything else the transport reports.
     case other(String)
 
     public var description: String {
         switch self {
-        case .connection(let m), .timedOut(let m), .truncated(let m), .other(let m): return m
+        case .connection(let m), .timedOut(let m), .truncated(let m), .tooLarge(let m), .other(let m): return m
         }
     }
 }

@@ -1,41 +1,50 @@
+import Foundation
 import PokedexLocks
 
-/// Whether the network answers, and getting it back: while it is gone, prefetching
-/// pauses and the API is probed gently (2 s, doubling to 60 s) until it answers.
+/// Each host's health as the service uses it: `Online` follows the API host alone; a host
+/// that is down is probed gently (after 1 s, doubling to 30 s) until it answers, by one
+/// request with no body; whoever follows is told of every change.
 final class NetworkHealth: Sendable {
     private let fetcher: Fetcher
     private let clock: any PokedexClock
-    private let probeURL: String
-    private let probing = Mutex(false)
+    /// Hosts with a probe loop running.
+    private let probing = Mutex<Set<String>>([])
 
-    init(fetcher: Fetcher, clock: any PokedexClock, probeURL: String) {
+    init(fetcher: Fetcher, clock: any PokedexClock) {
         self.fetcher = fetcher
         self.clock = clock
-        self.probeURL = probeURL
     }
 
+    /// Whether the API host answers.
     var isOnline: Bool { fetcher.isOnline }
 
-    /// Calls `changed` each time the network goes or comes back, and probes while it is gone.
-    func follow(_ changed: @escaping @Sendable (Bool) -> Void) {
-        fetcher.observeOnline { [weak self] online in
-            changed(online)
-            if !online { self?.probeUntilBack() }
+    /// Each host's state, the API's first.
+    var hosts: [HostStatus] { fetcher.hosts }
+
+    /// Whether the host of `url` is up (a host never tried is).
+    func isUp(_ url: String) -> Bool { HostHealth.authority(url).map(fetcher.health.isUp) ?? true }
+
+    /// Calls `changed` on each change of any host, and probes each host while it is down.
+    func follow(_ changed: @escaping @Sendable (HostHealth.Change) -> Void) {
+        fetcher.health.observe { [weak self] change in
+            changed(change)
+            if !change.up { self?.probeUntilBack(change.host) }
         }
     }
 
-    private func probeUntilBack() {
-        guard probing.withLock({ p in defer { p = true }; return !p }) else { return }
+    private func probeUntilBack(_ host: String) {
+        guard probing.withLock({ $0.insert(host).inserted }) else { return }
         // Weak: the probing ends with the service.
         Task(priority: .background) { [weak self, clock] in
-            var delay = 2.0
-            while let health = self, !health.fetcher.isOnline {
-                do { try await clock.sleep(seconds: delay) } catch { break }
+            while let health = self, let due = health.fetcher.health.probe(for: host) {
+                let wait = due.at.timeIntervalSince(clock.now())
+                if wait > 0 { do { try await clock.sleep(seconds: wait) } catch { break } }
                 guard let health = self else { return }
-                if await health.fetcher.probe(health.probeURL) { break }
-                delay = min(delay * 2, 60)
+                // A caller's request may have brought it back while this slept.
+                guard let again = health.fetcher.health.probe(for: host) else { break }
+                await withPriority(.background) { await health.fetcher.probe(again.url) }
             }
-            self?.probing.withLock { $0 = false }
+            self?.probing.withLock { _ = $0.remove(host) }
         }
     }
 }

@@ -10,12 +10,16 @@ final class PagePrefetch: Sendable {
     /// The page asked for last.
     private let lastPage = Mutex<(offset: UInt32, limit: UInt32)?>(nil)
 
-    init(enabled: Bool, maxHostConnections: Int, catalog: Catalog, sprites: Sprites) {
+    /// - Parameter maxConcurrent: sprites fetched at once; the request gate still decides
+    ///   what a host may take (callers first, HTTP/1.1 hosts a few connections each).
+    init(enabled: Bool, maxConcurrent: Int, catalog: Catalog, sprites: Sprites) {
         self.enabled = enabled
         self.catalog = catalog
         self.sprites = sprites
-        queue = Prefetcher(maxConcurrent: maxHostConnections) { id in
-            _ = try? await sprites.ensure(PokemonIndex.Item(id: id, name: "#\(id)"))
+        queue = Prefetcher(maxConcurrent: maxConcurrent) { id in
+            await withPriority(.prefetch) {
+                _ = try? await sprites.ensure(PokemonIndex.Item(id: id, name: "#\(id)"))
+            }
         }
     }
 
@@ -42,7 +46,7 @@ final class PagePrefetch: Sendable {
         guard changed else { return }
         guard let index = catalog.cachedIndex else {
             Task(priority: .utility) { [self] in
-                guard (try? await catalog.index()) != nil else { return }
+                guard (try? await withPriority(.prefetch) { () async throws(PokedexError) in try await catalog.index() }) != nil else { return }
                 lastPage.withLock { $0 = nil }
                 pageRequested(offset: offset, limit: limit)
             }

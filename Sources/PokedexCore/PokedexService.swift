@@ -12,6 +12,9 @@ public final class PokedexService: Sendable {
 
     public let configuration: ServiceConfiguration
     let loader: ResourceLoader
+    let fetcher: Fetcher
+    let routes: APIRoutes
+    let pattern: SpriteURLPattern
     let store: any CacheStore
     let favorites: FavoritesBook
     let catalog: Catalog
@@ -38,16 +41,20 @@ public final class PokedexService: Sendable {
         self.favorites = favorites
         self.log = log
         let routes = APIRoutes(api: configuration.apiURL)
+        self.routes = routes
         var hosts = Set(configuration.spriteHosts.map { $0.lowercased() })
         if let apiHost = URLComponents(string: configuration.apiURL)?.host?.lowercased() { hosts.insert(apiHost) }
-        let fetcher = Fetcher(client: client, clock: clock, allowedHosts: hosts, deadline: configuration.requestDeadline,
-                              notFoundTTL: configuration.notFoundTTL, log: log)
+        let fetcher = Fetcher(client: client, clock: clock, allowedHosts: hosts, apiHost: HostHealth.authority(configuration.apiURL),
+                              deadline: configuration.requestDeadline, notFoundTTL: configuration.notFoundTTL,
+                              maxInFlight: configuration.maxRequests, maxHostConnections: configuration.maxHostConnections, log: log)
+        self.fetcher = fetcher
         loader = ResourceLoader(memory: MemoryTier(capacity: configuration.memoryCacheBytes), store: store,
                                 fetcher: fetcher, clock: clock, log: log)
         catalog = Catalog(loader: loader, routes: routes)
         let search = SearchEngine(catalog: catalog, loader: loader, fetcher: fetcher, routes: routes)
         self.search = search
         let pattern = SpriteURLPattern(configured: configuration.spriteURLTemplate)
+        self.pattern = pattern
         let records = Records(loader: loader, routes: routes, pattern: pattern, log: log) { search.noteSpecies($0) }
         let sprites = Sprites(
             still: SpriteCache(store: store, fetcher: fetcher, clock: clock, decoder: decoder, log: log),
@@ -56,13 +63,14 @@ public final class PokedexService: Sendable {
         self.sprites = sprites
         details = Details(records: records, sprites: sprites, favorites: favorites)
         rows = Rows(sprites: sprites, favorites: favorites)
-        prefetch = PagePrefetch(enabled: configuration.prefetch, maxHostConnections: configuration.maxHostConnections,
+        prefetch = PagePrefetch(enabled: configuration.prefetch, maxConcurrent: max(1, min(configuration.maxRequests / 2, 32)),
                                 catalog: catalog, sprites: sprites)
-        health = NetworkHealth(fetcher: fetcher, clock: clock, probeURL: routes.index)
+        let health = NetworkHealth(fetcher: fetcher, clock: clock)
+        self.health = health
         let events = ServiceEvents()
         self.events = events
         syncing = Sync(catalog: catalog, records: records, sprites: sprites, search: search,
-                       workers: configuration.maxHostConnections, log: log) { events.emit(.sync($0)) }
+                       workers: configuration.syncRequests, log: log) { events.emit(.sync($0)) }
         notifications = notifier.map { notifier in
             FavoriteNotifications(notifier: notifier) { change in
                 let item = PokemonIndex.Item(id: change.id, name: change.name)
@@ -72,9 +80,11 @@ public final class PokedexService: Sendable {
                 return FavoriteNotifications.notification(for: change, types: record?.types ?? [], species: species, spritePath: sprite)
             }
         }
-        health.follow { [prefetch] online in
-            prefetch.setPaused(!online)
-            events.emit(.online(online))
+        health.follow { [prefetch, weak health] change in
+            guard let health else { return }
+            // Pre-warming waits while the API or the sprite host is away; Online follows the API alone.
+            prefetch.setPaused(!health.isOnline || !health.isUp(pattern.guess(1)))
+            if change.isAPI { events.emit(.online(change.up)) }
         }
     }
 
@@ -82,8 +92,21 @@ public final class PokedexService: Sendable {
     /// going and coming back, sync progress. From whichever thread it happened on.
     public func observe(_ handler: @escaping @Sendable (ServiceEvent) -> Void) { events.observe(handler) }
 
-    /// Starts background work: pre-warms the first page.
-    public func start() { prefetch.start() }
+    /// Starts background work, unless prefetching is off: pre-warms the first page, opens the
+    /// connections to the API and the sprite host (DNS, TCP, TLS) so the first call pays only
+    /// for its own requests, then loads the type and generation filters for search.
+    public func start() {
+        guard configuration.prefetch else { return }
+        prefetch.start()
+        Task(priority: .utility) { [self] in
+            await withPriority(.background) {
+                async let api = fetcher.probe(routes.api + "/")
+                async let sprites = fetcher.probe(pattern.guess(1))
+                _ = await (api, sprites)
+                try? await search.loadFilters()
+            }
+        }
+    }
 
     /// Waits (blocking, at most `timeout` seconds) until every cache write started in the
     /// background has reached the disk. Call before exiting, so nothing fetched is lost.
@@ -218,6 +241,7 @@ public final class PokedexService: Sendable {
             cacheDirectory: configuration.cacheDirectory, dataDirectory: configuration.dataDirectory,
             memoryEntries: mem.entries, memoryBytes: mem.bytes, memoryCapBytes: configuration.memoryCacheBytes,
             diskEntries: disk.entries, diskBytes: disk.bytes, diskCapBytes: configuration.diskCacheBytes,
-            favorites: favorites.ids.count, online: health.isOnline)
+            favorites: favorites.ids.count, online: health.isOnline, hosts: health.hosts,
+            requestsInFlight: fetcher.gate.usage.inFlight, maxRequestsInFlight: fetcher.gate.usage.maxInFlight)
     }
 }

@@ -4,8 +4,8 @@ import PokedexLocks
 /// for the page being browsed and the two after it.
 ///
 /// - The queue is replaced on every new page: work for pages left behind is dropped.
-/// - The page on screen is urgent and may use every connection; the pages ahead leave one
-///   connection free, so a caller's own request never queues behind prefetching.
+/// - The page on screen is urgent; the pages ahead leave one job's room. Callers never queue
+///   behind either: the fetcher's request gate admits callers first and keeps room for them.
 /// - A caller that needs a queued resource fetches it directly; the two meet in the
 ///   sprite cache's single flight, so that resource effectively moves to the front.
 /// - It pauses while the network is away.
@@ -22,7 +22,7 @@ final class Prefetcher: Sendable {
     private let work: @Sendable (UInt32) async -> Void
 
     /// - Parameters:
-    ///   - maxConcurrent: the per-host connection cap.
+    ///   - maxConcurrent: how many jobs run at once.
     ///   - work: what one job does: fetch the sprite of this id.
     init(maxConcurrent: Int, work: @escaping @Sendable (UInt32) async -> Void) {
         self.maxConcurrent = max(1, maxConcurrent)

@@ -16,10 +16,11 @@ final class Records: Sendable {
         self.speciesSeen = speciesSeen
     }
 
-    /// The `pokemon` record, fetching it if no tier has it.
-    func pokemon(_ item: PokemonIndex.Item) async throws(PokedexError) -> PokemonRecord {
+    /// The `pokemon` record, fetching it if no tier has it; `fresh`: revalidated first if stale.
+    func pokemon(_ item: PokemonIndex.Item, fresh: Bool = false) async throws(PokedexError) -> PokemonRecord {
         do {
-            let record = try await loader.load(APIRoutes.pokemonKey(item.id), url: routes.pokemon(item.id), .pokemon)
+            let key = APIRoutes.pokemonKey(item.id), url = routes.pokemon(item.id)
+            let record = try await fresh ? loader.loadFresh(key, url: url, .pokemon) : loader.load(key, url: url, .pokemon)
             pattern.learn(from: record)
             return record
         } catch {
@@ -46,10 +47,11 @@ final class Records: Sendable {
         }
     }
 
-    /// The species record; nil only where the API names none.
-    func loadSpecies(for record: PokemonRecord) async throws -> SpeciesRecord? {
+    /// The species record; nil only where the API names none. `fresh`: revalidated first if stale.
+    func loadSpecies(for record: PokemonRecord, fresh: Bool = false) async throws -> SpeciesRecord? {
         guard let url = record.speciesURL, let sid = APIDecoding.trailingID(url) else { return nil }
-        let species = try await loader.load(APIRoutes.speciesKey(sid), url: url, .species)
+        let key = APIRoutes.speciesKey(sid)
+        let species = try await fresh ? loader.loadFresh(key, url: url, .species) : loader.load(key, url: url, .species)
         speciesSeen(species)
         return species
     }

@@ -4,23 +4,25 @@ import PokedexLocks
 /// One kind of resource the loader knows how to keep: its URL, how to decode the API's
 /// body into a compact record, and how that record sits in the memory tier.
 struct ResourceKind<Record: Codable & Sendable>: Sendable {
+    /// For messages: "the Pokémon list", "pokemon", "species".
+    let noun: String
     let decodeBody: @Sendable ([UInt8]) throws -> Record
     let wrap: @Sendable (Record) -> CachedResource
     let unwrap: @Sendable (CachedResource) -> Record?
 }
 
 extension ResourceKind where Record == PokemonIndex {
-    static let index = ResourceKind(decodeBody: APIDecoding.index, wrap: { .index($0) }, unwrap: {
+    static let index = ResourceKind(noun: "the Pokémon list", decodeBody: APIDecoding.index, wrap: { .index($0) }, unwrap: {
         if case .index(let v) = $0 { return v } else { return nil }
     })
 }
 extension ResourceKind where Record == PokemonRecord {
-    static let pokemon = ResourceKind(decodeBody: APIDecoding.pokemon, wrap: { .pokemon($0) }, unwrap: {
+    static let pokemon = ResourceKind(noun: "pokemon", decodeBody: APIDecoding.pokemon, wrap: { .pokemon($0) }, unwrap: {
         if case .pokemon(let v) = $0 { return v } else { return nil }
     })
 }
 extension ResourceKind where Record == SpeciesRecord {
-    static let species = ResourceKind(decodeBody: APIDecoding.species, wrap: { .species($0) }, unwrap: {
+    static let species = ResourceKind(noun: "pokemon-species", decodeBody: APIDecoding.species, wrap: { .species($0) }, unwrap: {
         if case .species(let v) = $0 { return v } else { return nil }
     })
 }
@@ -38,7 +40,7 @@ final class ResourceLoader: Sendable {
     private let diskFailing = Mutex(false)
     /// Disk writes started after their caller was answered, not yet finished.
     private let pendingWrites = DispatchGroup()
-    private let revalidations = SingleFlight<String, Bool>()
+    private let revalidations = SingleFlight<String, CachedResource?>()
 
     init(memory: MemoryTier, store: any CacheStore, fetcher: Fetcher, clock: any PokedexClock, log: @escaping Logger) {
         self.memory = memory
@@ -81,27 +83,44 @@ final class ResourceLoader: Sendable {
     /// The record from whichever tier has it, fetching it if none does.
     func load<R>(_ key: String, url: String, _ kind: ResourceKind<R>) async throws -> R {
         if let v = cached(key, url: url, kind) { return v }
-        let resource = try await flights.run(key) { [self] in
-            if let v = cached(key, url: url, kind) { return kind.wrap(v) }
-            if let stored = store.readRecord(key), let v = try? JSONDecoder().decode(R.self, from: Data(stored.payload)) {
-                remember(key, kind.wrap(v), stored.freshness, bytes: stored.payload.count)
-                if !stored.freshness.isFresh(at: clock.now()) { revalidateInBackground(key, url: url, kind, stored.freshness) }
-                return kind.wrap(v)
+        fetcher.promote(url)  // background work may have asked first
+        let resource = try await CallTrace.step("waiting for \(kind.noun) (\(url))") {
+            try await flights.run(key) { [self] in
+                if let v = cached(key, url: url, kind) { return kind.wrap(v) }
+                if let stored = store.readRecord(key), let v = try? JSONDecoder().decode(R.self, from: Data(stored.payload)) {
+                    remember(key, kind.wrap(v), stored.freshness, bytes: stored.payload.count)
+                    if !stored.freshness.isFresh(at: clock.now()) { revalidateInBackground(key, url: url, kind, stored.freshness) }
+                    return kind.wrap(v)
+                }
+                let (value, size, etag, maxAge) = try await fetchDecoded(url, kind)
+                let freshness = Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)
+                // The caller is answered from memory now; the disk copy is written meanwhile.
+                remember(key, kind.wrap(value), freshness, bytes: size / 4)
+                pendingWrites.enter()
+                Task.detached(priority: .utility) { [self] in
+                    try? persist(key, value, freshness, kind)
+                    pendingWrites.leave()
+                }
+                return kind.wrap(value)
             }
-            let (body, etag, maxAge) = try await fetcher.fetchBody(url)
-            let value = try decode(body, url: url, kind)
-            let freshness = Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)
-            // The caller is answered from memory now; the disk copy is written meanwhile.
-            remember(key, kind.wrap(value), freshness, bytes: body.count / 4)
-            pendingWrites.enter()
-            Task.detached(priority: .utility) { [self] in
-                try? persist(key, value, freshness, kind)
-                pendingWrites.leave()
-            }
-            return kind.wrap(value)
         }
         guard let value = kind.unwrap(resource) else { throw FetchError.http(status: 0, url: url) }
         return value
+    }
+
+    /// Like ``load(_:url:_:)``, but a stale record is revalidated (a `304` costs no body) before
+    /// it is returned, not in the background: what `Sync` uses, so a sync leaves nothing stale.
+    func loadFresh<R>(_ key: String, url: String, _ kind: ResourceKind<R>) async throws -> R {
+        let value = try await load(key, url: url, kind)
+        guard let entry = memory.get(key), !entry.freshness.isFresh(at: clock.now()) else { return value }
+        return try await revalidate(key, url: url, kind, entry.freshness) ?? value
+    }
+
+    /// GETs and decodes a body while it counts against the fetcher's budget of bytes held.
+    private func fetchDecoded<R>(_ url: String, _ kind: ResourceKind<R>) async throws(FetchError) -> (R, Int, String?, Double) {
+        let fetched = try await fetcher.fetch(url, as: .json) { body throws -> (R, Int) in (try decode(body, url: url, kind), body.count) }
+        guard case .body(let (value, size), let etag, let maxAge) = fetched else { throw .unexpectedNotModified(url: url) }
+        return (value, size, etag, maxAge)
     }
 
     /// Waits (blocking, at most `timeout` seconds) until every write started in the
@@ -143,19 +162,26 @@ final class ResourceLoader: Sendable {
     /// Asks the API whether a stale entry changed, with `If-None-Match`; a 304 costs no body.
     private func revalidateInBackground<R>(_ key: String, url: String, _ kind: ResourceKind<R>, _ old: Freshness) {
         Task.detached(priority: .background) { [self] in
-            _ = try? await revalidations.run(key) { [self] in
-                switch try await fetcher.fetch(url, etag: old.etag) {
-                case .notModified(let etag, let maxAge):
-                    let fresh = Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)
-                    if let stored = store.readRecord(key), let v = try? JSONDecoder().decode(R.self, from: Data(stored.payload)) {
-                        try persist(key, v, fresh, kind)
-                    }
-                case .body(let body, let etag, let maxAge):
-                    let value = try decode(body, url: url, kind)
-                    try persist(key, value, Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge), kind)
+            _ = try? await withPriority(.background) { () async throws -> R? in try await revalidate(key, url: url, kind, old) }
+        }
+    }
+
+    /// One revalidation per key at a time: the fresh record, or nil when the disk copy is gone.
+    private func revalidate<R>(_ key: String, url: String, _ kind: ResourceKind<R>, _ old: Freshness) async throws -> R? {
+        let fresh = try await revalidations.run(key) { [self] () async throws -> CachedResource? in
+            switch try await fetcher.fetch(url, etag: old.etag, as: .json, decode: { try decode($0, url: url, kind) }) {
+            case .notModified(let etag, let maxAge):
+                let fresh = Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)
+                guard let stored = store.readRecord(key), let v = try? JSONDecoder().decode(R.self, from: Data(stored.payload)) else {
+                    return nil
                 }
-                return true
+                try persist(key, v, fresh, kind)
+                return kind.wrap(v)
+            case .body(let value, let etag, let maxAge):
+                try persist(key, value, Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge), kind)
+                return kind.wrap(value)
             }
         }
+        return fresh.flatMap(kind.unwrap)
     }
 }

@@ -16,6 +16,8 @@ final class SearchEngine: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The filters are fetched once, whoever asks first (the warm start, or a `type:` search).
+    private let filterFlight = SingleFlight<Int, SearchFilters>()
     private let catalog: Catalog
     private let loader: ResourceLoader
     private let fetcher: Fetcher
@@ -116,30 +118,44 @@ final class SearchEngine: Sendable {
         return out
     }
 
-    /// Fetches the type and generation resources once (then from the disk tier).
+    /// Fetches the type and generation resources once (then from the disk tier), all at once.
     func loadFilters() async throws(PokedexError) {
         if state.withLock({ $0.filters }) != nil { return }
         if let f = loader.peekFilters() { return use(f) }
         do {
-            async let typeNames = fetchJSON(routes.typeList, FilterDecoding.names)
-            async let genNames = fetchJSON(routes.generationList, FilterDecoding.names)
-            var types: [String: [UInt32]] = [:]
-            for name in try await typeNames {
-                types[name] = try await fetchJSON(routes.type(name), FilterDecoding.typeMembers)
-            }
-            var generations: [Int: [UInt32]] = [:]
-            var speciesIDs: [String: UInt32] = [:]
-            for name in try await genNames {
-                let (id, species) = try await fetchJSON(routes.generation(name), FilterDecoding.generationSpecies)
-                generations[id] = species.map(\.1)
-                for (n, sid) in species { speciesIDs[n] = sid }
-            }
-            let filters = SearchFilters(types: types, generations: generations, speciesIDs: speciesIDs)
-            loader.storeFilters(filters)
-            use(filters)
+            let filters = try await filterFlight.run(0) { [self] in try await fetchFilters() }
+            if state.withLock({ $0.filters }) == nil { use(filters) }
         } catch {
             throw PokedexError.wrap(error, context: "type and generation filters are not available")
         }
+    }
+
+    private func fetchFilters() async throws -> SearchFilters {
+        async let typeNames = fetchJSON(routes.typeList, FilterDecoding.names)
+        async let genNames = fetchJSON(routes.generationList, FilterDecoding.names)
+        let (typeList, genList) = try await (typeNames, genNames)
+        let types = try await withThrowingTaskGroup(of: (String, [UInt32]).self) { group in
+            for name in typeList {
+                group.addTask { [self] in (name, try await fetchJSON(routes.type(name), FilterDecoding.typeMembers)) }
+            }
+            var out: [String: [UInt32]] = [:]
+            for try await (name, ids) in group { out[name] = ids }
+            return out
+        }
+        var generations: [Int: [UInt32]] = [:]
+        var speciesIDs: [String: UInt32] = [:]
+        try await withThrowingTaskGroup(of: (Int, [(String, UInt32)]).self) { group in
+            for name in genList {
+                group.addTask { [self] in try await fetchJSON(routes.generation(name), FilterDecoding.generationSpecies) }
+            }
+            for try await (id, species) in group {
+                generations[id] = species.map(\.1)
+                for (n, sid) in species { speciesIDs[n] = sid }
+            }
+        }
+        let filters = SearchFilters(types: types, generations: generations, speciesIDs: speciesIDs)
+        loader.storeFilters(filters)
+        return filters
     }
 
     private func use(_ filters: SearchFilters) {
@@ -149,7 +165,11 @@ final class SearchEngine: Sendable {
         }
     }
 
-    private func fetchJSON<T>(_ url: String, _ decode: ([UInt8]) throws -> T) async throws -> T {
-        try decode(try await fetcher.fetchBody(url).body)
+    private func fetchJSON<T: Sendable>(_ url: String, _ decode: @escaping ([UInt8]) throws -> T) async throws -> T {
+        fetcher.promote(url)
+        guard case .body(let value, _, _) = try await fetcher.fetch(url, as: .json, decode: decode) else {
+            throw FetchError.unexpectedNotModified(url: url)
+        }
+        return value
     }
 }

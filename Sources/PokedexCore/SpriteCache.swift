@@ -13,13 +13,15 @@ struct SpriteKind: Sendable {
     let isWhole: @Sendable ([UInt8]) -> Bool
     /// Whether the dominant colour is computed (and kept in the record).
     let hasColor: Bool
+    /// Its size cap and budget on the network.
+    let body: BodyKind
 
     /// The default front sprite, `{id}.png`.
     static let png = SpriteKind(fileSuffix: ".png", metaPrefix: "sprite/", noun: "sprite",
-                                isWhole: PNGCheck.isValid, hasColor: true)
+                                isWhole: PNGCheck.isValid, hasColor: true, body: .png)
     /// The generation-V animated sprite, `{id}-animated.gif`.
     static let animatedGIF = SpriteKind(fileSuffix: "-animated.gif", metaPrefix: "sprite-animated/",
-                                        noun: "animated sprite", isWhole: GIFCheck.isValid, hasColor: false)
+                                        noun: "animated sprite", isWhole: GIFCheck.isValid, hasColor: false, body: .gif)
 }
 
 /// Sprites as plain image files in the disk tier, because widgets load them by path.
@@ -144,22 +146,26 @@ final class SpriteCache: Sendable {
     func ensure(_ id: UInt32, url: String) async throws -> String {
         let onDisk = pathOnDisk(id)
         if !onDisk.isEmpty { return onDisk }
-        return try await flights.run(id) { [self] in
-            if let path = verify(id, expectedURL: url) { return path }
-            let (bytes, etag, maxAge) = try await fetcher.fetchBody(url)
-            guard kind.isWhole(bytes) else {
-                throw PokedexError.unavailable("the \(kind.noun) at \(url) is not a whole image")
+        fetcher.promote(url)  // pre-warming may have asked first
+        return try await CallTrace.step("waiting for the \(kind.noun) of #\(id) (\(url))") {
+            try await flights.run(id) { [self] in
+                if let path = verify(id, expectedURL: url) { return path }
+                // Checked and its colour found while the body still counts against the budget.
+                let fetched = try await fetcher.fetch(url, as: kind.body) { bytes throws -> ([UInt8], String) in
+                    guard kind.isWhole(bytes) else { throw PokedexError.unavailable("the \(kind.noun) at \(url) is not a whole image") }
+                    return (bytes, color(of: bytes))
+                }
+                guard case .body(let (bytes, color), let etag, let maxAge) = fetched else { throw FetchError.unexpectedNotModified(url: url) }
+                let path = try store.writeSprite(fileName(id), bytes)
+                let meta = try JSONEncoder().encode(Meta(url: url, size: bytes.count, crc32: CRC32.checksum(bytes), color: color))
+                try store.writeRecord(
+                    metaKey(id),
+                    StoredRecord(payload: Array(meta), freshness: Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)))
+                if let info = FileIO.fileInfo(path) {
+                    states.withLock { $0[id] = .valid(path: path, size: info.size, mtime: info.mtime, color: color) }
+                }
+                return path
             }
-            let color = self.color(of: bytes)
-            let path = try store.writeSprite(fileName(id), bytes)
-            let meta = try JSONEncoder().encode(Meta(url: url, size: bytes.count, crc32: CRC32.checksum(bytes), color: color))
-            try store.writeRecord(
-                metaKey(id),
-                StoredRecord(payload: Array(meta), freshness: Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)))
-            if let info = FileIO.fileInfo(path) {
-                states.withLock { $0[id] = .valid(path: path, size: info.size, mtime: info.mtime, color: color) }
-            }
-            return path
         }
     }
 }

@@ -3,23 +3,35 @@ import PokedexLocks
 /// Where a default sprite is guessed to be before a `pokemon` body names it: the
 /// configured pattern, or PokeAPI's, refined by the bodies seen.
 final class SpriteURLPattern: Sendable {
+    private struct State {
+        var template: String
+        /// Whether a body confirmed the template: bodies then name sprites on its host.
+        var confirmed: Bool
+    }
+
     private let configured: Bool
-    private let template: Mutex<String>
+    private let state: Mutex<State>
 
     init(configured: String?) {
         self.configured = configured != nil
-        template = Mutex(configured ?? ServiceConfiguration.defaultSpriteURLTemplate)
+        state = Mutex(State(template: configured ?? ServiceConfiguration.defaultSpriteURLTemplate, confirmed: false))
     }
 
     func guess(_ id: UInt32) -> String {
-        template.withLock { $0 }.replacingOccurrences(of: "{id}", with: String(id))
+        state.withLock { $0.template }.replacingOccurrences(of: "{id}", with: String(id))
+    }
+
+    /// Whether the bodies seen name their sprites on this host (so fetching another body
+    /// to find a sprite there is no use while the host is down).
+    func bodiesName(host: String) -> Bool {
+        state.withLock { $0.confirmed && HostHealth.authority($0.template) == host }
     }
 
     /// A body that names its sprite `…/{its id}.png` teaches the pattern (unless configured).
     func learn(from record: PokemonRecord) {
         guard !configured, let url = record.spriteURL, url.hasSuffix("/\(record.id).png") else { return }
         let learned = String(url.dropLast("\(record.id).png".count)) + "{id}.png"
-        template.withLock { $0 = learned }
+        state.withLock { $0 = State(template: learned, confirmed: true) }
     }
 }
 
@@ -30,6 +42,8 @@ final class Sprites: Sendable {
     private let records: Records
     private let pattern: SpriteURLPattern
     private let log: Logger
+    /// One body at a time per unreachable host, to learn whether bodies name it.
+    private let learning = SingleFlight<String, Void>()
 
     init(still: SpriteCache, animated: SpriteCache, records: Records, pattern: SpriteURLPattern, log: @escaping Logger) {
         self.still = still
@@ -41,26 +55,47 @@ final class Sprites: Sendable {
 
     /// The default sprite's path, fetching it if needed: from the URL the cached body names,
     /// else the guessed pattern (no 300–600 KB body needed), falling back to the body's URL
-    /// when the guess fails.
+    /// when the guess fails. A body is not fetched when the guess failed because its host is
+    /// down and the bodies seen name that same host: it would name the failing host again.
     func ensure(_ item: PokemonIndex.Item) async throws(PokedexError) -> String {
         let onDisk = still.pathOnDisk(item.id)
         if !onDisk.isEmpty { return onDisk }
         let known = records.pokemonOnHand(item.id)
         if let known, known.spriteURL == nil { throw .notFound("\(item.name) has no default sprite") }
+        let guess = pattern.guess(item.id)
+        let guessFailure: any Error
         do {
-            return try await still.ensure(item.id, url: known?.spriteURL ?? pattern.guess(item.id))
-        } catch where known == nil && !Task.isCancelled {
-            // The guess missed (404, or a host that is not allowed): the body names the URL.
-            let record = try await records.pokemon(item)
-            guard let url = record.spriteURL else { throw .notFound("\(item.name) has no default sprite") }
-            do {
-                return try await still.ensure(item.id, url: url)
-            } catch {
-                throw PokedexError.wrap(error, context: "the sprite of \(item.name) is not available")
-            }
+            return try await still.ensure(item.id, url: known?.spriteURL ?? guess)
+        } catch {
+            guessFailure = error
+        }
+        guard known == nil, !Task.isCancelled, await worthABody(afterGuessFailed: guess, guessFailure, item) else {
+            throw PokedexError.wrap(guessFailure, context: "the sprite of \(item.name) is not available")
+        }
+        // The guess missed (404, a host that is not allowed, or one that bodies may not name):
+        // the body names the URL.
+        let record = try await records.pokemon(item)
+        guard let url = record.spriteURL else { throw .notFound("\(item.name) has no default sprite") }
+        do {
+            return try await still.ensure(item.id, url: url)
         } catch {
             throw PokedexError.wrap(error, context: "the sprite of \(item.name) is not available")
         }
+    }
+
+    /// Whether a body may still name a sprite elsewhere after the guess failed with `error`:
+    /// not when the guess's host is unreachable and the bodies name that host. Until a body
+    /// has said which host they name, one body (for all the guesses failing at once) finds out.
+    private func worthABody(afterGuessFailed guess: String, _ error: any Error, _ item: PokemonIndex.Item) async -> Bool {
+        guard let host = HostHealth.authority(guess) else { return true }
+        switch error as? FetchError {
+        case .hostDown?, .transport?, .deadline?: break
+        default: return true  // a 404 or a refused host: the body names the real URL
+        }
+        if !pattern.bodiesName(host: host) {
+            _ = try? await learning.run(host) { [records] in _ = try await records.pokemon(item) }
+        }
+        return !pattern.bodiesName(host: host)
     }
 
     /// The default sprite's path, or "" where the API names none or it cannot be had now.

@@ -29,8 +29,9 @@ final class Sync: Sendable {
     /// Progress of the sync running now, or of the last one.
     var progress: SyncProgress { progressNow.withLock { $0 } }
 
+    /// Runs below every caller's request, at most ``workers`` requests at once.
     func run() async -> SyncResult {
-        (try? await flight.run(0) { [self] in await runOnce() }) ?? SyncResult(complete: 0, failed: 0)
+        (try? await flight.run(0) { [self] in await withPriority(.background) { await runOnce() } }) ?? SyncResult(complete: 0, failed: 0)
     }
 
     private func runOnce() async -> SyncResult {
@@ -42,7 +43,7 @@ final class Sync: Sendable {
         update(SyncProgress(done: 0, total: UInt32(items.count), running: true))
         let next = Mutex(0)
         let outcome = Mutex((complete: UInt32(0), failed: UInt32(0)))
-        // As many workers as connections: the per-host cap still holds in the HTTP client.
+        // As many workers as the politeness cap allows; the request gate still keeps room for callers.
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<workers {
                 group.addTask { [self] in
@@ -66,10 +67,11 @@ final class Sync: Sendable {
         return result
     }
 
-    /// Detail, species and sprite of one Pokémon, from disk if there, else fetched.
+    /// Detail, species and sprite of one Pokémon, from disk if there (revalidated when stale:
+    /// a 304 costs no body), else fetched.
     private func syncOne(_ item: PokemonIndex.Item) async -> Bool {
-        guard let record = try? await records.pokemon(item) else { return false }
-        do { _ = try await records.loadSpecies(for: record) } catch { return false }
+        guard let record = try? await records.pokemon(item, fresh: true) else { return false }
+        do { _ = try await records.loadSpecies(for: record, fresh: true) } catch { return false }
         if let url = record.spriteURL {
             guard (try? await sprites.still.ensure(record.id, url: url)) != nil else { return false }
         }

@@ -9,6 +9,12 @@ import PokedexEventLoop
 /// (`CURLMOPT_SOCKETFUNCTION`, `CURLMOPT_TIMERFUNCTION`), so no thread ever blocks on
 /// the network. Connections are reused across requests through the multi handle.
 ///
+/// HTTP/2 where the server offers it (ALPN): requests to one host share one connection
+/// (`CURLOPT_PIPEWAIT`: a new request waits to learn whether the connection being opened
+/// multiplexes, rather than opening another). HTTP/1.1 servers get at most
+/// ``Options/maxHostConnections`` connections. Which requests go first is decided by the
+/// core's request gate, never by curl's queue.
+///
 /// Callers may be on any thread; every curl call happens on the loop thread.
 public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     /// Call once in `main`, before any thread starts.
@@ -18,10 +24,16 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
 
     /// Limits for every transfer.
     public struct Options: Sendable {
+        /// Connections per host that does not multiplex (HTTP/1.1).
         public var maxHostConnections = 6
+        /// Streams on one HTTP/2 connection (servers allow about 100–128).
+        public var maxConcurrentStreams = 100
         public var connectTimeout = 5.0
+        /// The most any body may be, whatever a request allows.
         public var maxBodyBytes = 32 << 20
         public var userAgent = ServiceConfiguration.userAgent
+        /// Certificates to trust instead of the system's (a self-hosted mirror); verification stays on.
+        public var caFile: String?
         public init() {}
     }
 
@@ -41,6 +53,8 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         let me = Unmanaged.passUnretained(self).toOpaque()
         pdx_multi_setopt_long(m, CURLMOPT_MAX_HOST_CONNECTIONS, options.maxHostConnections)
         pdx_multi_setopt_long(m, CURLMOPT_MAXCONNECTS, options.maxHostConnections * 4)
+        pdx_multi_setopt_long(m, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        pdx_multi_setopt_long(m, CURLMOPT_MAX_CONCURRENT_STREAMS, options.maxConcurrentStreams)
         pdx_multi_setopt_socket_fn(m, { _, fd, what, userp, _ in
             Unmanaged<CurlHTTPClient>.fromOpaque(userp!).takeUnretainedValue().socketChanged(fd, what)
             return 0
@@ -86,7 +100,8 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             continuation.resume(throwing: TransportFailure.other("curl_easy_init failed"))
             return
         }
-        let t = Transfer(easy: easy, url: request.url, maxBody: options.maxBodyBytes, continuation: continuation)
+        let maxBody = min(request.maxBytes, options.maxBodyBytes)
+        let t = Transfer(easy: easy, url: request.url, maxBody: maxBody, continuation: continuation)
         let me = Unmanaged.passUnretained(t).toOpaque()
         pdx_easy_setopt_str(easy, CURLOPT_URL, request.url)
         pdx_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
@@ -97,7 +112,11 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         pdx_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
         pdx_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int(request.timeout * 1000)))
         pdx_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
-        pdx_easy_setopt_long(easy, CURLOPT_MAXFILESIZE, options.maxBodyBytes)
+        pdx_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        pdx_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
+        pdx_easy_setopt_long(easy, CURLOPT_MAXFILESIZE, max(1, maxBody))  // refused from Content-Length alone
+        if request.method == .head { pdx_easy_setopt_long(easy, CURLOPT_NOBODY, 1) }
+        if let caFile = options.caFile { pdx_easy_setopt_str(easy, CURLOPT_CAINFO, caFile) }
         pdx_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, t.errorBuffer)
         pdx_easy_setopt_ptr(easy, CURLOPT_PRIVATE, me)
         pdx_easy_setopt_write_fn(easy, CURLOPT_WRITEFUNCTION, { data, size, count, userdata in
@@ -165,9 +184,13 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
                   let t = transfers[easy] else { continue }
             let code = msg.pointee.data.result
             if code == CURLE_OK {
-                var status = 0
+                var status = 0, version = 0
                 pdx_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-                finish(t, result: .success(HTTPResponse(status: status, headers: t.headers, body: t.body)))
+                pdx_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+                let multiplexed = version >= Int(CURL_HTTP_VERSION_2_0)
+                finish(t, result: .success(HTTPResponse(status: status, headers: t.headers, body: t.body, multiplexed: multiplexed)))
+            } else if code == CURLE_FILESIZE_EXCEEDED || (code == CURLE_WRITE_ERROR && t.overLimit) {
+                finish(t, result: .failure(TransportFailure.tooLarge("the body is over \(t.maxBody) bytes")))
             } else {
                 finish(t, result: .failure(Self.failure(code, detail: t.errorText)))
             }
@@ -207,6 +230,8 @@ final class Transfer {
     var body: [UInt8] = []
     var headers: [String: String] = [:]
     var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The body grew past ``maxBody`` and was refused.
+    var overLimit = false
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     init(easy: UnsafeMutableRawPointer, url: String, maxBody: Int, continuation: CheckedContinuation<HTTPResponse, any Error>) {
@@ -220,7 +245,10 @@ final class Transfer {
     var errorText: String { String(cString: errorBuffer) }
 
     func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
-        guard body.count + count <= maxBody else { return 0 }  // curl then fails with CURLE_WRITE_ERROR
+        guard body.count + count <= maxBody else {
+            overLimit = true
+            return 0  // curl then fails with CURLE_WRITE_ERROR
+        }
         data.withMemoryRebound(to: UInt8.self, capacity: count) { body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
         return count
     }

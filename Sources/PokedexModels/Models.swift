@@ -189,10 +189,19 @@ public struct ServiceStatus: Equatable, Sendable {
     public var diskCapBytes: Int
     public var favorites: Int
     public var online: Bool
+    /// Each host the service fetches from, the API's first.
+    public var hosts: [HostStatus]
+    /// Requests in flight now, and the most at once since the start.
+    public var requestsInFlight: Int
+    public var maxRequestsInFlight: Int
 
     public init(version: String, apiURL: String, cacheDirectory: String, dataDirectory: String,
                 memoryEntries: Int, memoryBytes: Int, memoryCapBytes: Int, diskEntries: Int, diskBytes: Int,
-                diskCapBytes: Int, favorites: Int, online: Bool) {
+                diskCapBytes: Int, favorites: Int, online: Bool, hosts: [HostStatus] = [],
+                requestsInFlight: Int = 0, maxRequestsInFlight: Int = 0) {
+        self.hosts = hosts
+        self.requestsInFlight = requestsInFlight
+        self.maxRequestsInFlight = maxRequestsInFlight
         self.version = version
         self.apiURL = apiURL
         self.cacheDirectory = cacheDirectory
@@ -205,6 +214,34 @@ public struct ServiceStatus: Equatable, Sendable {
         self.diskCapBytes = diskCapBytes
         self.favorites = favorites
         self.online = online
+    }
+}
+
+/// One host's state, as `Status` reports it.
+public struct HostStatus: Equatable, Sendable {
+    /// `host` or `host:port`.
+    public var host: String
+    /// Whether this is the API's own host, the one `Online` follows.
+    public var isAPI: Bool
+    public var up: Bool
+    /// When it went down, in seconds since the epoch; nil while up.
+    public var downSince: Double?
+    /// Why it is down; "" while up.
+    public var reason: String
+    /// When it will next be tried, in seconds since the epoch; nil while up.
+    public var nextAttempt: Double?
+    /// Whether it multiplexes requests on one connection (HTTP/2); nil until it answered.
+    public var multiplexed: Bool?
+
+    public init(host: String, isAPI: Bool, up: Bool, downSince: Double? = nil, reason: String = "",
+                nextAttempt: Double? = nil, multiplexed: Bool? = nil) {
+        self.host = host
+        self.isAPI = isAPI
+        self.up = up
+        self.downSince = downSince
+        self.reason = reason
+        self.nextAttempt = nextAttempt
+        self.multiplexed = multiplexed
     }
 }
 

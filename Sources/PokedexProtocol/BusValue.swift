@@ -35,6 +35,7 @@ public indirect enum BusValue: Equatable, Sendable {
     public var string: String? { if case .string(let s) = unwrapped { return s } else { return nil } }
     public var uint: UInt64? { if case .uint(let u) = unwrapped { return u } else { return nil } }
     public var bool: Bool? { if case .bool(let b) = unwrapped { return b } else { return nil } }
+    public var double: Double? { if case .double(let d) = unwrapped { return d } else { return nil } }
     public var array: [BusValue]? { if case .array(let a) = unwrapped { return a } else { return nil } }
     public var fields: [BusValue]? { if case .structure(let a) = unwrapped { return a } else { return nil } }
 
@@ -141,6 +142,11 @@ public struct MessageWriter {
     public func append(_ v: UInt64) throws(BusError) {
         var v = v
         try busCheck(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "t")), &v), "append t")
+    }
+
+    public func append(_ v: Double) throws(BusError) {
+        var v = v
+        try busCheck(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "d")), &v), "append d")
     }
 
     public func append(_ v: Bool) throws(BusError) {

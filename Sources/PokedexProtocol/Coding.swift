@@ -156,6 +156,13 @@ public enum Coding {
                     try w.entry(key, "t") { () throws(BusError) in try w.append(UInt64(value)) }
                 }
                 try w.entry("online", "b") { () throws(BusError) in try w.append(s.online) }
+                try w.entry("requests_in_flight", "t") { () throws(BusError) in try w.append(UInt64(s.requestsInFlight)) }
+                try w.entry("requests_max_in_flight", "t") { () throws(BusError) in try w.append(UInt64(s.maxRequestsInFlight)) }
+                try w.entry("hosts", "aa{sv}") { () throws(BusError) in
+                    try w.container("a", "a{sv}") { () throws(BusError) in
+                        for h in s.hosts { try hostStatus(w, h) }
+                    }
+                }
             }
         },
         decode: { v throws(BusError) in
@@ -166,8 +173,31 @@ public enum Coding {
                 cacheDirectory: d["cache_dir"]?.string ?? "", dataDirectory: d["data_dir"]?.string ?? "",
                 memoryEntries: n("memory_entries"), memoryBytes: n("memory_bytes"), memoryCapBytes: n("memory_cap_bytes"),
                 diskEntries: n("disk_entries"), diskBytes: n("disk_bytes"), diskCapBytes: n("disk_cap_bytes"),
-                favorites: n("favorites"), online: d["online"]?.bool ?? false)
+                favorites: n("favorites"), online: d["online"]?.bool ?? false,
+                hosts: (d["hosts"]?.array ?? []).compactMap(hostStatus),
+                requestsInFlight: n("requests_in_flight"), maxRequestsInFlight: n("requests_max_in_flight"))
         })
+
+    /// One host of `Status`'s `hosts`: `host`, `api`, `up`, and when down `down_since`,
+    /// `reason`, `next_attempt` (seconds since the epoch); `multiplexed` once known.
+    static func hostStatus(_ w: MessageWriter, _ h: HostStatus) throws(BusError) {
+        try w.container("a", "{sv}") { () throws(BusError) in
+            try w.entry("host", "s") { () throws(BusError) in try w.append(h.host) }
+            try w.entry("api", "b") { () throws(BusError) in try w.append(h.isAPI) }
+            try w.entry("up", "b") { () throws(BusError) in try w.append(h.up) }
+            if let since = h.downSince { try w.entry("down_since", "d") { () throws(BusError) in try w.append(since) } }
+            if !h.reason.isEmpty { try w.entry("reason", "s") { () throws(BusError) in try w.append(h.reason) } }
+            if let next = h.nextAttempt { try w.entry("next_attempt", "d") { () throws(BusError) in try w.append(next) } }
+            if let m = h.multiplexed { try w.entry("multiplexed", "b") { () throws(BusError) in try w.append(m) } }
+        }
+    }
+
+    static func hostStatus(_ v: BusValue) -> HostStatus? {
+        guard let d = v.stringDict, let host = d["host"]?.string else { return nil }
+        return HostStatus(host: host, isAPI: d["api"]?.bool ?? false, up: d["up"]?.bool ?? true,
+                          downSince: d["down_since"]?.double, reason: d["reason"]?.string ?? "",
+                          nextAttempt: d["next_attempt"]?.double, multiplexed: d["multiplexed"]?.bool)
+    }
 
     /// `SearchDetailed`'s `aa{sv}`.
     public static let searchMatches = Codec<[SearchMatch]>(

@@ -52,6 +52,15 @@ struct Pokedexd: ParsableCommand {
     @Option(help: "Most connections per host. [env: POKEDEX_MAX_HOST_CONNECTIONS] (default: 6)")
     var maxHostConnections: Int?
 
+    @Option(help: "Most requests in flight at once, over every host; callers always keep room. [env: POKEDEX_MAX_REQUESTS] (default: 64)")
+    var maxRequests: Int?
+
+    @Option(help: "Most requests a sync keeps in flight: the politeness cap toward PokeAPI. [env: POKEDEX_SYNC_REQUESTS] (default: 24)")
+    var syncRequests: Int?
+
+    @Option(help: "Trust the certificates in this PEM file instead of the system's (a self-hosted mirror); TLS is always verified. [env: POKEDEX_CA_FILE]")
+    var caFile: String?
+
     @Option(help: "Seconds without calls before the service exits; D-Bus activation restarts it; 0 = never. [env: POKEDEX_IDLE_TIMEOUT] (default: 300)")
     var idleTimeout: Double?
 
@@ -86,7 +95,7 @@ struct Pokedexd: ParsableCommand {
         }
     }
 
-    func makeConfiguration() throws -> (ServiceConfiguration, maxHost: Int, idle: Double) {
+    func makeConfiguration() throws -> (ServiceConfiguration, idle: Double) {
         let api = apiURL ?? Self.env("POKEDEX_API_URL") ?? ServiceConfiguration.defaultAPIURL
         guard let u = URLComponents(string: api), ["http", "https"].contains(u.scheme ?? ""), u.host != nil else {
             throw ValidationError("the API URL \(api) is not an http(s) URL")
@@ -101,6 +110,11 @@ struct Pokedexd: ParsableCommand {
         let deadline = try Self.number(timeout, "POKEDEX_TIMEOUT", 10.0)
         let maxHost = try Self.number(maxHostConnections, "POKEDEX_MAX_HOST_CONNECTIONS", 6)
         let idle = try Self.number(idleTimeout, "POKEDEX_IDLE_TIMEOUT", 300.0)
+        let maxRequests = try Self.number(self.maxRequests, "POKEDEX_MAX_REQUESTS", 64)
+        let syncRequests = try Self.number(self.syncRequests, "POKEDEX_SYNC_REQUESTS", 24)
+        guard (1...1024).contains(maxRequests), (1...maxRequests).contains(syncRequests) else {
+            throw ValidationError("--max-requests takes 1 to 1024, and --sync-requests 1 to --max-requests")
+        }
         guard memory >= 1, disk >= 1 else { throw ValidationError("cache caps must be at least 1 MiB") }
         guard deadline > 0, maxHost >= 1, idle >= 0 else {
             throw ValidationError("--timeout and --max-host-connections must be positive, --idle-timeout not negative")
@@ -111,11 +125,11 @@ struct Pokedexd: ParsableCommand {
             dataDirectory: dataDir ?? Self.env("POKEDEX_DATA_DIR") ?? XDGPaths.dataHome() + "/pokedex",
             memoryCacheBytes: memory << 20, diskCacheBytes: disk << 20, requestDeadline: deadline,
             spriteURLTemplate: spriteURLTemplate ?? Self.env("POKEDEX_SPRITE_URL_TEMPLATE"), maxHostConnections: maxHost,
-            prefetch: prefetch && Self.env("POKEDEX_PREFETCH") != "0")
+            prefetch: prefetch && Self.env("POKEDEX_PREFETCH") != "0", maxRequests: maxRequests, syncRequests: syncRequests)
         if let t = config.spriteURLTemplate, !t.contains("{id}") {
             throw ValidationError("the sprite URL template \(t) has no {id}")
         }
-        return (config, maxHost, idle)
+        return (config, idle)
     }
 
     func run() throws {
@@ -126,7 +140,11 @@ struct Pokedexd: ParsableCommand {
         // instead of glibc raising the threshold and keeping such blocks in the heap for good.
         _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
 
-        let (config, maxHost, idle) = try makeConfiguration()
+        let (config, idle) = try makeConfiguration()
+        let caFile = caFile ?? Self.env("POKEDEX_CA_FILE")
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ValidationError("the CA file \(caFile) cannot be read")
+        }
         let notifications = try notificationsWanted()
         let log = JournalLogger.make(verbose: verbose || Self.env("POKEDEX_VERBOSE") == "1")
         do {
@@ -134,7 +152,8 @@ struct Pokedexd: ParsableCommand {
             let store = try FileCacheStore(directory: config.cacheDirectory, capacity: config.diskCacheBytes)
             let favorites = try FavoritesBook(persistence: FileFavoritesPersistence(directory: config.dataDirectory, log: log))
             var curlOptions = CurlHTTPClient.Options()
-            curlOptions.maxHostConnections = maxHost
+            curlOptions.maxHostConnections = config.maxHostConnections
+            curlOptions.caFile = caFile
             let client = try CurlHTTPClient(loop: loop, options: curlOptions)
             let notifier = notifications ? DesktopNotificationsClient(loop: loop, log: log) : nil
             let service = PokedexService(configuration: config, client: client, store: store, favorites: favorites,

@@ -82,7 +82,8 @@ final class FetcherTests: XCTestCase {
         let client = FakeHTTPClient(), clock = ManualClock()
         let down = Counter()
         client.route(url) { _ in
-            if down.next() < 6 { throw TransportFailure.connection("Could not connect to server") }  // every attempt of the first fetch
+            // Every attempt of the first fetch: the first, then one more once the host is known down.
+            if down.next() < 2 { throw TransportFailure.connection("Could not connect to server") }
             return HTTPResponse(status: 200, body: [1])
         }
         let f = make(client, clock)
@@ -94,6 +95,7 @@ final class FetcherTests: XCTestCase {
             XCTAssertTrue(error.asPokedexError(context: "x").message.contains("cannot reach pokeapi.test"))
         }
         XCTAssertFalse(f.isOnline)
+        XCTAssertEqual(client.count(url), 2, "no retry schedule against a host found unreachable")
         _ = try await f.fetch(url)
         XCTAssertTrue(f.isOnline)
     }

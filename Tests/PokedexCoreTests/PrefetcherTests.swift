@@ -82,13 +82,12 @@ final class OfflineTests: XCTestCase {
         let events = Mutex([ServiceEvent]())
         s.observe { e in events.withLock { $0.append(e) } }
         _ = try await s.listPage(offset: 0, limit: 5).value()
-        // The network goes: three probes fail, the fourth answers.
+        // The network goes: the call's two attempts (the second once the host is known down) and
+        // three probes of the URL that failed fail; the fourth probe answers.
         let down = Counter()
-        let index = FakePokeAPI.base + "/pokemon/?offset=0&limit=100000"
         let healthy = FakePokeAPI()
-        api.client.route(FakePokeAPI.base + "/pokemon/7/") { _ in throw TransportFailure.connection("Network is unreachable") }
-        api.client.route(index) { req in
-            if down.next() < 3 { throw TransportFailure.connection("Network is unreachable") }
+        api.client.route(FakePokeAPI.base + "/pokemon/7/") { req in
+            if down.next() < 5 { throw TransportFailure.connection("Network is unreachable") }
             return try await healthy.client.get(req)
         }
         do {
@@ -101,7 +100,9 @@ final class OfflineTests: XCTestCase {
         for _ in 0..<500 where !s.isOnline { try await Task.sleep(nanoseconds: 2_000_000) }
         XCTAssertTrue(s.isOnline, "back online after the probes")
         XCTAssertEqual(events.withLock { $0 }, [.online(false), .online(true)])
-        let probeWaits = clock.sleeps.filter { $0 >= 2 }
-        XCTAssertEqual(Array(probeWaits.prefix(4)), [2, 4, 8, 16], "probes back off gently: \(clock.sleeps)")
+        let probeWaits = clock.sleeps.filter { $0 >= 1 }
+        // 1 s after it went down, the call's own last try failed: the probes wait 2, 4, 8 s.
+        XCTAssertEqual(Array(probeWaits.prefix(3)), [2, 4, 8], "probes back off gently: \(clock.sleeps)")
+        XCTAssertEqual(down.next(), 6, "two attempts, then one probe at a time, without a body")
     }
 }

@@ -8,6 +8,7 @@
 //                                         errors, other errors, and p50/p99/max seconds per call
 //   pokedex-bench search-core CACHE_DIR CASES   in-process search over a synced disk tier:
 //                                         latency by query length, index memory, the query set's accuracy
+import Foundation
 import Glibc
 import PokedexBusClient
 import PokedexCore
@@ -119,6 +120,19 @@ do {
         let t0 = now()
         let ok = try PokedexClient.concurrent(clients.map { ($0, Pokedex1.detail.name, args[3]) })
         print("answered=\(ok) of \(n) in \(ms(now() - t0)) ms")
+    case "decode":
+        // CPU cost of turning bodies into records: every `pokemon/*/index.json` under DIR.
+        guard args.count == 3 else { fail("decode DATA_DIR (api/v2 of PokeAPI's static dump)") }
+        var bodies: [[UInt8]] = []
+        var total = 0
+        for id in 1...20000 {
+            guard let d = FileManager.default.contents(atPath: "\(args[2])/pokemon/\(id)/index.json") else { continue }
+            bodies.append(Array(d)); total += d.count
+        }
+        let t0 = now()
+        for b in bodies { _ = try APIDecoding.pokemon(b) }
+        let s = now() - t0
+        print("bodies=\(bodies.count) mb=\(total / 1_000_000) ms=\(ms(s)) mb_per_s=\(Int(Double(total) / 1e6 / s))")
     case "search-core":
         guard args.count == 4, let store = try? FileCacheStore(directory: args[2], capacity: 1 << 40),
               let index = SearchIndex.load(from: store) else { fail("search-core CACHE_DIR CASES (a synced cache)") }

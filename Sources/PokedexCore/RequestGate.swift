@@ -1,0 +1,189 @@
+import PokedexLocks
+
+/// The network's budget, in one place: requests in flight (in all, and per host that does not
+/// multiplex) and bytes of bodies held until they are decoded. Callers go first, and room is
+/// always kept for them: pre-warming and background work never fill the last slots.
+///
+/// A request waits here, never in libcurl's own queue, so a caller's request cannot queue
+/// behind prefetch: the order is decided here, by ``FetchPriority``, first come first served
+/// within one priority.
+final class RequestGate: Sendable {
+    struct Limits: Sendable {
+        /// Requests in flight at once, over every host.
+        var maxInFlight = 64
+        /// Requests in flight to one host that does not multiplex (HTTP/1.1), or not known yet.
+        var perHostConnections = 6
+        /// Bytes of bodies fetched and not yet decoded.
+        var maxHeldBytes = 16 << 20
+    }
+
+    /// One admitted request: its slot and the bytes it holds.
+    final class Ticket: Sendable {
+        fileprivate let host: String
+        fileprivate let priority: FetchPriority
+        fileprivate let held = Mutex<(bytes: Int, inFlight: Bool)>((0, true))
+        fileprivate init(host: String, priority: FetchPriority, bytes: Int) {
+            self.host = host
+            self.priority = priority
+            held.withLock { $0.bytes = bytes }
+        }
+    }
+
+    private final class Waiter: @unchecked Sendable {
+        let id: UInt64
+        let host: String
+        let url: String
+        var priority: FetchPriority
+        let bytes: Int
+        var continuation: CheckedContinuation<Ticket, any Error>?
+        init(id: UInt64, host: String, url: String, priority: FetchPriority, bytes: Int) {
+            self.id = id
+            self.host = host
+            self.url = url
+            self.priority = priority
+            self.bytes = bytes
+        }
+    }
+
+    private struct State {
+        var inFlight = 0
+        var perHost: [String: Int] = [:]
+        var heldBytes = 0
+        var waiting: [Waiter] = []
+        var nextID: UInt64 = 0
+        var maxInFlightSeen = 0
+    }
+
+    let limits: Limits
+    private let multiplexes: @Sendable (String) -> Bool?
+    private let state = Mutex(State())
+
+    /// - Parameter multiplexes: whether a host multiplexes (HTTP/2); nil while unknown.
+    init(limits: Limits, multiplexes: @escaping @Sendable (String) -> Bool?) {
+        self.limits = limits
+        self.multiplexes = multiplexes
+    }
+
+    /// Slots kept for callers: background work may not take them.
+    private var reserve: Int { max(1, limits.maxInFlight / 8) }
+
+    /// Waits for room, in priority order. Throws `CancellationError` if the task is cancelled first.
+    func enter(host: String, url: String, priority: FetchPriority, bytes: Int) async throws -> Ticket {
+        let waiter = state.withLock { s -> Waiter in
+            s.nextID += 1
+            return Waiter(id: s.nextID, host: host, url: url, priority: priority, bytes: bytes)
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Ticket, any Error>) in
+                let admitted: [(CheckedContinuation<Ticket, any Error>, Ticket)] = state.withLock { s in
+                    if Task.isCancelled {
+                        c.resume(throwing: CancellationError())
+                        return []
+                    }
+                    waiter.continuation = c
+                    let at = s.waiting.firstIndex { ($0.priority, $0.id) > (waiter.priority, waiter.id) } ?? s.waiting.endIndex
+                    s.waiting.insert(waiter, at: at)
+                    return admit(&s)
+                }
+                for (c, t) in admitted { c.resume(returning: t) }
+            }
+        } onCancel: {
+            let c: CheckedContinuation<Ticket, any Error>? = state.withLock { s in
+                guard let i = s.waiting.firstIndex(where: { $0 === waiter }) else { return nil }
+                s.waiting.remove(at: i)
+                defer { waiter.continuation = nil }
+                return waiter.continuation
+            }
+            c?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// The request's transfer ended: its slot is free; its body (`bytes`, or none) is held
+    /// until ``release(_:)``.
+    func transferEnded(_ ticket: Ticket, bodyBytes: Int) {
+        ticket.held.withLock { h in
+            let was = h.bytes
+            h.bytes = bodyBytes
+            h.inFlight = false
+            state.withLock { s in
+                s.inFlight -= 1
+                s.perHost[ticket.host, default: 1] -= 1
+                if s.perHost[ticket.host] == 0 { s.perHost.removeValue(forKey: ticket.host) }
+                s.heldBytes += bodyBytes - was
+            }
+        }
+        pump()
+    }
+
+    /// Everything the request held is given back (its body was decoded or dropped).
+    func release(_ ticket: Ticket) {
+        let (bytes, inFlight) = ticket.held.withLock { h -> (Int, Bool) in
+            defer { h = (0, false) }
+            return (h.bytes, h.inFlight)
+        }
+        state.withLock { s in
+            if inFlight {
+                s.inFlight -= 1
+                s.perHost[ticket.host, default: 1] -= 1
+                if s.perHost[ticket.host] == 0 { s.perHost.removeValue(forKey: ticket.host) }
+            }
+            s.heldBytes -= bytes
+        }
+        pump()
+    }
+
+    /// A caller now waits for `url`, which background work asked for first: it moves up.
+    func promote(_ url: String, to priority: FetchPriority) {
+        let admitted: [(CheckedContinuation<Ticket, any Error>, Ticket)] = state.withLock { s in
+            var moved = false
+            for w in s.waiting where w.url == url && w.priority > priority {
+                w.priority = priority
+                moved = true
+            }
+            guard moved else { return [] }
+            s.waiting.sort { ($0.priority, $0.id) < ($1.priority, $1.id) }
+            return admit(&s)
+        }
+        for (c, t) in admitted { c.resume(returning: t) }
+    }
+
+    /// (in flight now, most in flight at once so far, bytes held, waiting).
+    var usage: (inFlight: Int, maxInFlight: Int, heldBytes: Int, waiting: Int) {
+        state.withLock { ($0.inFlight, $0.maxInFlightSeen, $0.heldBytes, $0.waiting.count) }
+    }
+
+    private func pump() {
+        let admitted = state.withLock { admit(&$0) }
+        for (c, t) in admitted { c.resume(returning: t) }
+    }
+
+    /// Admits every waiter that fits, in priority order. A waiter held back by the byte budget
+    /// holds back everyone after it, so large bodies cannot starve.
+    private func admit(_ s: inout State) -> [(CheckedContinuation<Ticket, any Error>, Ticket)] {
+        var out: [(CheckedContinuation<Ticket, any Error>, Ticket)] = []
+        var i = 0
+        while i < s.waiting.count, s.inFlight < limits.maxInFlight {
+            let w = s.waiting[i]
+            let callers = w.priority.isCallers
+            let globalRoom = callers ? limits.maxInFlight : limits.maxInFlight - reserve
+            let hostCap = multiplexes(w.host) == true ? limits.maxInFlight : limits.perHostConnections
+            let hostRoom = callers ? hostCap : max(1, hostCap - 1)
+            let byteRoom = callers ? limits.maxHeldBytes : limits.maxHeldBytes / 4 * 3
+            if s.heldBytes > 0 && s.heldBytes + w.bytes > byteRoom { break }
+            guard s.inFlight < globalRoom, s.perHost[w.host, default: 0] < hostRoom else {
+                i += 1
+                continue
+            }
+            s.waiting.remove(at: i)
+            s.inFlight += 1
+            s.maxInFlightSeen = max(s.maxInFlightSeen, s.inFlight)
+            s.perHost[w.host, default: 0] += 1
+            s.heldBytes += w.bytes
+            if let c = w.continuation {
+                w.continuation = nil
+                out.append((c, Ticket(host: w.host, priority: w.priority, bytes: w.bytes)))
+            }
+        }
+        return out
+    }
+}
