@@ -24,9 +24,9 @@ public struct ServiceConfiguration: Sendable {
     public var prefetch: Bool
     /// Most requests in flight at once, over every host (callers always keep room).
     public var maxRequests: Int
-    /// Most requests a `Sync` keeps in flight: the politeness cap (PokeAPI's fair-use policy
-    /// asks clients to cache and not to hammer it).
-    public var syncRequests: Int
+    /// Pokémon a `Sync` fetches at once, each with one or two requests in flight: the
+    /// politeness cap (PokeAPI's fair-use policy asks clients to cache and not to hammer it).
+    public var syncParallel: Int
     /// Hosts sprites may be fetched from (the API host is always allowed).
     public var spriteHosts: [String]
     /// `$XDG_CACHE_HOME/pokedex`.
@@ -55,11 +55,11 @@ public struct ServiceConfiguration: Sendable {
         maxHostConnections: Int = 6,
         prefetch: Bool = true,
         maxRequests: Int = 64,
-        syncRequests: Int = 24
+        syncParallel: Int = 32
     ) {
         self.prefetch = prefetch
         self.maxRequests = maxRequests
-        self.syncRequests = syncRequests
+        self.syncParallel = syncParallel
         self.spriteURLTemplate = spriteURLTemplate
         self.maxHostConnections = maxHostConnections
         var url = apiURL

@@ -79,7 +79,9 @@ public struct BodyKind: Sendable, Equatable {
     public let expectedBytes: Int
 
     /// API bodies: the largest real one is `pokemon/151`, 1.34 MB; three times that.
-    public static let json = BodyKind(name: "JSON", maxBytes: 4 << 20, expectedBytes: 384 << 10)
+    public static let json = BodyKind(name: "JSON", maxBytes: 4 << 20, expectedBytes: 64 << 10)
+    /// `pokemon` bodies: 250 KB on average (their `moves`), 1.34 MB at most.
+    public static let pokemonJSON = BodyKind(name: "JSON", maxBytes: 4 << 20, expectedBytes: 320 << 10)
     /// Default sprites: 96×96 PNGs of a few KB (the stand-in's are 15 KB).
     public static let png = BodyKind(name: "PNG", maxBytes: 1 << 20, expectedBytes: 32 << 10)
     /// Generation-V animated sprites: tens of KB.
@@ -120,7 +122,7 @@ public final class Fetcher: Sendable {
     public init(client: any HTTPClient, clock: any PokedexClock, allowedHosts: Set<String>, apiHost: String? = nil,
                 deadline: Double = 10, maxAttempts: Int = 6, defaultMaxAge: Double = 86400,
                 notFoundTTL: Double = 3600, maxInFlight: Int = 64, maxHostConnections: Int = 6,
-                maxHeldBytes: Int = 16 << 20, log: @escaping Logger = { _, _ in }) {
+                maxHeldBytes: Int = 12 << 20, log: @escaping Logger = { _, _ in }) {
         self.log = log
         self.notFoundTTL = notFoundTTL
         self.client = client

@@ -70,7 +70,7 @@ public final class PokedexService: Sendable {
         let events = ServiceEvents()
         self.events = events
         syncing = Sync(catalog: catalog, records: records, sprites: sprites, search: search,
-                       workers: configuration.syncRequests, log: log) { events.emit(.sync($0)) }
+                       workers: configuration.syncParallel, log: log) { events.emit(.sync($0)) }
         notifications = notifier.map { notifier in
             FavoriteNotifications(notifier: notifier) { change in
                 let item = PokemonIndex.Item(id: change.id, name: change.name)

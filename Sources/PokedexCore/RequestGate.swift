@@ -4,9 +4,11 @@ import PokedexLocks
 /// multiplex) and bytes of bodies held until they are decoded. Callers go first, and room is
 /// always kept for them: pre-warming and background work never fill the last slots.
 ///
-/// A request waits here, never in libcurl's own queue, so a caller's request cannot queue
+/// A request waits here, not in libcurl's own queue, so a caller's request does not queue
 /// behind prefetch: the order is decided here, by ``FetchPriority``, first come first served
-/// within one priority.
+/// within one priority. (Until an HTTPS host has answered once, its requests are let through
+/// as if it multiplexed; were it HTTP/1.1 after all, curl's per-host cap queues the excess of
+/// that first burst.)
 final class RequestGate: Sendable {
     struct Limits: Sendable {
         /// Requests in flight at once, over every host.
@@ -14,7 +16,7 @@ final class RequestGate: Sendable {
         /// Requests in flight to one host that does not multiplex (HTTP/1.1), or not known yet.
         var perHostConnections = 6
         /// Bytes of bodies fetched and not yet decoded.
-        var maxHeldBytes = 16 << 20
+        var maxHeldBytes = 12 << 20
     }
 
     /// One admitted request: its slot and the bytes it holds.
@@ -35,6 +37,9 @@ final class RequestGate: Sendable {
         let url: String
         var priority: FetchPriority
         let bytes: Int
+        /// Until the host has answered once: HTTPS may multiplex (ALPN offers HTTP/2, and curl
+        /// waits for the first connection to know); plain HTTP never does.
+        var mayMultiplex: Bool { url.lowercased().hasPrefix("https:") }
         var continuation: CheckedContinuation<Ticket, any Error>?
         init(id: UInt64, host: String, url: String, priority: FetchPriority, bytes: Int) {
             self.id = id
@@ -166,7 +171,7 @@ final class RequestGate: Sendable {
             let w = s.waiting[i]
             let callers = w.priority.isCallers
             let globalRoom = callers ? limits.maxInFlight : limits.maxInFlight - reserve
-            let hostCap = multiplexes(w.host) == true ? limits.maxInFlight : limits.perHostConnections
+            let hostCap = multiplexes(w.host) ?? w.mayMultiplex ? limits.maxInFlight : limits.perHostConnections
             let hostRoom = callers ? hostCap : max(1, hostCap - 1)
             let byteRoom = callers ? limits.maxHeldBytes : limits.maxHeldBytes / 4 * 3
             if s.heldBytes > 0 && s.heldBytes + w.bytes > byteRoom { break }

@@ -6,6 +6,8 @@ import PokedexLocks
 struct ResourceKind<Record: Codable & Sendable>: Sendable {
     /// For messages: "the Pokémon list", "pokemon", "species".
     let noun: String
+    /// Its size cap and budget on the network.
+    var body: BodyKind = .json
     let decodeBody: @Sendable ([UInt8]) throws -> Record
     let wrap: @Sendable (Record) -> CachedResource
     let unwrap: @Sendable (CachedResource) -> Record?
@@ -17,7 +19,7 @@ extension ResourceKind where Record == PokemonIndex {
     })
 }
 extension ResourceKind where Record == PokemonRecord {
-    static let pokemon = ResourceKind(noun: "pokemon", decodeBody: APIDecoding.pokemon, wrap: { .pokemon($0) }, unwrap: {
+    static let pokemon = ResourceKind(noun: "pokemon", body: .pokemonJSON, decodeBody: APIDecoding.pokemon, wrap: { .pokemon($0) }, unwrap: {
         if case .pokemon(let v) = $0 { return v } else { return nil }
     })
 }
@@ -118,7 +120,7 @@ final class ResourceLoader: Sendable {
 
     /// GETs and decodes a body while it counts against the fetcher's budget of bytes held.
     private func fetchDecoded<R>(_ url: String, _ kind: ResourceKind<R>) async throws(FetchError) -> (R, Int, String?, Double) {
-        let fetched = try await fetcher.fetch(url, as: .json) { body throws -> (R, Int) in (try decode(body, url: url, kind), body.count) }
+        let fetched = try await fetcher.fetch(url, as: kind.body) { body throws -> (R, Int) in (try decode(body, url: url, kind), body.count) }
         guard case .body(let (value, size), let etag, let maxAge) = fetched else { throw .unexpectedNotModified(url: url) }
         return (value, size, etag, maxAge)
     }
@@ -169,7 +171,7 @@ final class ResourceLoader: Sendable {
     /// One revalidation per key at a time: the fresh record, or nil when the disk copy is gone.
     private func revalidate<R>(_ key: String, url: String, _ kind: ResourceKind<R>, _ old: Freshness) async throws -> R? {
         let fresh = try await revalidations.run(key) { [self] () async throws -> CachedResource? in
-            switch try await fetcher.fetch(url, etag: old.etag, as: .json, decode: { try decode($0, url: url, kind) }) {
+            switch try await fetcher.fetch(url, etag: old.etag, as: kind.body, decode: { try decode($0, url: url, kind) }) {
             case .notModified(let etag, let maxAge):
                 let fresh = Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)
                 guard let stored = store.readRecord(key), let v = try? JSONDecoder().decode(R.self, from: Data(stored.payload)) else {

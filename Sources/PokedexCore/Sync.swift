@@ -71,15 +71,23 @@ final class Sync: Sendable {
     /// a 304 costs no body), else fetched.
     private func syncOne(_ item: PokemonIndex.Item) async -> Bool {
         guard let record = try? await records.pokemon(item, fresh: true) else { return false }
-        do { _ = try await records.loadSpecies(for: record, fresh: true) } catch { return false }
-        if let url = record.spriteURL {
-            guard (try? await sprites.still.ensure(record.id, url: url)) != nil else { return false }
-        }
-        return true
+        // The species and the sprite do not wait for each other: two round trips a Pokémon, not three.
+        async let species: Bool = (try? await records.loadSpecies(for: record, fresh: true)) != nil || record.speciesURL == nil
+        async let sprite: Bool = if let url = record.spriteURL {
+            (try? await sprites.still.ensure(record.id, url: url)) != nil
+        } else { true }
+        let (haveSpecies, haveSprite) = await (species, sprite)
+        return haveSpecies && haveSprite
     }
 
+    /// Keeps the progress; tells the bus at most every 1% (and at the start and the end), so a
+    /// sync is not a storm of `PropertiesChanged` signals.
     private func update(_ progress: SyncProgress) {
-        progressNow.withLock { $0 = progress }
-        report(progress)
+        let tell = progressNow.withLock { last -> Bool in
+            defer { last = progress }
+            let step = max(1, progress.total / 100)
+            return progress.running != last.running || progress.done == 0 || progress.done / step != last.done / step
+        }
+        if tell { report(progress) }
     }
 }

@@ -55,8 +55,8 @@ struct Pokedexd: ParsableCommand {
     @Option(help: "Most requests in flight at once, over every host; callers always keep room. [env: POKEDEX_MAX_REQUESTS] (default: 64)")
     var maxRequests: Int?
 
-    @Option(help: "Most requests a sync keeps in flight: the politeness cap toward PokeAPI. [env: POKEDEX_SYNC_REQUESTS] (default: 24)")
-    var syncRequests: Int?
+    @Option(help: "Pokémon a sync fetches at once, each with one or two requests in flight: the politeness cap toward PokeAPI (at most twice this many requests). [env: POKEDEX_SYNC_PARALLEL] (default: 32)")
+    var syncParallel: Int?
 
     @Option(help: "Trust the certificates in this PEM file instead of the system's (a self-hosted mirror); TLS is always verified. [env: POKEDEX_CA_FILE]")
     var caFile: String?
@@ -111,9 +111,9 @@ struct Pokedexd: ParsableCommand {
         let maxHost = try Self.number(maxHostConnections, "POKEDEX_MAX_HOST_CONNECTIONS", 6)
         let idle = try Self.number(idleTimeout, "POKEDEX_IDLE_TIMEOUT", 300.0)
         let maxRequests = try Self.number(self.maxRequests, "POKEDEX_MAX_REQUESTS", 64)
-        let syncRequests = try Self.number(self.syncRequests, "POKEDEX_SYNC_REQUESTS", 24)
-        guard (1...1024).contains(maxRequests), (1...maxRequests).contains(syncRequests) else {
-            throw ValidationError("--max-requests takes 1 to 1024, and --sync-requests 1 to --max-requests")
+        let syncParallel = try Self.number(self.syncParallel, "POKEDEX_SYNC_PARALLEL", 32)
+        guard (1...1024).contains(maxRequests), (1...256).contains(syncParallel) else {
+            throw ValidationError("--max-requests takes 1 to 1024, and --sync-parallel 1 to 256")
         }
         guard memory >= 1, disk >= 1 else { throw ValidationError("cache caps must be at least 1 MiB") }
         guard deadline > 0, maxHost >= 1, idle >= 0 else {
@@ -125,7 +125,7 @@ struct Pokedexd: ParsableCommand {
             dataDirectory: dataDir ?? Self.env("POKEDEX_DATA_DIR") ?? XDGPaths.dataHome() + "/pokedex",
             memoryCacheBytes: memory << 20, diskCacheBytes: disk << 20, requestDeadline: deadline,
             spriteURLTemplate: spriteURLTemplate ?? Self.env("POKEDEX_SPRITE_URL_TEMPLATE"), maxHostConnections: maxHost,
-            prefetch: prefetch && Self.env("POKEDEX_PREFETCH") != "0", maxRequests: maxRequests, syncRequests: syncRequests)
+            prefetch: prefetch && Self.env("POKEDEX_PREFETCH") != "0", maxRequests: maxRequests, syncParallel: syncParallel)
         if let t = config.spriteURLTemplate, !t.contains("{id}") {
             throw ValidationError("the sprite URL template \(t) has no {id}")
         }
