@@ -62,15 +62,31 @@ final class Sprites: Sendable {
         if !onDisk.isEmpty { return onDisk }
         let known = records.pokemonOnHand(item.id)
         if let known, known.spriteURL == nil { throw .notFound("\(item.name) has no default sprite") }
-        let guess = pattern.guess(item.id)
-        let guessFailure: any Error
-        do {
-            return try await still.ensure(item.id, url: known?.spriteURL ?? guess)
-        } catch {
-            guessFailure = error
-        }
-        guard known == nil, !Task.isCancelled, await worthABody(afterGuessFailed: guess, guessFailure, item) else {
-            throw PokedexError.wrap(guessFailure, context: "the sprite of \(item.name) is not available")
+        var guess = known?.spriteURL ?? pattern.guess(item.id)
+        var guessFailure: any Error
+        var guesses = 0
+        while true {
+            do {
+                return try await still.ensure(item.id, url: guess)
+            } catch {
+                guessFailure = error
+            }
+            guesses += 1
+            guard known == nil, !Task.isCancelled else {
+                throw PokedexError.wrap(guessFailure, context: "the sprite of \(item.name) is not available")
+            }
+            // A body seen meanwhile may have taught a better pattern: try that before any body.
+            if pattern.guess(item.id) != guess, guesses < 3 {
+                guess = pattern.guess(item.id)
+                continue
+            }
+            let worth = await worthABody(afterGuessFailed: guess, guessFailure, item)
+            if pattern.guess(item.id) != guess, guesses < 3 {
+                guess = pattern.guess(item.id)
+                continue
+            }
+            guard worth else { throw PokedexError.wrap(guessFailure, context: "the sprite of \(item.name) is not available") }
+            break
         }
         // The guess missed (404, a host that is not allowed, or one that bodies may not name):
         // the body names the URL.

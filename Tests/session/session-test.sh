@@ -76,6 +76,11 @@ check "seccomp filters (SystemCallFilter, RestrictAddressFamilies, …): $(statu
 check "UMask=0077: $(status Umask)" test "$(status Umask)" = 0077
 check "PrivateUsers: own user namespace" test "$(readlink /proc/$pid/ns/user)" != "$(readlink /proc/$mgr/ns/user)"
 check "ProtectHostname: own UTS namespace" test "$(readlink /proc/$pid/ns/uts)" != "$(readlink /proc/$mgr/ns/uts)"
+# Bounded work: the manager holds the limits (enforced where the memory and pids controllers
+# are delegated to the user manager; read back here either way).
+check "MemoryMax=192M: $(systemctl --user show -p MemoryMax --value pokedex)" test "$(systemctl --user show -p MemoryMax --value pokedex)" = $((192 << 20))
+check "TasksMax=256: $(systemctl --user show -p TasksMax --value pokedex)" test "$(systemctl --user show -p TasksMax --value pokedex)" = 256
+check "threads well under TasksMax: $(status Threads)" test "$(status Threads)" -lt 64
 
 # 3. busctl ListPage
 out=$("${BUSCALL[@]}" ListPage uu 0 20 2>&1)
