@@ -190,7 +190,8 @@ final class BlockedSpriteHostTests: XCTestCase {
                                           cacheDirectory: dir + "/c", dataDirectory: dir + "/d", prefetch: true)
         let s = PokedexService(configuration: config, client: api.client,
                                store: try FileCacheStore(directory: config.cacheDirectory, capacity: 1 << 24),
-                               favorites: try FavoritesBook(persistence: MemoryFavoritesPersistence()), clock: ManualClock())
+                               // The real clock: probing the hosts that are down must not move a fetch's deadline.
+                               favorites: try FavoritesBook(persistence: MemoryFavoritesPersistence()), clock: SystemClock())
         let events = Mutex([ServiceEvent]())
         s.observe { e in events.withLock { $0.append(e) } }
         s.start()
