@@ -6,8 +6,10 @@ BENCH_TMP=$(mktemp -d -p /run pokedex-bench.XXXXXX 2>/dev/null || mktemp -d)
 export HOME=$BENCH_TMP/home XDG_CACHE_HOME=$BENCH_TMP/home/.cache XDG_DATA_HOME=$BENCH_TMP/home/.local/share
 mkdir -p "$HOME"
 BENCH_PIDS=()
+REAL_HOSTS_DOWN=
 bench_cleanup() {
     for p in "${BENCH_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+    [ -n "$REAL_HOSTS_DOWN" ] && "$REAL_HOSTS_DOWN" down >/dev/null 2>&1
     wait 2>/dev/null || true
     rm -rf "$BENCH_TMP"
 }
@@ -19,6 +21,30 @@ bench_bus() {
     out=$(dbus-daemon --config-file="$BENCH_ROOT/Tests/dbus/test-bus.conf" --fork --print-address=1 --print-pid=1)
     export DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
     BENCH_PIDS+=("$(echo "$out" | sed -n 2p)")
+}
+
+# The network the figures are measured over, with serve.py's fault flags ("$@"):
+#   real-hosts  ../shared/pokeapi/real-hosts: https://pokeapi.co and raw.githubusercontent.com,
+#               HTTP/2 and TLS, the daemon with no network options (needs root; it installs nginx);
+#   shared      serve.py on 127.0.0.1 (HTTP/1.1, one host), the daemon pointed at it;
+#   mock        the project's own small mock, where ../shared is absent.
+# Sets STANDIN, STANDIN_URL (the control and stats URL), API_URL and DAEMON_NET (the
+# daemon's network options). BENCH_NETWORK=serve.py forces the second.
+bench_network() {
+    local rh=$BENCH_ROOT/../shared/pokeapi/real-hosts
+    if [ "${BENCH_NETWORK:-}" != serve.py ] && [ -x "$rh" ] && [ "$(id -u)" = 0 ]; then
+        if ! "$rh" status | grep -q '^up'; then
+            "$rh" up "$@" >&2 || { echo "real-hosts did not come up; measuring over serve.py" >&2; bench_standin "$@"; return; }
+            REAL_HOSTS_DOWN=$rh
+        fi
+        STANDIN=real-hosts
+        STANDIN_URL=http://127.0.0.1:$(cat "${REAL_HOSTS_STATE:-/run/pokeapi-real-hosts}/port")
+        API_URL=https://pokeapi.co/api/v2
+        DAEMON_NET=()
+        curl -s -X POST -d "{\"latency_ms\": ${BENCH_LATENCY_MS:-50}}" "$STANDIN_URL/__control" >/dev/null
+        return
+    fi
+    bench_standin "$@"
 }
 
 # Starts the stand-in; sets API_URL and STANDIN (shared|mock). Extra args go to serve.py.
@@ -35,11 +61,13 @@ bench_standin() {
     for _ in $(seq 600); do [ -s "$BENCH_TMP/port" ] && break; sleep 0.1; done
     STANDIN_URL=http://127.0.0.1:$(cat "$BENCH_TMP/port")
     API_URL=$STANDIN_URL/api/v2
+    DAEMON_NET=(--api-url "$API_URL" --sprite-host 127.0.0.1
+                --sprite-url-template "$STANDIN_URL/raw/PokeAPI/sprites/master/sprites/pokemon/{id}.png")
 }
 
-# Starts the release pokedexd against the stand-in and waits for its name.
+# Starts the release pokedexd on the network bench_network chose and waits for its name.
 bench_daemon() {
-    "$BENCH_ROOT/.build/release/pokedexd" --api-url "$API_URL" --sprite-host 127.0.0.1 --idle-timeout 0 "$@" 2>"$BENCH_TMP/pokedexd.log" &
+    "$BENCH_ROOT/.build/release/pokedexd" "${DAEMON_NET[@]}" --idle-timeout 0 --notify=no "$@" 2>>"$BENCH_TMP/pokedexd.log" &
     DAEMON_PID=$!
     BENCH_PIDS+=($DAEMON_PID)
     for _ in $(seq 200); do

@@ -7,14 +7,17 @@ caches (shelve for JSON, files for sprites). pokebase's object layer (pb.pokemon
 resolve every nested resource (abilities, moves…), which the stand-in does not serve.
 Prints cold and warm timings of one page.
 Usage: pokebase_page.py STANDIN_URL CACHE_DIR PAGE
+STANDIN_URL "real" keeps pokebase's own defaults (https://pokeapi.co, raw.githubusercontent.com),
+as under ../shared/pokeapi/real-hosts.
 """
 import sys, time
 
 from pokebase import api, cache, common
 
 standin, cache_dir, page = sys.argv[1], sys.argv[2], int(sys.argv[3])
-common.BASE_URL = standin + "/api/v2"
-common.SPRITE_URL = standin + "/raw/PokeAPI/sprites/master/sprites"
+if standin != "real":
+    common.BASE_URL = standin + "/api/v2"
+    common.SPRITE_URL = standin + "/raw/PokeAPI/sprites/master/sprites"
 cache.set_cache(cache_dir)
 
 

@@ -120,6 +120,48 @@ do {
         let t0 = now()
         let ok = try PokedexClient.concurrent(clients.map { ($0, Pokedex1.detail.name, args[3]) })
         print("answered=\(ok) of \(n) in \(ms(now() - t0)) ms")
+    case "flood-detail":
+        // N different Pokémon (ids 1…N) asked at once, ten calls a connection, all sent before
+        // any reply is read: how many were answered with data.
+        guard args.count == 3, let n = Int(args[2]) else { fail("flood-detail N") }
+        var clients: [PokedexClient] = []
+        for _ in 0..<(n + 9) / 10 { clients.append(try PokedexClient(timeout: 60)) }
+        let t0 = now()
+        let ok = try PokedexClient.concurrent((1...n).map { (clients[($0 - 1) / 10], Pokedex1.detail.name, String($0)) })
+        print("answered=\(ok) of=\(n) ms=\(ms(now() - t0))")
+    case "timed-detail":
+        // One Detail: how long it took, and the error if it failed.
+        guard args.count == 3 else { fail("timed-detail NAME") }
+        let t0 = now()
+        do throws(BusError) {
+            let d = try c.detail(args[2])
+            print("ms=\(ms(now() - t0)) result=data name=\(d.name)")
+        } catch {
+            print("ms=\(ms(now() - t0)) result=\(error.name.split(separator: ".").last ?? "") message=\(error.message)")
+        }
+    case "blocked-sprites":
+        // With the sprite host unreachable: the first page's reply, pages 1–4 (one every 100 ms),
+        // one Detail, then how often Online changed meanwhile.
+        let watcher = try PokedexSignalWatcher()
+        var t = now()
+        _ = try c.listPage(offset: 0, limit: 20)
+        let first = now() - t
+        var worst = 0.0
+        for p in 1...4 {
+            usleep(100_000)
+            t = now()
+            _ = try c.listPage(offset: UInt32(p * 20), limit: 20)
+            worst = max(worst, now() - t)
+        }
+        let d = try c.detail("pikachu")
+        usleep(1_500_000)
+        var changes = 0
+        while let sig = try watcher.next(timeout: 0.2) {
+            if sig.member == FreedesktopBus.propertiesChanged, case .dict(let props)? = sig.values.dropFirst().first {
+                changes += props.filter { $0.key.string == Pokedex1.online.name }.count
+            }
+        }
+        print("first_page_ms=\(ms(first)) later_pages_worst_ms=\(ms(worst)) online_changes=\(changes) online=\(try c.property(Pokedex1.online.name).bool ?? false) detail_sprite=\(d.spritePath.isEmpty ? "empty" : "set")")
     case "decode":
         // CPU cost of turning bodies into records: every `pokemon/*/index.json` under DIR.
         guard args.count == 3 else { fail("decode DATA_DIR (api/v2 of PokeAPI's static dump)") }
