@@ -166,10 +166,13 @@ public final class Fetcher: Sendable {
         guard let ticket = try? await gate.enter(host: host, url: url, priority: .optional, bytes: 0) else { return false }
         defer { gate.release(ticket) }
         do {
-            let response = try await client.get(HTTPRequest(url: url, timeout: min(deadline, 5), maxBytes: 0, method: .head))
+            let response = try await client.get(HTTPRequest(url: url, timeout: min(deadline, 5), maxBytes: BodyKind.none.maxBytes, method: .head))
             gate.transferEnded(ticket, bodyBytes: 0)
             // Any answer at all, whatever its status (a server may refuse HEAD): the host is there.
             health.answered(host, status: min(response.status, 499), multiplexed: response.multiplexed, sentDuring: outage)
+            return true
+        } catch TransportFailure.tooLarge {
+            health.answered(host, status: 200, multiplexed: nil, sentDuring: outage)  // it answered, at length
             return true
         } catch let failure as TransportFailure {
             health.failed(host, failure, url: url)

@@ -125,6 +125,14 @@ final class HostHealth: Sendable {
             var entry = h[host, default: Host()]
             defer { h[host] = entry }
             entry.probeURL = url
+            if var down = entry.down {
+                // Still down, whatever the failure: the next try waits longer.
+                down.backoff = min(down.backoff * 2, Self.maxBackoff)
+                down.nextAttempt = clock.now().addingTimeInterval(down.backoff)
+                down.reason = failure.description
+                entry.down = down
+                return nil
+            }
             switch failure {
             case .truncated:
                 entry.cutInARow += 1
@@ -134,14 +142,6 @@ final class HostHealth: Sendable {
                 break
             case .tooLarge, .other:
                 return nil  // the body's fault, not the host's
-            }
-            if var down = entry.down {
-                // Still down: the next try waits longer.
-                down.backoff = min(down.backoff * 2, Self.maxBackoff)
-                down.nextAttempt = clock.now().addingTimeInterval(down.backoff)
-                down.reason = failure.description
-                entry.down = down
-                return nil
             }
             return goDown(&entry, host, reason: failure.description, url: url)
         }

@@ -114,8 +114,11 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         pdx_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
         pdx_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         pdx_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
-        pdx_easy_setopt_long(easy, CURLOPT_MAXFILESIZE, max(1, maxBody))  // refused from Content-Length alone
-        if request.method == .head { pdx_easy_setopt_long(easy, CURLOPT_NOBODY, 1) }
+        if request.method == .head {
+            pdx_easy_setopt_long(easy, CURLOPT_NOBODY, 1)  // its Content-Length is no body to refuse
+        } else {
+            pdx_easy_setopt_long(easy, CURLOPT_MAXFILESIZE, max(1, maxBody))  // refused from Content-Length alone
+        }
         if let caFile = options.caFile { pdx_easy_setopt_str(easy, CURLOPT_CAINFO, caFile) }
         pdx_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, t.errorBuffer)
         pdx_easy_setopt_ptr(easy, CURLOPT_PRIVATE, me)

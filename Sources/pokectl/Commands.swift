@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import PokedexBusClient
 import PokedexModels
 import PokedexTerminal
@@ -188,7 +189,7 @@ struct Sprite: ParsableCommand {
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Is the service running; its version, API, cache tiers and favorites. Does not start it.",
-        discussion: "JSON: {\"running\"} and, when running, every key of the Status method (version, api_url, cache_dir, data_dir, memory_entries, memory_bytes, memory_cap_bytes, disk_entries, disk_bytes, disk_cap_bytes, favorites, online). Exits 3 when not running.")
+        discussion: "JSON: {\"running\"} and, when running, every key of the Status method (version, api_url, cache_dir, data_dir, memory_entries, memory_bytes, memory_cap_bytes, disk_entries, disk_bytes, disk_cap_bytes, favorites, online, requests_in_flight, requests_max_in_flight, and hosts: one object per host with host, api, up, and when down down_since, reason and next_attempt in seconds since the epoch; multiplexed once known). Exits 3 when not running.")
 
     @OptionGroup var common: Common
 
@@ -218,8 +219,33 @@ struct Status: ParsableCommand {
             ["memory tier", "\(s.memoryEntries) entries, \(mib(s.memoryBytes)) of \(mib(s.memoryCapBytes))"],
             ["disk tier", "\(s.diskEntries) files, \(mib(s.diskBytes)) of \(mib(s.diskCapBytes))"],
             ["favorites", String(s.favorites)], ["cache", s.cacheDirectory], ["data", s.dataDirectory],
-        ]
+            ["requests", "\(s.requestsInFlight) in flight, at most \(s.maxRequestsInFlight) at once so far"],
+        ] + s.hosts.map { [$0.isAPI ? "api host" : "host", Self.describe($0)] }
         Output.fields(rows)
+    }
+
+    /// `raw.githubusercontent.com  down since 13:45:02 (Could not resolve host…), next try in 8 s`.
+    static func describe(_ h: HostStatus) -> String {
+        let name = TerminalText.safe(h.host)
+        let proto = h.multiplexed.map { $0 ? ", HTTP/2" : ", HTTP/1.1" } ?? ""
+        guard !h.up else { return name + "  " + Output.paint("up", "32") + proto }
+        var text = name + "  " + Output.paint("down", "31")
+        if let since = h.downSince { text += " since " + clock(since) }
+        if !h.reason.isEmpty { text += " (" + TerminalText.safe(h.reason) + ")" }
+        if let next = h.nextAttempt {
+            let wait = Int((next - Double(time(nil))).rounded(.up))
+            text += wait > 0 ? ", next try in \(wait) s" : ", being tried"
+        }
+        return text
+    }
+
+    /// Local time of day, `13:45:02`.
+    static func clock(_ epoch: Double) -> String {
+        var t = time_t(epoch)
+        var parts = tm()
+        localtime_r(&t, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
     }
 
     func mib(_ bytes: Int) -> String {
