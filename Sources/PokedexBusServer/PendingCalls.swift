@@ -6,6 +6,10 @@ import PokedexProtocol
 /// Calls that could not be answered from memory: each keeps a ref on its message, runs as
 /// a task, and is replied to exactly once, on the loop thread, when the task ends.
 ///
+/// At most ``maxRunning`` run at once; the others wait their turn as a message ref and a
+/// closure, not as a tree of tasks (600 uncached calls at once would otherwise hold 600 of
+/// them, about 40 KB each). A call's deadline counts from its arrival, waiting included.
+///
 /// A call's task is cancelled (down to its transfers, through the core's single flights)
 /// when nobody waits for it any more: its caller left the bus, or it ran past the service's
 /// deadline. Belongs to the loop thread.
@@ -15,6 +19,8 @@ final class PendingCalls: @unchecked Sendable {
         let member: String
         let sender: String?
         var task: Task<Void, Never>?
+        /// Starts the task; set while the call waits for its turn.
+        var launch: (() -> Task<Void, Never>)?
         var deadline: EventSource?
         /// What the call waited for when its time ran out ("" if nothing in particular).
         var timedOut: String?
@@ -41,15 +47,21 @@ final class PendingCalls: @unchecked Sendable {
     /// Seconds a bounded call may take.
     private let deadline: Double
     private var calls: [UInt64: Call] = [:]
+    /// Calls waiting for their turn, oldest first.
+    private var waiting: [UInt64] = []
+    private var running = 0
+    /// Calls whose tasks run at once.
+    let maxRunning: Int
     private var callers: [String: Caller] = [:]
     private var nextID: UInt64 = 0
     /// Called after each reply (idle tracking, exit when drained).
     var onReply: () -> Void = {}
 
-    init(loop: EventLoop, bus: OpaquePointer, deadline: Double) {
+    init(loop: EventLoop, bus: OpaquePointer, deadline: Double, maxRunning: Int = 128) {
         self.loop = loop
         self.bus = bus
         self.deadline = deadline
+        self.maxRunning = max(1, maxRunning)
     }
 
     var isEmpty: Bool { calls.isEmpty }
@@ -65,11 +77,20 @@ final class PendingCalls: @unchecked Sendable {
         let id = nextID
         let sender = sd_bus_message_get_sender(m).map { String(cString: $0) }
         var call = Call(message: sd_bus_message_ref(m), member: member, sender: sender)
-        call.task = Task { [loop, trace = call.trace] in
-            let result: Result<T, PokedexError> = await CallTrace.$current.withValue(trace) {
-                do throws(PokedexError) { return .success(try await work()) } catch { return .failure(error) }
+        let launch = { [loop, trace = call.trace] in
+            Task {
+                let result: Result<T, PokedexError> = await CallTrace.$current.withValue(trace) {
+                    do throws(PokedexError) { return .success(try await work()) } catch { return .failure(error) }
+                }
+                loop.execute { self.complete(id, result, encode) }
             }
-            loop.execute { self.complete(id, result, encode) }
+        }
+        if running < maxRunning {
+            running += 1
+            call.task = launch()
+        } else {
+            call.launch = launch
+            waiting.append(id)
         }
         if bounded {
             call.deadline = try? loop.timer(after: UInt64(deadline * 1_000_000)) { [unowned self] in expire(id) }
@@ -83,6 +104,8 @@ final class PendingCalls: @unchecked Sendable {
         // Already failed by a shutdown that could not wait: it was answered once.
         guard let call = calls.removeValue(forKey: id) else { return }
         unfollow(call.sender, id)
+        running -= 1
+        launchNext()
         defer { sd_bus_message_unref(call.message) }
         switch result {
         case .success(let value):
@@ -97,9 +120,34 @@ final class PendingCalls: @unchecked Sendable {
         onReply()
     }
 
+    /// Starts the oldest waiting call, if there is room.
+    private func launchNext() {
+        while running < maxRunning, !waiting.isEmpty {
+            let id = waiting.removeFirst()
+            guard let launch = calls[id]?.launch else { continue }
+            calls[id]!.launch = nil
+            running += 1
+            calls[id]!.task = launch()
+        }
+    }
+
+    /// A call that never started is answered (or, its caller gone, dropped) without running.
+    private func dropWaiting(_ id: UInt64, reply message: String?) {
+        guard let call = calls[id], call.launch != nil else { return }
+        calls.removeValue(forKey: id)
+        waiting.removeAll { $0 == id }
+        unfollow(call.sender, id)
+        if let message { Replies.fail(call.message, name: PokedexError.Kind.unavailable.dbusName, message: message) }
+        sd_bus_message_unref(call.message)
+        onReply()
+    }
+
     /// Past the deadline: the work is cancelled; its reply says so.
     private func expire(_ id: UInt64) {
         guard let call = calls[id] else { return }
+        if call.launch != nil {
+            return dropWaiting(id, reply: "\(call.member) did not finish within \(Self.seconds(deadline)): it waited its turn behind \(running) calls in progress")
+        }
         // Read before cancelling: cancellation unwinds the steps.
         calls[id]!.timedOut = call.trace.waitingFor ?? ""
         call.task?.cancel()
@@ -113,6 +161,8 @@ final class PendingCalls: @unchecked Sendable {
             sd_bus_message_unref(call.message)
         }
         calls.removeAll()
+        waiting.removeAll()
+        running = 0
         callers.removeAll()
     }
 
@@ -143,7 +193,9 @@ final class PendingCalls: @unchecked Sendable {
     /// The caller's connection is gone: nobody will read these replies.
     private func callerLeft(_ name: String) {
         guard let caller = callers.removeValue(forKey: name) else { return }
-        for id in caller.calls { calls[id]?.task?.cancel() }
+        for id in caller.calls {
+            if calls[id]?.launch != nil { dropWaiting(id, reply: nil) } else { calls[id]?.task?.cancel() }
+        }
     }
 
     static func seconds(_ s: Double) -> String {

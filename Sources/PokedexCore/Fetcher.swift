@@ -122,7 +122,7 @@ public final class Fetcher: Sendable {
     public init(client: any HTTPClient, clock: any PokedexClock, allowedHosts: Set<String>, apiHost: String? = nil,
                 deadline: Double = 10, maxAttempts: Int = 6, defaultMaxAge: Double = 86400,
                 notFoundTTL: Double = 3600, maxInFlight: Int = 64, maxHostConnections: Int = 6,
-                maxHeldBytes: Int = 12 << 20, log: @escaping Logger = { _, _ in }) {
+                maxHeldBytes: Int = 8 << 20, log: @escaping Logger = { _, _ in }) {
         self.log = log
         self.notFoundTTL = notFoundTTL
         self.client = client

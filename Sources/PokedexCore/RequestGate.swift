@@ -16,7 +16,7 @@ final class RequestGate: Sendable {
         /// Requests in flight to one host that does not multiplex (HTTP/1.1), or not known yet.
         var perHostConnections = 6
         /// Bytes of bodies fetched and not yet decoded.
-        var maxHeldBytes = 12 << 20
+        var maxHeldBytes = 8 << 20
     }
 
     /// One admitted request: its slot and the bytes it holds.
