@@ -27,11 +27,17 @@ final class SpriteURLPattern: Sendable {
         state.withLock { $0.confirmed && HostHealth.authority($0.template) == host }
     }
 
-    /// A body that names its sprite `…/{its id}.png` teaches the pattern (unless configured).
+    /// A body that names its sprite `…/{its id}.png` teaches the pattern; a configured
+    /// pattern is only confirmed, by a body that names its host.
     func learn(from record: PokemonRecord) {
-        guard !configured, let url = record.spriteURL, url.hasSuffix("/\(record.id).png") else { return }
-        let learned = String(url.dropLast("\(record.id).png".count)) + "{id}.png"
-        state.withLock { $0 = State(template: learned, confirmed: true) }
+        guard let url = record.spriteURL, url.hasSuffix("/\(record.id).png") else { return }
+        state.withLock { s in
+            if configured {
+                if HostHealth.authority(url) == HostHealth.authority(s.template) { s.confirmed = true }
+            } else {
+                s = State(template: String(url.dropLast("\(record.id).png".count)) + "{id}.png", confirmed: true)
+            }
+        }
     }
 }
 

@@ -14,6 +14,8 @@ final class Harness {
     let home: String
     private(set) var busAddress = ""
     private(set) var mockURL = ""
+    /// The mock's second listener, for a sprite host of its own (`sprite_base`).
+    private(set) var spritePort: String?
     private var bus: Process?
     private var mock: Process?
     private(set) var daemon: Process?
@@ -58,12 +60,16 @@ final class Harness {
         let portFile = home + "/mock.port"
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", Self.packageRoot + "/Tests/mockapi/mock_pokeapi.py", "--port", "0", "--port-file", portFile]
+        let spritePortFile = home + "/mock-sprites.port"
+        p.arguments = ["python3", Self.packageRoot + "/Tests/mockapi/mock_pokeapi.py", "--port", "0", "--port-file", portFile,
+                       "--sprite-port-file", spritePortFile]
         p.standardOutput = FileHandle.nullDevice
         try p.run()
         mock = p
         let port = try waitFor("the mock PokeAPI", seconds: 10) { try? String(contentsOfFile: portFile, encoding: .utf8) }
         mockURL = "http://127.0.0.1:\(port)"
+        spritePort = try waitFor("the mock's sprite listener", seconds: 10) { try? String(contentsOfFile: spritePortFile, encoding: .utf8) }
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Starts pokedexd against the mock and waits until it owns its name.
