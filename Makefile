@@ -16,7 +16,7 @@ EXAMPLESDIR ?= $(DATADIR)/doc/pokedexd/examples
 SWIFT       ?= swift
 RELEASE_DIR  = .build/release
 # Debian packages the build, the tests and the service need.
-DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2
 
 .PHONY: all build release deps test test-unit test-integration test-examples test-session check-sanitizers check-asan check-tsan install uninstall clean
 

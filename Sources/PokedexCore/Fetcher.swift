@@ -32,9 +32,9 @@ public enum FetchError: Error, Equatable, Sendable {
         case .http(let status, let url):
             return .unavailable("\(context): PokeAPI answered HTTP \(status) for \(url), and nothing is cached")
         case .transport(let failure, let url):
-            return .unavailable("\(context): cannot reach \(Fetcher.hostOf(url) ?? url) (\(failure)), and nothing is cached")
+            return .unavailable("\(context): cannot reach \(HostHealth.authority(url) ?? url) (\(failure)), and nothing is cached")
         case .deadline(let url):
-            return .unavailable("\(context): \(Fetcher.hostOf(url) ?? url) did not answer in time, and nothing is cached")
+            return .unavailable("\(context): \(HostHealth.authority(url) ?? url) did not answer in time, and nothing is cached")
         case .unexpectedNotModified(let url):
             return .unavailable("\(context): PokeAPI answered 304 Not Modified for \(url) without being asked to revalidate")
         case .cancelled:

@@ -62,6 +62,13 @@ final class PagePrefetch: Sendable {
         queue.schedule(urgent: pages.first ?? [], ahead: pages.dropFirst().flatMap { $0 })
     }
 
-    /// Stops or resumes starting new work (while the network is away).
-    func setPaused(_ paused: Bool) { queue.setPaused(paused) }
+    /// Stops or resumes starting new work (while the API or the sprite host is away). On
+    /// resuming, the last page is scheduled again: what failed while its host was away is
+    /// fetched now, without another call.
+    func setPaused(_ paused: Bool) {
+        let wasPaused = queue.isPaused
+        queue.setPaused(paused)
+        guard wasPaused, !paused, let last = lastPage.withLock({ p in defer { p = nil }; return p }) else { return }
+        pageRequested(offset: last.offset, limit: last.limit)
+    }
 }

@@ -44,6 +44,8 @@ final class Prefetcher: Sendable {
         if !paused { pump() }
     }
 
+    var isPaused: Bool { state.withLock { $0.paused } }
+
     /// Queued and running jobs, for tests and status.
     var pending: (queued: [UInt32], running: Int) { state.withLock { ($0.urgent + $0.ahead, $0.running.count) } }
 

@@ -164,6 +164,10 @@ final class RealNetworkTests: XCTestCase {
         front.executableURL = URL(fileURLWithPath: "/bin/bash")
         front.arguments = [Harness.packageRoot + "/Tests/mockapi/h2-front.sh", "--upstream-port", String(h.mockURL.split(separator: ":").last!),
                            "--state-dir", state]
+        // nginx goes on as a daemon: it must hold none of this process's descriptors.
+        front.standardInput = FileHandle.nullDevice
+        front.standardOutput = FileHandle.nullDevice
+        front.standardError = FileHandle.nullDevice
         try front.run()
         front.waitUntilExit()
         if front.terminationStatus == 77 { throw XCTSkip("nginx is not installed: HTTP/2 over TLS is not tested here (make deps installs it)") }
@@ -172,6 +176,7 @@ final class RealNetworkTests: XCTestCase {
             let stop = Process()
             stop.executableURL = URL(fileURLWithPath: "/bin/bash")
             stop.arguments = [Harness.packageRoot + "/Tests/mockapi/h2-front.sh", "stop", "--state-dir", state]
+            stop.standardOutput = FileHandle.nullDevice
             try? stop.run()
             stop.waitUntilExit()
         }

@@ -20,11 +20,20 @@ Control (not PokeAPI):
                    fault_500 / fault_cut / fault_429 (the share of requests answered 500, cut
                    off halfway through the body, or 429 with Retry-After: retry_after or 1),
                    seed (for those draws), redirect_sprites (answer sprite requests with a
-                   302 to this base URL + the path)
+                   302 to this base URL + the path), sprite_base (bodies name their sprites at
+                   this base URL + /sprites/…: another host, or one that does not answer),
+                   sprite_host_offline (the second listener closes every connection unanswered),
+                   oversize ({kind: bytes}: bodies of that kind padded to that size; JSON stays
+                   valid), oversize_no_length (send those chunked, with no Content-Length),
+                   cache_control (the whole Cache-Control value, verbatim); max_age is written
+                   verbatim too ("inf", "-1"…)
   GET  /__stats    JSON: by_kind counts, requests, gzip, not_modified, connections,
-                   user_agents, if_none_match, faults (by kind)
+                   user_agents, if_none_match, faults (by kind), abandoned, by_listener (api,
+                   sprites), in_flight and max_in_flight (requests being answered at once)
   POST /__stats/reset
-Usage: mock_pokeapi.py --port 0 --port-file FILE [--tls-cert PEM]
+Usage: mock_pokeapi.py --port 0 --port-file FILE [--sprite-port-file FILE] [--tls-cert PEM]
+  --sprite-port-file: a second listener (same answers) on another port, for a sprite host of
+  its own: set sprite_base to http://localhost:THAT_PORT.
 """
 import argparse, gzip, hashlib, json, os, random, re, select, socket, struct, threading, time, zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -43,7 +52,11 @@ TYPES = {1: ["grass", "poison"], 4: ["fire"], 6: ["fire", "flying"], 7: ["water"
 lock = threading.Lock()
 settings = {"latency_ms": 0, "latency_prefix": "", "offline": False, "fail_status": 0, "max_age": 86400,
             "evil_sprite": False, "retry_after": 0, "fail_count": None, "total": 0,
-            "fault_500": 0.0, "fault_cut": 0.0, "fault_429": 0.0, "seed": 1, "redirect_sprites": ""}
+            "fault_500": 0.0, "fault_cut": 0.0, "fault_429": 0.0, "seed": 1, "redirect_sprites": "",
+            "sprite_base": "", "sprite_host_offline": False, "oversize": {}, "oversize_no_length": False,
+            "cache_control": ""}
+in_flight = [0]
+SPRITE_PORT = [None]
 rng = random.Random(1)
 stats = {}
 
@@ -53,7 +66,8 @@ def reset_stats():
         stats.clear()
         stats.update({"requests": 0, "by_kind": {}, "gzip": 0, "not_modified": 0, "connections": 0,
                       "user_agents": [], "if_none_match": 0, "faults": {"500": 0, "cut": 0, "429": 0},
-                      "abandoned": 0})
+                      "abandoned": 0, "by_listener": {"api": 0, "sprites": 0},
+                      "in_flight": in_flight[0], "max_in_flight": in_flight[0]})
 
 
 reset_stats()
@@ -88,7 +102,8 @@ def lookup(key):
 def pokemon_body(base, ident, name):
     species_id = next((s for i, _, s in FORMS if i == ident), ident)
     types = TYPES.get(ident, ["normal"])
-    sprite = f"{base}/sprites/{ident}.png"
+    sprites = settings["sprite_base"] or base
+    sprite = f"{sprites}/sprites/{ident}.png"
     if ident == 44 and settings["evil_sprite"]:
         sprite = "http://evil.invalid/sprites/44.png"
     return {
@@ -102,7 +117,7 @@ def pokemon_body(base, ident, name):
                                               ("special-defense", 50), ("speed", 90)])],
         "sprites": {"front_default": sprite, "back_default": None,
                     "versions": {"generation-v": {"black-white": {"animated": {
-                        "front_default": f"{base}/sprites/anim/{ident}.gif" if ident < 10000 else None}}}}},
+                        "front_default": f"{sprites}/sprites/anim/{ident}.gif" if ident < 10000 else None}}}}},
         "species": {"name": name.split("-")[0], "url": f"{base}/api/v2/pokemon-species/{species_id}/"},
         "moves": [{"move": {"name": f"move-{m}", "url": f"{base}/api/v2/move/{m}/"}} for m in range(50)],
     }
@@ -152,7 +167,20 @@ class Handler(BaseHTTPRequestHandler):
             stats["connections"] += 1
 
     def base(self):
-        return f"http://{self.headers.get('Host')}"
+        scheme = "https" if self.headers.get("X-Forwarded-Proto") == "https" else "http"
+        return f"{scheme}://{self.headers.get('Host')}"
+
+    def cache_control(self):
+        return settings["cache_control"] or f"public, max-age={settings['max_age']}"
+
+    def oversized(self, kind, body):
+        """The body padded to the size `oversize` names for its kind (JSON stays valid)."""
+        size = int((settings["oversize"] or {}).get(kind, 0))
+        if size <= len(body):
+            return body
+        if body[:1] == b"{":
+            return body[:-1] + b', "padding": "' + b"x" * (size - len(body)) + b'"}'
+        return body + b"\0" * (size - len(body))
 
     def send(self, status, body=b"", ctype="application/json", extra=None):
         etag = '"' + hashlib.sha1(body).hexdigest()[:16] + '"'
@@ -161,7 +189,7 @@ class Handler(BaseHTTPRequestHandler):
                 stats["not_modified"] += 1
             self.send_response(304)
             self.send_header("ETag", etag)
-            self.send_header("Cache-Control", f"public, max-age={settings['max_age']}")
+            self.send_header("Cache-Control", self.cache_control())
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
@@ -170,12 +198,17 @@ class Handler(BaseHTTPRequestHandler):
             payload = gzip.compress(body)
             with lock:
                 stats["gzip"] += 1
+        chunked = getattr(self, "chunked_next", False)
+        self.chunked_next = False
         self.send_response(status)
         self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(payload)))
+        if chunked:
+            self.send_header("Transfer-Encoding", "chunked")
+        else:
+            self.send_header("Content-Length", str(len(payload)))
         if status == 200:
             self.send_header("ETag", etag)
-            self.send_header("Cache-Control", f"public, max-age={settings['max_age']}")
+            self.send_header("Cache-Control", self.cache_control())
             if payload is not body:
                 self.send_header("Content-Encoding", "gzip")
         for k, v in (extra or {}).items():
@@ -189,7 +222,23 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self.connection.shutdown(2)
             return
+        if chunked:
+            try:
+                for k in range(0, len(payload), 65536):
+                    part = payload[k:k + 65536]
+                    self.wfile.write(b"%x\r\n" % len(part) + part + b"\r\n")
+                self.wfile.write(b"0\r\n\r\n")
+            except OSError:
+                self.close_connection = True
+            return
         self.wfile.write(payload)
+
+    def sized(self, kind, body):
+        """`oversize` for this kind; chunked, with no length, under `oversize_no_length`."""
+        out = self.oversized(kind, body)
+        if out is not body and settings["oversize_no_length"]:
+            self.chunked_next = True
+        return out
 
     def peer_gone(self):
         """Whether the client closed its end (a cancelled transfer) while the answer waited."""
@@ -214,7 +263,20 @@ class Handler(BaseHTTPRequestHandler):
         self.send(404, b"Not Found", "text/plain")
 
     def do_GET(self):
+        with lock:
+            in_flight[0] += 1
+            stats["in_flight"] = in_flight[0]
+            stats["max_in_flight"] = max(stats["max_in_flight"], in_flight[0])
+        try:
+            self.get()
+        finally:
+            with lock:
+                in_flight[0] -= 1
+                stats["in_flight"] = in_flight[0]
+
+    def get(self):
         url = urlsplit(self.path)
+        listener = "sprites" if self.server.server_address[1] == SPRITE_PORT[0] else "api"
         if url.path == "/__stats":
             with lock:
                 return self.send(200, json.dumps(stats).encode())
@@ -238,6 +300,7 @@ class Handler(BaseHTTPRequestHandler):
                 stats["user_agents"].append(ua)
             if self.headers.get("If-None-Match"):
                 stats["if_none_match"] += 1
+            stats["by_listener"][listener] += 1
             s = dict(settings)
         if s["latency_ms"] and url.path.startswith(s["latency_prefix"] or "/"):
             time.sleep(s["latency_ms"] / 1000)
@@ -247,7 +310,7 @@ class Handler(BaseHTTPRequestHandler):
                     stats["abandoned"] += 1
                 self.close_connection = True
                 return
-        if s["offline"]:
+        if s["offline"] or (listener == "sprites" and s["sprite_host_offline"]):
             self.close_connection = True
             self.connection.shutdown(2)
             return
@@ -287,10 +350,10 @@ class Handler(BaseHTTPRequestHandler):
             all_entries = entries()
             page = [{"name": n, "url": f"{base}/api/v2/pokemon/{i}/"} for i, n in all_entries[offset:offset + limit]]
             body = {"count": len(all_entries), "next": None, "previous": None, "results": page}
-            return self.send(200, json.dumps(body).encode())
+            return self.send(200, self.sized(kind, json.dumps(body).encode()))
         m = re.match(r"^/api/v2/(type|generation)/?([^/]*)/?$", url.path)
         if m:
-            return self.send(200, json.dumps(filter_body(base, m.group(1), m.group(2))).encode())
+            return self.send(200, self.sized(kind, json.dumps(filter_body(base, m.group(1), m.group(2))).encode()))
         m = re.match(r"^/api/v2/(pokemon|pokemon-species)/([^/]+)/?$", url.path)
         if m:
             found = lookup(m.group(2).lower())
@@ -299,14 +362,14 @@ class Handler(BaseHTTPRequestHandler):
             if found is None:
                 return self.send(404, b"Not Found", "text/plain")
             body = pokemon_body(base, *found) if m.group(1) == "pokemon" else species_body(base, *found)
-            return self.send(200, json.dumps(body).encode())
+            return self.send(200, self.sized(kind, json.dumps(body).encode()))
         m = re.match(r"^/sprites/(\d+)\.png$", url.path)
         if m:
             i = int(m.group(1))
-            return self.send(200, png(((i * 37) % 256, (i * 91) % 256, (i * 53) % 256)), "image/png")
+            return self.send(200, self.sized(kind, png(((i * 37) % 256, (i * 91) % 256, (i * 53) % 256))), "image/png")
         m = re.match(r"^/sprites/anim/(\d+)\.gif$", url.path)
         if m:
-            return self.send(200, gif(int(m.group(1))), "image/gif")
+            return self.send(200, self.sized(kind, gif(int(m.group(1)))), "image/gif")
         self.send(404, b"Not Found", "text/plain")
 
 
@@ -363,7 +426,16 @@ def main():
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--port-file")
     ap.add_argument("--tls-cert", help="serve HTTPS with this certificate (PEM, key included)")
+    ap.add_argument("--sprite-port-file", help="open a second listener and write its port here")
     args = ap.parse_args()
+    if args.sprite_port_file:
+        sprites = QuietServer(("127.0.0.1", 0), Handler)
+        sprites.daemon_threads = True
+        SPRITE_PORT[0] = sprites.server_address[1]
+        threading.Thread(target=sprites.serve_forever, daemon=True).start()
+        with open(args.sprite_port_file + ".tmp", "w") as f:
+            f.write(str(SPRITE_PORT[0]))
+        os.replace(args.sprite_port_file + ".tmp", args.sprite_port_file)
     server = QuietServer(("127.0.0.1", args.port), Handler)
     if args.tls_cert:
         import ssl
