@@ -60,4 +60,8 @@ final class PagePrefetch: Sendable {
 
     /// Stops or resumes starting new work (while the network is away).
     func setPaused(_ paused: Bool) { queue.setPaused(paused) }
+
+    /// Forgets the page asked for last, so that asking for it again prefetches it again
+    /// (`ClearCache` removed its sprites).
+    func forgetLastPage() { lastPage.withLock { $0 = nil } }
 }

@@ -120,6 +120,12 @@ final class SearchEngine: Sendable {
     func loadFilters() async throws(PokedexError) {
         if state.withLock({ $0.filters }) != nil { return }
         if let f = loader.peekFilters() { return use(f) }
+        try await refetchFilters()
+    }
+
+    /// Fetches the type and generation resources and keeps them, on disk too. Also
+    /// `VerifyCache`'s repair of a damaged disk copy: the filters in memory answer until then.
+    func refetchFilters() async throws(PokedexError) {
         do {
             async let typeNames = fetchJSON(routes.typeList, FilterDecoding.names)
             async let genNames = fetchJSON(routes.generationList, FilterDecoding.names)
