@@ -23,6 +23,10 @@ enum PokedexHandlers {
             Pokedex1.status.route { .now(s.status()) },
             // A whole sync takes minutes by design; it is not bound by the call deadline.
             Pokedex1.sync.route(bounded: false) { s.sync() },
+            Pokedex1.cacheStats.route { s.cacheStats() },
+            // Reading every file and fetching the damaged again takes as long as the cache is big.
+            Pokedex1.verifyCache.route(bounded: false) { s.verifyCache() },
+            Pokedex1.clearCache.route { s.clearCache() },
         ]
     }
 

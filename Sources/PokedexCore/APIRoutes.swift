@@ -5,6 +5,8 @@ struct APIRoutes: Sendable {
 
     var index: String { api + "/pokemon/?offset=0&limit=100000" }
     func pokemon(_ id: UInt32) -> String { api + "/pokemon/\(id)/" }
+    /// Where bodies name a species (their `species.url`), for a record known only by its key.
+    func species(_ id: UInt32) -> String { api + "/pokemon-species/\(id)/" }
     var typeList: String { api + "/type/?limit=100" }
     func type(_ name: String) -> String { api + "/type/\(name)/" }
     var generationList: String { api + "/generation/?limit=100" }

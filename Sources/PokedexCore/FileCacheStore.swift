@@ -37,6 +37,8 @@ public final class FileCacheStore: CacheStore {
         var etag: String?
         var fetchedAt: Double
         var maxAge: Double
+
+        var freshness: Freshness { Freshness(etag: etag, fetchedAt: Date(timeIntervalSince1970: fetchedAt), maxAge: maxAge) }
     }
 
     /// Opens (creating if needed) the disk tier under `directory`, capped at `capacity` bytes.
@@ -83,17 +85,21 @@ public final class FileCacheStore: CacheStore {
         return record
     }
 
-    /// Parses a record file; nil if anything about it is wrong.
-    static func decode(_ bytes: [UInt8], key: String) -> StoredRecord? {
+    /// A record file's header and where its payload starts; nil if the header cannot be read.
+    static func header(_ bytes: [UInt8]) -> (header: Header, payloadStart: Int)? {
         let magicBytes = Array(magic.utf8)
         guard bytes.count > magicBytes.count, Array(bytes[0..<magicBytes.count]) == magicBytes else { return nil }
         guard let nl = bytes[magicBytes.count...].firstIndex(of: 0x0A) else { return nil }
         guard let header = try? JSONDecoder().decode(Header.self, from: Data(bytes[magicBytes.count..<nl])) else { return nil }
-        let payload = Array(bytes[(nl + 1)...])
+        return (header, nl + 1)
+    }
+
+    /// Parses a record file; nil if anything about it is wrong.
+    static func decode(_ bytes: [UInt8], key: String) -> StoredRecord? {
+        guard let (header, start) = header(bytes) else { return nil }
+        let payload = Array(bytes[start...])
         guard header.key == key, header.length == payload.count, CRC32.checksum(payload) == header.crc32 else { return nil }
-        return StoredRecord(
-            payload: payload,
-            freshness: Freshness(etag: header.etag, fetchedAt: Date(timeIntervalSince1970: header.fetchedAt), maxAge: header.maxAge))
+        return StoredRecord(payload: payload, freshness: header.freshness)
     }
 
     static func encode(_ record: StoredRecord, key: String) throws -> [UInt8] {
@@ -164,6 +170,74 @@ public final class FileCacheStore: CacheStore {
     }
 
     public var usage: (entries: Int, bytes: Int) { catalog.withLock { ($0.files.count, $0.bytes) } }
+
+    // MARK: - Listing and clearing
+
+    /// A record's header fits in this many bytes (a key, an ETag, four numbers).
+    private static let headerLimit = 4096
+
+    public func listing() throws(PokedexError) -> [CachedFile] {
+        try filesOnDisk().map { file in
+            if file.stray { return CachedFile(name: relative(file.path), kind: .stray, size: file.size) }
+            guard file.path.hasPrefix(recordsDir + "/") else { return CachedFile(name: file.name, kind: .sprite, size: file.size) }
+            // The header's key, when it names this very file; else the name's, and the record is damaged.
+            if let (header, _) = FileIO.readPrefix(file.path, count: Self.headerLimit).flatMap(Self.header),
+               recordPath(header.key) == file.path {
+                return CachedFile(name: header.key, kind: .record(freshness: header.freshness), size: file.size)
+            }
+            return CachedFile(name: Self.key(ofRecordFile: file.name), kind: .record(freshness: nil), size: file.size)
+        }
+    }
+
+    /// The key a record file's name stands for: keys hold one `/`, which the name holds as
+    /// its first `_`. Either way ``recordPath(_:)`` maps the key back to this very file.
+    static func key(ofRecordFile name: String) -> String {
+        let stem = name.hasSuffix(".rec") ? name.dropLast(4) : Substring(name)
+        guard let i = stem.firstIndex(of: "_") else { return String(stem) }
+        return stem[..<i] + "/" + stem[stem.index(after: i)...]
+    }
+
+    public func removeStray(_ name: String) {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == "records" || parts[0] == "sprites", !parts[1].isEmpty, parts[1] != "..", parts[1] != "." else { return }
+        let path = root + "/" + name
+        forget(path)
+        FileIO.removeFile(path)
+    }
+
+    public func removeAll() throws(PokedexError) -> (files: Int, bytes: Int) {
+        var removed = (files: 0, bytes: 0)
+        var kept: [(path: String, why: String)] = []
+        for file in try filesOnDisk() {
+            if FileIO.removeFile(file.path) {
+                removed.files += 1
+                removed.bytes += file.size
+            } else {
+                kept.append((file.path, FileIO.errnoText()))
+            }
+            forget(file.path)
+        }
+        if let first = kept.first {
+            throw .storage("cannot remove \(kept.count) file(s) from the cache (\(first.path): \(first.why))")
+        }
+        return removed
+    }
+
+    /// Every regular file in the records and sprites directories. Temporary files are strays
+    /// once their writer is gone; while it runs, they are left out.
+    private func filesOnDisk() throws(PokedexError) -> [(path: String, name: String, size: Int, stray: Bool)] {
+        var out: [(path: String, name: String, size: Int, stray: Bool)] = []
+        for dir in [recordsDir, spritesDir] {
+            for name in try FileIO.names(in: dir) {
+                if FileIO.isTemporary(name) && !FileIO.isAbandonedTemporary(name) { continue }
+                let path = dir + "/" + name
+                guard let info = FileIO.fileInfo(path) else { continue }
+                let stray = FileIO.isTemporary(name) || (dir == recordsDir && !name.hasSuffix(".rec"))
+                out.append((path, name, info.size, stray))
+            }
+        }
+        return out
+    }
 
     // MARK: - Bookkeeping and eviction
 

@@ -36,6 +36,23 @@ public enum FileIO {
         return out
     }
 
+    /// Reads at most the first `count` bytes of a file, or nil if it is missing or unreadable.
+    public static func readPrefix(_ path: String, count: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var out = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = out.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { break }
+            done += n
+        }
+        return Array(out[0..<done])
+    }
+
     nonisolated(unsafe) private static var counter = 0
     private static let counterLock = NSLock()
 
@@ -97,6 +114,21 @@ public enum FileIO {
         }
     }
 
+    /// The names in a directory, without `.` and `..`; empty when it does not exist.
+    public static func names(in directory: String) throws(PokedexError) -> [String] {
+        guard let d = opendir(directory) else {
+            if errno == ENOENT { return [] }
+            throw .storage("cannot read \(directory): \(errnoText())")
+        }
+        defer { closedir(d) }
+        var out: [String] = []
+        while let entry = readdir(d) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { out.append(name) }
+        }
+        return out
+    }
+
     /// Size and modification time, or nil if missing.
     public static func fileInfo(_ path: String) -> (size: Int, mtime: Double)? {
         var st = Glibc.stat()
@@ -107,7 +139,9 @@ public enum FileIO {
     /// Sets a file's modification time to now (LRU bookkeeping across restarts).
     public static func touch(_ path: String) { utimensat(AT_FDCWD, path, nil, 0) }
 
-    public static func removeFile(_ path: String) { unlink(path) }
+    /// Removes a file; false when it is still there (`errnoText()` says why).
+    @discardableResult
+    public static func removeFile(_ path: String) -> Bool { unlink(path) == 0 || errno == ENOENT }
 
     static func errnoText() -> String { String(cString: strerror(errno)) }
 }

@@ -62,6 +62,16 @@ public struct LRUCache<Key: Hashable, Value> {
         return slots[i].value
     }
 
+    /// Removes every entry.
+    public mutating func removeAll() {
+        slots.removeAll()
+        free.removeAll()
+        index.removeAll()
+        head = -1
+        tail = -1
+        totalCost = 0
+    }
+
     /// Keys from most to least recently used.
     public var keysByRecency: [Key] {
         var out: [Key] = []

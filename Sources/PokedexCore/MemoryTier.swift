@@ -47,6 +47,9 @@ public final class MemoryTier: Sendable {
         cache.withLock { $0.set(entry, for: key, cost: cost) }
     }
 
+    /// Forgets every record (`ClearCache`).
+    public func removeAll() { cache.withLock { $0.removeAll() } }
+
     /// Entries and bytes held now.
     public var usage: (entries: Int, bytes: Int) { cache.withLock { ($0.count, $0.totalCost) } }
     public var capacity: Int { cache.withLock { $0.capacity } }

@@ -71,4 +71,8 @@ final class PagePrefetch: Sendable {
         guard wasPaused, !paused, let last = lastPage.withLock({ p in defer { p = nil }; return p }) else { return }
         pageRequested(offset: last.offset, limit: last.limit)
     }
+
+    /// Forgets the page asked for last, so that asking for it again prefetches it again
+    /// (`ClearCache` removed its sprites).
+    func forgetLastPage() { lastPage.withLock { $0 = nil } }
 }

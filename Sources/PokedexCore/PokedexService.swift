@@ -26,6 +26,7 @@ public final class PokedexService: Sendable {
     let health: NetworkHealth
     let syncing: Sync
     let events: ServiceEvents
+    let maintenance: CacheMaintenance
     let notifications: FavoriteNotifications?
     let log: Logger
 
@@ -71,6 +72,9 @@ public final class PokedexService: Sendable {
         self.events = events
         syncing = Sync(catalog: catalog, records: records, sprites: sprites, search: search,
                        workers: configuration.syncParallel, log: log) { events.emit(.sync($0)) }
+        maintenance = CacheMaintenance(configuration: configuration, store: store, loader: loader, catalog: catalog,
+                                       records: records, sprites: sprites, search: search, prefetch: prefetch,
+                                       routes: routes, clock: clock, log: log)
         notifications = notifier.map { notifier in
             FavoriteNotifications(notifier: notifier) { change in
                 let item = PokemonIndex.Item(id: change.id, name: change.name)
@@ -219,6 +223,23 @@ public final class PokedexService: Sendable {
     /// `Sync()`: everything for offline use.
     public func sync() -> Answer<SyncResult> {
         .later { [self] () throws(PokedexError) in await syncing.run() }
+    }
+
+    // MARK: The cache
+
+    /// `CacheStats()`: what the disk tier holds by kind, with ages and staleness; both tiers' totals.
+    public func cacheStats() -> Answer<CacheStats> {
+        .later { [self] () throws(PokedexError) in try maintenance.stats() }
+    }
+
+    /// `VerifyCache()`: every file checked; the damaged fetched again; orphans removed.
+    public func verifyCache() -> Answer<CacheVerifyResult> {
+        .later { [self] () throws(PokedexError) in try await maintenance.verify() }
+    }
+
+    /// `ClearCache()`: both tiers emptied; favorites kept.
+    public func clearCache() -> Answer<CacheClearResult> {
+        .later { [self] () throws(PokedexError) in try await maintenance.clear() }
     }
 
     // MARK: Properties and status (never wait)

@@ -13,7 +13,8 @@ final class Prefetcher: Sendable {
     private struct State {
         var urgent: [UInt32] = []
         var ahead: [UInt32] = []
-        var running: Set<UInt32> = []
+        /// Jobs under way.
+        var running = 0
         var paused = false
     }
 
@@ -32,8 +33,11 @@ final class Prefetcher: Sendable {
     /// Replaces the queue: `urgent` (the page on screen) first, then `ahead`.
     func schedule(urgent: [UInt32], ahead: [UInt32]) {
         state.withLock { s in
-            s.urgent = urgent.filter { !s.running.contains($0) }
-            s.ahead = ahead.filter { !s.running.contains($0) }
+            // A job under way for one of these ids is not trusted to cover it: the cache may have
+            // been cleared since it started. Another job for it costs a disk check, or joins
+            // the running fetch in the sprite cache's single flight.
+            s.urgent = urgent
+            s.ahead = ahead
         }
         pump()
     }
@@ -47,21 +51,21 @@ final class Prefetcher: Sendable {
     var isPaused: Bool { state.withLock { $0.paused } }
 
     /// Queued and running jobs, for tests and status.
-    var pending: (queued: [UInt32], running: Int) { state.withLock { ($0.urgent + $0.ahead, $0.running.count) } }
+    var pending: (queued: [UInt32], running: Int) { state.withLock { ($0.urgent + $0.ahead, $0.running) } }
 
     private func pump() {
         let started: [UInt32] = state.withLock { s in
             var out: [UInt32] = []
             while !s.paused {
                 let id: UInt32
-                if !s.urgent.isEmpty, s.running.count < maxConcurrent {
+                if !s.urgent.isEmpty, s.running < maxConcurrent {
                     id = s.urgent.removeFirst()
-                } else if s.urgent.isEmpty, !s.ahead.isEmpty, s.running.count < max(1, maxConcurrent - 1) {
+                } else if s.urgent.isEmpty, !s.ahead.isEmpty, s.running < max(1, maxConcurrent - 1) {
                     id = s.ahead.removeFirst()
                 } else {
                     break
                 }
-                s.running.insert(id)
+                s.running += 1
                 out.append(id)
             }
             return out
@@ -69,7 +73,7 @@ final class Prefetcher: Sendable {
         for id in started {
             Task(priority: .utility) { [self] in
                 await work(id)
-                state.withLock { _ = $0.running.remove(id) }
+                state.withLock { $0.running -= 1 }
                 pump()
             }
         }

@@ -125,6 +125,27 @@ final class ResourceLoader: Sendable {
         return (value, size, etag, maxAge)
     }
 
+    /// Fetches a record again whatever the tiers hold, and writes it to both before it returns
+    /// (`VerifyCache`, once the disk copy was found damaged). A failed fetch leaves memory as
+    /// it was, so a good copy there still answers. Joins a load of the same key under way.
+    func refetch<R>(_ key: String, url: String, _ kind: ResourceKind<R>) async throws -> R {
+        let resource = try await flights.run(key) { [self] in
+            let (value, _, etag, maxAge) = try await fetchDecoded(url, kind)
+            try persist(key, value, Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge), kind)
+            return kind.wrap(value)
+        }
+        guard let value = kind.unwrap(resource) else { throw FetchError.http(status: 0, url: url) }
+        return value
+    }
+
+    /// Waits, without blocking a thread, until every write started in the background has
+    /// reached the disk.
+    func writesFinished() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            pendingWrites.notify(queue: .global(qos: .utility)) { done.resume() }
+        }
+    }
+
     /// Waits (blocking, at most `timeout` seconds) until every write started in the
     /// background has reached the disk.
     func finishWrites(timeout: Double) {

@@ -122,6 +122,12 @@ final class SearchEngine: Sendable {
     func loadFilters() async throws(PokedexError) {
         if state.withLock({ $0.filters }) != nil { return }
         if let f = loader.peekFilters() { return use(f) }
+        try await refetchFilters()
+    }
+
+    /// Fetches the type and generation resources and keeps them, on disk too. Also
+    /// `VerifyCache`'s repair of a damaged disk copy: the filters in memory answer until then.
+    func refetchFilters() async throws(PokedexError) {
         do {
             let filters = try await filterFlight.run(0) { [self] in try await fetchFilters() }
             if state.withLock({ $0.filters }) == nil { use(filters) }

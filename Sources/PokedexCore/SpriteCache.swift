@@ -65,6 +65,18 @@ final class SpriteCache: Sendable {
     func fileName(_ id: UInt32) -> String { "\(id)\(kind.fileSuffix)" }
     func metaKey(_ id: UInt32) -> String { kind.metaPrefix + String(id) }
 
+    /// The id a file of this cache is named for (`25.png` → 25); nil for any other name.
+    func id(ofFile name: String) -> UInt32? {
+        guard name.hasSuffix(kind.fileSuffix), let id = UInt32(name.dropLast(kind.fileSuffix.count)) else { return nil }
+        return fileName(id) == name ? id : nil
+    }
+
+    /// The id a metadata record of this cache is kept under (`sprite/25` → 25); nil for any other key.
+    func id(ofMetaKey key: String) -> UInt32? {
+        guard key.hasPrefix(kind.metaPrefix), let id = UInt32(key.dropFirst(kind.metaPrefix.count)) else { return nil }
+        return metaKey(id) == key ? id : nil
+    }
+
     /// The dominant colour of a valid sprite known in memory, else "".
     func knownColor(_ id: UInt32) -> String {
         if case .valid(_, _, _, let color)? = states.withLock({ $0[id] }) { return color }
@@ -106,6 +118,13 @@ final class SpriteCache: Sendable {
         }
         return verify(id, expectedURL: nil) ?? ""
     }
+
+    /// Checks the file on disk against its record now, whatever memory holds (`VerifyCache`):
+    /// the path when both are there and whole; else nil, with a damaged pair removed.
+    func checkOnDisk(_ id: UInt32) -> String? { verify(id, expectedURL: nil) }
+
+    /// Forgets what is known of every file (`ClearCache` removed them), so no answer names one.
+    func forgetAll() { states.withLock { $0.removeAll() } }
 
     /// Checks the file against its record; records the outcome; returns the path if valid.
     private func verify(_ id: UInt32, expectedURL: String?) -> String? {

@@ -18,6 +18,13 @@ public enum Coding {
         },
         read: { r throws(BusError) in try r.readUInt32() })
 
+    public static let uint64 = Codec<UInt64>(
+        "t", write: { w, v throws(BusError) in try w.append(v) },
+        decode: { v throws(BusError) in
+            guard let u = v.uint else { throw malformed("not a t") }
+            return u
+        })
+
     public static let string = Codec<String>(
         "s", write: { w, v throws(BusError) in try w.append(v) },
         decode: { v throws(BusError) in

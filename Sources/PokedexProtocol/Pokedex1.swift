@@ -76,6 +76,26 @@ public enum Pokedex1 {
             .map({ SyncResult(complete: $0.0, failed: $0.1) }, { ($0.complete, $0.failed) }),
         errors: [])
 
+    /// What the disk cache holds, by kind: count, bytes, oldest and newest fetched-at, how
+    /// many are stale now; the files, bytes and cap in all; the memory tier's entries and bytes.
+    public static let cacheStats = Method(
+        "CacheStats", args: .none, reply: .one("stats", Coding.cacheStats), errors: [.storage])
+
+    /// Reads every record and checks every sprite against its metadata record; removes and
+    /// fetches again what is damaged; removes files that belong to nothing. Takes as long as
+    /// the cache is big.
+    public static let verifyCache = Method(
+        "VerifyCache", args: .none, reply: .one("report", Coding.cacheVerification), errors: [.storage])
+
+    /// Empties the disk cache and the memory tier; favorites are kept. Replies with the files
+    /// and bytes removed.
+    public static let clearCache = Method(
+        "ClearCache", args: .none,
+        reply: Fields.two("files", Coding.uint64, "bytes", Coding.uint64)
+            .map({ CacheClearResult(files: Int(clamping: $0.0), bytes: Int(clamping: $0.1)) },
+                 { (UInt64(max(0, $0.files)), UInt64(max(0, $0.bytes))) }),
+        errors: [.storage])
+
     // MARK: Signals
 
     /// Sent after every durable favorites change, whichever client made it.
@@ -99,6 +119,7 @@ public enum Pokedex1 {
     public static let interface = Interface(name: interfaceName, objectPath: objectPath, members: [
         listPage.shape, detail.shape, search.shape, searchDetailed.shape, toggleFavorite.shape, setFavorite.shape,
         changeFavorite.shape, listFavorites.shape, spritePath.shape, status.shape, sync.shape,
+        cacheStats.shape, verifyCache.shape, clearCache.shape,
         favoriteChanged.shape,
         favorites.shape, online.shape, syncProgress.shape, searchCoverage.shape, version.shape, apiURL.shape,
     ])

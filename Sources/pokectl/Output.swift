@@ -43,6 +43,30 @@ enum Output {
 
     static func star(_ favorite: Bool) -> String { favorite ? yellow("★") : " " }
 
+    /// Bytes as people read them: `812 B`, `14 KiB`, `3.2 MiB`, `1.1 GiB`.
+    static func size(_ bytes: Int) -> String {
+        if bytes < 1 << 10 { return "\(bytes) B" }
+        if bytes < 1 << 20 { return "\(bytes >> 10) KiB" }
+        let (unit, shift) = bytes < 1 << 30 ? ("MiB", 20) : ("GiB", 30)
+        let tenths = Int(Double(bytes) * 10 / Double(1 << shift))
+        return tenths % 10 == 0 ? "\(tenths / 10) \(unit)" : "\(tenths / 10).\(tenths % 10) \(unit)"
+    }
+
+    /// A duration in its largest whole unit: `40 s`, `12 min`, `3 h`, `2 d`.
+    static func age(_ seconds: Int) -> String {
+        let s = max(0, seconds)
+        if s < 60 { return "\(s) s" }
+        if s < 3600 { return "\(s / 60) min" }
+        if s < 86400 { return "\(s / 3600) h" }
+        return "\(s / 86400) d"
+    }
+
+    /// Pads every cell to the widest on the left, so that numbers line up on their last digit.
+    static func rightAligned(_ column: [String]) -> [String] {
+        let w = column.map(width).max() ?? 0
+        return column.map { String(repeating: " ", count: w - width($0)) + $0 }
+    }
+
     static func entryRows(_ entries: [ListEntry]) -> [[String]] {
         entries.map { [String($0.id), star($0.favorite), $0.name, $0.spritePath.isEmpty ? dim("-") : $0.spritePath] }
     }

@@ -1,0 +1,127 @@
+import ArgumentParser
+import PokedexBusClient
+import PokedexModels
+
+/// `pokectl cache stats|verify|clear`: the service's disk cache, seen and managed.
+struct Cache: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "See, check and empty the service's cache (favorites are never touched).",
+        subcommands: [Stats.self, Verify.self, Clear.self],
+        defaultSubcommand: Stats.self)
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "What the cache holds, by kind: count, size, oldest and newest, how many are stale.",
+            discussion: """
+                Sprites count their images; their size includes their metadata records. Ages count from \
+                when each was fetched (or last revalidated); stale ones are past the max-age PokeAPI gave \
+                and are revalidated when next asked for.
+                JSON: {"bytes", "cache_dir", "disk_cap_bytes", "files", "kinds": {KIND: {"bytes", "count", \
+                "newest_fetched_at", "oldest_fetched_at", "stale"}}, "memory_bytes", "memory_cap_bytes", \
+                "memory_entries", "now"}, KIND being list, pokemon, species, filters, sprites, animated_sprites \
+                or other; times in seconds since 1970 by the service's clock (null when none is known).
+                """)
+
+        @OptionGroup var common: Common
+
+        func run() throws {
+            let s = try withClient { c throws(BusError) in try c.call(Pokedex1.cacheStats) }
+            if common.json { return Self.json(s).print() }
+            let labels: [CacheKind: String] = [
+                .list: "list", .pokemon: "pokémon", .species: "species", .filters: "type/gen filters",
+                .sprites: "sprites", .animatedSprites: "animated sprites", .other: "other",
+            ]
+            let age = { (t: Int?) in t.map { Output.age(s.now - $0) + " ago" } ?? "-" }
+            // Numbers line up on their last digit, their headings too.
+            let counts = Output.rightAligned(["COUNT"] + s.kinds.map { String($0.count) })
+            let sizes = Output.rightAligned(["SIZE"] + s.kinds.map { Output.size($0.bytes) })
+            let stale = Output.rightAligned(["STALE"] + s.kinds.map { String($0.stale) })
+            Output.table(["KIND", counts[0], sizes[0], "OLDEST", "NEWEST", stale[0]], s.kinds.indices.map { i in
+                let k = s.kinds[i]
+                return [labels[k.kind] ?? k.kind.rawValue, counts[i + 1], sizes[i + 1], age(k.oldestFetchedAt), age(k.newestFetchedAt), stale[i + 1]]
+            })
+            print("")
+            Output.fields([
+                ["disk", "\(s.files) files, \(Output.size(s.bytes)) of \(Output.size(s.diskCapBytes))"],
+                ["memory", "\(s.memoryEntries) entries, \(Output.size(s.memoryBytes)) of \(Output.size(s.memoryCapBytes))"],
+                ["cache", s.cacheDirectory],
+            ])
+        }
+
+        static func json(_ s: CacheStats) -> JSON {
+            let time = { (t: Int?) in t.map { JSON.int($0) } ?? .null }
+            let kinds = s.kinds.map { k in
+                (k.kind.rawValue, JSON.object([
+                    ("bytes", .int(k.bytes)), ("count", .int(k.count)), ("newest_fetched_at", time(k.newestFetchedAt)),
+                    ("oldest_fetched_at", time(k.oldestFetchedAt)), ("stale", .int(k.stale)),
+                ]))
+            }
+            return .object([
+                ("bytes", .int(s.bytes)), ("cache_dir", .string(s.cacheDirectory)), ("disk_cap_bytes", .int(s.diskCapBytes)),
+                ("files", .int(s.files)), ("kinds", .object(kinds.sorted { $0.0 < $1.0 })), ("memory_bytes", .int(s.memoryBytes)),
+                ("memory_cap_bytes", .int(s.memoryCapBytes)), ("memory_entries", .int(s.memoryEntries)), ("now", .int(s.now)),
+            ])
+        }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check every cached file; fetch the damaged ones again; remove files that belong to nothing.",
+            discussion: """
+                Every record is read in full (length, checksum, key) and every sprite checked against its \
+                metadata record (size, CRC-32, a whole PNG or GIF). What is damaged is removed and fetched \
+                again from PokeAPI. Takes as long as the cache is big. Exits 3 if anything could not be \
+                fetched again (the next call that needs it tries again).
+                JSON: {"checked", "damaged", "failed", "failures": [{"item", "reason"}], "orphans", "repaired"}
+                """)
+
+        @OptionGroup var common: Common
+
+        func run() throws {
+            let r = try withClient { c throws(BusError) in
+                // Like a sync, as long as the cache is big: no call timeout (a day).
+                c.timeout = 86_400
+                return try c.call(Pokedex1.verifyCache)
+            }
+            if common.json {
+                JSON.object([
+                    ("checked", .int(r.checked)), ("damaged", .int(r.damaged)), ("failed", .int(r.failed)),
+                    ("failures", .array(r.failures.map { .object([("item", .string($0.item)), ("reason", .string($0.reason))]) })),
+                    ("orphans", .int(r.orphans)), ("repaired", .int(r.repaired)),
+                ]).print()
+            } else {
+                var line = "checked \(r.checked) cached item\(r.checked == 1 ? "" : "s"): "
+                line += r.damaged == 0 ? "none damaged"
+                    : "\(r.damaged) damaged, \(r.repaired) fetched again" + (r.failed > 0 ? ", " + Output.paint("\(r.failed) failed", "31") : "")
+                if r.orphans > 0 { line += "; \(r.orphans) orphaned file\(r.orphans == 1 ? "" : "s") removed" }
+                print(line)
+                if !r.failures.isEmpty {
+                    Output.table(["ITEM", "WHY"], r.failures.map { [$0.item, $0.reason] })
+                    if r.failed > r.failures.count { print(Output.dim("and \(r.failed - r.failures.count) more; see 'journalctl --user -u pokedex'")) }
+                }
+            }
+            if r.failed > 0 { throw Failure.silent(.unavailable) }
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Empty the cache, on disk and in memory; favorites are kept.",
+            discussion: """
+                Everything is fetched again when next needed. Favorites live in the data directory and are \
+                never touched.
+                JSON: {"bytes", "favorites_kept", "files"}
+                """)
+
+        @OptionGroup var common: Common
+
+        func run() throws {
+            let (r, favorites) = try withClient { c throws(BusError) in (try c.call(Pokedex1.clearCache), try c.get(Pokedex1.favorites)) }
+            if common.json {
+                return JSON.object([("bytes", .int(r.bytes)), ("favorites_kept", .int(favorites.count)), ("files", .int(r.files))]).print()
+            }
+            print("removed \(r.files) file\(r.files == 1 ? "" : "s") (\(Output.size(r.bytes))) from the cache; "
+                  + "favorites kept (\(favorites.count))")
+        }
+    }
+}

@@ -1,0 +1,297 @@
+import Foundation
+import XCTest
+import PokedexTestKit
+@testable import PokedexCore
+
+/// `CacheStats`, `VerifyCache` and `ClearCache` against the fake API, a real disk tier in a
+/// temporary directory, and a clock moved by hand.
+final class CacheMaintenanceTests: XCTestCase {
+    var dir = ""
+    override func setUp() { dir = temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    var v1: String { dir + "/cache/v1" }
+    let index = FakePokeAPI.base + "/pokemon/?offset=0&limit=100000"
+
+    func makeService(_ api: FakePokeAPI, clock: ManualClock = ManualClock(), store: (any CacheStore)? = nil,
+                     favorites: any FavoritesPersistence = MemoryFavoritesPersistence(), prefetch: Bool = false) throws -> PokedexService {
+        let config = ServiceConfiguration(apiURL: FakePokeAPI.base, spriteHosts: ["sprites.test"],
+                                          cacheDirectory: dir + "/cache", dataDirectory: dir + "/data",
+                                          spriteURLTemplate: "https://sprites.test/{id}.png", prefetch: prefetch)
+        return PokedexService(configuration: config, client: api.client,
+                              store: try store ?? FileCacheStore(directory: config.cacheDirectory, capacity: 1 << 24),
+                              favorites: try FavoritesBook(persistence: favorites, clock: clock), clock: clock)
+    }
+
+    /// Gives #`id` an animated sprite, as PokeAPI's generation-V one.
+    func animate(_ api: FakePokeAPI, _ id: Int) {
+        api.client.route(FakePokeAPI.base + "/pokemon/\(id)/", json: """
+            {"id":\(id),"name":"mon\(id)","height":4,"weight":60,"types":[{"slot":1,"type":{"name":"electric"}}],
+             "abilities":[],"stats":[],
+             "sprites":{"front_default":"https://sprites.test/\(id).png",
+                        "versions":{"generation-v":{"black-white":{"animated":{"front_default":"https://sprites.test/anim/\(id).gif"}}}}},
+             "species":{"name":"mon\(id)","url":"\(FakePokeAPI.base)/pokemon-species/\(id)/"}}
+            """)
+        api.client.route("https://sprites.test/anim/\(id).gif") { _ in HTTPResponse(status: 200, body: tinyGIF) }
+    }
+
+    /// Every file under records/ and sprites/: path under v1 → size.
+    func filesOnDisk() -> [String: Int] {
+        var out: [String: Int] = [:]
+        for sub in ["records", "sprites"] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: v1 + "/" + sub)) ?? [] {
+                out[sub + "/" + name] = FileIO.fileInfo(v1 + "/" + sub + "/" + name)?.size
+            }
+        }
+        return out
+    }
+
+    func bytes(_ files: [String: Int], _ matching: (String) -> Bool) -> Int {
+        files.filter { matching($0.key) }.values.reduce(0, +)
+    }
+
+    func flip(_ path: String) throws {
+        var b = try XCTUnwrap(FileIO.readFile(path))
+        b[b.count - 3] ^= 0x5A
+        try FileIO.writeAtomically(b, to: path, durable: false)
+    }
+
+    func truncate(_ path: String) throws {
+        let b = try XCTUnwrap(FileIO.readFile(path))
+        try FileIO.writeAtomically(Array(b.prefix(b.count / 2)), to: path, durable: false)
+    }
+
+    // MARK: Stats
+
+    func testStatsGroupByKindWithAgesAndStaleness() async throws {
+        let api = FakePokeAPI()
+        animate(api, 5)
+        let clock = ManualClock()
+        let store = try FileCacheStore(directory: dir + "/cache", capacity: 1 << 24)
+        let s = try makeService(api, clock: clock, store: store)
+        let t0 = Int(clock.now().timeIntervalSince1970)
+        for id in 1...5 { _ = try await s.detail(String(id)).value() }
+        s.finishWrites()
+        try store.writeRecord("meta/search-filters", StoredRecord(
+            payload: Array(#"{"types":{},"generations":{}}"#.utf8),
+            freshness: Freshness(etag: nil, fetchedAt: clock.now() + 100, maxAge: 7 * 86400)))
+        // Two days on: everything fetched so far is past its max-age (a day), the filters not.
+        clock.advance(2 * 86400)
+        let later = Int(clock.now().timeIntervalSince1970)
+        let pokemon6 = try XCTUnwrap(store.readRecord("pokemon/1"))
+        try store.writeRecord("pokemon/6", StoredRecord(payload: pokemon6.payload, freshness: Freshness(etag: nil, fetchedAt: clock.now(), maxAge: 86400)))
+        try store.writeRecord("moves/1", StoredRecord(payload: Array("{}".utf8), freshness: Freshness(etag: nil, fetchedAt: clock.now(), maxAge: 60)))
+        _ = try store.writeSprite("notes.txt", Array("not a sprite".utf8))
+        try FileIO.writeAtomically(Array("half".utf8), to: v1 + "/records/.pokemon_7.rec.tmp.4000000.1", durable: false)
+        try FileIO.writeAtomically(Array("being written".utf8), to: v1 + "/records/.pokemon_8.rec.tmp.\(getpid()).9", durable: false)
+
+        let stats = try await s.cacheStats().value()
+        let disk = filesOnDisk()
+        XCTAssertEqual(stats.now, later, "ages count from the service's clock")
+        XCTAssertEqual(stats.kinds.map(\.kind), CacheKind.allCases)
+        func check(_ kind: CacheKind, count: Int, stale: Int, oldest: Int?, newest: Int?, bytes expected: Int,
+                   line: UInt = #line) {
+            let k = stats[kind]
+            XCTAssertEqual(k.count, count, "\(kind) count", line: line)
+            XCTAssertEqual(k.stale, stale, "\(kind) stale", line: line)
+            XCTAssertEqual(k.oldestFetchedAt, oldest, "\(kind) oldest", line: line)
+            XCTAssertEqual(k.newestFetchedAt, newest, "\(kind) newest", line: line)
+            XCTAssertEqual(k.bytes, expected, "\(kind) bytes", line: line)
+        }
+        check(.list, count: 1, stale: 1, oldest: t0, newest: t0, bytes: bytes(disk) { $0 == "records/index_pokemon.rec" })
+        check(.pokemon, count: 6, stale: 5, oldest: t0, newest: later, bytes: bytes(disk) { $0.hasPrefix("records/pokemon_") && $0.hasSuffix(".rec") })
+        check(.species, count: 5, stale: 5, oldest: t0, newest: t0, bytes: bytes(disk) { $0.hasPrefix("records/species_") })
+        check(.filters, count: 1, stale: 0, oldest: t0 + 100, newest: t0 + 100, bytes: bytes(disk) { $0 == "records/meta_search-filters.rec" })
+        check(.sprites, count: 5, stale: 5, oldest: t0, newest: t0,
+              bytes: bytes(disk) { $0.hasSuffix(".png") || $0.hasPrefix("records/sprite_") })
+        check(.animatedSprites, count: 1, stale: 1, oldest: t0, newest: t0,
+              bytes: bytes(disk) { $0.hasSuffix("-animated.gif") || $0.hasPrefix("records/sprite-animated_") })
+        // moves/1, notes.txt and the abandoned temporary file; not the one being written.
+        check(.other, count: 3, stale: 0, oldest: later, newest: later,
+              bytes: bytes(disk) { $0.hasPrefix("records/moves_") || $0 == "sprites/notes.txt" || $0.contains(".tmp.4000000.") })
+        XCTAssertEqual(stats.files, disk.count - 1, "every file but the one being written")
+        XCTAssertEqual(stats.bytes, bytes(disk) { !$0.contains(".tmp.\(getpid()).") })
+        XCTAssertEqual(stats.kinds.map(\.bytes).reduce(0, +), stats.bytes, "every byte is in one kind")
+        XCTAssertEqual(stats.diskCapBytes, 256 << 20)
+        XCTAssertEqual(stats.memoryCapBytes, 32 << 20)
+        XCTAssertEqual(stats.memoryEntries, s.loader.memory.usage.entries)
+        XCTAssertGreaterThan(stats.memoryEntries, 10)
+        XCTAssertEqual(stats.cacheDirectory, dir + "/cache")
+        XCTAssertNotNil(FileIO.fileInfo(v1 + "/records/.pokemon_7.rec.tmp.4000000.1"), "stats change nothing")
+    }
+
+    func testStatsSurviveHeadersThatSayAnything() async throws {
+        let store = try FileCacheStore(directory: dir + "/cache", capacity: 1 << 24)
+        let s = try makeService(FakePokeAPI(), store: store)
+        for (i, t) in [1e300, -1e300, 1_800_000_000].enumerated() {
+            try store.writeRecord("pokemon/\(i + 1)", StoredRecord(payload: Array("{}".utf8),
+                                                                 freshness: Freshness(etag: nil, fetchedAt: Date(timeIntervalSince1970: t), maxAge: 60)))
+        }
+        let pokemon = try await s.cacheStats().value()[.pokemon]
+        XCTAssertEqual(pokemon.count, 3)
+        XCTAssertEqual(pokemon.oldestFetchedAt, 1_800_000_000, "no clock gives the others")
+        XCTAssertEqual(pokemon.newestFetchedAt, 1_800_000_000)
+    }
+
+    // MARK: Verify
+
+    func testVerifyRepairsDamageByFetchingAgainAndRemovesOrphans() async throws {
+        let api = FakePokeAPI()
+        animate(api, 5)
+        let s = try makeService(api)
+        for id in 1...5 { _ = try await s.detail(String(id)).value() }
+        s.finishWrites()
+        try flip(v1 + "/records/pokemon_2.rec")
+        try FileIO.writeAtomically(Array("garbage".utf8), to: v1 + "/records/species_4.rec", durable: false)
+        try truncate(v1 + "/sprites/3.png")
+        try truncate(v1 + "/sprites/5-animated.gif")
+        // Orphans: a sprite without its metadata record, a temporary file a killed writer left.
+        FileIO.removeFile(v1 + "/records/sprite_1.rec")
+        let abandoned = v1 + "/sprites/.2.png.tmp.4000000.3"
+        let inFlight = v1 + "/sprites/.2.png.tmp.\(getpid()).77"
+        for path in [abandoned, inFlight] { try FileIO.writeAtomically(Array("half".utf8), to: path, durable: false) }
+        let before = api.client.requests.count
+
+        let r = try await s.verifyCache().value()
+        XCTAssertEqual(r, CacheVerifyResult(checked: 16, damaged: 4, repaired: 4, failed: 0, orphans: 2, failures: []),
+                       "11 records (list, 5 pokemon, 5 species) and 5 sprites with their records; 1.png is an orphan")
+        let fetched = api.client.requests.dropFirst(before).map(\.url).sorted()
+        XCTAssertEqual(fetched, [FakePokeAPI.base + "/pokemon-species/4/", FakePokeAPI.base + "/pokemon/2/",
+                                 "https://sprites.test/3.png", "https://sprites.test/anim/5.gif"],
+                       "each damaged file fetched again, once, and nothing else")
+        let store = try FileCacheStore(directory: dir + "/cache", capacity: 1 << 24)
+        XCTAssertEqual(store.readRecord("pokemon/2").flatMap { try? JSONDecoder().decode(PokemonRecord.self, from: Data($0.payload)) }?.name, "mon2")
+        XCTAssertNotNil(store.readRecord("species/4"))
+        XCTAssertEqual(FileIO.readFile(v1 + "/sprites/3.png"), makePNG((3, 100, 200)))
+        XCTAssertEqual(FileIO.readFile(v1 + "/sprites/5-animated.gif"), tinyGIF)
+        XCTAssertNil(FileIO.fileInfo(v1 + "/sprites/1.png"), "the orphan is removed, not fetched")
+        XCTAssertNil(FileIO.fileInfo(abandoned))
+        XCTAssertNotNil(FileIO.fileInfo(inFlight), "a file being written is left to its writer")
+        // Answers name the repaired files; nothing is left to repair.
+        let d3 = try await s.detail("3").value()
+        XCTAssertEqual(d3.spritePath, v1 + "/sprites/3.png")
+        let again = try await s.verifyCache().value()
+        XCTAssertEqual(again, CacheVerifyResult(checked: 16, damaged: 0, repaired: 0, failed: 0, orphans: 0, failures: []))
+    }
+
+    func testVerifyCountsWhatCannotBeFetchedAgainAndKeepsMemory() async throws {
+        let api = FakePokeAPI()
+        let s = try makeService(api)
+        for id in 1...3 { _ = try await s.detail(String(id)).value() }
+        s.finishWrites()
+        try flip(v1 + "/records/pokemon_2.rec")
+        try truncate(v1 + "/sprites/3.png")
+        api.client.route(FakePokeAPI.base + "/pokemon/2/") { _ in HTTPResponse(status: 404) }
+        api.client.route("https://sprites.test/3.png") { _ in HTTPResponse(status: 200, body: Array("<html>".utf8)) }
+
+        let r = try await s.verifyCache().value()
+        XCTAssertEqual(r.checked, 10)
+        XCTAssertEqual(r.damaged, 2)
+        XCTAssertEqual(r.repaired, 0)
+        XCTAssertEqual(r.failed, 2)
+        XCTAssertEqual(r.failures.map(\.item), ["3.png", "pokemon/2"])
+        XCTAssertTrue(r.failures[0].reason.contains("not a whole image"), r.failures[0].reason)
+        XCTAssertEqual(r.failures[1].reason, "PokeAPI answered 404 Not Found for \(FakePokeAPI.base)/pokemon/2/")
+        XCTAssertNil(FileIO.fileInfo(v1 + "/sprites/3.png"), "a damaged file is removed even when it cannot be fetched again")
+        // The good copy in memory still answers.
+        let d = try await s.detail("2").value()
+        XCTAssertEqual(d.name, "mon2")
+        XCTAssertEqual(api.client.count(FakePokeAPI.base + "/pokemon/2/"), 2, "the first fetch and the repair's")
+    }
+
+    func testUnknownDamagedRecordsAreRemovedAndCountedAsFailed() async throws {
+        let store = try FileCacheStore(directory: dir + "/cache", capacity: 1 << 24)
+        let s = try makeService(FakePokeAPI(), store: store)
+        try store.writeRecord("moves/1", StoredRecord(payload: Array("{}".utf8), freshness: Freshness(etag: nil, fetchedAt: Date(), maxAge: 60)))
+        try store.writeRecord("moves/2", StoredRecord(payload: Array("{}".utf8), freshness: Freshness(etag: nil, fetchedAt: Date(), maxAge: 60)))
+        try flip(v1 + "/records/moves_2.rec")
+        let r = try await s.verifyCache().value()
+        XCTAssertEqual(r, CacheVerifyResult(checked: 2, damaged: 1, repaired: 0, failed: 1, orphans: 0, failures: [
+            .init(item: "moves/2", reason: "not a record this service writes; removed"),
+        ]))
+        XCTAssertNotNil(store.readRecord("moves/1"), "a whole record of another kind is left alone")
+    }
+
+    // MARK: Clear
+
+    func testClearEmptiesBothTiersAndKeepsFavorites() async throws {
+        let api = FakePokeAPI()
+        let favorites = try FileFavoritesPersistence(directory: dir + "/data")
+        let s = try makeService(api, favorites: favorites)
+        for id in 1...5 { _ = try await s.detail(String(id)).value() }
+        _ = try await s.changeFavorite("pikachu", .add).value()
+        _ = try await s.changeFavorite("mon3", .add).value()
+        s.finishWrites()
+        let favoritesFile = try XCTUnwrap(FileIO.readFile(favorites.path))
+        let disk = filesOnDisk()
+        XCTAssertGreaterThan(disk.count, 15)
+
+        let r = try await s.clearCache().value()
+        XCTAssertEqual(r, CacheClearResult(files: disk.count, bytes: disk.values.reduce(0, +)))
+        XCTAssertEqual(filesOnDisk(), [:])
+        XCTAssertEqual(s.loader.memory.usage.entries, 0)
+        XCTAssertEqual(s.loader.memory.usage.bytes, 0)
+        XCTAssertEqual(FileIO.readFile(favorites.path), favoritesFile, "favorites are not the cache's")
+        let favs = try await s.listFavorites().value()
+        XCTAssertEqual(favs.map(\.name), ["pikachu", "mon3"])
+        XCTAssertEqual(favs.map(\.spritePath), ["", ""], "no answer names a file that went")
+        let stats = try await s.cacheStats().value()
+        XCTAssertEqual(stats.files, 0)
+        XCTAssertEqual(stats.kinds.map(\.count), Array(repeating: 0, count: CacheKind.allCases.count))
+
+        // Everything is fetched again when next needed.
+        XCTAssertNil(try s.listPage(offset: 0, limit: 5).ready, "the list is no longer in memory")
+        let page = try await s.listPage(offset: 0, limit: 5).value()
+        XCTAssertEqual(page.entries.map(\.spritePath), Array(repeating: "", count: 5))
+        XCTAssertEqual(api.client.count(index), 2)
+        let d = try await s.detail("3").value()
+        XCTAssertTrue(PNGCheck.isValid(try XCTUnwrap(FileIO.readFile(d.spritePath))))
+        XCTAssertEqual(api.client.count(FakePokeAPI.base + "/pokemon/3/"), 2)
+        XCTAssertEqual(api.client.count("https://sprites.test/3.png"), 2)
+    }
+
+    func testAfterClearTheSamePageIsPrefetchedAgain() async throws {
+        let s = try makeService(FakePokeAPI(), prefetch: true)
+        func spritesOfPage() async throws -> [String] { try await s.listPage(offset: 0, limit: 5).value().entries.map(\.spritePath) }
+        func waitForSprites() async throws -> [String] {
+            var paths = try await spritesOfPage()
+            for _ in 0..<500 where paths.contains("") {
+                try await Task.sleep(nanoseconds: 2_000_000)
+                paths = try await spritesOfPage()
+            }
+            return paths
+        }
+        let prefetched = try await waitForSprites()
+        XCTAssertFalse(prefetched.contains(""), "prefetched")
+        _ = try await s.clearCache().value()
+        let cleared = try await spritesOfPage()
+        XCTAssertEqual(cleared, Array(repeating: "", count: 5), "the files went")
+        let again = try await waitForSprites()
+        XCTAssertFalse(again.contains(""), "the same page, asked for again, is prefetched again")
+    }
+
+    // MARK: Disk failures
+
+    func testADiskThatFailsAnswersStorage() async throws {
+        let store = FaultyCacheStore(try FileCacheStore(directory: dir + "/cache", capacity: 1 << 24))
+        let s = try makeService(FakePokeAPI(), store: store)
+        _ = try await s.detail("1").value()
+        s.finishWrites()
+        store.fail(true)
+        func expectStorage<T>(_ answer: Answer<T>, _ name: String) async {
+            do {
+                _ = try await answer.value()
+                XCTFail("\(name) should fail")
+            } catch {
+                XCTAssertEqual(error.kind, .storage, "\(name): \(error)")
+            }
+        }
+        await expectStorage(s.cacheStats(), "stats")
+        await expectStorage(s.verifyCache(), "verify")
+        await expectStorage(s.clearCache(), "clear")
+        XCTAssertEqual(s.loader.memory.usage.entries, 0, "a clear that failed still forgot memory: the disk is asked again")
+        store.fail(false)
+        let d = try await s.detail("1").value()
+        XCTAssertFalse(d.spritePath.isEmpty, "what stayed on disk still answers")
+    }
+}

@@ -1,0 +1,40 @@
+import PokedexCore
+import PokedexLocks
+
+/// A disk tier that passes everything to a real one, and can be told to fail what a
+/// directory that cannot be read, or a disk gone read-only, fails: listing the cache and
+/// removing all of it answer `storage` (``removeAll()`` removes nothing then).
+public final class FaultyCacheStore: CacheStore {
+    public let inner: any CacheStore
+    private let failing = Mutex(false)
+
+    public init(_ inner: any CacheStore) { self.inner = inner }
+
+    /// Starts or stops failing.
+    public func fail(_ on: Bool) { failing.withLock { $0 = on } }
+
+    private func check(_ what: String) throws(PokedexError) {
+        if failing.withLock({ $0 }) { throw .storage("cannot \(what) the cache: Permission denied") }
+    }
+
+    public func readRecord(_ key: String) -> StoredRecord? { inner.readRecord(key) }
+    public func writeRecord(_ key: String, _ record: StoredRecord) throws { try inner.writeRecord(key, record) }
+    public func removeRecord(_ key: String) { inner.removeRecord(key) }
+    public func spritePath(_ fileName: String) -> String { inner.spritePath(fileName) }
+    public func readSprite(_ fileName: String) -> [UInt8]? { inner.readSprite(fileName) }
+    public func writeSprite(_ fileName: String, _ bytes: [UInt8]) throws -> String { try inner.writeSprite(fileName, bytes) }
+    public func removeSprite(_ fileName: String) { inner.removeSprite(fileName) }
+    public var usage: (entries: Int, bytes: Int) { inner.usage }
+
+    public func listing() throws(PokedexError) -> [CachedFile] {
+        try check("read")
+        return try inner.listing()
+    }
+
+    public func removeStray(_ name: String) { inner.removeStray(name) }
+
+    public func removeAll() throws(PokedexError) -> (files: Int, bytes: Int) {
+        try check("empty")
+        return try inner.removeAll()
+    }
+}
