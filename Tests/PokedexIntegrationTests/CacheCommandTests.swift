@@ -15,34 +15,13 @@ final class CacheCommandTests: XCTestCase {
 
     /// Runs pokectl on the test's bus; its exit status, stdout and stderr.
     @discardableResult
-    func pokectl(_ args: String...) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Harness.buildDir + "/pokectl")
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        env["DBUS_SESSION_BUS_ADDRESS"] = h.busAddress
-        env["NO_COLOR"] = "1"
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-    }
+    func pokectl(_ args: String...) throws -> (status: Int32, out: String, err: String) { try h.pokectl(args) }
 
     /// `pokectl ARGS --json`, which must succeed, as an object.
     func json(_ args: String...) throws -> [String: Any] {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Harness.buildDir + "/pokectl")
-        p.arguments = args + ["--json"]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "pokectl \(args.joined(separator: " ")) --json")
+        let r = try h.pokectl(args + ["--json"])
+        let data = Data(r.out.utf8)
+        XCTAssertEqual(r.status, 0, "pokectl \(args.joined(separator: " ")) --json: \(r.err)")
         return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any], String(decoding: data, as: UTF8.self))
     }
 

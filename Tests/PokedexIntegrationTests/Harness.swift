@@ -135,6 +135,26 @@ final class Harness {
 
     var daemonIsRunning: Bool { daemon?.isRunning == true }
 
+    /// Runs the pokectl built next to the daemon, on this test's bus, without colour: its exit
+    /// status, standard output and standard error.
+    @discardableResult
+    func pokectl(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.buildDir + "/pokectl")
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        env["NO_COLOR"] = "1"
+        p.environment = env
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
     // MARK: Mock control
 
     func control(_ settings: [String: Any]) throws {

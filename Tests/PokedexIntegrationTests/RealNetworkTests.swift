@@ -57,7 +57,7 @@ final class RealNetworkTests: XCTestCase {
         XCTAssertNotNil(down.nextAttempt)
         XCTAssertTrue(try hosts(c).first { $0.isAPI }?.up ?? false)
         // pokectl status says so, one line a host.
-        let status = try pokectl(["status"])
+        let status = try h.pokectl(["status"]).out
         XCTAssertTrue(status.contains("127.0.0.1:1  down since"), status)
         // The SpritePath call, which needs it, says what is wrong.
         let msg = assertBusError(errorPrefix + "Unavailable") { () throws(BusError) in _ = try c.spritePath("raichu") }
@@ -204,22 +204,5 @@ final class RealNetworkTests: XCTestCase {
             .split(separator: "\n").filter { $0.contains("pid=\(pid),") }
         XCTAssertEqual(lines.count, 1, "one connection, multiplexed: \(lines)")
         XCTAssertGreaterThan(try h.stats()["requests"] as? Int ?? 0, 20)
-    }
-
-    /// Runs the pokectl built next to the daemon.
-    func pokectl(_ args: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Harness.buildDir + "/pokectl")
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        env["DBUS_SESSION_BUS_ADDRESS"] = h.busAddress
-        env["NO_COLOR"] = "1"
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
     }
 }
