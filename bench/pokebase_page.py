@@ -7,15 +7,18 @@ caches (shelve for JSON, files for sprites). pokebase's object layer (pb.pokemon
 resolve every nested resource (abilities, moves…), which the stand-in does not serve.
 Prints cold and warm timings of one page.
 Usage: pokebase_page.py STANDIN_URL CACHE_DIR PAGE
-STANDIN_URL "real" keeps pokebase's own defaults (https://pokeapi.co, raw.githubusercontent.com),
-as under ../shared/pokeapi/real-hosts.
+STANDIN_URL "real": the live names, https://pokeapi.co and raw.githubusercontent.com, as under
+../shared/pokeapi/real-hosts (pokebase's own default base is plain http).
 """
 import sys, time
 
 from pokebase import api, cache, common
 
 standin, cache_dir, page = sys.argv[1], sys.argv[2], int(sys.argv[3])
-if standin != "real":
+if standin == "real":
+    common.BASE_URL = "https://pokeapi.co/api/v2"
+    common.SPRITE_URL = "https://raw.githubusercontent.com/PokeAPI/sprites/master/sprites"
+else:
     common.BASE_URL = standin + "/api/v2"
     common.SPRITE_URL = standin + "/raw/PokeAPI/sprites/master/sprites"
 cache.set_cache(cache_dir)

@@ -104,12 +104,22 @@ public final class PokedexService: Sendable {
         prefetch.start()
         Task(priority: .utility) { [self] in
             await withPriority(.background) {
-                async let api = fetcher.probe(routes.api + "/")
-                async let sprites = fetcher.probe(pattern.guess(1))
+                // The hosts' roots: any answer warms the connection, and no resource is asked twice.
+                async let api = fetcher.probe(Self.root(of: routes.api))
+                async let sprites = fetcher.probe(Self.root(of: pattern.guess(1)))
                 _ = await (api, sprites)
                 try? await search.loadFilters()
             }
         }
+    }
+
+    /// `https://host[:port]/` of a URL.
+    static func root(of url: String) -> String {
+        guard var u = URLComponents(string: url) else { return url }
+        u.path = "/"
+        u.query = nil
+        u.fragment = nil
+        return u.string ?? url
     }
 
     /// Waits (blocking, at most `timeout` seconds) until every cache write started in the
