@@ -8,6 +8,9 @@ It serves hand-written bodies shaped like PokeAPI's for a few dozen Pokémon:
   GET /sprites/{id}.png                    a real 8x8 PNG, one colour per id
   GET /sprites/anim/{id}.gif               a real 2-frame 8x8 GIF (forms past 10000 have none)
 with ETag / If-None-Match (304), Cache-Control max-age, gzip when asked, keep-alive.
+Absolute URLs in bodies use the request's Host header: http://HOST, or https://HOST when the
+mock serves TLS itself (--tls-cert) or the request says X-Forwarded-Proto: https (a TLS front
+such as Tests/mockapi/h2-front.sh sends it).
 
 Control (not PokeAPI):
   POST /__control  JSON: latency_ms, latency_prefix (only paths starting with it are
@@ -20,20 +23,33 @@ Control (not PokeAPI):
                    fault_500 / fault_cut / fault_429 (the share of requests answered 500, cut
                    off halfway through the body, or 429 with Retry-After: retry_after or 1),
                    seed (for those draws), redirect_sprites (answer sprite requests with a
-                   302 to this base URL + the path), sprite_base (bodies name their sprites at
-                   this base URL + /sprites/…: another host, or one that does not answer),
-                   sprite_host_offline (the second listener closes every connection unanswered),
-                   oversize ({kind: bytes}: bodies of that kind padded to that size; JSON stays
-                   valid), oversize_no_length (send those chunked, with no Content-Length),
-                   cache_control (the whole Cache-Control value, verbatim); max_age is written
-                   verbatim too ("inf", "-1"…)
+                   302 to this base URL + the path), sprite_base (default "": when set, bodies
+                   name their sprites at sprite_base/sprites/{id}.png and
+                   sprite_base/sprites/anim/{id}.gif: the second listener, another host name,
+                   or one that does not answer; evil_sprite still wins for #44),
+                   sprite_host_offline (default false: the second listener closes every
+                   connection unanswered; the first one is unaffected),
+                   oversize (default {}: {kind: bytes}, kind as in by_kind: pokemon,
+                   pokemon-species, pokemon-list, filters, sprite, animated-sprite; a JSON body
+                   gets a "padding" string so that, uncompressed, it is at least that many bytes
+                   and still valid JSON; an image gets zero bytes after it; Content-Length is
+                   honest), oversize_no_length (default false: send those padded bodies chunked,
+                   with no Content-Length), cache_control (default "": the whole Cache-Control
+                   value, verbatim, on 200 and 304 alike); max_age is written verbatim into
+                   "public, max-age=VALUE" too: a string ("inf", "nan", "-1", "1e9", "abc") as
+                   it is, a number as the JSON spelled it
   GET  /__stats    JSON: by_kind counts, requests, gzip, not_modified, connections,
-                   user_agents, if_none_match, faults (by kind), abandoned, by_listener (api,
-                   sprites), in_flight and max_in_flight (requests being answered at once)
-  POST /__stats/reset
+                   user_agents, if_none_match, faults (by kind), abandoned, by_listener ({api,
+                   sprites}: requests each listener took), in_flight (GETs being answered now,
+                   control and stats requests aside) and max_in_flight (the most at once since
+                   the last reset)
+  POST /__stats/reset  every count to 0; in_flight stays the live count of requests still
+                   being answered, and max_in_flight starts again from 0
 Usage: mock_pokeapi.py --port 0 --port-file FILE [--sprite-port-file FILE] [--tls-cert PEM]
-  --sprite-port-file: a second listener (same answers) on another port, for a sprite host of
-  its own: set sprite_base to http://localhost:THAT_PORT.
+  --port-file: the port, written atomically once the listener is open.
+  --sprite-port-file: a second listener (same answers, settings and stats) on 127.0.0.1 on a
+  free port, written atomically to FILE, for a sprite host of its own: set sprite_base to
+  http://localhost:THAT_PORT (another host name than 127.0.0.1).
 """
 import argparse, gzip, hashlib, json, os, random, re, select, socket, struct, threading, time, zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -55,7 +71,7 @@ settings = {"latency_ms": 0, "latency_prefix": "", "offline": False, "fail_statu
             "fault_500": 0.0, "fault_cut": 0.0, "fault_429": 0.0, "seed": 1, "redirect_sprites": "",
             "sprite_base": "", "sprite_host_offline": False, "oversize": {}, "oversize_no_length": False,
             "cache_control": ""}
-in_flight = [0]
+in_flight = [0]  # the live count of GETs being answered; reset_stats never touches it
 SPRITE_PORT = [None]
 rng = random.Random(1)
 stats = {}
@@ -67,7 +83,7 @@ def reset_stats():
         stats.update({"requests": 0, "by_kind": {}, "gzip": 0, "not_modified": 0, "connections": 0,
                       "user_agents": [], "if_none_match": 0, "faults": {"500": 0, "cut": 0, "429": 0},
                       "abandoned": 0, "by_listener": {"api": 0, "sprites": 0},
-                      "in_flight": in_flight[0], "max_in_flight": in_flight[0]})
+                      "in_flight": in_flight[0], "max_in_flight": 0})
 
 
 reset_stats()
@@ -157,6 +173,9 @@ def filter_body(base, kind, key):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    counted = False       # this GET is counted in in_flight
+    chunked_next = False  # the next answer goes chunked, with no Content-Length (oversize_no_length)
+    cut_next = False      # the next answer is cut off halfway (fault_cut)
 
     def log_message(self, *a):
         pass
@@ -167,11 +186,14 @@ class Handler(BaseHTTPRequestHandler):
             stats["connections"] += 1
 
     def base(self):
-        scheme = "https" if self.headers.get("X-Forwarded-Proto") == "https" else "http"
-        return f"{scheme}://{self.headers.get('Host')}"
+        tls = getattr(self.server, "tls", False) or (self.headers.get("X-Forwarded-Proto") or "").strip().lower() == "https"
+        return f"{'https' if tls else 'http'}://{self.headers.get('Host')}"
 
     def cache_control(self):
-        return settings["cache_control"] or f"public, max-age={settings['max_age']}"
+        if settings["cache_control"]:
+            return str(settings["cache_control"])
+        age = settings["max_age"]
+        return f"public, max-age={age if isinstance(age, str) else json.dumps(age)}"
 
     def oversized(self, kind, body):
         """The body padded to the size `oversize` names for its kind (JSON stays valid)."""
@@ -183,6 +205,10 @@ class Handler(BaseHTTPRequestHandler):
         return body + b"\0" * (size - len(body))
 
     def send(self, status, body=b"", ctype="application/json", extra=None):
+        # What get() asked of this answer, cleared here so that it never reaches the next answer
+        # on the same keep-alive connection (a 304 has no body to cut or to send chunked).
+        chunked, cut = self.chunked_next, self.cut_next
+        self.chunked_next = self.cut_next = False
         etag = '"' + hashlib.sha1(body).hexdigest()[:16] + '"'
         if status == 200 and self.headers.get("If-None-Match") == etag:
             with lock:
@@ -198,8 +224,6 @@ class Handler(BaseHTTPRequestHandler):
             payload = gzip.compress(body)
             with lock:
                 stats["gzip"] += 1
-        chunked = getattr(self, "chunked_next", False)
-        self.chunked_next = False
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         if chunked:
@@ -214,10 +238,10 @@ class Handler(BaseHTTPRequestHandler):
         for k, v in (extra or {}).items():
             self.send_header(k, v)
         self.end_headers()
-        if getattr(self, "cut_next", False):
+        if cut:
             # A body cut off halfway: the length promised, half of it sent, then the connection closed.
-            self.cut_next = False
-            self.wfile.write(payload[:len(payload) // 2])
+            half = payload[:len(payload) // 2]
+            self.wfile.write(b"%x\r\n" % len(payload) + half if chunked else half)
             self.wfile.flush()
             self.close_connection = True
             self.connection.shutdown(2)
@@ -228,6 +252,7 @@ class Handler(BaseHTTPRequestHandler):
                     part = payload[k:k + 65536]
                     self.wfile.write(b"%x\r\n" % len(part) + part + b"\r\n")
                 self.wfile.write(b"0\r\n\r\n")
+                self.wfile.flush()
             except OSError:
                 self.close_connection = True
             return
@@ -250,7 +275,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self):
         n = int(self.headers.get("Content-Length") or 0)
-        data = json.loads(self.rfile.read(n) or b"{}")
+        raw = self.rfile.read(n) or b"{}"
+        data = json.loads(raw)
+        if self.path == "/__control" and isinstance(data.get("max_age"), float):
+            # Written verbatim: 1e9 stays "1e9", not 1000000000.0 (Infinity and NaN too).
+            data["max_age"] = json.loads(raw, parse_float=str, parse_constant=str)["max_age"]
         if self.path == "/__control":
             with lock:
                 settings.update(data)
@@ -263,23 +292,25 @@ class Handler(BaseHTTPRequestHandler):
         self.send(404, b"Not Found", "text/plain")
 
     def do_GET(self):
-        with lock:
-            in_flight[0] += 1
-            stats["in_flight"] = in_flight[0]
-            stats["max_in_flight"] = max(stats["max_in_flight"], in_flight[0])
+        self.counted = False
+        self.chunked_next = self.cut_next = False
         try:
             self.get()
         finally:
-            with lock:
-                in_flight[0] -= 1
-                stats["in_flight"] = in_flight[0]
+            # Every way out of get(): answers, early returns, faults, exceptions.
+            if self.counted:
+                with lock:
+                    in_flight[0] -= 1
+                    stats["in_flight"] = in_flight[0]
 
     def get(self):
         url = urlsplit(self.path)
-        listener = "sprites" if self.server.server_address[1] == SPRITE_PORT[0] else "api"
+        listener = getattr(self.server, "listener", "api")
         if url.path == "/__stats":
             with lock:
-                return self.send(200, json.dumps(stats).encode())
+                snapshot = json.dumps(stats).encode()
+            # Sent outside the lock: send() takes it too (gzip, 304 counts).
+            return self.send(200, snapshot)
         if url.path.startswith("/api/v2/pokemon-species/"):
             kind = "pokemon-species"
         elif url.path.startswith("/api/v2/pokemon/"):
@@ -301,6 +332,11 @@ class Handler(BaseHTTPRequestHandler):
             if self.headers.get("If-None-Match"):
                 stats["if_none_match"] += 1
             stats["by_listener"][listener] += 1
+            # In flight from here (where the request is counted) until do_GET's finally.
+            in_flight[0] += 1
+            self.counted = True
+            stats["in_flight"] = in_flight[0]
+            stats["max_in_flight"] = max(stats["max_in_flight"], in_flight[0])
             s = dict(settings)
         if s["latency_ms"] and url.path.startswith(s["latency_prefix"] or "/"):
             time.sleep(s["latency_ms"] / 1000)
@@ -430,6 +466,7 @@ def main():
     args = ap.parse_args()
     if args.sprite_port_file:
         sprites = QuietServer(("127.0.0.1", 0), Handler)
+        sprites.listener = "sprites"
         sprites.daemon_threads = True
         SPRITE_PORT[0] = sprites.server_address[1]
         threading.Thread(target=sprites.serve_forever, daemon=True).start()
@@ -442,6 +479,7 @@ def main():
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(args.tls_cert)
         server.socket = context.wrap_socket(server.socket, server_side=True)
+        server.tls = True
     server.daemon_threads = True
     port = server.server_address[1]
     if args.port_file:
