@@ -10,6 +10,16 @@ public enum APIDecoding {
         var results: [NamedResource]
     }
 
+    /// Decodes a JSON body in place: no copy of a 300–600 KB body into a `Data` first.
+    static func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8]) throws -> T {
+        try body.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, !raw.isEmpty else { return try JSONDecoder().decode(T.self, from: Data()) }
+            // The Data lives only for this call: JSONDecoder keeps nothing of it.
+            return try JSONDecoder().decode(T.self, from: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base),
+                                                                 count: raw.count, deallocator: .none))
+        }
+    }
+
     /// The id at the end of a resource URL: `…/pokemon/25/` → 25.
     static func trailingID(_ url: String) -> UInt32? {
         url.split(separator: "/").last.flatMap { UInt32($0) }
@@ -17,7 +27,7 @@ public enum APIDecoding {
 
     /// Decodes `GET /pokemon/?limit=N`.
     public static func index(_ body: [UInt8]) throws -> PokemonIndex {
-        let list = try JSONDecoder().decode(ListBody.self, from: Data(body))
+        let list = try decode(ListBody.self, body)
         var items: [PokemonIndex.Item] = []
         items.reserveCapacity(list.results.count)
         for r in list.results {
@@ -63,7 +73,7 @@ public enum APIDecoding {
 
     /// Decodes `GET /pokemon/{id}`.
     public static func pokemon(_ body: [UInt8]) throws -> PokemonRecord {
-        let p = try JSONDecoder().decode(PokemonBody.self, from: Data(body))
+        let p = try decode(PokemonBody.self, body)
         return PokemonRecord(
             id: p.id, name: p.name, height: p.height ?? 0, weight: p.weight ?? 0,
             types: p.types.sorted { $0.slot < $1.slot }.map(\.type.name),
@@ -87,7 +97,7 @@ public enum APIDecoding {
 
     /// Decodes `GET /pokemon-species/{id}`.
     public static func species(_ body: [UInt8]) throws -> SpeciesRecord {
-        let s = try JSONDecoder().decode(SpeciesBody.self, from: Data(body))
+        let s = try decode(SpeciesBody.self, body)
         let genus = s.genera?.first { $0.language.name == "en" }?.genus ?? ""
         // The most recent English entry: the oldest games shout "POKéMON" in capitals.
         let flavor = s.flavor_text_entries?.last { $0.language.name == "en" }?.flavor_text ?? ""

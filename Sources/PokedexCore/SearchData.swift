@@ -39,13 +39,13 @@ enum FilterDecoding {
     }
 
     static func names(_ body: [UInt8]) throws -> [String] {
-        try JSONDecoder().decode(NamedList.self, from: Data(body)).results.map(\.name)
+        try APIDecoding.decode(NamedList.self, body).results.map(\.name)
     }
     static func typeMembers(_ body: [UInt8]) throws -> [UInt32] {
-        try JSONDecoder().decode(TypeBody.self, from: Data(body)).pokemon.compactMap { $0.pokemon.url.flatMap(APIDecoding.trailingID) }
+        try APIDecoding.decode(TypeBody.self, body).pokemon.compactMap { $0.pokemon.url.flatMap(APIDecoding.trailingID) }
     }
     static func generationSpecies(_ body: [UInt8]) throws -> (Int, [(String, UInt32)]) {
-        let g = try JSONDecoder().decode(GenerationBody.self, from: Data(body))
+        let g = try APIDecoding.decode(GenerationBody.self, body)
         return (g.id, g.pokemon_species.compactMap { s in s.url.flatMap(APIDecoding.trailingID).map { (s.name, $0) } })
     }
 }
