@@ -172,7 +172,9 @@ final class RequestGate: Sendable {
             let callers = w.priority.isCallers
             let globalRoom = callers ? limits.maxInFlight : limits.maxInFlight - reserve
             let hostCap = multiplexes(w.host) ?? w.mayMultiplex ? limits.maxInFlight : limits.perHostConnections
-            let hostRoom = callers ? hostCap : max(1, hostCap - 1)
+            // Pre-warming may take every connection to an HTTP/1.1 host (a caller is next in
+            // line for the first one that frees); work nobody waits for leaves one free.
+            let hostRoom = callers || w.priority == .prefetch ? hostCap : max(1, hostCap - 1)
             let byteRoom = callers ? limits.maxHeldBytes : limits.maxHeldBytes / 4 * 3
             if s.heldBytes > 0 && s.heldBytes + w.bytes > byteRoom { break }
             guard s.inFlight < globalRoom, s.perHost[w.host, default: 0] < hostRoom else {

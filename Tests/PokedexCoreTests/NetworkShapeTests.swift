@@ -46,16 +46,25 @@ final class RequestGateTests: XCTestCase {
         XCTAssertEqual(g.usage.waiting, 0, "cancelled waiters leave the queue")
     }
 
-    func testHTTP1HostsGetAFewConnectionsAndPrefetchLeavesOneFree() async throws {
+    func testHTTP1HostsGetAFewConnectionsAndBackgroundWorkLeavesOneFree() async throws {
         let g = gate(64, perHost: 3)
         let order = Mutex<[String]>([])
-        _ = (0..<5).map { enter(g, "http://h1.test/p\($0)", .prefetch, order: order) }
+        _ = (0..<5).map { enter(g, "http://h1.test/bg\($0)", .background, order: order) }
         await settle()
-        XCTAssertEqual(g.usage.inFlight, 2, "3 connections to an HTTP/1.1 host, prefetch leaves one")
+        XCTAssertEqual(g.usage.inFlight, 2, "3 connections to an HTTP/1.1 host, background work leaves one")
         _ = enter(g, "http://h1.test/caller", .required, order: order)
         _ = (0..<5).map { enter(g, "https://h2.test/p\($0)", .prefetch, order: order) }
         await settle()
         XCTAssertEqual(g.usage.inFlight, 3 + 5, "the caller takes the free connection; an HTTPS host multiplexes until it says otherwise")
+        let prefetch = (0..<3).map { enter(g, "http://other.test/p\($0)", .prefetch, order: order) }
+        await settle()
+        XCTAssertEqual(g.usage.inFlight, 3 + 5 + 3, "pre-warming may use every connection of an HTTP/1.1 host")
+        let caller = enter(g, "http://other.test/caller", .required, order: order)
+        await settle()
+        g.release(try await prefetch[0].value)
+        await settle()
+        XCTAssertEqual(order.withLock { $0.last }, "http://other.test/caller", "a caller is next in line for the first free connection")
+        g.release(try await caller.value)
     }
 
     func testTheByteBudgetHoldsBackNewBodiesUntilDecoded() async throws {
