@@ -107,12 +107,13 @@ final class Sprites: Sendable {
 
     /// Whether a body may still name a sprite elsewhere after the guess failed with `error`:
     /// not when the guess's host is unreachable and the bodies name that host. Until a body
-    /// has said which host they name, one body (for all the guesses failing at once) finds out.
+    /// has said which host they name, one body (for all the guesses failing at once, on an
+    /// unreachable host or one not allowed) finds out, and the pattern it teaches is tried next.
     private func worthABody(afterGuessFailed guess: String, _ error: any Error, _ item: PokemonIndex.Item) async -> Bool {
         guard let host = HostHealth.authority(guess) else { return true }
         switch error as? FetchError {
-        case .hostDown?, .transport?, .deadline?: break
-        default: return true  // a 404 or a refused host: the body names the real URL
+        case .hostDown?, .transport?, .deadline?, .hostNotAllowed?: break
+        default: return true  // a 404: the body names the real URL
         }
         if !pattern.bodiesName(host: host) {
             _ = try? await learning.run(host) { [records] in _ = try await records.pokemon(item) }
