@@ -298,12 +298,6 @@ public final class Fetcher: Sendable {
         }
     }
 
-    /// GETs a body that is not cached yet (no validator sent): the body, its ETag and lifetime.
-    public func fetchBody(_ url: String, as kind: BodyKind = .json) async throws(FetchError) -> (body: [UInt8], etag: String?, maxAge: Double) {
-        guard case .body(let body, let etag, let maxAge) = try await fetch(url, as: kind) else { throw .unexpectedNotModified(url: url) }
-        return (body, etag, maxAge)
-    }
-
     /// Capped exponential backoff with full jitter: 0.1 s, 0.2 s, 0.4 s … at most 2 s.
     private func backoff(attempt: Int, start: Date, url: String, failure: FetchError) async throws(FetchError) {
         let cap = min(2.0, 0.1 * pow(2.0, Double(attempt - 1)))

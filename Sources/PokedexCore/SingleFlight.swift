@@ -95,4 +95,7 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// How many loads are under way.
     public var count: Int { state.withLock { $0.flights.count } }
+
+    /// How many callers wait for `key`'s load now.
+    public func waiters(for key: Key) -> Int { state.withLock { $0.flights[key]?.waiters.count ?? 0 } }
 }

@@ -56,6 +56,7 @@ final class SingleFlightTests: XCTestCase {
         let leaving = Task { try await flight.run(7, work) }
         let staying = Task { try await flight.run(7, work) }
         try await waitUntil("the work started") { runs.withLock { $0 } == 1 }
+        try await waitUntil("both callers wait for it") { flight.waiters(for: 7) == 2 }
         leaving.cancel()
         do { _ = try await leaving.value; XCTFail() } catch { XCTAssertTrue(error is CancellationError) }
         gate.withLock { $0 = true }

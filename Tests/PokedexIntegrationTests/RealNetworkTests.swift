@@ -68,9 +68,7 @@ final class RealNetworkTests: XCTestCase {
     }
 
     func testASpriteHostThatComesBackIsFollowedWithOneLineEachWay() throws {
-        let portFile = h.home + "/mock.port"
         let spritePort = try XCTUnwrap(h.spritePort, "the mock's second listener")
-        _ = portFile
         let sprites = "http://localhost:\(spritePort)"
         try h.control(["sprite_base": sprites, "sprite_host_offline": true])
         try h.startDaemon(["--sprite-host", "localhost", "--sprite-url-template", sprites + "/sprites/{id}.png"],
