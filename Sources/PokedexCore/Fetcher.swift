@@ -72,22 +72,21 @@ public typealias FetchOutcome = Fetched<[UInt8]>
 /// What kind of body a request expects: its size cap and what it is budgeted at while it
 /// waits to be decoded.
 public struct BodyKind: Sendable, Equatable {
-    public let name: String
     /// Larger than this is refused (permanently): PokeAPI's largest body is Mew's, 1.3 MB.
     public let maxBytes: Int
     /// Held in the decode budget from the request's start until its body is decoded.
     public let expectedBytes: Int
 
     /// API bodies: the largest real one is `pokemon/151`, 1.34 MB; three times that.
-    public static let json = BodyKind(name: "JSON", maxBytes: 4 << 20, expectedBytes: 64 << 10)
+    public static let json = BodyKind(maxBytes: 4 << 20, expectedBytes: 64 << 10)
     /// `pokemon` bodies: 250 KB on average (their `moves`), 1.34 MB at most.
-    public static let pokemonJSON = BodyKind(name: "JSON", maxBytes: 4 << 20, expectedBytes: 320 << 10)
+    public static let pokemonJSON = BodyKind(maxBytes: 4 << 20, expectedBytes: 320 << 10)
     /// Default sprites: 96×96 PNGs of a few KB (the stand-in's are 15 KB).
-    public static let png = BodyKind(name: "PNG", maxBytes: 1 << 20, expectedBytes: 32 << 10)
+    public static let png = BodyKind(maxBytes: 1 << 20, expectedBytes: 32 << 10)
     /// Generation-V animated sprites: tens of KB.
-    public static let gif = BodyKind(name: "GIF", maxBytes: 2 << 20, expectedBytes: 64 << 10)
+    public static let gif = BodyKind(maxBytes: 2 << 20, expectedBytes: 64 << 10)
     /// A probe or a warm-up: no body is read.
-    public static let none = BodyKind(name: "none", maxBytes: 64 << 10, expectedBytes: 0)
+    public static let none = BodyKind(maxBytes: 64 << 10, expectedBytes: 0)
 }
 
 /// Everything about the network in one place: the host allowlist, redirects, retries with

@@ -11,6 +11,12 @@ public struct HTTPRequest: Sendable, Equatable {
 
     public enum Method: String, Sendable { case get = "GET", head = "HEAD" }
 
+    /// Whether a request to `url` may share its connection with others: over HTTPS, where
+    /// ALPN may offer HTTP/2; plain HTTP is HTTP/1.1, one request a connection at a time.
+    public static func mayMultiplex(_ url: String) -> Bool {
+        url.prefix(6).lowercased() == "https:"
+    }
+
     public init(url: String, ifNoneMatch: String? = nil, timeout: Double = 10, maxBytes: Int = 32 << 20, method: Method = .get) {
         self.url = url
         self.ifNoneMatch = ifNoneMatch

@@ -22,11 +22,9 @@ final class RequestGate: Sendable {
     /// One admitted request: its slot and the bytes it holds.
     final class Ticket: Sendable {
         fileprivate let host: String
-        fileprivate let priority: FetchPriority
         fileprivate let held = Mutex<(bytes: Int, inFlight: Bool)>((0, true))
-        fileprivate init(host: String, priority: FetchPriority, bytes: Int) {
+        fileprivate init(host: String, bytes: Int) {
             self.host = host
-            self.priority = priority
             held.withLock { $0.bytes = bytes }
         }
     }
@@ -37,9 +35,8 @@ final class RequestGate: Sendable {
         let url: String
         var priority: FetchPriority
         let bytes: Int
-        /// Until the host has answered once: HTTPS may multiplex (ALPN offers HTTP/2, and curl
-        /// waits for the first connection to know); plain HTTP never does.
-        var mayMultiplex: Bool { url.lowercased().hasPrefix("https:") }
+        /// Until the host has answered once: whether it may multiplex (see ``HTTPRequest/mayMultiplex(_:)``).
+        var mayMultiplex: Bool { HTTPRequest.mayMultiplex(url) }
         var continuation: CheckedContinuation<Ticket, any Error>?
         init(id: UInt64, host: String, url: String, priority: FetchPriority, bytes: Int) {
             self.id = id
@@ -188,7 +185,7 @@ final class RequestGate: Sendable {
             s.heldBytes += w.bytes
             if let c = w.continuation {
                 w.continuation = nil
-                out.append((c, Ticket(host: w.host, priority: w.priority, bytes: w.bytes)))
+                out.append((c, Ticket(host: w.host, bytes: w.bytes)))
             }
         }
         return out

@@ -116,7 +116,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         // Wait for the connection under way to say whether it multiplexes, rather than open
         // another: only where it may (HTTPS, through ALPN). Over plain HTTP/1.1 it would hold
         // requests back for a busy connection instead of opening the next one.
-        if request.url.utf8.starts(with: "https:".utf8) { pdx_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1) }
+        if HTTPRequest.mayMultiplex(request.url) { pdx_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1) }
         if request.method == .head {
             pdx_easy_setopt_long(easy, CURLOPT_NOBODY, 1)  // its Content-Length is no body to refuse
         } else {
