@@ -176,6 +176,7 @@ class Handler(BaseHTTPRequestHandler):
     counted = False       # this GET is counted in in_flight
     chunked_next = False  # the next answer goes chunked, with no Content-Length (oversize_no_length)
     cut_next = False      # the next answer is cut off halfway (fault_cut)
+    timeout = 300         # a connection that says nothing for 5 min (a stalled TLS handshake) is closed
 
     def log_message(self, *a):
         pass
@@ -478,7 +479,9 @@ def main():
         import ssl
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(args.tls_cert)
-        server.socket = context.wrap_socket(server.socket, server_side=True)
+        # The handshake happens in each connection's own thread (on its first read), not in
+        # accept(): one client that stalls or aborts its handshake must not hold up the others.
+        server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
         server.tls = True
     server.daemon_threads = True
     port = server.server_address[1]
