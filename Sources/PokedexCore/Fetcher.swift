@@ -248,7 +248,8 @@ public final class Fetcher: Sendable {
             } catch let failure as TransportFailure {
                 if case .tooLarge = failure { throw .tooLarge(url: current, limit: kind.maxBytes) }
                 health.failed(host, failure, url: current)
-                guard attempt < maxAttempts, !lastChance else { throw .transport(failure, url: current) }
+                let permanent = if case .untrusted = failure { true } else { false }
+                guard attempt < maxAttempts, !lastChance, !permanent else { throw .transport(failure, url: current) }
                 gate.release(ticket)
                 try await backoff(attempt: attempt, start: start, url: url, failure: .transport(failure, url: current))
                 continue

@@ -49,6 +49,9 @@ public enum TransportFailure: Error, Equatable, Sendable, CustomStringConvertibl
     case connection(String)
     /// The attempt ran past its timeout.
     case timedOut(String)
+    /// TLS verification failed: the server is not who it says (a captive portal, an interception
+    /// proxy, a wrong clock). Trying again cannot help until the network changes.
+    case untrusted(String)
     /// The body was cut off before its announced end.
     case truncated(String)
     /// The body grew past the request's ``HTTPRequest/maxBytes``.
@@ -58,7 +61,7 @@ public enum TransportFailure: Error, Equatable, Sendable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case .connection(let m), .timedOut(let m), .truncated(let m), .tooLarge(let m), .other(let m): return m
+        case .connection(let m), .timedOut(let m), .untrusted(let m), .truncated(let m), .tooLarge(let m), .other(let m): return m
         }
     }
 }

@@ -138,7 +138,7 @@ final class HostHealth: Sendable {
                 entry.cutInARow += 1
                 // One cut-off body is a hiccup; three in a row, the network is going away mid-transfer.
                 guard entry.cutInARow >= Self.cutsToGoDown else { return nil }
-            case .connection, .timedOut:
+            case .connection, .timedOut, .untrusted:
                 break
             case .tooLarge, .other:
                 return nil  // the body's fault, not the host's

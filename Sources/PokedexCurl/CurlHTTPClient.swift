@@ -219,6 +219,8 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             return .connection(text)
         case CURLE_OPERATION_TIMEDOUT:
             return .timedOut(text)
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+            return .untrusted(text)
         case CURLE_PARTIAL_FILE, CURLE_BAD_CONTENT_ENCODING, CURLE_WRITE_ERROR:
             return .truncated(text)
         default:

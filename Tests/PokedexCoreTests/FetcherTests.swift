@@ -55,6 +55,21 @@ final class FetcherTests: XCTestCase {
         XCTAssertEqual(client.requests.count, 1)
     }
 
+    func testAnUntrustedCertificateIsNotRetriedAndTakesTheHostDown() async throws {
+        let client = FakeHTTPClient(), clock = ManualClock()
+        client.route(url) { _ in throw TransportFailure.untrusted("SSL certificate problem: self-signed certificate") }
+        let f = make(client, clock)
+        do {
+            _ = try await f.fetch(url)
+            XCTFail("expected failure")
+        } catch {
+            XCTAssertEqual(error, .transport(.untrusted("SSL certificate problem: self-signed certificate"), url: url))
+        }
+        XCTAssertEqual(client.count(url), 1, "a certificate that failed once fails again: one attempt")
+        XCTAssertTrue(clock.sleeps.isEmpty)
+        XCTAssertFalse(f.health.isUp("pokeapi.test"), "the host is down until a probe finds it trusted again")
+    }
+
     func testHostAllowlistAndRedirects() async throws {
         let client = FakeHTTPClient(), clock = ManualClock()
         let f = make(client, clock)
