@@ -3,6 +3,7 @@ import Glibc
 import PokedexProtocol
 import PokedexCore
 import PokedexEventLoop
+import PokedexModels
 
 /// Shows ``DesktopNotification``s through `org.freedesktop.Notifications` on the session bus.
 ///
@@ -94,8 +95,10 @@ public final class DesktopNotificationsClient: DesktopNotifier, @unchecked Senda
         try w.append(appName)
         try w.append(id)
         try w.append("")
-        try w.append(n.summary)
-        try w.append(n.body)
+        // The summary is plain text; the body is markup to a server with "body-markup" (the
+        // spec's <b>, <i>, <a>, <img>), so the genus in it is escaped, never interpreted.
+        try w.append(UntrustedText.terminal(n.summary))
+        try w.append(UntrustedText.markup(n.body))
         try w.append(strings: [])
         try w.container("a", "{sv}") { () throws(BusError) in
             if !n.imagePath.isEmpty {

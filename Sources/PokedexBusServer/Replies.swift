@@ -1,4 +1,5 @@
 import CSystemd
+import PokedexModels
 import PokedexProtocol
 
 /// Sending a method's one reply: a value or an error.
@@ -15,9 +16,11 @@ enum Replies {
         }
     }
 
+    /// An error's message is read by people (busctl prints it as it is), and it can quote a
+    /// server's text or a URL from a body: it goes out as one printable line.
     static func fail(_ m: OpaquePointer, name: String, message: String) {
         var e = sd_bus_error()
-        sd_bus_error_set(&e, name, message)
+        sd_bus_error_set(&e, name, UntrustedText.terminal(message))
         sd_bus_reply_method_error(m, &e)
         sd_bus_error_free(&e)
     }

@@ -1,8 +1,41 @@
 import Foundation
 
+/// Says what a body held that is not PokeAPI's shape and was dropped: one line per entry.
+public typealias Dropped = (String) -> Void
+
 /// Turns PokeAPI's JSON bodies into the compact records the service keeps.
 /// Only the fields the service answers with are decoded; the rest is skipped.
+///
+/// Nothing in a body is trusted. A machine name that is not PokeAPI's shape (``APIName``) is
+/// dropped with its entry, and a display text over its cap is dropped too, each said to
+/// `dropped`; a record whose own name is not a name is refused whole. What is dropped is never
+/// stored.
 public enum APIDecoding {
+    /// Display text caps, in bytes: far over any real genus (`Mouse Pokémon`), flavour text or
+    /// localized name.
+    public static let maxGenusBytes = 256
+    public static let maxFlavorBytes = 2048
+    public static let maxLocalizedNameBytes = 128
+
+    /// `name` if it is a PokeAPI name; otherwise nil, said to `dropped`.
+    static func checked(_ name: String, _ what: String, _ dropped: Dropped) -> String? {
+        if APIName.isValid(name) { return name }
+        dropped("dropped \(what) \"\(name.prefix(80))\": not a PokeAPI name")
+        return nil
+    }
+
+    /// Display text within its cap; otherwise empty, said to `dropped`.
+    static func capped(_ text: String, _ cap: Int, _ what: String, _ dropped: Dropped) -> String {
+        guard text.utf8.count > cap else { return text }
+        dropped("dropped \(what): \(text.utf8.count) bytes, over its cap of \(cap)")
+        return ""
+    }
+
+    /// A record's own name: one that is not a name makes the body unusable.
+    static func ownName(_ name: String, _ what: String) throws -> String {
+        guard APIName.isValid(name) else { throw PokedexError.unavailable("\(what) is named \"\(name.prefix(80))\", which is not a PokeAPI name") }
+        return name
+    }
     struct NamedResource: Decodable { var name: String; var url: String? }
 
     struct ListBody: Decodable {
@@ -26,13 +59,16 @@ public enum APIDecoding {
     }
 
     /// Decodes `GET /pokemon/?limit=N`.
-    public static func index(_ body: [UInt8]) throws -> PokemonIndex {
+    public static func index(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> PokemonIndex {
         let list = try decode(ListBody.self, body)
         var items: [PokemonIndex.Item] = []
         items.reserveCapacity(list.results.count)
+        var seen = Set<String>()
         for r in list.results {
-            guard let url = r.url, let id = trailingID(url) else { continue }
-            items.append(.init(id: id, name: r.name))
+            guard let url = r.url, let id = trailingID(url), id > 0 else { continue }
+            guard let name = checked(r.name, "a list entry", dropped) else { continue }
+            guard seen.insert(name).inserted else { dropped("dropped a second list entry named \(name)"); continue }
+            items.append(.init(id: id, name: name))
         }
         return PokemonIndex(items: items, total: list.count)
     }
@@ -72,13 +108,14 @@ public enum APIDecoding {
     }
 
     /// Decodes `GET /pokemon/{id}`.
-    public static func pokemon(_ body: [UInt8]) throws -> PokemonRecord {
+    public static func pokemon(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> PokemonRecord {
         let p = try decode(PokemonBody.self, body)
+        let name = try ownName(p.name, "pokemon \(p.id)")
         return PokemonRecord(
-            id: p.id, name: p.name, height: p.height ?? 0, weight: p.weight ?? 0,
-            types: p.types.sorted { $0.slot < $1.slot }.map(\.type.name),
-            abilities: p.abilities.sorted { $0.slot < $1.slot }.map(\.ability.name),
-            stats: p.stats.map { .init(name: $0.stat.name, value: $0.base_stat) },
+            id: p.id, name: name, height: p.height ?? 0, weight: p.weight ?? 0,
+            types: p.types.sorted { $0.slot < $1.slot }.compactMap { checked($0.type.name, "a type of \(name)", dropped) },
+            abilities: p.abilities.sorted { $0.slot < $1.slot }.compactMap { checked($0.ability.name, "an ability of \(name)", dropped) },
+            stats: p.stats.compactMap { s in checked(s.stat.name, "a stat of \(name)", dropped).map { .init(name: $0, value: s.base_stat) } },
             spriteURL: p.sprites?.front_default,
             animatedSpriteURL: p.sprites?.versions?.genV?.blackWhite?.animated?.front_default,
             speciesURL: p.species?.url)
@@ -96,14 +133,23 @@ public enum APIDecoding {
     }
 
     /// Decodes `GET /pokemon-species/{id}`.
-    public static func species(_ body: [UInt8]) throws -> SpeciesRecord {
+    public static func species(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> SpeciesRecord {
         let s = try decode(SpeciesBody.self, body)
-        let genus = s.genera?.first { $0.language.name == "en" }?.genus ?? ""
+        let name = try ownName(s.name, "pokemon-species \(s.id)")
+        let genus = capped(s.genera?.first { $0.language.name == "en" }?.genus ?? "", maxGenusBytes, "the genus of \(name)", dropped)
         // The most recent English entry: the oldest games shout "POKéMON" in capitals.
-        let flavor = s.flavor_text_entries?.last { $0.language.name == "en" }?.flavor_text ?? ""
+        let flavor = capped(s.flavor_text_entries?.last { $0.language.name == "en" }?.flavor_text ?? "", maxFlavorBytes,
+                            "the flavour text of \(name)", dropped)
         var names: [String: String] = [:]
-        for n in s.names ?? [] { names[n.language.name] = n.name }
-        return SpeciesRecord(id: s.id, name: s.name, genus: genus, flavorText: cleanFlavorText(flavor), names: names)
+        for n in s.names ?? [] {
+            guard APIName.isLanguageCode(n.language.name) else {
+                dropped("dropped a name of \(name) in language \"\(n.language.name.prefix(40))\": not a language code")
+                continue
+            }
+            let text = capped(n.name, maxLocalizedNameBytes, "the \(n.language.name) name of \(name)", dropped)
+            if !text.isEmpty { names[n.language.name] = text }
+        }
+        return SpeciesRecord(id: s.id, name: name, genus: genus, flavorText: cleanFlavorText(flavor), names: names)
     }
 
     /// Removes the API's form feeds, soft hyphens and hard line breaks, and folds spaces.

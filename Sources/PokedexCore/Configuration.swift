@@ -92,4 +92,20 @@ public enum XDGPaths {
     public static func cacheHome() -> String { env("XDG_CACHE_HOME") ?? home + "/.cache" }
     /// `$XDG_DATA_HOME`, or `~/.local/share`.
     public static func dataHome() -> String { env("XDG_DATA_HOME") ?? home + "/.local/share" }
+
+    /// `path` made absolute once, at start, against `directory` (the working directory): a
+    /// relative `--cache-dir cache` means `$PWD/cache`, whatever the service's directory later.
+    /// `.` and `..` components are resolved by name, without following links.
+    public static func absolute(_ path: String, from directory: String = FileManager.default.currentDirectoryPath) -> String {
+        let joined = path.hasPrefix("/") ? path : directory + "/" + path
+        var parts: [Substring] = []
+        for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..": if !parts.isEmpty { parts.removeLast() }
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
 }

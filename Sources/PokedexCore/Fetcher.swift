@@ -17,6 +17,8 @@ public enum FetchError: Error, Equatable, Sendable {
     case unexpectedNotModified(url: String)
     /// Nobody waits for the answer any more.
     case cancelled(url: String)
+    /// A plain-http URL while the API is https: a downgrade, refused.
+    case insecure(url: String)
     /// The host is down and this request does not need it enough to try (see ``HostHealth``).
     case hostDown(host: String, message: String)
     /// The body is larger than any real one of its kind: a permanent error, never retried.
@@ -41,6 +43,8 @@ public enum FetchError: Error, Equatable, Sendable {
             return .unavailable("\(context): the request was cancelled")
         case .hostDown(_, let message):
             return .unavailable("\(context): \(message), and nothing is cached")
+        case .insecure(let url):
+            return .unavailable("\(context): refusing \(url): the API is https, so nothing is fetched over plain http")
         case .tooLarge(let url, let limit):
             return .unavailable("\(context): \(url) sent a body over \(limit >> 10) KiB, larger than any real one; refused")
         case .unusable(_, let message):
@@ -96,6 +100,9 @@ public final class Fetcher: Sendable {
     private let client: any HTTPClient
     private let clock: any PokedexClock
     private let allowedHosts: Set<String>
+    /// The API is reached over https: nothing is fetched over plain http, whether a redirect, a
+    /// URL in a body or the sprite template names it.
+    private let httpsOnly: Bool
     private let deadline: Double
     private let maxAttempts: Int
     private let defaultMaxAge: Double
@@ -118,7 +125,8 @@ public final class Fetcher: Sendable {
     ///   - apiHost: the authority (`host` or `host:port`) whose health is `Online`; nil: every host's.
     ///   - deadline: seconds within which every fetch ends, answered or failed.
     ///   - limits: requests in flight, per host, and bytes held for decoding.
-    public init(client: any HTTPClient, clock: any PokedexClock, allowedHosts: Set<String>, apiHost: String? = nil,
+    ///   - httpsOnly: refuse every `http:` URL (the API is https, and nothing may downgrade it).
+    public init(client: any HTTPClient, clock: any PokedexClock, allowedHosts: Set<String>, apiHost: String? = nil, httpsOnly: Bool = false,
                 deadline: Double = 10, maxAttempts: Int = 6, defaultMaxAge: Double = 86400,
                 notFoundTTL: Double = 3600, maxInFlight: Int = 64, maxHostConnections: Int = 6,
                 maxHeldBytes: Int = 8 << 20, log: @escaping Logger = { _, _ in }) {
@@ -127,6 +135,7 @@ public final class Fetcher: Sendable {
         self.client = client
         self.clock = clock
         self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+        self.httpsOnly = httpsOnly
         self.deadline = deadline
         self.maxAttempts = maxAttempts
         self.defaultMaxAge = defaultMaxAge
@@ -184,7 +193,7 @@ public final class Fetcher: Sendable {
     /// Whether the URL's host is on the allowlist (and the scheme is http or https).
     public func isAllowed(_ url: String) -> Bool {
         guard let u = URLComponents(string: url), let scheme = u.scheme?.lowercased(),
-              scheme == "https" || scheme == "http", let host = u.host?.lowercased()
+              scheme == "https" || (scheme == "http" && !httpsOnly), let host = u.host?.lowercased()
         else { return false }
         return allowedHosts.contains(host)
     }
@@ -219,6 +228,12 @@ public final class Fetcher: Sendable {
         var lastChance = false
         while true {
             guard isAllowed(current), let host = HostHealth.authority(current) else {
+                if httpsOnly, current.lowercased().hasPrefix("http:") {
+                    if state.withLock({ $0.refusedHosts.insert("http:" + (Self.hostOf(current) ?? "")).inserted }) {
+                        log(.warning, "refused to fetch \(current): the API is https, so nothing is fetched over plain http")
+                    }
+                    throw .insecure(url: current)
+                }
                 let host = Self.hostOf(current) ?? current
                 if state.withLock({ $0.refusedHosts.insert(host).inserted }) {
                     log(.warning, "refused to fetch \(current): \(host) is not an allowed host (see --sprite-host)")

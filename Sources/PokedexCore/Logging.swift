@@ -1,3 +1,5 @@
+import PokedexLocks
+
 /// Priorities, as the journal knows them.
 public enum LogLevel: Int, Sendable {
     case error = 3, warning = 4, notice = 5, info = 6, debug = 7
@@ -5,3 +7,31 @@ public enum LogLevel: Int, Sendable {
 
 /// Where the core writes what a person may need to act on. The daemon sends it to the journal.
 public typealias Logger = @Sendable (LogLevel, String) -> Void
+
+/// Logs what a decoded body held that was not PokeAPI's shape and was dropped: a line for each
+/// of the first few, then one line with how many more, so a hostile body cannot flood the journal.
+final class DropLog: Sendable {
+    static let linesPerBody = 5
+    private let log: Logger
+    private let source: String
+    private let count = Mutex(0)
+
+    init(_ log: @escaping Logger, source: String) {
+        self.log = log
+        self.source = source
+    }
+
+    /// The ``Dropped`` to hand to a decoder.
+    var dropped: Dropped { { [self] note in self.note(note) } }
+
+    private func note(_ note: String) {
+        let n = count.withLock { c in c += 1; return c }
+        if n <= Self.linesPerBody { log(.warning, "\(source): \(note)") }
+    }
+
+    /// Says how many were not logged one by one. Call once the body is decoded.
+    func finish() {
+        let n = count.withLock { $0 }
+        if n > Self.linesPerBody { log(.warning, "\(source): \(n - Self.linesPerBody) more entries dropped") }
+    }
+}

@@ -46,6 +46,7 @@ public final class PokedexService: Sendable {
         var hosts = Set(configuration.spriteHosts.map { $0.lowercased() })
         if let apiHost = URLComponents(string: configuration.apiURL)?.host?.lowercased() { hosts.insert(apiHost) }
         let fetcher = Fetcher(client: client, clock: clock, allowedHosts: hosts, apiHost: HostHealth.authority(configuration.apiURL),
+                              httpsOnly: configuration.apiURL.lowercased().hasPrefix("https://"),
                               deadline: configuration.requestDeadline, notFoundTTL: configuration.notFoundTTL,
                               maxInFlight: configuration.maxRequests, maxHostConnections: configuration.maxHostConnections, log: log)
         self.fetcher = fetcher

@@ -8,7 +8,7 @@ struct ResourceKind<Record: Codable & Sendable>: Sendable {
     let noun: String
     /// Its size cap and budget on the network.
     var body: BodyKind = .json
-    let decodeBody: @Sendable ([UInt8]) throws -> Record
+    let decodeBody: @Sendable ([UInt8], Dropped) throws -> Record
     let wrap: @Sendable (Record) -> CachedResource
     let unwrap: @Sendable (CachedResource) -> Record?
 }
@@ -154,7 +154,9 @@ final class ResourceLoader: Sendable {
 
     private func decode<R>(_ body: [UInt8], url: String, _ kind: ResourceKind<R>) throws -> R {
         do {
-            return try kind.decodeBody(body)
+            let drops = DropLog(log, source: url)
+            defer { drops.finish() }
+            return try kind.decodeBody(body, drops.dropped)
         } catch {
             log(.warning, "PokeAPI sent a body for \(url) that is not what was expected: \(error)")
             throw PokedexError.unavailable("PokeAPI sent an unreadable answer for \(url)")

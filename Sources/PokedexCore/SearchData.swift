@@ -38,14 +38,17 @@ enum FilterDecoding {
         var pokemon_species: [APIDecoding.NamedResource]
     }
 
-    static func names(_ body: [UInt8]) throws -> [String] {
-        try APIDecoding.decode(NamedList.self, body).results.map(\.name)
+    static func names(_ body: [UInt8], dropped: Dropped) throws -> [String] {
+        try APIDecoding.decode(NamedList.self, body).results.compactMap { APIDecoding.checked($0.name, "a filter", dropped) }
     }
-    static func typeMembers(_ body: [UInt8]) throws -> [UInt32] {
+    static func typeMembers(_ body: [UInt8], dropped: Dropped) throws -> [UInt32] {
         try APIDecoding.decode(TypeBody.self, body).pokemon.compactMap { $0.pokemon.url.flatMap(APIDecoding.trailingID) }
     }
-    static func generationSpecies(_ body: [UInt8]) throws -> (Int, [(String, UInt32)]) {
+    static func generationSpecies(_ body: [UInt8], dropped: Dropped) throws -> (Int, [(String, UInt32)]) {
         let g = try APIDecoding.decode(GenerationBody.self, body)
-        return (g.id, g.pokemon_species.compactMap { s in s.url.flatMap(APIDecoding.trailingID).map { (s.name, $0) } })
+        return (g.id, g.pokemon_species.compactMap { s in
+            guard let id = s.url.flatMap(APIDecoding.trailingID), let name = APIDecoding.checked(s.name, "a species of generation \(g.id)", dropped) else { return nil }
+            return (name, id)
+        })
     }
 }

@@ -171,9 +171,11 @@ final class SearchEngine: Sendable {
         }
     }
 
-    private func fetchJSON<T: Sendable>(_ url: String, _ decode: @escaping ([UInt8]) throws -> T) async throws -> T {
+    private func fetchJSON<T: Sendable>(_ url: String, _ decode: @escaping ([UInt8], Dropped) throws -> T) async throws -> T {
         fetcher.promote(url)
-        guard case .body(let value, _, _) = try await fetcher.fetch(url, as: .json, decode: decode) else {
+        let drops = DropLog(loader.log, source: url)
+        defer { drops.finish() }
+        guard case .body(let value, _, _) = try await fetcher.fetch(url, as: .json, decode: { try decode($0, drops.dropped) }) else {
             throw FetchError.unexpectedNotModified(url: url)
         }
         return value

@@ -112,7 +112,7 @@ final class Sprites: Sendable {
     private func worthABody(afterGuessFailed guess: String, _ error: any Error, _ item: PokemonIndex.Item) async -> Bool {
         guard let host = HostHealth.authority(guess) else { return true }
         switch error as? FetchError {
-        case .hostDown?, .transport?, .deadline?, .hostNotAllowed?: break
+        case .hostDown?, .transport?, .deadline?, .hostNotAllowed?, .insecure?: break
         default: return true  // a 404: the body names the real URL
         }
         if !pattern.bodiesName(host: host) {

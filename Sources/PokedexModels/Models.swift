@@ -322,3 +322,24 @@ public struct FavoriteUpdate: Equatable, Sendable {
 public enum FavoriteAction: String, Sendable, CaseIterable {
     case add, remove, toggle
 }
+
+/// The shape of PokeAPI's machine names (`pikachu`, `mr-mime`, `special-attack`,
+/// `generation-iv`): lowercase ASCII letters, digits and hyphens, of bounded length. A name of any
+/// other shape did not come from PokeAPI; it is dropped where a body is decoded.
+public enum APIName {
+    /// The longest real name is 26 bytes (`zygarde-10-power-construct`).
+    public static let maxBytes = 64
+
+    public static func isValid(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= maxBytes && s.utf8.allSatisfy { isNameByte($0, upper: false) }
+    }
+
+    /// A language code: the same, with capitals (`ja-Hrkt`, `zh-Hans`).
+    public static func isLanguageCode(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= 16 && s.utf8.allSatisfy { isNameByte($0, upper: true) }
+    }
+
+    private static func isNameByte(_ b: UInt8, upper: Bool) -> Bool {
+        (0x61...0x7A).contains(b) || (0x30...0x39).contains(b) || b == 0x2D || (upper && (0x41...0x5A).contains(b))
+    }
+}

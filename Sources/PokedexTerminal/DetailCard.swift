@@ -14,7 +14,7 @@ public struct DetailCard {
     public let mode: ColorMode
 
     public init(detail: PokemonDetail, image: RGBAImage?, width: Int, mode: ColorMode) {
-        self.detail = detail
+        self.detail = detail.terminalSafe
         self.image = image
         self.width = max(width, 20)
         self.mode = mode
@@ -139,4 +139,23 @@ public struct DetailCard {
         "rock": RGB(0xB8, 0xA0, 0x38), "ghost": RGB(0x70, 0x58, 0x98), "dragon": RGB(0x70, 0x38, 0xF8),
         "dark": RGB(0x70, 0x58, 0x48), "steel": RGB(0xB8, 0xB8, 0xD0), "fairy": RGB(0xEE, 0x99, 0xAC),
     ]
+}
+
+extension PokemonDetail {
+    /// Every text field that came from the API or the cache, safe to print
+    /// (``UntrustedText/terminal(_:)``); numbers and flags as they are.
+    public var terminalSafe: PokemonDetail {
+        var d = self
+        let safe = UntrustedText.terminal
+        d.name = safe(name)
+        d.types = types.map(safe)
+        d.abilities = abilities.map(safe)
+        d.stats = stats.map { .init(name: safe($0.name), value: $0.value) }
+        d.spritePath = safe(spritePath)
+        d.genus = safe(genus)
+        d.flavorText = safe(flavorText)
+        d.color = safe(color)
+        d.animatedSpritePath = safe(animatedSpritePath)
+        return d
+    }
 }

@@ -1,3 +1,5 @@
+import PokedexModels
+
 /// Text measured in terminal columns.
 public enum TerminalText {
     /// Columns a string takes: escape sequences count zero, wide CJK and fullwidth forms two.
@@ -17,22 +19,9 @@ public enum TerminalText {
             || (0xAC00...0xD7A3).contains(u.value) || (0xFF00...0xFF60).contains(u.value)
     }
 
-    /// Text from outside (the API, the cache, a server's error) made safe to print: C0 and C1
-    /// controls, DEL, and bidirectional overrides and isolates are dropped; every printable
-    /// character is kept.
-    public static func safe(_ s: String) -> String {
-        var out = String.UnicodeScalarView()
-        for u in s.unicodeScalars where !isUnsafe(u) { out.append(u) }
-        return String(out)
-    }
-
-    static func isUnsafe(_ u: Unicode.Scalar) -> Bool {
-        switch u.value {
-        case 0x00...0x1F, 0x7F...0x9F: return true  // C0, DEL, C1 (U+009B is a CSI)
-        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return true  // bidi controls
-        default: return false
-        }
-    }
+    /// Text from outside (the API, the cache, a server's error) made safe to print
+    /// (``UntrustedText/terminal(_:)``).
+    public static func safe(_ s: String) -> String { UntrustedText.terminal(s) }
 
     /// `s` followed by spaces up to `columns`.
     public static func pad(_ s: String, to columns: Int) -> String {

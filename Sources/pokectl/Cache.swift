@@ -44,7 +44,7 @@ struct Cache: ParsableCommand {
             Output.fields([
                 ["disk", "\(s.files) files, \(Output.size(s.bytes)) of \(Output.size(s.diskCapBytes))"],
                 ["memory", "\(s.memoryEntries) entries, \(Output.size(s.memoryBytes)) of \(Output.size(s.memoryCapBytes))"],
-                ["cache", s.cacheDirectory],
+                ["cache", Output.safe(s.cacheDirectory)],
             ])
         }
 
@@ -96,7 +96,7 @@ struct Cache: ParsableCommand {
                 if r.orphans > 0 { line += "; \(r.orphans) orphaned file\(r.orphans == 1 ? "" : "s") removed" }
                 print(line)
                 if !r.failures.isEmpty {
-                    Output.table(["ITEM", "WHY"], r.failures.map { [$0.item, $0.reason] })
+                    Output.table(["ITEM", "WHY"], r.failures.map { [Output.safe($0.item), Output.safe($0.reason)] })
                     if r.failed > r.failures.count { print(Output.dim("and \(r.failed - r.failures.count) more; see 'journalctl --user -u pokedex'")) }
                 }
             }

@@ -112,7 +112,7 @@ struct Search: ParsableCommand {
             var why = r.match
             if !r.language.isEmpty { why += " (\(r.language): \(r.matchedName))" }
             if r.distance > 0 { why += " (\(r.distance) typo\(r.distance == 1 ? "" : "s"))" }
-            return [String(r.entry.id), Output.star(r.entry.favorite), r.entry.name, why]
+            return [String(r.entry.id), Output.star(r.entry.favorite), Output.safe(r.entry.name), Output.safe(why)]
         })
         if localized < species {
             print(Output.dim("other languages searched for \(localized) of \(species) species; 'pokectl sync' indexes them all"))
@@ -126,11 +126,12 @@ func changeFavorite(_ pokemon: String, _ action: FavoriteAction, json: Bool) thr
     if json {
         return JSON.object([("changed", .bool(u.changed)), ("favorite", .bool(u.favorite)), ("name", .string(u.name))]).print()
     }
+    let name = Output.safe(u.name)
     switch (u.favorite, u.changed) {
-    case (true, true): print(Output.yellow("★") + " \(u.name) added to favorites")
-    case (false, true): print("☆ \(u.name) removed from favorites")
-    case (true, false): print(Output.yellow("★") + " \(u.name) is already a favorite")
-    case (false, false): print("☆ \(u.name) was not a favorite")
+    case (true, true): print(Output.yellow("★") + " \(name) added to favorites")
+    case (false, true): print("☆ \(name) removed from favorites")
+    case (true, false): print(Output.yellow("★") + " \(name) is already a favorite")
+    case (false, false): print("☆ \(name) was not a favorite")
     }
 }
 
@@ -182,7 +183,7 @@ struct Sprite: ParsableCommand {
     func run() throws {
         let path = try withClient { c throws(BusError) in try c.spritePath(pokemon) }
         if common.json { return JSON.object([("pokemon", .string(pokemon)), ("sprite_path", .string(path))]).print() }
-        print(path)
+        print(Output.safe(path))
     }
 }
 
@@ -215,10 +216,10 @@ struct Status: ParsableCommand {
         let s = try decoded { () throws(BusError) in try Pokedex1.status.decodeReply([raw]) }
         let rows = [
             ["status", Output.paint("running", "32") + (s.online ? "" : ", " + Output.paint("offline", "31"))],
-            ["version", s.version], ["api", s.apiURL],
+            ["version", Output.safe(s.version)], ["api", Output.safe(s.apiURL)],
             ["memory tier", "\(s.memoryEntries) entries, \(mib(s.memoryBytes)) of \(mib(s.memoryCapBytes))"],
             ["disk tier", "\(s.diskEntries) files, \(mib(s.diskBytes)) of \(mib(s.diskCapBytes))"],
-            ["favorites", String(s.favorites)], ["cache", s.cacheDirectory], ["data", s.dataDirectory],
+            ["favorites", String(s.favorites)], ["cache", Output.safe(s.cacheDirectory)], ["data", Output.safe(s.dataDirectory)],
             ["requests", "\(s.requestsInFlight) in flight, at most \(s.maxRequestsInFlight) at once so far"],
         ] + s.hosts.map { [$0.isAPI ? "api host" : "host", Self.describe($0)] }
         Output.fields(rows)
@@ -226,12 +227,12 @@ struct Status: ParsableCommand {
 
     /// `raw.githubusercontent.com  down since 13:45:02 (Could not resolve host…), next try in 8 s`.
     static func describe(_ h: HostStatus) -> String {
-        let name = TerminalText.safe(h.host)
+        let name = Output.safe(h.host)
         let proto = h.multiplexed.map { $0 ? ", HTTP/2" : ", HTTP/1.1" } ?? ""
         guard !h.up else { return name + "  " + Output.paint("up", "32") + proto }
         var text = name + "  " + Output.paint("down", "31")
         if let since = h.downSince { text += " since " + clock(since) }
-        if !h.reason.isEmpty { text += " (" + TerminalText.safe(h.reason) + ")" }
+        if !h.reason.isEmpty { text += " (" + Output.safe(h.reason) + ")" }
         if let next = h.nextAttempt {
             let wait = Int((next - Double(time(nil))).rounded(.up))
             text += wait > 0 ? ", next try in \(wait) s" : ", being tried"

@@ -19,6 +19,10 @@ enum Output {
 
     static func line(_ s: String) { print(s) }
 
+    /// Text from the service (names, paths, reasons; the API's or the cache's in the end), made
+    /// safe for the terminal before any styling of pokectl's own is added around it.
+    static func safe(_ s: String) -> String { UntrustedText.terminal(s) }
+
     /// Prints rows as columns padded to the widest cell (display width, not bytes).
     static func table(_ header: [String], _ rows: [[String]]) {
         let all = [header] + rows
@@ -68,7 +72,7 @@ enum Output {
     }
 
     static func entryRows(_ entries: [ListEntry]) -> [[String]] {
-        entries.map { [String($0.id), star($0.favorite), $0.name, $0.spritePath.isEmpty ? dim("-") : $0.spritePath] }
+        entries.map { [String($0.id), star($0.favorite), safe($0.name), $0.spritePath.isEmpty ? dim("-") : safe($0.spritePath)] }
     }
     static let entryHeader = ["#", "★", "NAME", "SPRITE"]
 
@@ -80,7 +84,7 @@ enum Output {
         } ?? []
         if art.isEmpty { art = [String(repeating: " ", count: columns)] }
         let artWidth = width(art[0])
-        let label = dim("#" + String(e.id)) + " " + bold(e.name) + (e.favorite ? " " + yellow("★") : "")
+        let label = dim("#" + String(e.id)) + " " + bold(safe(e.name)) + (e.favorite ? " " + yellow("★") : "")
         for (i, line) in art.enumerated() {
             print(TerminalText.pad(line, to: artWidth) + (i == art.count / 2 ? "  " + label : ""))
         }
@@ -113,7 +117,10 @@ indirect enum JSON {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
+            // Every control, not only the C0 ones JSON requires: the text decodes the same, and
+            // `pokectl --json` on a terminal shows no DEL, C1 (U+009B is a CSI) or bidi control.
+            case _ where UntrustedText.isControl(u):
+                out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
             default: out.unicodeScalars.append(u)
             }
         }
@@ -126,7 +133,7 @@ indirect enum JSON {
         case .bool(let b): self = .bool(b)
         case .int(let i): self = .int(i)
         case .uint(let u): self = .int(u)
-        case .double(let d): self = .number(String(d))
+        case .double(let d): self = d.isFinite ? .number(String(d)) : .null  // JSON has no inf or nan
         case .string(let s): self = .string(s)
         case .array(let a), .structure(let a): self = .array(a.map(JSON.init))
         case .variant(let inner): self = JSON(inner)

@@ -129,8 +129,9 @@ func decoded<T>(_ body: () throws(BusError) -> T) throws -> T {
     }
 }
 
-/// Writes one line to stderr.
+/// Writes one line to stderr. Messages carry the service's text (a host's error, a name), so the
+/// line goes through ``UntrustedText/terminal(_:)`` first: pokectl's own messages hold no controls.
 func printError(_ line: String) {
-    let text = line + "\n"
+    let text = UntrustedText.terminal(line) + "\n"
     _ = text.withCString { write(2, $0, strlen($0)) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PokedexCore
+import PokedexModels
 
 /// Writes log lines to stderr. Under systemd (`JOURNAL_STREAM` set) each line carries
 /// a `<N>` priority prefix, which the journal turns into the entry's priority.
@@ -9,6 +10,8 @@ enum JournalLogger {
         let threshold: LogLevel = verbose ? .debug : .info
         return { level, message in
             guard level.rawValue <= threshold.rawValue else { return }
+            // One entry per message, whatever a URL or a server's text in it holds.
+            let message = UntrustedText.logLine(message)
             let line: String
             if journal {
                 line = "<\(level.rawValue)>\(message)\n"

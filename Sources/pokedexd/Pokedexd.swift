@@ -121,13 +121,16 @@ struct Pokedexd: ParsableCommand {
         }
         let config = ServiceConfiguration(
             apiURL: api, spriteHosts: hosts,
-            cacheDirectory: cacheDir ?? Self.env("POKEDEX_CACHE_DIR") ?? XDGPaths.cacheHome() + "/pokedex",
-            dataDirectory: dataDir ?? Self.env("POKEDEX_DATA_DIR") ?? XDGPaths.dataHome() + "/pokedex",
+            cacheDirectory: XDGPaths.absolute(cacheDir ?? Self.env("POKEDEX_CACHE_DIR") ?? XDGPaths.cacheHome() + "/pokedex"),
+            dataDirectory: XDGPaths.absolute(dataDir ?? Self.env("POKEDEX_DATA_DIR") ?? XDGPaths.dataHome() + "/pokedex"),
             memoryCacheBytes: memory << 20, diskCacheBytes: disk << 20, requestDeadline: deadline,
             spriteURLTemplate: spriteURLTemplate ?? Self.env("POKEDEX_SPRITE_URL_TEMPLATE"), maxHostConnections: maxHost,
             prefetch: prefetch && Self.env("POKEDEX_PREFETCH") != "0", maxRequests: maxRequests, syncParallel: syncParallel)
         if let t = config.spriteURLTemplate, !t.contains("{id}") {
             throw ValidationError("the sprite URL template \(t) has no {id}")
+        }
+        if u.scheme == "https", let t = config.spriteURLTemplate, !t.lowercased().hasPrefix("https://") {
+            throw ValidationError("the sprite URL template \(t) is not https while the API is: nothing is fetched over plain http then")
         }
         return (config, idle)
     }

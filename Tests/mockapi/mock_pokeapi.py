@@ -45,7 +45,43 @@ Control (not PokeAPI):
                    the last reset)
   POST /__stats/reset  every count to 0; in_flight stays the live count of requests still
                    being answered, and max_in_flight starts again from 0
-Usage: mock_pokeapi.py --port 0 --port-file FILE [--sprite-port-file FILE] [--tls-cert PEM]
+
+Hostile mode (--hostile, or POST /__control {"hostile": true}; default off, and nothing changes
+while it is off): a server that trusts nothing plays against one. It serves
+  * Text: every human text field (species genus, flavour text and localized names, in every
+    language; the `names` of a /type/{name} and /generation/{id} body, added in this mode) is
+    legit text wrapped in EVERY payload of HOSTILE_PAYLOADS, rotated per field (the first payload
+    before the legit text, the others after it): OSC 52 clipboard write, ESC[2J, C1 CSI U+009B,
+    BEL, RLO U+202E, isolate U+2066, BS, DEL, "\\n<0>forged", conky ${exec …}, polybar
+    %{A1:…:}x%{A}, Pango <b>/<span>/&, "&amp;". The legit text stays whole in the middle
+    ("Mouse Pokémon", "ネズミポケモン", "Pikachu", "ピカチュウ" for #25), and must survive.
+    Bodies are raw UTF-8 (C1, DEL and bidi characters unescaped; C0 as JSON \\u escapes):
+    valid JSON.
+  * Names: API `name` fields of real entries stay valid. The list (/api/v2/pokemon/) ends with
+    HOSTILE_NAMES at ids 99001.. (past any real id; those ids answer 404), `count` included:
+    ESC[2J, ../../etc/passwd, 300 × "a", Pika<b>, conky and polybar syntax, a newline, an RLO.
+  * Cache-Control "public, max-age=X" on every API and sprite answer (200 and 304), X by the
+    Pokémon id the path names (a number, or a name looked up; the same for /pokemon/N,
+    /pokemon-species/N, /sprites/N.png, /sprites/anim/N.gif): id % 4 == 0: -1, 1: inf (#25),
+    2: nan (#26), 3: 99999999999999999999; a path with no id (list, /type, /generation): inf.
+    An explicit cache_control setting still wins.
+  * Transport attacks, on GET /api/v2/pokemon/{id|name}/ (their species stay hostile-text only):
+      #21 spearow  oversized: valid JSON padded to 5 MiB, never gzipped, honest Content-Length
+      #22 fearow   never ends: chunked, a valid JSON start then 1 KiB of padding every 0.1 s,
+                   until the client goes away (checked on every chunk) or 10 minutes pass
+      #23 ekans    gzip bomb: Content-Encoding: gzip whatever was asked, ~1 MB on the wire that
+                   inflates to 1 GiB + the body (spaces inside the JSON: still valid), built
+                   once, block by block
+    and on sprites:
+      #24 arbok    /sprites/24.png: a PNG whose IHDR claims 100000×100000 RGBA (valid
+                   signature and CRCs, one row of data, ~1 KB)
+      #26 raichu   /sprites/anim/26.gif: logical screen 8×8; frame 1's descriptor claims
+                   65535×65535 with 64 pixels of data; frame 2 sits at (60000, 60000), claims
+                   8×8 and carries 4096 pixels (structurally valid: blocks and trailer)
+    Every other id, pikachu (#25) and the first page (1-20) included, answers hostile text in
+    otherwise valid bodies and sprites. /__stats gains "hostile": how many of each attack were
+    served (oversized, endless, endless_gone (the client left), gzip_bomb, png_bomb, gif_lie).
+Usage: mock_pokeapi.py --port 0 --port-file FILE [--sprite-port-file FILE] [--tls-cert PEM] [--hostile]
   --port-file: the port, written atomically once the listener is open.
   --sprite-port-file: a second listener (same answers, settings and stats) on 127.0.0.1 on a
   free port, written atomically to FILE, for a sprite host of its own: set sprite_base to
@@ -70,7 +106,7 @@ settings = {"latency_ms": 0, "latency_prefix": "", "offline": False, "fail_statu
             "evil_sprite": False, "retry_after": 0, "fail_count": None, "total": 0,
             "fault_500": 0.0, "fault_cut": 0.0, "fault_429": 0.0, "seed": 1, "redirect_sprites": "",
             "sprite_base": "", "sprite_host_offline": False, "oversize": {}, "oversize_no_length": False,
-            "cache_control": ""}
+            "cache_control": "", "hostile": False}
 in_flight = [0]  # the live count of GETs being answered; reset_stats never touches it
 SPRITE_PORT = [None]
 rng = random.Random(1)
@@ -83,7 +119,9 @@ def reset_stats():
         stats.update({"requests": 0, "by_kind": {}, "gzip": 0, "not_modified": 0, "connections": 0,
                       "user_agents": [], "if_none_match": 0, "faults": {"500": 0, "cut": 0, "429": 0},
                       "abandoned": 0, "by_listener": {"api": 0, "sprites": 0},
-                      "in_flight": in_flight[0], "max_in_flight": 0})
+                      "in_flight": in_flight[0], "max_in_flight": 0,
+                      "hostile": {"oversized": 0, "endless": 0, "endless_gone": 0, "gzip_bomb": 0,
+                                  "png_bomb": 0, "gif_lie": 0}})
 
 
 reset_stats()
@@ -95,6 +133,105 @@ def png(rgb, size=8):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+# Hostile mode (see the docstring). Every payload goes into every human text field.
+HOSTILE_PAYLOADS = [
+    "\x1b]52;c;aGFja2Vk\x07",                  # OSC 52: writes "hacked" to the clipboard
+    "\x1b[2J",                                  # clears the screen
+    "\u009b31m",                                # C1 CSI: red, on terminals that take 8-bit C1
+    "\x07",                                     # BEL
+    "\u202e",                                   # RIGHT-TO-LEFT OVERRIDE
+    "\u2066",                                   # LEFT-TO-RIGHT ISOLATE
+    "\x08",                                     # backspace
+    "\x7f",                                     # DEL
+    "\n<0>forged",                              # a forged emergency-priority journal line
+    "${exec touch /tmp/pwned-conky}",           # conky
+    "%{A1:touch /tmp/pwned-polybar:}x%{A}",     # polybar action tag
+    '<b>bold</b> & <span foreground="red">',    # Pango markup
+    "&amp;",                                    # an entity: must be shown as typed
+]
+HOSTILE_NAMES = ["evil\x1b[2J", "../../etc/passwd", "a" * 300, "Pika<b>", "${exec touch /tmp/pwned-conky}",
+                 "%{A1:touch /tmp/pwned-polybar:}x%{A}", "mew\ntwo", "\u202eevil"]
+HOSTILE_FIRST_ID = 99001
+HOSTILE_MAX_AGES = ["-1", "inf", "nan", "99999999999999999999"]  # by id % 4; no id: "inf"
+OVERSIZED_ID, ENDLESS_ID, GZIP_BOMB_ID, PNG_BOMB_ID, GIF_LIE_ID = 21, 22, 23, 24, 26
+OVERSIZED_BYTES = 5 << 20
+ENDLESS_SECONDS = 600
+BOMB_BYTES = 1 << 30
+_bomb = {}
+_bomb_lock = threading.Lock()
+
+
+def hostile_text(legit, key):
+    """`legit` inside every payload, rotated by `key` (one field of one resource)."""
+    k = zlib.crc32(key.encode()) % len(HOSTILE_PAYLOADS)
+    parts = HOSTILE_PAYLOADS[k:] + HOSTILE_PAYLOADS[:k]
+    return parts[0] + legit + "".join(parts[1:])
+
+
+def hostile_json(body):
+    """Raw UTF-8: C1, DEL and bidi characters as bytes; C0 escaped, as JSON requires."""
+    return json.dumps(body, ensure_ascii=False).encode()
+
+
+def gzip_bomb(body):
+    """gzip of body[:1] + BOMB_BYTES spaces + body[1:] (still the JSON body once inflated), built
+    once: the spaces are one 16 MiB deflate block, after a full flush, repeated."""
+    with _bomb_lock:
+        if body in _bomb:
+            return _bomb[body]
+        block_size = 16 << 20
+        spaces = b" " * block_size
+        c = zlib.compressobj(9, zlib.DEFLATED, -15)
+        head = c.compress(body[:1]) + c.flush(zlib.Z_FULL_FLUSH)
+        # After a full flush nothing refers back, so the same input gives the same bytes.
+        block = c.compress(spaces) + c.flush(zlib.Z_FULL_FLUSH)
+        tail = c.compress(body[1:]) + c.flush()
+        crc = zlib.crc32(body[:1])
+        for _ in range(BOMB_BYTES // block_size):
+            crc = zlib.crc32(spaces, crc)
+        crc = zlib.crc32(body[1:], crc)
+        size = len(body) + BOMB_BYTES
+        out = (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff" + head + block * (BOMB_BYTES // block_size) + tail
+               + struct.pack("<II", crc, size & 0xFFFFFFFF))
+        _bomb.clear()
+        _bomb[body] = out
+        return out
+
+
+def png_bomb():
+    """A PNG whose IHDR claims 100000×100000 RGBA: valid signature and CRCs, one row of data."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    side = 100000
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\x00" + b"\xff" * (side * 4), 9)) + chunk(b"IEND", b""))
+
+
+def gif_lie(i):
+    """Screen 8×8; frame 1 claims 65535×65535 and has 64 pixels; frame 2 at (60000, 60000) claims
+    8×8 and has 4096 pixels. Blocks, lengths and trailer are all well formed."""
+    table = bytes([(i * 37) % 256, (i * 91) % 256, (i * 53) % 256, 255, 255, 255, 0, 0, 0, 0, 0, 0])
+    out = b"GIF89a" + struct.pack("<HHBBB", 8, 8, 0x81, 0, 0) + table
+    out += b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+    for (x, y, w, h), pixels in (((0, 0, 65535, 65535), 64), ((60000, 60000, 8, 8), 4096)):
+        out += b"\x21\xf9\x04\x04\x0a\x00\x00\x00"
+        out += b"\x2c" + struct.pack("<HHHHB", x, y, w, h, 0)
+        out += bytes([2]) + lzw_block([1] * pixels, 2)
+    return out + b"\x3b"
+
+
+def path_id(path):
+    """The Pokémon id a path names (a number, or a name looked up), or None."""
+    m = re.match(r"^/(?:api/v2/(?:pokemon|pokemon-species)|sprites(?:/anim)?)/([^/.]+)(?:\.png|\.gif)?/?$", path)
+    if not m:
+        return None
+    key = m.group(1).lower()
+    if key.isdigit():
+        return int(key)
+    found = lookup(key)
+    return found[0] if found else None
 
 
 def entries():
@@ -139,8 +276,8 @@ def pokemon_body(base, ident, name):
     }
 
 
-def species_body(base, ident, name):
-    return {
+def species_body(base, ident, name, hostile=False):
+    body = {
         "id": ident, "name": name,
         "genera": [{"genus": "ネズミポケモン", "language": {"name": "ja", "url": ""}},
                    {"genus": "Mouse Pokémon" if ident == 25 else f"Test Pokémon {ident}", "language": {"name": "en", "url": ""}}],
@@ -153,10 +290,24 @@ def species_body(base, ident, name):
                   {"name": "ピカチュウ" if ident == 25 else name, "language": {"name": "ja-hrkt", "url": ""}}]
                  + ([{"name": "Glurak", "language": {"name": "de", "url": ""}}] if ident == 6 else []),
     }
+    if hostile:
+        for field, items in (("genus", body["genera"]), ("flavor_text", body["flavor_text_entries"]), ("name", body["names"])):
+            for k, item in enumerate(items):
+                item[field] = hostile_text(item[field], f"species/{ident}/{field}/{k}")
+    return body
 
 
-def filter_body(base, kind, key):
-    """/type and /generation, shaped like PokeAPI's: lists, a type's pokemon, a generation's species."""
+def filter_body(base, kind, key, hostile=False):
+    """/type and /generation, shaped like PokeAPI's: lists, a type's pokemon, a generation's species.
+    Hostile: a type's or a generation's body gains localized `names`, hostile."""
+    body = plain_filter_body(base, kind, key)
+    if hostile and key:
+        body["names"] = [{"name": hostile_text(legit, f"{kind}/{key}/{lang}"), "language": {"name": lang, "url": ""}}
+                         for lang, legit in (("en", body["name"].replace("-", " ").title()), ("ja-hrkt", "ポケモン"))]
+    return body
+
+
+def plain_filter_body(base, kind, key):
     if kind == "type":
         names = sorted({t for ts in TYPES.values() for t in ts} | {"normal"})
         if not key:
@@ -193,6 +344,9 @@ class Handler(BaseHTTPRequestHandler):
     def cache_control(self):
         if settings["cache_control"]:
             return str(settings["cache_control"])
+        if settings["hostile"]:
+            ident = path_id(urlsplit(self.path).path)
+            return f"public, max-age={'inf' if ident is None else HOSTILE_MAX_AGES[ident % 4]}"
         age = settings["max_age"]
         return f"public, max-age={age if isinstance(age, str) else json.dumps(age)}"
 
@@ -205,7 +359,7 @@ class Handler(BaseHTTPRequestHandler):
             return body[:-1] + b', "padding": "' + b"x" * (size - len(body)) + b'"}'
         return body + b"\0" * (size - len(body))
 
-    def send(self, status, body=b"", ctype="application/json", extra=None):
+    def send(self, status, body=b"", ctype="application/json", extra=None, compress=True):
         # What get() asked of this answer, cleared here so that it never reaches the next answer
         # on the same keep-alive connection (a 304 has no body to cut or to send chunked).
         chunked, cut = self.chunked_next, self.cut_next
@@ -221,7 +375,7 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             return
         payload = body
-        if status == 200 and ctype == "application/json" and "gzip" in (self.headers.get("Accept-Encoding") or ""):
+        if compress and status == 200 and ctype == "application/json" and "gzip" in (self.headers.get("Accept-Encoding") or ""):
             payload = gzip.compress(body)
             with lock:
                 stats["gzip"] += 1
@@ -265,6 +419,39 @@ class Handler(BaseHTTPRequestHandler):
         if out is not body and settings["oversize_no_length"]:
             self.chunked_next = True
         return out
+
+    def hostile_count(self, attack):
+        with lock:
+            stats["hostile"][attack] += 1
+
+    def endless(self, body):
+        """A chunked body that never ends: a valid JSON start, then padding every 0.1 s until the
+        client goes away (checked before every chunk) or ENDLESS_SECONDS pass."""
+        self.hostile_count("endless")
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("Cache-Control", self.cache_control())
+        self.end_headers()
+        self.close_connection = True
+        start = body[:-1] + b', "padding": "'
+        part = b"x" * 1024
+        deadline = time.monotonic() + ENDLESS_SECONDS
+        try:
+            self.wfile.write(b"%x\r\n" % len(start) + start + b"\r\n")
+            self.wfile.flush()
+            while time.monotonic() < deadline:
+                time.sleep(0.1)
+                if self.peer_gone():
+                    raise ConnectionResetError
+                self.wfile.write(b"%x\r\n" % len(part) + part + b"\r\n")
+                self.wfile.flush()
+        except OSError:
+            self.hostile_count("endless_gone")
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
     def peer_gone(self):
         """Whether the client closed its end (a cancelled transfer) while the answer waited."""
@@ -385,12 +572,15 @@ class Handler(BaseHTTPRequestHandler):
             limit = int(q.get("limit", ["20"])[0])
             offset = int(q.get("offset", ["0"])[0])
             all_entries = entries()
+            if s["hostile"]:
+                all_entries = all_entries + [(HOSTILE_FIRST_ID + k, n) for k, n in enumerate(HOSTILE_NAMES)]
             page = [{"name": n, "url": f"{base}/api/v2/pokemon/{i}/"} for i, n in all_entries[offset:offset + limit]]
             body = {"count": len(all_entries), "next": None, "previous": None, "results": page}
-            return self.send(200, self.sized(kind, json.dumps(body).encode()))
+            return self.send(200, self.sized(kind, (hostile_json if s["hostile"] else dumps)(body)))
         m = re.match(r"^/api/v2/(type|generation)/?([^/]*)/?$", url.path)
         if m:
-            return self.send(200, self.sized(kind, json.dumps(filter_body(base, m.group(1), m.group(2))).encode()))
+            body = filter_body(base, m.group(1), m.group(2), s["hostile"])
+            return self.send(200, self.sized(kind, (hostile_json if s["hostile"] else dumps)(body)))
         m = re.match(r"^/api/v2/(pokemon|pokemon-species)/([^/]+)/?$", url.path)
         if m:
             found = lookup(m.group(2).lower())
@@ -398,16 +588,39 @@ class Handler(BaseHTTPRequestHandler):
                 found = (386, "deoxys")
             if found is None:
                 return self.send(404, b"Not Found", "text/plain")
-            body = pokemon_body(base, *found) if m.group(1) == "pokemon" else species_body(base, *found)
-            return self.send(200, self.sized(kind, json.dumps(body).encode()))
+            if not s["hostile"]:
+                body = pokemon_body(base, *found) if m.group(1) == "pokemon" else species_body(base, *found)
+                return self.send(200, self.sized(kind, dumps(body)))
+            if m.group(1) == "pokemon-species":
+                return self.send(200, self.sized(kind, hostile_json(species_body(base, *found, hostile=True))))
+            body = hostile_json(pokemon_body(base, *found))
+            if found[0] == OVERSIZED_ID:
+                self.hostile_count("oversized")
+                return self.send(200, body[:-1] + b', "padding": "' + b"x" * OVERSIZED_BYTES + b'"}', compress=False)
+            if found[0] == ENDLESS_ID:
+                return self.endless(body)
+            if found[0] == GZIP_BOMB_ID:
+                self.hostile_count("gzip_bomb")
+                return self.send(200, gzip_bomb(body), compress=False, extra={"Content-Encoding": "gzip"})
+            return self.send(200, self.sized(kind, body))
         m = re.match(r"^/sprites/(\d+)\.png$", url.path)
         if m:
             i = int(m.group(1))
+            if s["hostile"] and i == PNG_BOMB_ID:
+                self.hostile_count("png_bomb")
+                return self.send(200, png_bomb(), "image/png")
             return self.send(200, self.sized(kind, png(((i * 37) % 256, (i * 91) % 256, (i * 53) % 256))), "image/png")
         m = re.match(r"^/sprites/anim/(\d+)\.gif$", url.path)
         if m:
+            if s["hostile"] and int(m.group(1)) == GIF_LIE_ID:
+                self.hostile_count("gif_lie")
+                return self.send(200, gif_lie(GIF_LIE_ID), "image/gif")
             return self.send(200, self.sized(kind, gif(int(m.group(1)))), "image/gif")
         self.send(404, b"Not Found", "text/plain")
+
+
+def dumps(body):
+    return json.dumps(body).encode()
 
 
 def gif(i):
@@ -464,7 +677,9 @@ def main():
     ap.add_argument("--port-file")
     ap.add_argument("--tls-cert", help="serve HTTPS with this certificate (PEM, key included)")
     ap.add_argument("--sprite-port-file", help="open a second listener and write its port here")
+    ap.add_argument("--hostile", action="store_true", help='start in hostile mode (as {"hostile": true})')
     args = ap.parse_args()
+    settings["hostile"] = args.hostile
     if args.sprite_port_file:
         sprites = QuietServer(("127.0.0.1", 0), Handler)
         sprites.listener = "sprites"
