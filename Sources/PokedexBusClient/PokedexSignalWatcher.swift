@@ -11,10 +11,17 @@ public struct BusSignal: Equatable, Sendable {
 
 /// Follows the service's signals (`FavoriteChanged`, `PropertiesChanged`) on its own
 /// connection. One watcher belongs to one thread.
+///
+/// Any peer on the bus can emit a signal with the service's path and interface. Only those
+/// whose sender is the unique name that owns ``Pokedex1/busName`` at the time are kept: the bus
+/// filters by the name, and the watcher checks the unique name itself, following the owner
+/// through `NameOwnerChanged` as the service exits and is started again.
 public final class PokedexSignalWatcher {
     let bus: OpaquePointer
-    var slot: OpaquePointer?
+    var slots: [OpaquePointer?] = [nil, nil]
     var received: [BusSignal] = []
+    /// The unique name (`:1.42`) that owns the service's name now; nil while nobody does.
+    private(set) var owner: String?
 
     /// Connects and subscribes; signals sent after this returns are seen.
     public init() throws(BusError) {
@@ -22,20 +29,49 @@ public final class PokedexSignalWatcher {
         let r = sd_bus_open_user_with_description(&b, "pokectl-watch")
         guard r >= 0, let b else { throw BusError(errno: r, "cannot connect to the session bus") }
         bus = b
-        let match = "type='signal',path='\(Pokedex1.objectPath)'"
-        try busCheck(sd_bus_add_match(bus, &slot, match, { m, userdata, _ in
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let owners = "type='signal',sender='\(FreedesktopBus.daemonName)',path='\(FreedesktopBus.daemonPath)',"
+            + "interface='\(FreedesktopBus.daemonName)',member='NameOwnerChanged',arg0='\(Pokedex1.busName)'"
+        try busCheck(sd_bus_add_match(bus, &slots[0], owners, { m, userdata, _ in
             let me = Unmanaged<PokedexSignalWatcher>.fromOpaque(userdata!).takeUnretainedValue()
+            guard PokedexSignalWatcher.sender(m) == FreedesktopBus.daemonName,
+                  let values = try? MessageReader(m!).readAll(), values.count == 3, let new = values[2].string else { return 0 }
+            me.owner = new.isEmpty ? nil : new
+            return 0
+        }, me), "cannot follow the service's owner")
+        let signals = "type='signal',sender='\(Pokedex1.busName)',path='\(Pokedex1.objectPath)'"
+        try busCheck(sd_bus_add_match(bus, &slots[1], signals, { m, userdata, _ in
+            let me = Unmanaged<PokedexSignalWatcher>.fromOpaque(userdata!).takeUnretainedValue()
+            guard let sender = PokedexSignalWatcher.sender(m), sender == me.owner else { return 0 }
             let iface = sd_bus_message_get_interface(m).map { String(cString: $0) } ?? ""
             let member = sd_bus_message_get_member(m).map { String(cString: $0) } ?? ""
             let values = (try? MessageReader(m!).readAll()) ?? []
             me.received.append(BusSignal(interface: iface, member: member, values: values))
             return 0
-        }, Unmanaged.passUnretained(self).toOpaque()), "cannot subscribe to signals")
+        }, me), "cannot subscribe to signals")
+        // After the matches: an owner change from here on is seen, and this is the owner now.
+        owner = Self.currentOwner(bus)
     }
 
     deinit {
-        sd_bus_slot_unref(slot)
+        for slot in slots { sd_bus_slot_unref(slot) }
         sd_bus_flush_close_unref(bus)
+    }
+
+    static func sender(_ m: OpaquePointer?) -> String? { sd_bus_message_get_sender(m).map { String(cString: $0) } }
+
+    /// `GetNameOwner`; nil when the service is not running (the watcher does not start it).
+    static func currentOwner(_ bus: OpaquePointer) -> String? {
+        var error = sd_bus_error()
+        var reply: OpaquePointer?
+        defer { sd_bus_error_free(&error); sd_bus_message_unref(reply) }
+        var m: OpaquePointer?
+        guard sd_bus_message_new_method_call(bus, &m, FreedesktopBus.daemonName, FreedesktopBus.daemonPath,
+                                             FreedesktopBus.daemonName, "GetNameOwner") >= 0, let m else { return nil }
+        defer { sd_bus_message_unref(m) }
+        guard (try? MessageWriter(m).append(Pokedex1.busName)) != nil,
+              sd_bus_call(bus, m, 0, &error, &reply) >= 0, let reply else { return nil }
+        return (try? MessageReader(reply).readAll())?.first?.string
     }
 
     /// The next signal, waiting at most `timeout` seconds (nil: forever); nil on timeout.

@@ -153,17 +153,31 @@ final class PendingCalls: @unchecked Sendable {
         call.task?.cancel()
     }
 
-    /// Answers every pending call with an error now (shutdown) and cancels its work.
-    func failAll(name: String, message: String) {
-        for (_, call) in calls {
-            call.task?.cancel()
-            Replies.fail(call.message, name: name, message: message)
-            sd_bus_message_unref(call.message)
+    /// Shutdown, once the grace period is over: every call that has not begun its change is
+    /// answered now with `message` (which says nothing was changed) and its work cancelled. A
+    /// call whose change is under way (``CallTrace/closeUnlessCommitting()``) is left to answer
+    /// with what it did: failing it could invite a blind retry that undoes the change.
+    /// Returns how many calls are left.
+    func failAll(name: String, message: String) -> Int {
+        for (id, call) in calls where call.trace.closeUnlessCommitting() {
+            fail(id, call, name: name, message: message)
         }
-        calls.removeAll()
-        waiting.removeAll()
-        running = 0
-        callers.removeAll()
+        return calls.count
+    }
+
+    /// The last resort at exit: answers whatever is left with `message`.
+    func abandonAll(name: String, message: String) {
+        for (id, call) in calls { fail(id, call, name: name, message: message) }
+    }
+
+    private func fail(_ id: UInt64, _ call: Call, name: String, message: String) {
+        calls.removeValue(forKey: id)
+        waiting.removeAll { $0 == id }
+        if call.launch == nil { running -= 1 }
+        unfollow(call.sender, id)
+        call.task?.cancel()
+        Replies.fail(call.message, name: name, message: message)
+        sd_bus_message_unref(call.message)
     }
 
     // MARK: Callers

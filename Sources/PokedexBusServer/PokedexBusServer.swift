@@ -25,6 +25,8 @@ public final class PokedexBusServer: @unchecked Sendable {
     var idleTimer: EventSource?
     var graceTimer: EventSource?
     var stopping = false
+    /// SIGTERM was received (``stopping`` may have begun earlier, for an idle exit).
+    var terminating = false
     var lastSyncSignal: UInt64 = 0
     /// Set when the loop should end once no call is pending.
     var exitWhenDrained = false
@@ -114,6 +116,9 @@ public final class PokedexBusServer: @unchecked Sendable {
             let idle = Double(loop.nowMicroseconds - lastActivity) / 1_000_000
             if pending.isEmpty && idle >= idleTimeout {
                 log(.info, "idle for \(Int(idleTimeout)) s; exiting until the next call activates the service")
+                // systemd hears of the exit before the name goes: a call that activates the
+                // service meanwhile gets a new instance instead of racing this one's exit.
+                sd_notify(0, "STOPPING=1")
                 releaseNameAndExit()
             } else {
                 // Not idle yet, or a call is still being worked on: look again later.
@@ -124,16 +129,33 @@ public final class PokedexBusServer: @unchecked Sendable {
 
     /// SIGTERM: stop taking new work under the name, give calls in flight `shutdownGrace`
     /// seconds, fail what is left, and exit.
+    ///
+    /// A SIGTERM during an idle exit's drain gets the same grace: the name is already released.
+    /// Calls still saving a change when the grace ends are let answer with what they did, for
+    /// at most ``commitGrace`` seconds more.
     public func shutdown() {
-        guard !stopping else { return }
+        guard !terminating else { return }
+        terminating = true
         log(.info, "stopping; \(pending.count) call(s) in flight")
-        sd_notify(0, "STOPPING=1")
-        releaseNameAndExit()
+        if !stopping {
+            sd_notify(0, "STOPPING=1")
+            releaseNameAndExit()
+        }
+        let unavailable = PokedexError.Kind.unavailable.dbusName
         graceTimer = try? loop.timer(after: UInt64(shutdownGrace * 1_000_000)) { [unowned self] in
-            pending.failAll(name: PokedexError.Kind.unavailable.dbusName, message: "pokedexd is shutting down; try again")
-            finishExit()
+            let left = pending.failAll(name: unavailable, message: "pokedexd is shutting down; nothing was changed, so trying again is safe")
+            guard left > 0 else { return finishExit() }
+            log(.info, "\(left) call(s) are saving a change; exiting once they answer")
+            exitWhenDrained = true
+            graceTimer = try? loop.timer(after: UInt64(Self.commitGrace * 1_000_000)) { [unowned self] in
+                pending.abandonAll(name: unavailable, message: "pokedexd stopped while saving this change; check whether it was made before trying again")
+                finishExit()
+            }
         }
     }
+
+    /// Seconds a change under way at the end of the grace period still gets.
+    static let commitGrace = 2.0
 
     /// Releases the name first, so the bus queues or activates new calls instead of losing
     /// them; calls already routed here are still answered. Exits once none is pending.

@@ -24,7 +24,10 @@ extension Method where Reply: Sendable {
             do throws(BusError) {
                 args = try readArgs(MessageReader(m))
             } catch {
-                return Replies.fail(m, name: "org.freedesktop.DBus.Error.InvalidArgs", message: error.message)
+                // The service's own InvalidArgument (an argument over its cap), or the bus's
+                // InvalidArgs (a wrong signature).
+                let ours = error.name.hasPrefix(PokedexError.namePrefix)
+                return Replies.fail(m, name: ours ? error.name : "org.freedesktop.DBus.Error.InvalidArgs", message: error.message)
             }
             do throws(PokedexError) {
                 switch try handler(args) {

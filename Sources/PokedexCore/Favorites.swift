@@ -40,6 +40,7 @@ public struct FileFavoritesPersistence: FavoritesPersistence {
 
     public init(directory: String, log: @escaping Logger = { _, _ in }) throws {
         try FileIO.makeDirectory(directory)
+        try FileIO.checkPrivate(directory, what: "the data directory")
         // A write that a kill -9 interrupted left its temporary file; the real one is intact.
         FileIO.removeAbandonedTemporaries(in: directory)
         path = directory + "/favorites.json"
@@ -48,7 +49,7 @@ public struct FileFavoritesPersistence: FavoritesPersistence {
 
     public func load() throws -> [Favorite] {
         guard let bytes = FileIO.readFile(path) else {
-            if FileIO.fileInfo(path) != nil { throw PokedexError.storage("cannot read \(path)") }
+            if FileIO.fileInfo(path) != nil { throw PokedexError.storage("cannot read \(path): unreadable, too large, or not a regular file") }
             return []
         }
         do {
@@ -105,6 +106,10 @@ public actor FavoritesBook {
             next.append(Favorite(id: id, name: name, added: clock.now().timeIntervalSince1970))
         } else {
             next.removeAll { $0.id == id }
+        }
+        // The point of no return: after this the call answers with what it did, even at shutdown.
+        guard CallTrace.current?.beginCommit() ?? true else {
+            throw PokedexError.unavailable("pokedexd is shutting down; nothing was changed, so trying again is safe")
         }
         do {
             try persistence.save(next)

@@ -54,6 +54,31 @@ public final class CallTrace: Sendable {
     /// The most recent step still under way, if any.
     public var waitingFor: String? { steps.withLock { $0.last?.what } }
 
+    /// Whether the call's change has begun, so that a shutdown never answers "nothing was
+    /// changed" for a call that changed something, nor lets a change begin after saying so.
+    private enum Commit { case open, committing, closed }
+    private let commit = Mutex(Commit.open)
+
+    /// The call is about to make its change (a favorite saved to disk). False if the call was
+    /// already answered at shutdown: then the change must not be made.
+    public func beginCommit() -> Bool {
+        commit.withLock { c in
+            guard c != .closed else { return false }
+            c = .committing
+            return true
+        }
+    }
+
+    /// At shutdown: closes the call if it has not begun a change, and says so (true: it may be
+    /// answered "nothing was changed" now). False: a change is under way; let it answer.
+    public func closeUnlessCommitting() -> Bool {
+        commit.withLock { c in
+            guard c != .committing else { return false }
+            c = .closed
+            return true
+        }
+    }
+
     /// Runs `work` as a named step of the current call (if there is one).
     static func step<T>(_ what: @autoclosure () -> String, _ work: () async throws -> T) async throws -> T {
         guard let trace = current else { return try await work() }

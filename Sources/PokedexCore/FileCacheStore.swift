@@ -49,6 +49,7 @@ public final class FileCacheStore: CacheStore {
         self.capacity = capacity
         try FileIO.makeDirectory(recordsDir)
         try FileIO.makeDirectory(spritesDir)
+        for dir in [directory, root, recordsDir, spritesDir] { try FileIO.checkPrivate(dir, what: "the cache directory") }
         catalog = Mutex(Self.scan([recordsDir, spritesDir], under: root))
     }
 

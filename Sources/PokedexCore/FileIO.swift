@@ -18,14 +18,45 @@ public enum FileIO {
         }
     }
 
-    /// Reads a whole file, or nil if it is missing or unreadable.
-    public static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// Refuses a directory the service keeps its files in, unless it is a directory this user
+    /// owns and nobody else can write to: in one that others can write, they could swap a
+    /// record or plant a link between a check and a use.
+    /// - Parameter what: for the message: "the cache directory", "the data directory".
+    public static func checkPrivate(_ path: String, what: String) throws(PokedexError) {
+        var st = Glibc.stat()
+        guard stat(path, &st) == 0 else { throw .storage("cannot use \(what) \(path): \(errnoText())") }
+        guard st.st_mode & S_IFMT == S_IFDIR else { throw .storage("cannot use \(what) \(path): it is not a directory") }
+        guard st.st_uid == geteuid() else {
+            throw .storage("refusing \(what) \(path): it belongs to uid \(st.st_uid), not to this user (uid \(geteuid()))")
+        }
+        guard st.st_mode & 0o022 == 0 else {
+            throw .storage("refusing \(what) \(path): group or others can write to it (mode \(String(st.st_mode & 0o7777, radix: 8))); "
+                + "fix it with 'chmod go-w \(path)'")
+        }
+    }
+
+    /// The most ``readFile(_:maxBytes:)`` reads unless told otherwise: far over any record,
+    /// sprite or favorites file the service writes.
+    public static let defaultMaxRead = 16 << 20
+
+    /// Opens `path` for reading if it is a regular file, without following a link and without
+    /// blocking on a FIFO; -1 for anything else.
+    private static func openRegular(_ path: String) -> (fd: Int32, size: Int) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return (-1, 0) }
+        var st = Glibc.stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { close(fd); return (-1, 0) }
+        return (fd, Int(st.st_size))
+    }
+
+    /// Reads a whole file, or nil if it is missing, unreadable, not a regular file (a link, a
+    /// FIFO, a device) or larger than `maxBytes`.
+    public static func readFile(_ path: String, maxBytes: Int = defaultMaxRead) -> [UInt8]? {
+        let (fd, size) = openRegular(path)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var st = Glibc.stat()
-        guard fstat(fd, &st) == 0 else { return nil }
-        var out = [UInt8](repeating: 0, count: Int(st.st_size))
+        guard size <= maxBytes else { return nil }
+        var out = [UInt8](repeating: 0, count: size)
         var done = 0
         while done < out.count {
             let n = out.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
@@ -38,7 +69,7 @@ public enum FileIO {
 
     /// Reads at most the first `count` bytes of a file, or nil if it is missing or unreadable.
     public static func readPrefix(_ path: String, count: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let (fd, _) = openRegular(path)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var out = [UInt8](repeating: 0, count: count)
@@ -62,9 +93,16 @@ public enum FileIO {
     public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool) throws {
         let dir = (path as NSString).deletingLastPathComponent
         let base = (path as NSString).lastPathComponent
-        let n: Int = counterLock.withLock { counter += 1; return counter }
-        let tmp = "\(dir)/.\(base).tmp.\(getpid()).\(n)"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        // A new file of our own: O_EXCL fails on anything already there (a leftover, or a link
+        // planted to make us write elsewhere), and O_NOFOLLOW refuses a link outright.
+        var tmp = ""
+        var fd: Int32 = -1
+        for _ in 0..<4 {
+            let n: Int = counterLock.withLock { counter += 1; return counter }
+            tmp = "\(dir)/.\(base).tmp.\(getpid()).\(n).\(UInt32.random(in: 0...UInt32.max))"
+            fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if fd >= 0 || errno != EEXIST { break }
+        }
         guard fd >= 0 else { throw PokedexError.storage("cannot write \(path): \(errnoText())") }
         var ok = false
         defer {

@@ -10,6 +10,28 @@ public enum Coding {
 
     // MARK: Basic types
 
+    /// The most a name, a query or an action a caller sends may hold. PokeAPI's longest name
+    /// is 26 bytes; a query with filters is a few dozen.
+    public static let maxArgumentBytes = 256
+
+    /// A caller's name, query or action: an `s` of at most ``maxArgumentBytes``. A longer one is
+    /// refused as it is read, with the service's `InvalidArgument`, before any work is done.
+    public static let argument = Codec<String>(
+        "s", write: { w, v throws(BusError) in try w.append(v) },
+        decode: { v throws(BusError) in
+            guard let s = v.string else { throw malformed("not an s") }
+            return try bounded(s)
+        },
+        read: { r throws(BusError) in try bounded(try r.readString()) })
+
+    static func bounded(_ s: String) throws(BusError) -> String {
+        guard s.utf8.count <= maxArgumentBytes else {
+            throw BusError(name: PokedexError.Kind.invalidArgument.dbusName,
+                           message: "an argument of \(s.utf8.count) bytes is longer than the \(maxArgumentBytes) any name or query needs")
+        }
+        return s
+    }
+
     public static let uint32 = Codec<UInt32>(
         "u", write: { w, v throws(BusError) in try w.append(v) },
         decode: { v throws(BusError) in

@@ -28,32 +28,32 @@ public enum Pokedex1 {
 
     /// One Pokémon's types, stats, sizes, genus, flavour text, sprite and colour.
     public static let detail = Method(
-        "Detail", args: .one("pokemon", Coding.string), reply: .one("detail", Coding.detail), errors: lookupErrors)
+        "Detail", args: .one("pokemon", Coding.argument), reply: .one("detail", Coding.detail), errors: lookupErrors)
 
     /// By name (any language) or number, with typos forgiven; `type:` and `gen:` filter.
     public static let search = Method(
-        "Search", args: .two("query", Coding.string, "limit", Coding.uint32), reply: .one("results", Coding.entries),
+        "Search", args: .two("query", Coding.argument, "limit", Coding.uint32), reply: .one("results", Coding.entries),
         errors: [.invalidArgument, .unavailable])
 
     /// ``search`` with the reason for each result.
     public static let searchDetailed = Method(
-        "SearchDetailed", args: .two("query", Coding.string, "limit", Coding.uint32),
+        "SearchDetailed", args: .two("query", Coding.argument, "limit", Coding.uint32),
         reply: .one("results", Coding.searchMatches), errors: [.invalidArgument, .unavailable])
 
     /// Flips the favorite; durable before the reply. Returns the new state.
     public static let toggleFavorite = Method(
-        "ToggleFavorite", args: .one("pokemon", Coding.string), reply: .one("favorite", Coding.bool),
+        "ToggleFavorite", args: .one("pokemon", Coding.argument), reply: .one("favorite", Coding.bool),
         errors: lookupErrors + [.storage])
 
     /// Sets the favorite; idempotent; durable before the reply.
     public static let setFavorite = Method(
-        "SetFavorite", args: .two("pokemon", Coding.string, "favorite", Coding.bool), reply: .none,
+        "SetFavorite", args: .two("pokemon", Coding.argument, "favorite", Coding.bool), reply: .none,
         errors: lookupErrors + [.storage])
 
     /// Adds, removes or toggles a favorite in one call, and says what it did: the API name,
     /// the state after, and whether this call changed it. Durable before the reply.
     public static let changeFavorite = Method(
-        "ChangeFavorite", args: .two("pokemon", Coding.string, "action", Coding.string),
+        "ChangeFavorite", args: .two("pokemon", Coding.argument, "action", Coding.argument),
         reply: Fields.four("id", Coding.uint32, "name", Coding.string, "favorite", Coding.bool, "changed", Coding.bool)
             .map({ FavoriteUpdate(id: $0.0, name: $0.1, favorite: $0.2, changed: $0.3) }, { ($0.id, $0.name, $0.favorite, $0.changed) }),
         errors: lookupErrors + [.storage])
@@ -64,7 +64,7 @@ public enum Pokedex1 {
 
     /// Fetches the default sprite if needed; returns its absolute path.
     public static let spritePath = Method(
-        "SpritePath", args: .one("pokemon", Coding.string), reply: .one("path", Coding.string), errors: lookupErrors)
+        "SpritePath", args: .one("pokemon", Coding.argument), reply: .one("path", Coding.string), errors: lookupErrors)
 
     /// Version, API, cache tiers, favorites, online.
     public static let status = Method("Status", args: .none, reply: .one("status", Coding.status), errors: [])
