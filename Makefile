@@ -48,6 +48,8 @@ test: deps test-unit test-integration test-examples test-session check-sanitizer
 test-unit:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing --filter 'PokedexCoreTests|PokedexDesktopTests|PokedexProtocolTests'
+	# Property-based tests (Swift Testing, x-sheep/swift-property-based): SpriteArt and the sanitiser.
+	$(SWIFT) test --skip-build --disable-xctest --filter PokedexPropertyTests
 
 test-integration:
 	$(SWIFT) build --build-tests

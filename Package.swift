@@ -10,6 +10,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Property-based tests (Swift Testing) for code that meets hostile input.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // C libraries from Debian, bound through pkg-config.
@@ -74,6 +76,10 @@ let package = Package(
         .testTarget(name: "PokedexDesktopTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal", "PokedexTestKit"], exclude: ["Snapshots"]),
         .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexLocks", "PokedexTestKit"]),
         .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol", "PokedexTestKit"]),
+        // Swift Testing, not XCTest: random inputs for the parts that meet hostile data.
+        .testTarget(name: "PokedexPropertyTests", dependencies: [
+            "PokedexTerminal", "PokedexModels", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -76,8 +76,10 @@ public enum SpriteArt {
                 let x0 = box.x + Int(Double(ox) * scale)
                 let x1 = max(x0 + 1, box.x + Int(Double(ox + 1) * scale))
                 var r = 0, g = 0, b = 0, alpha = 0, n = 0
-                for y in y0..<min(y1, image.height) {
-                    for x in x0..<min(x1, image.width) {
+                // The last row (rounded up to an even count) or column can lie past the image:
+                // an empty range there, never one whose bounds cross.
+                for y in min(y0, image.height)..<min(max(y1, y0), image.height) {
+                    for x in min(x0, image.width)..<min(max(x1, x0), image.width) {
                         let p = image.pixel(x, y)
                         let a = Int(p.a)
                         r += Int(p.r) * a; g += Int(p.g) * a; b += Int(p.b) * a

@@ -1,0 +1,78 @@
+import PokedexModels
+import PropertyBased
+@testable import PokedexTerminal
+import Testing
+
+/// `SpriteArt` meets whatever a sprite server sends, once decoded: any size, any visible box,
+/// drawn into any terminal size. It must never trap, and its lines must fit.
+@Suite struct SpriteArtProperties {
+    /// An image of `width × height` whose visible pixels fill exactly the box `seed` picks
+    /// (edges included, so a box can touch the bottom and right edges), in colours from `seed`.
+    static func image(width: Int, height: Int, seed: UInt64) -> RGBAImage {
+        var rng = SplitMix(seed)
+        let x0 = Int(rng.next() % UInt64(width)), y0 = Int(rng.next() % UInt64(height))
+        let x1 = x0 + Int(rng.next() % UInt64(width - x0)), y1 = y0 + Int(rng.next() % UInt64(height - y0))
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for y in y0...y1 {
+            for x in x0...x1 {
+                let i = (y * width + x) * 4
+                pixels[i] = UInt8(truncatingIfNeeded: rng.next())
+                pixels[i + 1] = UInt8(truncatingIfNeeded: rng.next())
+                pixels[i + 2] = UInt8(truncatingIfNeeded: rng.next())
+                // Mostly opaque; some pixels half transparent, at the threshold or just under.
+                pixels[i + 3] = [255, 255, 255, 128, 127, 200][Int(rng.next() % 6)]
+            }
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    @Test func neverTrapsAndAlwaysFits() async {
+        await propertyCheck(count: 400, input: Gen.int(in: 1...120), Gen.int(in: 1...120), Gen.uint64(),
+                            Gen.int(in: 1...100), Gen.int(in: 1...50)) { width, height, seed, columns, rows in
+            let image = Self.image(width: width, height: height, seed: seed)
+            for mode in [ColorMode.palette256, .truecolor] {
+                let lines = SpriteArt.lines(image, maxColumns: columns, maxRows: rows, mode: mode)
+                #expect(lines.count <= rows)
+                let widths = Set(lines.map(TerminalText.width))
+                #expect(widths.count <= 1, "every line is as wide as the others")
+                #expect((widths.first ?? 0) <= columns)
+                for line in lines { #expect(Self.onlySGR(line), "nothing but colour sequences: \(line.debugDescription)") }
+            }
+        }
+    }
+
+    /// Images of one row or one column, with the visible pixel at the very last index.
+    @Test func thinImagesTouchingTheirLastEdge() async {
+        await propertyCheck(count: 200, input: Gen.int(in: 1...300), Gen.bool, Gen.int(in: 1...100), Gen.int(in: 1...50)) { length, across, columns, rows in
+            let (w, h) = across ? (length, 1) : (1, length)
+            var pixels = [UInt8](repeating: 0, count: w * h * 4)
+            pixels[pixels.count - 1] = 255
+            let lines = SpriteArt.lines(RGBAImage(width: w, height: h, pixels: pixels), maxColumns: columns, maxRows: rows, mode: .truecolor)
+            #expect(lines.count >= 1 && lines.count <= rows)
+        }
+    }
+
+    /// True when the only controls in `s` are SGR sequences (`ESC [ digits;… m`).
+    static func onlySGR(_ s: String) -> Bool {
+        var it = s.unicodeScalars.makeIterator()
+        while let u = it.next() {
+            guard UntrustedText.isControl(u) else { continue }
+            guard u == "\u{1B}", it.next() == "[" else { return false }
+            while let c = it.next(), c != "m" { if !("0"..."9").contains(c) && c != ";" { return false } }
+        }
+        return true
+    }
+}
+
+/// A small deterministic generator, so one property input is one image.
+struct SplitMix {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,45 @@
+import PokedexModels
+import PropertyBased
+import Testing
+
+/// Whatever the API or the cache holds, the sanitiser's output is safe for where it goes.
+@Suite struct UntrustedTextProperties {
+    /// Scalars a hostile server would pick, and ordinary ones.
+    static let scalar = Gen.oneOf(
+        Gen.int(in: 0x00...0x20), Gen.int(in: 0x7E...0xA0), Gen.int(in: 0x2000...0x206F),
+        Gen.int(in: 0x20...0x7E), Gen.int(in: 0xE0...0x17F), Gen.int(in: 0x3040...0x30FF), Gen.int(in: 0x1F300...0x1F5FF)
+    ).map { Unicode.Scalar(UInt32($0)) ?? "?" }
+    static let text = scalar.array(of: 0...40).map { String(String.UnicodeScalarView($0)) }
+
+    @Test func terminalTextHasNoControlsAndKeepsEveryPrintable() async {
+        await propertyCheck(count: 1000, input: Self.text) { s in
+            let safe = UntrustedText.terminal(s)
+            #expect(!safe.unicodeScalars.contains(where: UntrustedText.isControl))
+            let printable = s.unicodeScalars.filter { !UntrustedText.isControl($0) }
+            #expect(Array(safe.unicodeScalars.filter { $0 != " " }) == Array(printable.filter { $0 != " " }))
+        }
+    }
+
+    @Test func logLinesAreOneLineAndSayWhatWasSent() async {
+        await propertyCheck(count: 1000, input: Self.text) { s in
+            let line = UntrustedText.logLine(s)
+            #expect(!line.unicodeScalars.contains(where: UntrustedText.isControl))
+            // Nothing printable is lost (counted in scalars: graphemes can merge across a removal).
+            let kept = s.unicodeScalars.filter { !UntrustedText.isControl($0) && $0 != "\\" }
+            #expect(Array(line.unicodeScalars.filter { kept.contains($0) }).count >= kept.count)
+        }
+    }
+
+    @Test func markupHasNoTagsOrStrayAmpersands() async {
+        await propertyCheck(count: 1000, input: Self.text) { s in
+            let m = UntrustedText.markup(s)
+            #expect(!m.contains("<") && !m.contains(">"))
+            // Every & starts one of the five entities (compared in bytes: a combining mark after
+            // the ';' would merge with it into one Character).
+            let bytes = Array(m.utf8)
+            for (i, b) in bytes.enumerated() where b == UInt8(ascii: "&") {
+                #expect(["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"].contains { bytes[i...].starts(with: $0.utf8) })
+            }
+        }
+    }
+}
