@@ -233,7 +233,7 @@ check "hostile API, conky: every \$ from data doubled, no controls, one line per
     grep -Eq '^\\\$\{image /.*/sprites/[0-9]+.png -p 0,0 -s 64x64\}' $TMP/conky.out && grep -q 'Pokémon' $TMP/conky.out &&
     grep -qF '\$\${exec touch /tmp/pwned-conky}' $TMP/conky.out && grep -qF '%{A1:touch /tmp/pwned-polybar:}x%{A}' $TMP/conky.out"
 
-# A pokectl whose --json is hostile: every payload of the mock (one string, $PAYLOAD) after each
+# A pokectl whose --json is hostile: every payload of the mock (joined: one string) after each
 # favorite's name, in and around the genus, after each type, the colour and the sprite path; the
 # list's names get one payload each, in turn. Its arguments lose the payload again, so that the
 # widgets' next call (show NAME) reaches the real service.
@@ -258,11 +258,11 @@ check "hostile pokectl: it does poison names, genus, types, colour and path" bas
 for colour in payloads newline; do
     [ $colour = newline ] && export HOSTILE_COLOUR=$'\n' || unset HOSTILE_COLOUR
     check "hostile names ($colour after the colour), waybar: valid JSON and Pango markup, no controls, text kept" bash -c "
-        out=\$(POKECTL=\$HOSTILE widget waybar $W) && echo \"\$out\" && echo \"\$out\" | grep -q '^● Pikachu.*<b>bold</b>\\|^● Squirtle.*<b>bold</b>\\|^● Charizard.*<b>bold</b>' &&
+        out=\$(POKECTL=\$HOSTILE widget waybar $W) && echo \"\$out\" && echo \"\$out\" | grep -Eq '^(Pikachu|Squirtle|Charizard).*<b>bold</b>' &&
         echo \"\$out\" | grep -q '^#[0-9]* [A-Z].* · .*Pokémon'"
     check "hostile names ($colour after the colour), polybar: one line, no colour tag, no tag from data" bash -c "
         out=\$(POKECTL=\$HOSTILE widget polybar $W --polybar) && echo \"\$out\" && echo \"\$out\" | grep -q '^● [A-Z]' &&
-        echo \"\$out\" | grep -qF '% {A1:touch /tmp/pwned-polybar:}x% {A}'"
+        echo \"\$out\" | grep -qF '% {A1:touch /tmp/pwned Polybar:}x% {A}'"
     check "hostile names ($colour after the colour), conky: no image, no colour, every \$ doubled" bash -c "
         out=\$(POKECTL=\$HOSTILE widget conky $C) && [ \$(echo \"\$out\" | wc -l) = 3 ] &&
         echo \"\$out\" | grep -qF '\${color white}' && echo \"\$out\" | grep -qF '\$\${exec touch /tmp/pwned-conky}' &&
@@ -271,7 +271,8 @@ done
 unset HOSTILE_COLOUR
 check "hostile names, rofi: names with controls left out, the others one per line" bash -c "
     POKEDEX_MENU='tee $TMP/menu-input | grep -x pikachu' POKECTL=\$HOSTILE $R; cat -v $TMP/menu-input; widget rofi cat $TMP/menu-input >/dev/null &&
-    grep -qxF 'bulbasaur\${exec touch /tmp/pwned-conky}' $TMP/menu-input && [ \$(wc -l < $TMP/menu-input) -ge 10 ]"
+    grep -qxF 'caterpie\${exec touch /tmp/pwned-conky}' $TMP/menu-input && ! grep -q '^bulbasaur' $TMP/menu-input &&
+    grep -qxF 'metapod%{A1:touch /tmp/pwned-polybar:}x%{A}' $TMP/menu-input && [ \$(wc -l < $TMP/menu-input) -ge 10 ]"
 cat >"$TMP/nodetail" <<'EOF'
 #!/bin/sh
 # A favorite with a hostile name, and no details for it.
