@@ -73,9 +73,10 @@ final class Harness {
     }
 
     /// Starts pokedexd against the mock and waits until it owns its name.
-    func startDaemon(_ extra: [String] = [], env: [String: String] = [:]) throws {
+    func startDaemon(_ extra: [String] = [], env: [String: String] = [:], directory: String? = nil) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.buildDir + "/pokedexd")
+        if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
         p.arguments = ["--api-url", mockURL + "/api/v2", "--idle-timeout", "0", "--sprite-host", "127.0.0.1",
                        "--sprite-url-template", mockURL + "/sprites/{id}.png"] + extra
         var environment = ProcessInfo.processInfo.environment
