@@ -11,21 +11,33 @@ struct ResourceKind<Record: Codable & Sendable>: Sendable {
     let decodeBody: @Sendable ([UInt8], Dropped) throws -> Record
     let wrap: @Sendable (Record) -> CachedResource
     let unwrap: @Sendable (CachedResource) -> Record?
+    /// Whether a record read back from the disk has the shape decoding gives: anyone who can
+    /// write the cache can put any bytes there, so a record that does not is treated as absent.
+    var isWellFormed: @Sendable (Record) -> Bool = { _ in true }
+
+    /// A record from its disk payload, or nil when it does not decode or is not well formed.
+    func fromDisk(_ payload: [UInt8]) -> Record? {
+        guard let v = try? JSONDecoder().decode(Record.self, from: Data(payload)), isWellFormed(v) else { return nil }
+        return v
+    }
 }
 
 extension ResourceKind where Record == PokemonIndex {
     static let index = ResourceKind(noun: "the Pokémon list", decodeBody: APIDecoding.index, wrap: { .index($0) }, unwrap: {
         if case .index(let v) = $0 { return v } else { return nil }
-    })
+    }, isWellFormed: { $0.items.allSatisfy { APIName.isValid($0.name) } })
 }
 extension ResourceKind where Record == PokemonRecord {
     static let pokemon = ResourceKind(noun: "pokemon", body: .pokemonJSON, decodeBody: APIDecoding.pokemon, wrap: { .pokemon($0) }, unwrap: {
         if case .pokemon(let v) = $0 { return v } else { return nil }
-    })
+    }, isWellFormed: { p in ([p.name] + p.types + p.abilities + p.stats.map(\.name)).allSatisfy(APIName.isValid) })
 }
 extension ResourceKind where Record == SpeciesRecord {
     static let species = ResourceKind(noun: "pokemon-species", decodeBody: APIDecoding.species, wrap: { .species($0) }, unwrap: {
         if case .species(let v) = $0 { return v } else { return nil }
+    }, isWellFormed: { s in
+        APIName.isValid(s.name) && s.genus.utf8.count <= APIDecoding.maxGenusBytes && s.flavorText.utf8.count <= APIDecoding.maxFlavorBytes
+            && s.names.allSatisfy { APIName.isLanguageCode($0.key) && $0.value.utf8.count <= APIDecoding.maxLocalizedNameBytes }
     })
 }
 
@@ -63,7 +75,7 @@ final class ResourceLoader: Sendable {
     /// The record from memory or disk, without ever fetching it.
     func peek<R>(_ key: String, _ kind: ResourceKind<R>) -> R? {
         if let entry = memory.get(key), let v = kind.unwrap(entry.resource) { return v }
-        guard let stored = store.readRecord(key), let v = try? JSONDecoder().decode(R.self, from: Data(stored.payload)) else { return nil }
+        guard let stored = store.readRecord(key), let v = kind.fromDisk(stored.payload) else { return nil }
         remember(key, kind.wrap(v), stored.freshness, bytes: stored.payload.count)
         return v
     }
@@ -89,7 +101,7 @@ final class ResourceLoader: Sendable {
         let resource = try await CallTrace.step("waiting for \(kind.noun) (\(url))") {
             try await flights.run(key) { [self] in
                 if let v = cached(key, url: url, kind) { return kind.wrap(v) }
-                if let stored = store.readRecord(key), let v = try? JSONDecoder().decode(R.self, from: Data(stored.payload)) {
+                if let stored = store.readRecord(key), let v = kind.fromDisk(stored.payload) {
                     remember(key, kind.wrap(v), stored.freshness, bytes: stored.payload.count)
                     if !stored.freshness.isFresh(at: clock.now()) { revalidateInBackground(key, url: url, kind, stored.freshness) }
                     return kind.wrap(v)
@@ -197,7 +209,7 @@ final class ResourceLoader: Sendable {
             switch try await fetcher.fetch(url, etag: old.etag, as: kind.body, decode: { try decode($0, url: url, kind) }) {
             case .notModified(let etag, let maxAge):
                 let fresh = Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)
-                guard let stored = store.readRecord(key), let v = try? JSONDecoder().decode(R.self, from: Data(stored.payload)) else {
+                guard let stored = store.readRecord(key), let v = kind.fromDisk(stored.payload) else {
                     return nil
                 }
                 try persist(key, v, fresh, kind)

@@ -327,11 +327,11 @@ extension SearchIndex {
     /// record there, and the filters. Nil when the list is not cached. (Benchmarks, tools.)
     public static func load(from store: any CacheStore) -> SearchIndex? {
         guard let stored = store.readRecord(APIRoutes.indexKey),
-              let index = try? JSONDecoder().decode(PokemonIndex.self, from: Data(stored.payload)) else { return nil }
+              let index = ResourceKind.index.fromDisk(stored.payload) else { return nil }
         var localized: [UInt32: [String: String]] = [:]
         for item in index.items where PokemonID.isDefaultForm(item.id) {
             if let r = store.readRecord(APIRoutes.speciesKey(item.id)),
-               let s = try? JSONDecoder().decode(SpeciesRecord.self, from: Data(r.payload)) { localized[s.id] = s.names }
+               let s = ResourceKind.species.fromDisk(r.payload) { localized[s.id] = s.names }
         }
         let filters = store.readRecord(ResourceLoader.filtersKey).flatMap { try? JSONDecoder().decode(SearchFilters.self, from: Data($0.payload)) }
         return SearchIndex(index: index, localized: localized, types: (filters?.types ?? [:]).mapValues(Set.init),

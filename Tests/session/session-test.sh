@@ -4,6 +4,19 @@
 # make install, start, busctl, pokectl fav/favs, restart, stop + D-Bus activation, uninstall.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+
+# The unit's sandbox needs what a systemd-booted machine has: /run is a mount point (else the
+# API file systems ProtectKernelTunables= brings put an empty tmpfs on /run, hiding the binary
+# installed under it: 203/EXEC), and /run/systemd/inaccessible holds the nodes root's
+# managers mount over hidden paths (else 226/NAMESPACE). In a container started without
+# systemd, run in a private mount namespace that has both; the host is left as it is.
+if [ -z "${POKEDEX_SESSION_NS:-}" ] && { ! mountpoint -q /run || [ ! -d /run/systemd/inaccessible ]; }; then
+    exec env POKEDEX_SESSION_NS=1 unshare -m --propagation private \
+        sh -c 'mountpoint -q /run || mount --bind /run /run
+               [ -d /run/systemd/inaccessible ] || mount -t tmpfs -o mode=0755 tmpfs /run/systemd 2>/dev/null ||
+                   { mkdir -p /run/systemd && mount -t tmpfs -o mode=0755 tmpfs /run/systemd; }
+               exec "$0" "$@"' "$0" "$@"
+fi
 ROOT=$PWD
 passed=0
 failed=0
@@ -38,6 +51,8 @@ if [ ! -S "$XDG_RUNTIME_DIR/bus" ]; then
     echo "no user bus at $XDG_RUNTIME_DIR/bus; systemd --user said:"; cat "$BASE/systemd.log"
     echo "session: 0 passed, 1 failed"; exit 1
 fi
+# The nodes PID 1 makes at boot, as this manager made them for itself.
+[ -d /run/systemd/inaccessible ] || cp -a "$XDG_RUNTIME_DIR/systemd/inaccessible" /run/systemd/
 export DBUS_SESSION_BUS_ADDRESS=unix:path=$XDG_RUNTIME_DIR/bus
 
 python3 Tests/mockapi/mock_pokeapi.py --port 0 --port-file "$BASE/mock.port" >/dev/null &
@@ -71,11 +86,45 @@ check "systemctl --user is-active pokedex" systemctl --user -q is-active pokedex
 pid=$(systemctl --user show -p MainPID --value pokedex)
 mgr=$SYSTEMD_PID
 status() { awk -v k="$1:" '$1==k {print $2}' /proc/$pid/status; }
+# The mount the service sees at a path: the deepest mount point above it, the last one stacked
+# there. Prints "options root fstype".
+mnt() {
+    awk -v p="$1" '{ m = $5; if (p == m || m == "/" || index(p, m "/") == 1) if (length(m) >= best) {
+                         best = length(m); for (i = 7; $i != "-"; i++) ; line = $6 " " $4 " " $(i + 1) } }
+                   END { print line }' /proc/$pid/mountinfo
+}
+ro()  { case ",$(mnt "$1" | cut -d' ' -f1)," in *,ro,*) return 0;; *) return 1;; esac; }
+rw()  { case ",$(mnt "$1" | cut -d' ' -f1)," in *,rw,*) return 0;; *) return 1;; esac; }
 check "NoNewPrivileges: NoNewPrivs=$(status NoNewPrivs)" test "$(status NoNewPrivs)" = 1
-check "seccomp filters (SystemCallFilter, RestrictAddressFamilies, …): $(status Seccomp_filters)" test "$(status Seccomp)" = 2
+check "seccomp filters (SystemCallFilter, RestrictAddressFamilies, ProtectClock, …): $(status Seccomp_filters)" test "$(status Seccomp)" = 2
 check "UMask=0077: $(status Umask)" test "$(status Umask)" = 0077
 check "PrivateUsers: own user namespace" test "$(readlink /proc/$pid/ns/user)" != "$(readlink /proc/$mgr/ns/user)"
+check "PrivateUsers: one id mapped: $(tr -s ' ' <"/proc/$pid/uid_map")" test "$(wc -l <"/proc/$pid/uid_map")" = 1 -a "$(awk '{print $3}' "/proc/$pid/uid_map")" = 1
 check "ProtectHostname: own UTS namespace" test "$(readlink /proc/$pid/ns/uts)" != "$(readlink /proc/$mgr/ns/uts)"
+check "PrivateIPC: own IPC namespace" test "$(readlink /proc/$pid/ns/ipc)" != "$(readlink /proc/$mgr/ns/ipc)"
+check "PrivateMounts: own mount namespace" test "$(readlink /proc/$pid/ns/mnt)" != "$(readlink /proc/$mgr/ns/mnt)"
+check "CapabilityBoundingSet=: CapBnd=$(status CapBnd) CapEff=$(status CapEff)" test "$(status CapBnd)" = 0000000000000000 -a "$(status CapEff)" = 0000000000000000
+check "ProtectSystem=strict: / read-only" ro /
+check "ProtectSystem=strict: /usr read-only" ro /usr/bin
+check "ReadOnlyPaths=/run: /run read-only" ro /run
+check "home outside its own directories read-only: $(mnt "$HOME" | cut -d' ' -f1)" ro "$HOME"
+check "ProtectHome=tmpfs: /root is an empty tmpfs ($(mnt /root))" bash -c "[ \"\$(cut -d' ' -f3 <<<'$(mnt /root)')\" = tmpfs ] && [ -z \"\$(ls -A /proc/$pid/root/root)\" ]"
+check "ProtectHome=tmpfs: /home is an empty tmpfs" bash -c "[ \"\$(cut -d' ' -f3 <<<'$(mnt /home)')\" = tmpfs ] && [ -z \"\$(ls -A /proc/$pid/root/home)\" ]"
+check "CacheDirectory=: $XDG_CACHE_HOME/pokedex writable" rw "$XDG_CACHE_HOME/pokedex"
+check "BindPaths=: $XDG_DATA_HOME/pokedex writable" rw "$XDG_DATA_HOME/pokedex"
+check "BindReadOnlyPaths=: the bus socket, read-only" ro "$XDG_RUNTIME_DIR/bus"
+check "PrivateTmp: own /tmp ($(mnt /tmp | cut -d' ' -f2))" bash -c "mnt=\"$(mnt /tmp)\"; [[ \$mnt == *systemd-private-*-pokedex.service-* ]]"
+check "PrivateTmp: own /var/tmp" bash -c "mnt=\"$(mnt /var/tmp)\"; [[ \$mnt == *systemd-private-*-pokedex.service-* ]]"
+check "InaccessiblePaths=/dev/shm: $(mnt /dev/shm | cut -d' ' -f2)" bash -c "[[ '$(mnt /dev/shm)' == *inaccessible/dir* ]]"
+check "PrivateDevices: /dev is a tmpfs ($(mnt /dev | cut -d' ' -f3)) without block devices" \
+    bash -c "[ '$(mnt /dev | cut -d' ' -f3)' = tmpfs ] && [ -z \"\$(find /proc/$pid/root/dev -type b 2>/dev/null)\" ] && [ -c /proc/$pid/root/dev/null ]"
+check "ProtectKernelTunables: /proc/sys and /sys read-only" bash -c "$(declare -f mnt ro); pid=$pid; ro /proc/sys && ro /sys"
+check "ProtectControlGroups: /sys/fs/cgroup read-only" ro /sys/fs/cgroup
+check "ProtectKernelLogs: /proc/kmsg hidden ($(mnt /proc/kmsg | cut -d' ' -f2))" bash -c "[[ '$(mnt /proc/kmsg)' == *inaccessible/reg* ]]"
+for d in /usr/lib/modules /lib/modules; do
+    [ -d "$d" ] && { check "ProtectKernelModules: $d hidden" bash -c "[[ '$(mnt $d)' == *inaccessible* ]]"; break; }
+done
+check "KeyringMode=private: its own session keyring (invocation_id key)" grep -q ' invocation_id: ' /proc/keys
 # Bounded work: the manager holds the limits (enforced where the memory and pids controllers
 # are delegated to the user manager; read back here either way).
 check "MemoryMax=192M: $(systemctl --user show -p MemoryMax --value pokedex)" test "$(systemctl --user show -p MemoryMax --value pokedex)" = $((192 << 20))
