@@ -13,8 +13,7 @@ cd "$(dirname "$0")/../.."
 if [ -z "${POKEDEX_SESSION_NS:-}" ] && { ! mountpoint -q /run || [ ! -d /run/systemd/inaccessible ]; }; then
     exec env POKEDEX_SESSION_NS=1 unshare -m --propagation private \
         sh -c 'mountpoint -q /run || mount --bind /run /run
-               [ -d /run/systemd/inaccessible ] || mount -t tmpfs -o mode=0755 tmpfs /run/systemd 2>/dev/null ||
-                   { mkdir -p /run/systemd && mount -t tmpfs -o mode=0755 tmpfs /run/systemd; }
+               [ -d /run/systemd/inaccessible ] || { mkdir -p /run/systemd && mount -t tmpfs -o mode=0755 tmpfs /run/systemd; }
                exec "$0" "$@"' "$0" "$@"
 fi
 ROOT=$PWD
@@ -93,8 +92,13 @@ mnt() {
                          best = length(m); for (i = 7; $i != "-"; i++) ; line = $6 " " $4 " " $(i + 1) } }
                    END { print line }' /proc/$pid/mountinfo
 }
-ro()  { case ",$(mnt "$1" | cut -d' ' -f1)," in *,ro,*) return 0;; *) return 1;; esac; }
-rw()  { case ",$(mnt "$1" | cut -d' ' -f1)," in *,rw,*) return 0;; *) return 1;; esac; }
+ro()     { case ",$(mnt "$1" | cut -d' ' -f1)," in *,ro,*) return 0;; *) return 1;; esac; }
+rw()     { case ",$(mnt "$1" | cut -d' ' -f1)," in *,rw,*) return 0;; *) return 1;; esac; }
+fstype() { [ "$(mnt "$1" | cut -d' ' -f3)" = "$2" ]; }
+from()   { [[ "$(mnt "$1" | cut -d' ' -f2)" == $2 ]]; }  # the mount's source matches a pattern
+# No file under $1, as the service sees it, but in its own directories (mounted back in).
+empty()  { [ -z "$(find "/proc/$pid/root$1" -mindepth 1 \( -path "*$XDG_CACHE_HOME/pokedex" -o -path "*$XDG_DATA_HOME/pokedex" \) -prune -o ! -type d -print)" ]; }
+devices_ok() { fstype /dev tmpfs && [ -c "/proc/$pid/root/dev/null" ] && [ -z "$(find "/proc/$pid/root/dev" -type b)" ]; }
 check "NoNewPrivileges: NoNewPrivs=$(status NoNewPrivs)" test "$(status NoNewPrivs)" = 1
 check "seccomp filters (SystemCallFilter, RestrictAddressFamilies, ProtectClock, …): $(status Seccomp_filters)" test "$(status Seccomp)" = 2
 check "UMask=0077: $(status Umask)" test "$(status Umask)" = 0077
@@ -107,22 +111,23 @@ check "CapabilityBoundingSet=: CapBnd=$(status CapBnd) CapEff=$(status CapEff)" 
 check "ProtectSystem=strict: / read-only" ro /
 check "ProtectSystem=strict: /usr read-only" ro /usr/bin
 check "ReadOnlyPaths=/run: /run read-only" ro /run
-check "home outside its own directories read-only: $(mnt "$HOME" | cut -d' ' -f1)" ro "$HOME"
-check "ProtectHome=tmpfs: /root is an empty tmpfs ($(mnt /root))" bash -c "[ \"\$(cut -d' ' -f3 <<<'$(mnt /root)')\" = tmpfs ] && [ -z \"\$(ls -A /proc/$pid/root/root)\" ]"
-check "ProtectHome=tmpfs: /home is an empty tmpfs" bash -c "[ \"\$(cut -d' ' -f3 <<<'$(mnt /home)')\" = tmpfs ] && [ -z \"\$(ls -A /proc/$pid/root/home)\" ]"
+home_protected() { ro "$HOME" || fstype "$HOME" tmpfs; }  # read-only, or (under /home) an empty tmpfs
+check "home outside its own directories read-only or hidden: $(mnt "$HOME")" home_protected
+check "ProtectHome=tmpfs: /root is an empty tmpfs (but for its own directories)" eval 'fstype /root tmpfs && empty /root'
+check "ProtectHome=tmpfs: /home is an empty tmpfs (but for its own directories)" eval 'fstype /home tmpfs && empty /home'
 check "CacheDirectory=: $XDG_CACHE_HOME/pokedex writable" rw "$XDG_CACHE_HOME/pokedex"
 check "BindPaths=: $XDG_DATA_HOME/pokedex writable" rw "$XDG_DATA_HOME/pokedex"
 check "BindReadOnlyPaths=: the bus socket, read-only" ro "$XDG_RUNTIME_DIR/bus"
-check "PrivateTmp: own /tmp ($(mnt /tmp | cut -d' ' -f2))" bash -c "mnt=\"$(mnt /tmp)\"; [[ \$mnt == *systemd-private-*-pokedex.service-* ]]"
-check "PrivateTmp: own /var/tmp" bash -c "mnt=\"$(mnt /var/tmp)\"; [[ \$mnt == *systemd-private-*-pokedex.service-* ]]"
-check "InaccessiblePaths=/dev/shm: $(mnt /dev/shm | cut -d' ' -f2)" bash -c "[[ '$(mnt /dev/shm)' == *inaccessible/dir* ]]"
-check "PrivateDevices: /dev is a tmpfs ($(mnt /dev | cut -d' ' -f3)) without block devices" \
-    bash -c "[ '$(mnt /dev | cut -d' ' -f3)' = tmpfs ] && [ -z \"\$(find /proc/$pid/root/dev -type b 2>/dev/null)\" ] && [ -c /proc/$pid/root/dev/null ]"
-check "ProtectKernelTunables: /proc/sys and /sys read-only" bash -c "$(declare -f mnt ro); pid=$pid; ro /proc/sys && ro /sys"
+check "PrivateTmp: own /tmp: $(mnt /tmp | cut -d' ' -f2)" from /tmp '*systemd-private-*-pokedex.service-*'
+check "PrivateTmp: own /var/tmp" from /var/tmp '*systemd-private-*-pokedex.service-*'
+check "InaccessiblePaths=/dev/shm: $(mnt /dev/shm | cut -d' ' -f2)" from /dev/shm '*inaccessible/dir'
+check "PrivateDevices: /dev is a tmpfs with /dev/null and no block device" devices_ok
+check "ProtectKernelTunables: /proc/sys read-only" ro /proc/sys
+check "ProtectKernelTunables: /sys read-only" ro /sys
 check "ProtectControlGroups: /sys/fs/cgroup read-only" ro /sys/fs/cgroup
-check "ProtectKernelLogs: /proc/kmsg hidden ($(mnt /proc/kmsg | cut -d' ' -f2))" bash -c "[[ '$(mnt /proc/kmsg)' == *inaccessible/reg* ]]"
+check "ProtectKernelLogs: /proc/kmsg hidden: $(mnt /proc/kmsg | cut -d' ' -f2)" from /proc/kmsg '*inaccessible/reg'
 for d in /usr/lib/modules /lib/modules; do
-    [ -d "$d" ] && { check "ProtectKernelModules: $d hidden" bash -c "[[ '$(mnt $d)' == *inaccessible* ]]"; break; }
+    [ -d "$d" ] && { check "ProtectKernelModules: $d hidden" from "$d" '*inaccessible*'; break; }
 done
 check "KeyringMode=private: its own session keyring (invocation_id key)" grep -q ' invocation_id: ' /proc/keys
 # Bounded work: the manager holds the limits (enforced where the memory and pids controllers
