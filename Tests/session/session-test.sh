@@ -14,7 +14,7 @@ if [ -z "${POKEDEX_SESSION_NS:-}" ] && { ! mountpoint -q /run || [ ! -d /run/sys
     exec env POKEDEX_SESSION_NS=1 unshare -m --propagation private \
         sh -c 'mountpoint -q /run || mount --bind /run /run
                [ -d /run/systemd/inaccessible ] || { mkdir -p /run/systemd && mount -t tmpfs -o mode=0755 tmpfs /run/systemd; }
-               exec "$0" "$@"' "$0" "$@"
+               exec bash "$0" "$@"' "$PWD/Tests/session/session-test.sh" "$@"
 fi
 ROOT=$PWD
 passed=0
