@@ -157,4 +157,19 @@ final class NotificationTests: XCTestCase {
         let seen = try waitForNotifies(1)
         XCTAssertEqual(seen.first?["summary"] as? String, "Squirtle added to favorites")
     }
+
+    func testAHostileGenusIsShownAsTextNotMarkup() throws {
+        try h.control(["hostile": true])
+        try startRecorder()
+        try h.startDaemon()
+        try PokedexClient().setFavorite("pikachu", true)
+        let n = try XCTUnwrap(try waitForNotifies(1).first)
+        let body = n["body"] as? String ?? "", summary = n["summary"] as? String ?? ""
+        // The body is markup to a server with body-markup: the genus's tags arrive as entities.
+        XCTAssertTrue(body.contains("Mouse Pokémon"), body)
+        XCTAssertTrue(body.contains("&lt;b&gt;bold&lt;/b&gt; &amp; &lt;span"), body)
+        XCTAssertFalse(body.contains("<"), "no tag from the data: \(body)")
+        XCTAssertFalse(body.unicodeScalars.contains(where: UntrustedText.isControl), body.debugDescription)
+        XCTAssertEqual(summary, "Pikachu added to favorites")
+    }
 }
