@@ -140,8 +140,10 @@ public enum FileIO {
     /// carries the writer's pid, and no process has that pid now.
     public static func isAbandonedTemporary(_ name: String) -> Bool {
         guard isTemporary(name) else { return false }
+        // `.NAME.tmp.PID.N.RANDOM` (see ``writeAtomically(_:to:durable:)``): the writer's pid
+        // follows "tmp".
         let parts = name.split(separator: ".")
-        guard parts.count >= 2, let pid = Int32(parts[parts.count - 2]) else { return true }
+        guard let tmp = parts.lastIndex(of: "tmp"), tmp + 1 < parts.count, let pid = Int32(parts[tmp + 1]) else { return true }
         return pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
     }
 

@@ -141,6 +141,9 @@ final class UntrustedInputTests: XCTestCase {
         XCTAssertEqual(FileIO.readFile(dir + "/favorites.json"), Array("new".utf8))
         let names = try FileManager.default.contentsOfDirectory(atPath: dir)
         XCTAssertFalse(names.contains { FileIO.isTemporary($0) }, "\(names)")
+        // A temporary's name still tells whose it is: a dead writer's is abandoned, ours is not.
+        XCTAssertTrue(FileIO.isAbandonedTemporary(".favorites.json.tmp.2147483000.3.1234567"))
+        XCTAssertFalse(FileIO.isAbandonedTemporary(".favorites.json.tmp.\(getpid()).3.1234567"))
     }
 
     func testDirectoriesOthersCanWriteOrThatAnotherUserOwnsAreRefused() throws {

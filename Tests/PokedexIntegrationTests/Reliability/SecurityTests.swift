@@ -57,7 +57,9 @@ final class SecurityTests: XCTestCase {
         try server.run()
         defer { server.terminate(); server.waitUntilExit() }
         let port = try waitFor("the TLS mock", seconds: 10) { try? String(contentsOfFile: portFile, encoding: .utf8) }
-        try h.startDaemon(["--api-url", "https://127.0.0.1:\(port)/api/v2", "--timeout", "3", "--notify=no"])
+        // The sprites over https too: with an https API nothing is fetched over plain http.
+        try h.startDaemon(["--api-url", "https://127.0.0.1:\(port)/api/v2", "--sprite-url-template", "https://127.0.0.1:\(port)/sprites/{id}.png",
+                           "--timeout", "3", "--notify=no"])
         let message = assertBusError(errorPrefix + "Unavailable") { () throws(BusError) in _ = try PokedexClient().detail("pikachu") }
         XCTAssertTrue(message.lowercased().contains("certificate") || message.contains("SSL"), message)
         // The server did answer over TLS: the refusal is the certificate's, not a dead port.
