@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore", "PokedexLocks", "PokedexTestKit"]),
         .testTarget(name: "PokedexDesktopTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal", "PokedexTestKit"], exclude: ["Snapshots"]),
         .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexLocks", "PokedexTestKit"]),
-        .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol", "PokedexTestKit"]),
+        .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol", "PokedexBusServer", "PokedexTestKit"]),
         // Swift Testing, not XCTest: random inputs for the parts that meet hostile data.
         .testTarget(name: "PokedexPropertyTests", dependencies: [
             "PokedexTerminal", "PokedexModels", .product(name: "PropertyBased", package: "swift-property-based"),

@@ -24,9 +24,7 @@ public final class PokedexBusServer: @unchecked Sendable {
     var lastActivity: UInt64 = 0
     var idleTimer: EventSource?
     var graceTimer: EventSource?
-    var stopping = false
-    /// SIGTERM was received (``stopping`` may have begun earlier, for an idle exit).
-    var terminating = false
+    var exit = ExitSequence()
     var lastSyncSignal: UInt64 = 0
     /// Set when the loop should end once no call is pending.
     var exitWhenDrained = false
@@ -116,10 +114,7 @@ public final class PokedexBusServer: @unchecked Sendable {
             let idle = Double(loop.nowMicroseconds - lastActivity) / 1_000_000
             if pending.isEmpty && idle >= idleTimeout {
                 log(.info, "idle for \(Int(idleTimeout)) s; exiting until the next call activates the service")
-                // systemd hears of the exit before the name goes: a call that activates the
-                // service meanwhile gets a new instance instead of racing this one's exit.
-                sd_notify(0, "STOPPING=1")
-                releaseNameAndExit()
+                perform(exit.idle())
             } else {
                 // Not idle yet, or a call is still being worked on: look again later.
                 armIdleTimer(after: max(idleTimeout - idle, 1))
@@ -134,13 +129,23 @@ public final class PokedexBusServer: @unchecked Sendable {
     /// Calls still saving a change when the grace ends are let answer with what they did, for
     /// at most ``commitGrace`` seconds more.
     public func shutdown() {
-        guard !terminating else { return }
-        terminating = true
+        let steps = exit.terminate()
+        guard !steps.isEmpty else { return }
         log(.info, "stopping; \(pending.count) call(s) in flight")
-        if !stopping {
-            sd_notify(0, "STOPPING=1")
-            releaseNameAndExit()
+        perform(steps)
+    }
+
+    private func perform(_ steps: [ExitSequence.Step]) {
+        for step in steps {
+            switch step {
+            case .notifyStopping: sd_notify(0, "STOPPING=1")
+            case .releaseName: releaseNameAndExit()
+            case .armGrace: armGrace()
+            }
         }
+    }
+
+    private func armGrace() {
         let unavailable = PokedexError.Kind.unavailable.dbusName
         graceTimer = try? loop.timer(after: UInt64(shutdownGrace * 1_000_000)) { [unowned self] in
             let left = pending.failAll(name: unavailable, message: "pokedexd is shutting down; nothing was changed, so trying again is safe")
@@ -160,7 +165,6 @@ public final class PokedexBusServer: @unchecked Sendable {
     /// Releases the name first, so the bus queues or activates new calls instead of losing
     /// them; calls already routed here are still answered. Exits once none is pending.
     private func releaseNameAndExit() {
-        stopping = true
         idleTimer = nil
         let me = Unmanaged.passUnretained(self).toOpaque()
         let r = sd_bus_release_name_async(bus, nil, Pokedex1.busName, { _, userdata, _ in
