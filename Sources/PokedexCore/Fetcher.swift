@@ -115,6 +115,11 @@ public final class Fetcher: Sendable {
         var refusedHosts: Set<String> = []
         /// URL → until when its 404 is remembered.
         var notFound: [String: Date] = [:]
+        /// URL → why its body was refused (too large, not a whole image, not PokeAPI's shape)
+        /// and until when that is remembered: work nobody asked for (pre-warming, sync,
+        /// revalidation, a Detail's sprite) does not fetch it again meanwhile. A person who asks
+        /// for it (``FetchPriority/required``) gets a new attempt: the server may be fixed.
+        var refused: [String: (until: Date, error: FetchError)] = [:]
     }
 
     /// How long a 404 is remembered, so a typo in a script loop does not hit the API each time.
@@ -222,6 +227,12 @@ public final class Fetcher: Sendable {
             return false
         }
         if rememberedMissing { throw .notFound(url: url) }
+        if priority != .required, let refused = state.withLock({ s -> FetchError? in
+            guard let r = s.refused[url] else { return nil }
+            if r.until > start { return r.error }
+            s.refused.removeValue(forKey: url)
+            return nil
+        }) { throw refused }
         var current = url
         var redirects = 0
         var attempt = 0
@@ -261,7 +272,7 @@ public final class Fetcher: Sendable {
             } catch is CancellationError {
                 throw .cancelled(url: url)
             } catch let failure as TransportFailure {
-                if case .tooLarge = failure { throw .tooLarge(url: current, limit: kind.maxBytes) }
+                if case .tooLarge = failure { throw refuse(url, .tooLarge(url: current, limit: kind.maxBytes)) }
                 health.failed(host, failure, url: current)
                 let permanent = if case .untrusted = failure { true } else { false }
                 guard attempt < maxAttempts, !lastChance, !permanent else { throw .transport(failure, url: current) }
@@ -275,13 +286,13 @@ public final class Fetcher: Sendable {
             health.answered(host, status: response.status, multiplexed: response.multiplexed, sentDuring: outage)
             switch response.status {
             case 200:
-                guard response.body.count <= kind.maxBytes else { throw .tooLarge(url: current, limit: kind.maxBytes) }
+                guard response.body.count <= kind.maxBytes else { throw refuse(url, .tooLarge(url: current, limit: kind.maxBytes)) }
                 do {
                     return .body(try decode(response.body), etag: response.headers["etag"], maxAge: maxAge(response))
                 } catch let e as PokedexError {
-                    throw .unusable(url: current, message: e.message)
+                    throw refuse(url, .unusable(url: current, message: e.message))
                 } catch {
-                    throw .unusable(url: current, message: "PokeAPI sent an unreadable answer for \(current)")
+                    throw refuse(url, .unusable(url: current, message: "PokeAPI sent an unreadable answer for \(current)"))
                 }
             case 304:
                 return .notModified(etag: response.headers["etag"] ?? etag, maxAge: maxAge(response))
@@ -311,6 +322,20 @@ public final class Fetcher: Sendable {
                 throw .http(status: response.status, url: current)
             }
         }
+    }
+
+    /// How long a refused body is remembered: long enough that no caller or pre-warming loop
+    /// fetches it again and again, short enough that a fixed server is soon believed.
+    public static let refusedTTL: Double = 600
+
+    /// Remembers that `url`'s body was refused, and returns the error to throw.
+    private func refuse(_ url: String, _ error: FetchError) -> FetchError {
+        let until = clock.now().addingTimeInterval(Self.refusedTTL)
+        state.withLock { s in
+            if s.refused.count > 10_000 { s.refused.removeAll() }
+            s.refused[url] = (until, error)
+        }
+        return error
     }
 
     /// Capped exponential backoff with full jitter: 0.1 s, 0.2 s, 0.4 s … at most 2 s.

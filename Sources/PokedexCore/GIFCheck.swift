@@ -1,10 +1,14 @@
 /// Structural check of a GIF file: header, screen descriptor, colour tables, every block and
-/// sub-block length, and the final trailer. A cut-off or corrupted animation fails it.
+/// sub-block length, and the final trailer. A cut-off or corrupted animation fails it, and so
+/// does one that lies about its size: a screen over ``PNGCheck/maxSide``, or a frame that does
+/// not fit in its screen (a reader would allocate what the frame claims).
 public enum GIFCheck {
     /// Whether `bytes` is a whole GIF87a or GIF89a file.
     public static func isValid(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 14, bytes[0..<6].elementsEqual("GIF87a".utf8) || bytes[0..<6].elementsEqual("GIF89a".utf8)
         else { return false }
+        let screenWidth = uint16(bytes, 6), screenHeight = uint16(bytes, 8)
+        guard (1...PNGCheck.maxSide).contains(screenWidth), (1...PNGCheck.maxSide).contains(screenHeight) else { return false }
         var at = 13
         let flags = bytes[10]
         if flags & 0x80 != 0 { at += 3 << (Int(flags & 7) + 1) }
@@ -19,6 +23,9 @@ public enum GIFCheck {
                 at = next
             case 0x2C:  // image descriptor, optional local colour table, LZW code size, sub-blocks
                 guard at + 10 <= bytes.count else { return false }
+                let left = uint16(bytes, at + 1), top = uint16(bytes, at + 3)
+                let width = uint16(bytes, at + 5), height = uint16(bytes, at + 7)
+                guard width >= 1, height >= 1, left + width <= screenWidth, top + height <= screenHeight else { return false }
                 let local = bytes[at + 9]
                 at += 10
                 if local & 0x80 != 0 { at += 3 << (Int(local & 7) + 1) }
@@ -32,6 +39,9 @@ public enum GIFCheck {
         }
         return false
     }
+
+    /// A little-endian 16-bit field.
+    static func uint16(_ b: [UInt8], _ at: Int) -> Int { Int(b[at]) | Int(b[at + 1]) << 8 }
 
     /// The index after a run of sub-blocks ended by a zero length, or nil if the file ends first.
     static func skipSubBlocks(_ bytes: [UInt8], from start: Int) -> Int? {

@@ -1,7 +1,11 @@
-/// Structural check of a PNG file: signature, every chunk's CRC, and a final IEND.
-/// A truncated or corrupted sprite fails it, so it is fetched again instead of served.
+/// Structural check of a PNG file: signature, every chunk's CRC, a header whose size is a
+/// sprite's, and a final IEND. A truncated or corrupted sprite fails it, so it is fetched again
+/// instead of served; one that claims to be 100000×100000 is refused, so no reader of the file
+/// (pokectl, a widget, an image viewer) is asked for 40 GB.
 public enum PNGCheck {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// The widest or tallest sprite accepted. PokeAPI's are 96 px; its largest artwork 475 px.
+    public static let maxSide = 4096
 
     /// Whether `bytes` is a whole, undamaged PNG.
     public static func isValid(_ bytes: [UInt8]) -> Bool {
@@ -15,10 +19,19 @@ public enum PNGCheck {
             let end = at + 8 + length
             let stored = UInt32(bytes[end]) << 24 | UInt32(bytes[end + 1]) << 16 | UInt32(bytes[end + 2]) << 8 | UInt32(bytes[end + 3])
             guard CRC32.checksum(bytes[(at + 4)..<end]) == stored else { return false }
-            if !sawHeader { guard Array(kind) == Array("IHDR".utf8) else { return false }; sawHeader = true }
+            if !sawHeader {
+                guard Array(kind) == Array("IHDR".utf8), length >= 8 else { return false }
+                let width = Self.uint32(bytes, at + 8), height = Self.uint32(bytes, at + 12)
+                guard (1...UInt32(maxSide)).contains(width), (1...UInt32(maxSide)).contains(height) else { return false }
+                sawHeader = true
+            }
             if Array(kind) == Array("IEND".utf8) { return end + 4 == bytes.count }
             at = end + 4
         }
         return false
+    }
+
+    static func uint32(_ b: [UInt8], _ at: Int) -> UInt32 {
+        UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3])
     }
 }

@@ -113,6 +113,62 @@ final class UntrustedInputTests: XCTestCase {
         XCTAssertTrue(plain.isAllowed("http://sprites.test/25.png"))
     }
 
+    // MARK: Images that lie about their size
+
+    func testAPNGClaimingAHugeSizeIsNotASprite() {
+        XCTAssertTrue(PNGCheck.isValid(makePNG((1, 2, 3), size: 96)))
+        // The same PNG with its IHDR rewritten (CRC fixed): 64×64 passes, 100000×100000 does not.
+        func claiming(_ side: UInt32) -> [UInt8] {
+            var png = makePNG((1, 2, 3), size: 4)
+            for i in 0..<8 { png[16 + i] = UInt8(truncatingIfNeeded: side >> (24 - 8 * UInt32(i % 4))) }
+            let crc = CRC32.checksum(png[12..<29])
+            for i in 0..<4 { png[29 + i] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(i))) }
+            return png
+        }
+        XCTAssertTrue(PNGCheck.isValid(claiming(64)))
+        XCTAssertTrue(PNGCheck.isValid(claiming(4096)))
+        XCTAssertFalse(PNGCheck.isValid(claiming(4097)))
+        XCTAssertFalse(PNGCheck.isValid(claiming(100_000)))
+    }
+
+    func testAGIFWhoseFramesDoNotFitItsScreenIsRefused() {
+        let gif: (UInt16, UInt16, UInt16, UInt16, UInt16, UInt16) -> [UInt8] = { sw, sh, left, top, w, h in
+            func le(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+            return Array("GIF89a".utf8) + le(sw) + le(sh) + [0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+                + [0x2C] + le(left) + le(top) + le(w) + le(h) + [0, 2, 2, 0x44, 0x01, 0, 0x3B]
+        }
+        XCTAssertTrue(GIFCheck.isValid(gif(8, 8, 0, 0, 8, 8)))
+        XCTAssertTrue(GIFCheck.isValid(gif(8, 8, 6, 6, 2, 2)))
+        XCTAssertFalse(GIFCheck.isValid(gif(8, 8, 0, 0, 65535, 65535)), "a frame larger than its screen")
+        XCTAssertFalse(GIFCheck.isValid(gif(8, 8, 60000, 60000, 8, 8)), "a frame far outside its screen")
+        XCTAssertFalse(GIFCheck.isValid(gif(65535, 65535, 0, 0, 1, 1)), "a screen no sprite has")
+        XCTAssertFalse(GIFCheck.isValid(gif(8, 8, 0, 0, 0, 8)), "an empty frame")
+    }
+
+    func testARefusedBodyIsNotFetchedAgainOnEveryCall() async throws {
+        let client = FakeHTTPClient(), clock = ManualClock()
+        let f = Fetcher(client: client, clock: clock, allowedHosts: ["sprites.test"])
+        let url = "https://sprites.test/24.png"
+        client.route(url) { _ in HTTPResponse(status: 200, body: [1, 2, 3]) }
+        for _ in 0..<5 {
+            do {
+                _ = try await FetchPriority.$current.withValue(.prefetch) {
+                    try await f.fetch(url, as: .png) { _ throws -> Int in throw PokedexError.unavailable("not a whole image") }
+                }
+                XCTFail("decoded")
+            } catch {
+                guard case .unusable? = error as? FetchError else { return XCTFail("\(error)") }
+            }
+        }
+        XCTAssertEqual(client.count(url), 1, "remembered for \(Fetcher.refusedTTL) s")
+        // A person asking gets a new attempt; and after the time, anyone does.
+        _ = try await f.fetch(url, as: .png) { $0.count }
+        XCTAssertEqual(client.count(url), 2)
+        clock.advance(Fetcher.refusedTTL + 1)
+        _ = try await FetchPriority.$current.withValue(.prefetch) { try await f.fetch(url, as: .png) { $0.count } }
+        XCTAssertEqual(client.count(url), 3, "then believed again")
+    }
+
     // MARK: Files
 
     func testReadsRefuseLinksFIFOsAndOversizedFiles() throws {

@@ -78,6 +78,7 @@ final class HostileServerTests: XCTestCase {
         XCTAssertTrue(h.daemonIsRunning, "0 crashes")
         let rss = h.daemonResources().rssKiB
         XCTAssertLessThan(rss, 128 << 10, "bounded memory after a 1 GiB gzip bomb and a 100000×100000 PNG: \(rss) KiB")
+        print("hostile methods run: RSS \(rss) KiB after it; attacks served: \(try h.stats()["hostile"] ?? "none")")
 
         // 0 refetch loops: max-age of inf, nan, -1 and 10^20 are all "the default".
         // (A first round lets pre-warming of the next pages finish; the second must fetch nothing.)
@@ -89,8 +90,19 @@ final class HostileServerTests: XCTestCase {
         let again = try h.stats()
         XCTAssertEqual(again["requests"] as? Int, 0, "answered from the cache, not fetched again: \(again["by_kind"] ?? "")")
         try h.resetStats()
-        for _ in 0..<5 { _ = try? c.spritePath("24") }
-        XCTAssertLessThanOrEqual(try h.requests("sprite"), 1, "a refused sprite is not fetched again on every call")
+        // The PNG that claims 100000×100000 and the GIF whose frames lie are not sprites: refused,
+        // never stored, and not fetched again on every call.
+        let m = assertBusError(errorPrefix + "Unavailable") { () throws(BusError) in _ = try c.spritePath("24") }
+        XCTAssertTrue(m.contains("not a whole image"), m)
+        try h.resetStats()
+        for _ in 0..<5 {
+            _ = try c.listPage(offset: 20, limit: 20)  // its page: pre-warming looks at #24's sprite each time
+            _ = try c.detail("24")  // and a Detail's sprite is optional
+        }
+        XCTAssertEqual(try h.requests("sprite"), 0, "a refused sprite is not fetched again by work nobody asked for")
+        XCTAssertEqual(try c.detail("raichu").animatedSpritePath, "", "the lying GIF is not offered")
+        let sprites = (try? FileManager.default.contentsOfDirectory(atPath: h.home + "/cache/pokedex/v1/sprites")) ?? []
+        XCTAssertFalse(sprites.contains { $0.hasPrefix("24.") || $0.hasPrefix("26-animated") }, "\(sprites.sorted())")
 
         // The journal: one line per message, no control a terminal or the journal acts on.
         let log = h.daemonLog
