@@ -8,6 +8,9 @@
 //                                         errors, other errors, and p50/p99/max seconds per call
 //   pokedex-bench search-core CACHE_DIR CASES   in-process search over a synced disk tier:
 //                                         latency by query length, index memory, the query set's accuracy
+//   pokedex-bench sanitize DATA_DIR     UntrustedText over every genus, flavour text and name of
+//                                         PokeAPI's species, as served and with escapes added,
+//                                         against a copy of the same text as the baseline: ns/text
 import Foundation
 import Glibc
 import PokedexBusClient
@@ -175,6 +178,38 @@ do {
         for b in bodies { _ = try APIDecoding.pokemon(b) }
         let s = now() - t0
         print("bodies=\(bodies.count) mb=\(total / 1_000_000) ms=\(ms(s)) mb_per_s=\(Int(Double(total) / 1e6 / s))")
+    case "sanitize":
+        guard args.count == 3 else { fail("sanitize DATA_DIR (api/v2 of PokeAPI's static dump)") }
+        var texts: [String] = []
+        for id in 1...20000 {
+            guard let d = FileManager.default.contents(atPath: "\(args[2])/pokemon-species/\(id)/index.json"),
+                  let s = try? APIDecoding.species(Array(d)) else { continue }
+            texts += [s.genus, s.flavorText] + s.names.values
+        }
+        let hostile = texts.map { "\u{1B}]52;c;aGFja2Vk\u{07}" + $0 + "\u{9B}31m\u{202E}<b>&\n<0>" }
+        // Interleaved rounds, so that the machine's noise falls on all alike; the median round.
+        func time(_ set: [String], _ f: (String) -> String) -> Double {
+            let t = now()
+            var n = 0
+            for s in set { n &+= f(s).utf8.count }
+            if n == -1 { print(n) }
+            return (now() - t) / Double(set.count) * 1e9
+        }
+        let copy: (String) -> String = { String(decoding: Array($0.utf8), as: UTF8.self) }
+        let cases: [(String, [String], (String) -> String)] = [
+            ("copy", texts, copy), ("terminal", texts, UntrustedText.terminal), ("markup", texts, UntrustedText.markup),
+            ("log", texts, UntrustedText.logLine), ("copy_hostile", hostile, copy), ("terminal_hostile", hostile, UntrustedText.terminal),
+            ("markup_hostile", hostile, UntrustedText.markup), ("log_hostile", hostile, UntrustedText.logLine),
+        ]
+        var rounds: [String: [Double]] = [:]
+        for _ in 0..<15 { for (name, set, f) in cases { rounds[name, default: []].append(time(set, f)) } }
+        let median = rounds.mapValues { percentile($0, 0.5) }
+        var line = "texts=\(texts.count)"
+        for (name, _, _) in cases {
+            let base = median[name.hasSuffix("_hostile") ? "copy_hostile" : "copy"]!
+            line += " \(name)_ns=\(Int(median[name]!)) \(name)_x=\(String(format: "%.2f", median[name]! / base))"
+        }
+        print(line)
     case "search-core":
         guard args.count == 4, let store = try? FileCacheStore(directory: args[2], capacity: 1 << 40),
               let index = SearchIndex.load(from: store) else { fail("search-core CACHE_DIR CASES (a synced cache)") }
