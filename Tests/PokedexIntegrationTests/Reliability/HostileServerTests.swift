@@ -77,7 +77,9 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(h.daemon?.processIdentifier, pid)
         XCTAssertTrue(h.daemonIsRunning, "0 crashes")
         let rss = h.daemonResources().rssKiB
-        XCTAssertLessThan(rss, 128 << 10, "bounded memory after a 1 GiB gzip bomb and a 100000×100000 PNG: \(rss) KiB")
+        if !underSanitizer {  // ASan's quarantine holds freed memory on purpose
+            XCTAssertLessThan(rss, 128 << 10, "bounded memory after a 1 GiB gzip bomb and a 100000×100000 PNG: \(rss) KiB")
+        }
         print("hostile methods run: RSS \(rss) KiB after it; attacks served: \(try h.stats()["hostile"] ?? "none")")
 
         // 0 refetch loops: max-age of inf, nan, -1 and 10^20 are all "the default".
