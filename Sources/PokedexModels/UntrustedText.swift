@@ -25,6 +25,7 @@ public enum UntrustedText {
     /// bodies, Pango): the controls go as for a terminal, then `&`, `<`, `>`, `"` and `'` are
     /// written as entities.
     public static func markup(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { isControl($0) || isMarkup($0) }) else { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for u in terminal(s).unicodeScalars {
@@ -70,6 +71,13 @@ public enum UntrustedText {
         case 0x00...0x1F, 0x7F...0x9F: return true  // C0, DEL, C1
         case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return true  // bidi controls
         case 0x2028, 0x2029: return true  // line and paragraph separators: a line break to some readers
+        default: return false
+        }
+    }
+
+    static func isMarkup(_ u: Unicode.Scalar) -> Bool {
+        switch u {
+        case "&", "<", ">", "\"", "'": return true
         default: return false
         }
     }
