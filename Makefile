@@ -12,13 +12,14 @@ BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR  ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 EXAMPLESDIR ?= $(DATADIR)/doc/pokedexd/examples
+APPLICATIONSDIR ?= $(DATADIR)/applications
 
 SWIFT       ?= swift
 RELEASE_DIR  = .build/release
 # Debian packages the build, the tests and the service need.
-DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils
 
-.PHONY: all build release deps test test-unit test-integration test-examples test-session check-sanitizers check-asan check-tsan install uninstall clean
+.PHONY: all build release deps test test-unit test-integration test-examples test-browse test-session check-sanitizers check-asan check-tsan install uninstall clean
 
 all: build
 
@@ -43,7 +44,7 @@ release: deps
 
 ## test: every test: unit tests, the daemon on a private bus (with the reliability suite), the
 ## examples, the systemd session test, then the integration tests again under ASan and TSan.
-test: deps test-unit test-integration test-examples test-session check-sanitizers
+test: deps test-unit test-integration test-examples test-browse test-session check-sanitizers
 
 test-unit:
 	$(SWIFT) build --build-tests
@@ -80,6 +81,12 @@ test-examples:
 	$(SWIFT) build
 	bash Tests/examples/examples-test.sh
 
+# pokectl browse through tmux: keys, resize, search, detail, favorites, and the terminal restored.
+test-browse:
+	$(SWIFT) build
+	desktop-file-validate desktop/io.github.pokedexd.Pokedex1.desktop
+	bash Tests/browse/browse-test.sh
+
 test-session: release
 	bash Tests/session/session-test.sh
 
@@ -92,6 +99,8 @@ install: deps release
 	sed 's|@BINDIR@|$(BINDIR)|g' dbus/io.github.pokedexd.Pokedex1.service > "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service"
 	chmod 0644 "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service"
 	install -m 0644 dbus/io.github.pokedexd.Pokedex1.xml "$(DESTDIR)$(DBUSINTERFACEDIR)/"
+	install -d "$(DESTDIR)$(APPLICATIONSDIR)"
+	install -m 0644 desktop/io.github.pokedexd.Pokedex1.desktop "$(DESTDIR)$(APPLICATIONSDIR)/"
 	install -d "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man8"
 	install -m 0644 man/pokectl.1 "$(DESTDIR)$(MANDIR)/man1/pokectl.1"
 	install -m 0644 man/pokedexd.8 "$(DESTDIR)$(MANDIR)/man8/pokedexd.8"
@@ -123,6 +132,7 @@ uninstall:
 	  "$(DESTDIR)$(USERUNITDIR)/pokedex.service" \
 	  "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service" \
 	  "$(DESTDIR)$(DBUSINTERFACEDIR)/io.github.pokedexd.Pokedex1.xml" \
+	  "$(DESTDIR)$(APPLICATIONSDIR)/io.github.pokedexd.Pokedex1.desktop" \
 	  "$(DESTDIR)$(BASHCOMPDIR)/pokectl" "$(DESTDIR)$(ZSHCOMPDIR)/_pokectl" "$(DESTDIR)$(FISHCOMPDIR)/pokectl.fish" \
 	  "$(DESTDIR)$(MANDIR)/man1/pokectl.1" "$(DESTDIR)$(MANDIR)/man8/pokedexd.8"
 	rm -rf "$(DESTDIR)$(EXAMPLESDIR)"

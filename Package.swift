@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "pokectl",
             dependencies: [
-                "PokedexModels", "PokedexBusClient", "PokedexPNG", "PokedexTerminal",
+                "PokedexModels", "PokedexBusClient", "PokedexProtocol", "PokedexLocks", "PokedexPNG", "PokedexTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

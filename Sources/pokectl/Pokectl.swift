@@ -31,7 +31,7 @@ struct Pokectl: ParsableCommand {
               COLUMNS    the width to fit (else the terminal's)
             """,
         version: PokedexVersion.current,
-        subcommands: [List.self, Show.self, Search.self, Fav.self, Unfav.self, Favs.self, Sprite.self, Status.self, Sync.self, Cache.self, Watch.self])
+        subcommands: [Browse.self, List.self, Show.self, Search.self, Fav.self, Unfav.self, Favs.self, Sprite.self, Status.self, Sync.self, Cache.self, Watch.self])
 
     static func main() {
         do {

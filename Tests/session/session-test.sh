@@ -185,6 +185,9 @@ out=$(MANPATH=$HOME/.local/share/man man -w pokectl pokedexd 2>&1 | tr '\n' ' ')
 check "man finds pokectl(1) and pokedexd(8) under the prefix: $out" grep -q "man1/pokectl.1 .*man8/pokedexd.8" <<<"$out"
 out=$(PATH=$HOME/.local/bin:$PATH "$HOME/.local/share/doc/pokedexd/examples/waybar/pokedex-favorite" 2>&1)
 check "installed waybar example: $out" grep -q '"alt":"pikachu"' <<<"$out"
+desktop=$HOME/.local/share/applications/io.github.pokedexd.Pokedex1.desktop
+check "the desktop entry is installed and valid" desktop-file-validate "$desktop"
+check "the desktop entry runs pokectl browse in a terminal" grep -qx 'Exec=pokectl browse' "$desktop"
 
 # Errors and exit codes through the installed pokectl
 "$POKECTL" show pikachuu >/dev/null 2>&1; code=$?

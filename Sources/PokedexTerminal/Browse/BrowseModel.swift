@@ -1,0 +1,379 @@
+import PokedexModels
+
+/// What `pokectl browse` shows and knows. It changes only in ``handle(_:)``, which also says
+/// what to ask the service next (``BrowseEffect``); ``BrowseView`` draws it. Neither waits for
+/// anything, so input is never held up by the network.
+public struct BrowseModel: Sendable {
+    /// The service's page size, and the step in which the list is loaded.
+    public static let pageSize = 20
+    /// How long typing must pause before a search is sent.
+    public static let searchDebounce = 0.15
+
+    /// Which list the grid shows.
+    public enum Source: Equatable, Sendable { case all, search(String), favorites }
+    /// What has the keyboard.
+    public enum Mode: Equatable, Sendable { case grid, searching, detail, help }
+
+    // The whole list, a page at a time, by index.
+    public internal(set) var total: Int?
+    public internal(set) var loaded: [Int: ListEntry] = [:]
+    var pagesAsked: Set<Int> = []
+    // Search: the line being typed, and the results of the latest query sent.
+    public internal(set) var query = ""
+    var searchGeneration = 0
+    public internal(set) var results: [ListEntry]?
+    public internal(set) var favorites: [ListEntry]?
+    public internal(set) var source = Source.all
+    public internal(set) var mode = Mode.grid
+    public internal(set) var detail: PokemonDetail?
+    /// The name whose detail is on its way.
+    public internal(set) var detailLoading: String?
+    public internal(set) var selected = 0
+    /// The first grid row on screen.
+    public internal(set) var top = 0
+    public internal(set) var online = true
+    /// A one-line note for the status line (an error), until the next key.
+    public internal(set) var message: String?
+    var spritesAsked: Set<UInt32> = []
+    /// Nothing is asked of the service before ``start()`` (the first size comes before it).
+    var started = false
+    public internal(set) var layout = BrowseLayout(width: 80, height: 24)
+
+    public init(query: String = "") {
+        if !query.isEmpty {
+            self.query = query
+            source = .search(query)
+        }
+    }
+
+    /// What to ask at start: the first page, the favorites (for `F`), and the search if one was given.
+    public mutating func start() -> [BrowseEffect] {
+        started = true
+        var out: [BrowseEffect] = [.loadFavorites]
+        if !query.isEmpty {
+            searchGeneration += 1
+            out.append(.search(query: query, generation: searchGeneration))
+        }
+        return out + wants()
+    }
+
+    // MARK: The list on screen
+
+    /// How many entries the grid has now.
+    public var count: Int {
+        switch source {
+        case .all: return total ?? 0
+        case .search: return results?.count ?? 0
+        case .favorites: return favorites?.count ?? 0
+        }
+    }
+
+    /// The entry at `index` of the grid, if it has arrived.
+    public func entry(_ index: Int) -> ListEntry? {
+        guard index >= 0 else { return nil }
+        switch source {
+        case .all: return loaded[index]
+        case .search: return results.flatMap { index < $0.count ? $0[index] : nil }
+        case .favorites: return favorites.flatMap { index < $0.count ? $0[index] : nil }
+        }
+    }
+
+    /// The indices on screen: whole rows from ``top``.
+    public var visible: Range<Int> {
+        let first = top * layout.columns
+        return first..<min(count, first + layout.rows * layout.columns)
+    }
+
+    // MARK: Events
+
+    public mutating func handle(_ event: BrowseEvent) -> [BrowseEffect] {
+        var out: [BrowseEffect] = []
+        switch event {
+        case .input(let input):
+            if case .key = input { message = nil }
+            out = self.input(input)
+        case .resized(let width, let height):
+            layout = BrowseLayout(width: width, height: height)
+            reveal()
+        case .page(let offset, let page):
+            total = Int(page.total)
+            for (i, e) in page.entries.enumerated() { loaded[offset + i] = e }
+            if selected >= count && count > 0 { selected = count - 1 }
+        case .pageFailed(let offset, let why):
+            pagesAsked.remove(offset / Self.pageSize)
+            message = why
+        case .searchDue(let generation):
+            if generation == searchGeneration, !query.isEmpty { out.append(.search(query: query, generation: generation)) }
+        case .searchResults(let generation, let entries):
+            guard generation == searchGeneration else { break }
+            results = entries
+            selected = 0
+            top = 0
+        case .searchFailed(let generation, let why):
+            if generation == searchGeneration { results = []; message = why }
+        case .detail(let d):
+            guard mode == .detail, detailLoading == d.name || detailLoading == String(d.id) else { break }
+            detail = d
+            detailLoading = nil
+        case .detailFailed(let why):
+            if mode == .detail { mode = .grid; detailLoading = nil }
+            message = why
+        case .favorites(let list):
+            favorites = list
+        case .favoriteChanged(let id, let name, let favorite):
+            noteFavorite(id: id, name: name, favorite: favorite)
+        case .online(let up):
+            online = up
+        case .sprite(let id, let path):
+            update(id) { $0.spritePath = path }
+        case .failed(let why):
+            if !why.isEmpty { message = why }
+        }
+        return out + wants()
+    }
+
+    // MARK: Keys and the mouse
+
+    mutating func input(_ input: InputEvent) -> [BrowseEffect] {
+        switch (mode, input) {
+        case (_, .key(.control("c"))):
+            return [.quit]
+        case (.help, .key), (.help, .mouse):
+            mode = .grid
+        case (.searching, .key(let key)):
+            return typing(key)
+        case (.detail, .key(let key)):
+            switch key {
+            case .escape, .backspace, .left, .char("h"): mode = .grid; detail = nil; detailLoading = nil
+            case .char("q"): return [.quit]
+            case .char("f"): if let d = detail { return [.toggleFavorite(name: d.name)] }
+            default: break
+            }
+        case (.detail, .mouse(let m)) where m.kind == .press:
+            mode = .grid; detail = nil; detailLoading = nil
+        case (.grid, .key(let key)):
+            return gridKey(key)
+        case (.grid, .mouse(let m)), (.searching, .mouse(let m)):
+            return mouse(m)
+        default:
+            break
+        }
+        return []
+    }
+
+    mutating func gridKey(_ key: Key) -> [BrowseEffect] {
+        let columns = layout.columns
+        switch key {
+        case .left, .char("h"): move(by: -1)
+        case .right, .char("l"): move(by: 1)
+        case .up, .char("k"): move(by: -columns)
+        case .down, .char("j"): move(by: columns)
+        case .pageUp: move(by: -columns * layout.rows)
+        case .pageDown: move(by: columns * layout.rows)
+        case .home, .char("g"): select(0)
+        case .end, .char("G"): select(count - 1)
+        case .enter: return open()
+        case .char("/"):
+            mode = .searching
+        case .char("f"):
+            if let e = entry(selected) { return [.toggleFavorite(name: e.name)] }
+        case .char("F"):
+            if source == .favorites { showAll() } else {
+                source = .favorites
+                selected = 0
+                top = 0
+                return [.loadFavorites]
+            }
+        case .char("?"): mode = .help
+        case .escape:
+            if source != .all { showAll() }
+        case .char("q"): return [.quit]
+        default: break
+        }
+        return []
+    }
+
+    /// The search line has the keyboard: results follow the text as it is typed.
+    mutating func typing(_ key: Key) -> [BrowseEffect] {
+        switch key {
+        case .escape:
+            mode = .grid
+            showAll()
+            return []
+        case .enter:
+            mode = .grid
+            return []
+        case .backspace:
+            guard !query.isEmpty else { return [] }
+            query.removeLast()
+        case .char(let c):
+            guard query.utf8.count < 64 else { return [] }
+            query.append(c)
+        default:
+            return []
+        }
+        searchGeneration += 1
+        if query.isEmpty {
+            source = .all
+            results = nil
+            selected = 0
+            top = 0
+            return []
+        }
+        source = .search(query)
+        return [.scheduleSearch(generation: searchGeneration, after: Self.searchDebounce)]
+    }
+
+    mutating func mouse(_ m: MouseEvent) -> [BrowseEffect] {
+        switch m.kind {
+        case .wheelUp: move(by: -layout.columns)
+        case .wheelDown: move(by: layout.columns)
+        case .press:
+            guard let index = layout.index(atX: m.x, y: m.y, top: top), index < count else { return [] }
+            if mode == .searching { mode = .grid }
+            if index == selected { return open() }  // a tap on the selected tile opens it
+            select(index)
+        default: break
+        }
+        return []
+    }
+
+    mutating func open() -> [BrowseEffect] {
+        guard let e = entry(selected) else { return [] }
+        mode = .detail
+        detail = nil
+        detailLoading = e.name
+        return [.loadDetail(name: e.name)]
+    }
+
+    mutating func showAll() {
+        source = .all
+        query = ""
+        results = nil
+        searchGeneration += 1
+        selected = 0
+        top = 0
+    }
+
+    mutating func move(by delta: Int) {
+        guard count > 0 else { return }
+        select(min(max(0, selected + delta), count - 1))
+    }
+
+    mutating func select(_ index: Int) {
+        guard count > 0 else { return }
+        selected = min(max(0, index), count - 1)
+        reveal()
+    }
+
+    /// Scrolls so that the selected tile is on screen.
+    mutating func reveal() {
+        let row = selected / layout.columns
+        if row < top { top = row }
+        if row >= top + layout.rows { top = row - layout.rows + 1 }
+        top = max(0, top)
+    }
+
+    // MARK: Favorites and sprites, wherever the Pokémon is shown
+
+    mutating func update(_ id: UInt32, _ change: (inout ListEntry) -> Void) {
+        for (i, e) in loaded where e.id == id { change(&loaded[i]!) }
+        if var r = results { for i in r.indices where r[i].id == id { change(&r[i]) }; results = r }
+        if var f = favorites { for i in f.indices where f[i].id == id { change(&f[i]) }; favorites = f }
+    }
+
+    mutating func noteFavorite(id: UInt32, name: String, favorite: Bool) {
+        let known = loaded.values.first(where: { $0.id == id }) ?? results?.first(where: { $0.id == id })
+        update(id) { $0.favorite = favorite }
+        if detail?.id == id { detail?.favorite = favorite }
+        guard var f = favorites else { return }
+        if favorite, !f.contains(where: { $0.id == id }) {
+            f.append(ListEntry(id: id, name: name, spritePath: known?.spritePath ?? "", favorite: true))
+        } else if !favorite {
+            f.removeAll { $0.id == id }
+        }
+        favorites = f
+        if source == .favorites, selected >= f.count { selected = max(0, f.count - 1); reveal() }
+    }
+
+    /// Pages and sprites the screen needs and nobody asked for yet: the rows on screen and the
+    /// next screenful (the service's pre-warm is ahead of that).
+    mutating func wants() -> [BrowseEffect] {
+        guard started else { return [] }
+        var out: [BrowseEffect] = []
+        if source == .all {
+            let first = top * layout.columns
+            let last = (top + 2 * layout.rows) * layout.columns
+            let pages = total == nil ? [0] : Array(stride(from: first / Self.pageSize, through: max(first, min(last, count - 1)) / Self.pageSize, by: 1))
+            for page in pages where !pagesAsked.contains(page) {
+                pagesAsked.insert(page)
+                out.append(.loadPage(offset: page * Self.pageSize))
+            }
+        }
+        for i in visible {
+            guard let e = entry(i), e.spritePath.isEmpty, !spritesAsked.contains(e.id) else { continue }
+            spritesAsked.insert(e.id)
+            out.append(.spritePath(id: e.id, name: e.name))
+        }
+        return out
+    }
+}
+
+/// Where the tiles go for a terminal size: a title row, whole rows of tiles, a status row.
+public struct BrowseLayout: Equatable, Sendable {
+    public static let tileWidth = 14
+    public static let tileHeight = 7
+    public let width: Int
+    public let height: Int
+    public var columns: Int { max(1, width / Self.tileWidth) }
+    public var rows: Int { max(1, (height - 2) / Self.tileHeight) }
+    /// The grid is centred: the column its first tile starts at.
+    public var left: Int { max(0, (width - columns * Self.tileWidth + 1) / 2) }
+    /// The first row of tiles.
+    public static let gridTop = 1
+
+    public init(width: Int, height: Int) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+    }
+
+    /// The list index of the tile at a screen position, if one is there.
+    public func index(atX x: Int, y: Int, top: Int) -> Int? {
+        let x = x - left
+        let row = (y - Self.gridTop) / Self.tileHeight, column = x / Self.tileWidth
+        guard x >= 0, y >= Self.gridTop, row < rows, column < columns, x % Self.tileWidth < Self.tileWidth - 1 else { return nil }
+        return (top + row) * columns + column
+    }
+}
+
+public enum BrowseEvent: Equatable, Sendable {
+    case input(InputEvent)
+    case resized(width: Int, height: Int)
+    case page(offset: Int, ListPage)
+    case pageFailed(offset: Int, String)
+    /// The debounce after typing ran out.
+    case searchDue(generation: Int)
+    case searchResults(generation: Int, [ListEntry])
+    case searchFailed(generation: Int, String)
+    case detail(PokemonDetail)
+    case detailFailed(String)
+    case favorites([ListEntry])
+    /// `FavoriteChanged`, from this client or any other.
+    case favoriteChanged(id: UInt32, name: String, favorite: Bool)
+    case online(Bool)
+    case sprite(id: UInt32, path: String)
+    /// A call failed in a way worth a line (a favorite that could not be saved).
+    case failed(String)
+}
+
+/// What the model asks of the service (or of the clock); the driver does it and answers with events.
+public enum BrowseEffect: Equatable, Sendable {
+    case loadPage(offset: Int)
+    case scheduleSearch(generation: Int, after: Double)
+    case search(query: String, generation: Int)
+    case loadDetail(name: String)
+    case toggleFavorite(name: String)
+    case loadFavorites
+    case spritePath(id: UInt32, name: String)
+    case quit
+}

@@ -1,0 +1,171 @@
+import PokedexModels
+
+/// Draws a ``BrowseModel`` into a ``Screen``: a pure function of the model, the terminal's size
+/// and colour, and the pictures the driver has made, so that a frame can be snapshot-tested.
+public struct BrowseView {
+    public let model: BrowseModel
+    public let mode: ColorMode
+    /// A tile's picture for a sprite path, if it is on disk and drawn.
+    public let art: (String) -> TileArt?
+    /// The detail card's sprite.
+    public let image: (String) -> RGBAImage?
+
+    public init(model: BrowseModel, mode: ColorMode, art: @escaping (String) -> TileArt?,
+                image: @escaping (String) -> RGBAImage?) {
+        self.model = model
+        self.mode = mode
+        self.art = art
+        self.image = image
+    }
+
+    static let accent = RGB(0xEE, 0x15, 0x15)  // the Pokédex's red
+    static let white = RGB(0xFF, 0xFF, 0xFF)
+    static let grey = RGB(0x80, 0x80, 0x80)
+
+    var coloured: Bool { mode != .none }
+
+    public func render() -> Screen {
+        let layout = model.layout
+        var s = Screen(width: layout.width, height: layout.height)
+        title(&s)
+        switch model.mode {
+        case .detail: detail(&s)
+        default: grid(&s)
+        }
+        if model.mode == .help { help(&s) }
+        status(&s)
+        return s
+    }
+
+    // MARK: Title and status
+
+    func title(_ s: inout Screen) {
+        let bar = coloured ? Style(foreground: Self.white, background: Self.accent, bold: true) : Style(bold: true, reverse: true)
+        s.fill(x: 0, y: 0, width: s.width, height: 1, style: bar)
+        var x = s.put(" Pokédex ", x: 0, y: 0, style: bar)
+        let text: String
+        switch (model.mode, model.source) {
+        case (.searching, _): text = "/" + model.query
+        case (.detail, _): text = model.detail.map { PokemonNames.display($0.name) } ?? model.detailLoading.map(PokemonNames.display) ?? ""
+        case (_, .all): text = model.total.map { "all \($0)" } ?? "loading…"
+        case (_, .search(let q)): text = "search “\(q)”: " + (model.results.map { "\($0.count) found" } ?? "searching…")
+        case (_, .favorites): text = "favorites: " + (model.favorites.map { String($0.count) } ?? "…")
+        }
+        x = s.put(" " + UntrustedText.terminal(text), x: x, y: 0, style: Style(foreground: bar.foreground, background: bar.background, reverse: bar.reverse))
+        if model.mode == .searching { s.put("▏", x: x, y: 0, style: Style(foreground: bar.foreground, background: bar.background, bold: true, reverse: bar.reverse)) }
+    }
+
+    func status(_ s: inout Screen) {
+        let y = s.height - 1
+        let base = coloured ? Style(foreground: RGB(0xD0, 0xD0, 0xD0), background: RGB(0x30, 0x30, 0x30)) : Style(reverse: true)
+        s.fill(x: 0, y: y, width: s.width, height: 1, style: base)
+        var x = 1
+        let visible = model.visible
+        let position: String
+        switch model.mode {
+        case .detail: position = model.detail.map { "#\($0.id)" } ?? ""
+        default: position = model.count == 0 ? "0 of 0" : "\(visible.lowerBound + 1)–\(max(visible.lowerBound + 1, visible.upperBound)) of \(model.count)"
+        }
+        x = s.put(position, x: x, y: y, style: Style(foreground: base.foreground, background: base.background, bold: true, reverse: base.reverse)) + 2
+        let online = model.online ? "● online" : "● offline"
+        let onlineColour = coloured ? (model.online ? RGB(0x60, 0xD0, 0x60) : RGB(0xF0, 0x60, 0x60)) : nil
+        x = s.put(online, x: x, y: y, style: Style(foreground: onlineColour, background: base.background, reverse: base.reverse)) + 2
+        let keys: String
+        switch model.mode {
+        case .searching: keys = "type to search · ⏎ keep · Esc all"
+        case .detail: keys = "Esc back · f favorite · q quit"
+        case .help: keys = "any key: back"
+        case .grid: keys = "⏎ open  / search  f fav  F favs  ? keys  q quit"
+        }
+        let text = model.message.map { UntrustedText.terminal($0) } ?? keys
+        let style = model.message != nil && coloured ? Style(foreground: RGB(0xFF, 0xB0, 0x40), background: base.background, bold: true)
+            : base
+        s.put(TerminalText.truncate(text, to: max(0, s.width - x - 1)), x: x, y: y, style: style)
+    }
+
+    // MARK: The grid
+
+    func grid(_ s: inout Screen) {
+        let layout = model.layout
+        for (n, index) in model.visible.enumerated() {
+            let x = layout.left + (n % layout.columns) * BrowseLayout.tileWidth
+            let y = BrowseLayout.gridTop + (n / layout.columns) * BrowseLayout.tileHeight
+            tile(&s, index: index, x: x, y: y)
+        }
+        if model.count == 0 {
+            let text: String
+            switch model.source {
+            case .all: text = model.total == nil ? "loading the list…" : "the list is empty"
+            case .search(let q): text = model.results == nil ? "searching…" : "nothing matches “\(UntrustedText.terminal(q))”"
+            case .favorites: text = model.favorites == nil ? "loading favorites…" : "no favorites yet: f on any Pokémon keeps it"
+            }
+            s.put(text, x: 2, y: BrowseLayout.gridTop + 1, style: Style(dim: true))
+        }
+    }
+
+    func tile(_ s: inout Screen, index: Int, x: Int, y: Int) {
+        let w = BrowseLayout.tileWidth - 1
+        let selected = index == model.selected && model.mode != .detail
+        guard let e = model.entry(index) else {
+            s.put("·", x: x + w / 2, y: y + 2, style: Style(dim: true))  // a page not here yet
+            return
+        }
+        let picture = e.spritePath.isEmpty ? nil : art(e.spritePath)
+        let tint = picture?.tint ?? Self.grey
+        // The tint: the label rows always, the whole tile when selected.
+        let labelBackground = coloured ? tint.darkened(selected ? 0.75 : 0.35) : nil
+        if coloured, selected { s.fill(x: x, y: y, width: w, height: BrowseLayout.tileHeight, style: Style(background: tint.darkened(0.3))) }
+        let label = Style(foreground: coloured ? Self.white : nil, background: labelBackground, bold: selected,
+                          reverse: !coloured && selected)
+        s.fill(x: x, y: y + 5, width: w, height: 2, style: label)
+        if let picture, !picture.lines.isEmpty {
+            let artWidth = TerminalText.width(picture.lines[0])
+            let top = y + (TileArt.maxRows - picture.lines.count) / 2
+            let base = Style(background: coloured && selected ? tint.darkened(0.3) : nil)
+            for (i, line) in picture.lines.enumerated() {
+                s.putANSI(line, x: x + (w - artWidth) / 2, y: top + i, base: base, limit: x + w)
+            }
+        } else {
+            // Not on disk yet: a placeholder, filled in when the sprite arrives.
+            s.put("░░░░", x: x + (w - 4) / 2, y: y + 2, style: Style(foreground: coloured ? Self.grey : nil, dim: true))
+        }
+        let number = "#" + String(repeating: "0", count: max(0, 3 - String(e.id).count)) + String(e.id)
+        let end = s.put(" " + number, x: x, y: y + 5, style: label, limit: x + w)
+        if e.favorite {
+            let star = Style(foreground: coloured ? RGB(0xF8, 0xD0, 0x30) : nil, background: labelBackground, bold: true, reverse: label.reverse)
+            s.put(" ★", x: end, y: y + 5, style: star, limit: x + w)
+        }
+        let name = TerminalText.truncate(UntrustedText.terminal(PokemonNames.display(e.name)), to: w - 1)
+        s.put(" " + name, x: x, y: y + 6, style: label, limit: x + w)
+    }
+
+    // MARK: Detail and help
+
+    func detail(_ s: inout Screen) {
+        guard let d = model.detail else {
+            s.put("loading \(UntrustedText.terminal(model.detailLoading ?? ""))…", x: 2, y: 2, style: Style(dim: true))
+            return
+        }
+        let card = DetailCard(detail: d, image: d.spritePath.isEmpty ? nil : image(d.spritePath), width: s.width - 2, mode: mode).render()
+        for (i, line) in card.prefix(s.height - 3).enumerated() { s.putANSI(line, x: 1, y: 2 + i, limit: s.width - 1) }
+    }
+
+    public static let keys: [(String, String)] = [
+        ("← ↑ ↓ → / h j k l", "move"), ("PgUp PgDn", "a screen up or down"), ("Home End / g G", "first, last"),
+        ("wheel, click", "scroll, select; click again to open"), ("Enter", "open the detail"),
+        ("Esc, Backspace", "back to the grid (Esc: back to the whole list)"), ("/", "search as you type; Enter keeps it"),
+        ("f", "favorite on or off"), ("F", "favorites only, or all again"), ("?", "these keys"), ("q, Ctrl-C", "quit"),
+    ]
+
+    func help(_ s: inout Screen) {
+        let w = min(s.width - 4, 64), h = min(s.height - 4, Self.keys.count + 4)
+        let x = (s.width - w) / 2, y = max(1, (s.height - h) / 2)
+        let box = coloured ? Style(foreground: Self.white, background: RGB(0x20, 0x20, 0x40)) : Style(reverse: true)
+        s.fill(x: x, y: y, width: w, height: h, style: box)
+        s.put(" Keys", x: x + 1, y: y + 1, style: Style(foreground: box.foreground, background: box.background, bold: true, reverse: box.reverse))
+        for (i, (key, what)) in Self.keys.enumerated() where y + 3 + i < y + h {
+            let end = s.put(" " + key, x: x + 1, y: y + 3 + i, style: Style(foreground: box.foreground, background: box.background, bold: true, reverse: box.reverse), limit: x + w)
+            s.put(what, x: max(end + 1, x + 22), y: y + 3 + i, style: box, limit: x + w - 1)
+        }
+    }
+}

@@ -1,0 +1,141 @@
+/// A key as a person pressed it.
+public enum Key: Equatable, Sendable {
+    case char(Character)
+    case up, down, left, right, pageUp, pageDown, home, end
+    case enter, escape, backspace, tab, delete
+    /// Ctrl with a letter: `.control("c")`.
+    case control(Character)
+}
+
+/// A mouse report (xterm SGR mode, 1006): column and row from 0.
+public struct MouseEvent: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable { case press, release, wheelUp, wheelDown, other }
+    public var kind: Kind
+    public var x: Int
+    public var y: Int
+    public init(_ kind: Kind, x: Int, y: Int) {
+        self.kind = kind
+        self.x = x
+        self.y = y
+    }
+}
+
+public enum InputEvent: Equatable, Sendable {
+    case key(Key)
+    case mouse(MouseEvent)
+}
+
+/// Bytes from a terminal in raw mode, turned into keys and mouse reports. A lone ESC cannot be
+/// told from the start of a sequence until a moment passes: ``pendingEscape`` says one is
+/// waiting, and ``flush()`` gives it up as the Esc key.
+public struct InputDecoder: Sendable {
+    private var buffer: [UInt8] = []
+
+    public init() {}
+
+    /// Whether the bytes so far end in what may be the start of an escape sequence.
+    public var pendingEscape: Bool { buffer.first == 0x1B }
+
+    public mutating func feed(_ bytes: [UInt8]) -> [InputEvent] {
+        buffer += bytes
+        var out: [InputEvent] = []
+        while !buffer.isEmpty {
+            guard let (event, used) = Self.decode(buffer) else { break }  // an unfinished sequence
+            buffer.removeFirst(used)
+            if let event { out.append(event) }
+        }
+        // Nothing a person types is that long: a runaway sequence is dropped.
+        if buffer.count > 64 { buffer.removeAll() }
+        return out
+    }
+
+    /// Gives up waiting: what is left is the Esc key (and whatever followed it).
+    public mutating func flush() -> [InputEvent] {
+        guard !buffer.isEmpty else { return [] }
+        var out: [InputEvent] = []
+        if buffer.first == 0x1B {
+            out.append(.key(.escape))
+            buffer.removeFirst()
+        }
+        let rest = buffer
+        buffer = []
+        return out + feed(rest)
+    }
+
+    /// The first event in `b` and the bytes it took; nil when more bytes are needed.
+    static func decode(_ b: [UInt8]) -> (InputEvent?, Int)? {
+        let c = b[0]
+        switch c {
+        case 0x1B:
+            guard b.count >= 2 else { return nil }
+            if b[1] == 0x5B || b[1] == 0x4F { return csi(b) }
+            if b[1] == 0x1B { return (.key(.escape), 1) }
+            // Alt+key: the key.
+            return decode(Array(b.dropFirst())).map { ($0.0, $0.1 + 1) }
+        case 0x0D, 0x0A: return (.key(.enter), 1)
+        case 0x09: return (.key(.tab), 1)
+        case 0x7F, 0x08: return (.key(.backspace), 1)
+        case 0x01...0x1A: return (.key(.control(Character(Unicode.Scalar(c + 0x60)))), 1)
+        case 0x00, 0x1C...0x1F: return (nil, 1)
+        default:
+            // One UTF-8 character.
+            let n = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1
+            guard b.count >= n else { return nil }
+            guard let s = String(validating: b[0..<n], as: UTF8.self), let ch = s.first else { return (nil, 1) }
+            return (.key(.char(ch)), n)
+        }
+    }
+
+    /// `ESC [ …` or `ESC O …`: cursor keys, paging keys, SGR mouse.
+    static func csi(_ b: [UInt8]) -> (InputEvent?, Int)? {
+        var i = 2
+        while i < b.count, !(0x40...0x7E).contains(b[i]) || (i == 2 && b[i] == 0x3C) { i += 1 }
+        guard i < b.count else { return nil }
+        let final = b[i]
+        let params = String(decoding: b[2..<i], as: UTF8.self)
+        let used = i + 1
+        if b[1] == 0x4F {  // SS3: ESC O A …
+            switch final {
+            case 0x41: return (.key(.up), used)
+            case 0x42: return (.key(.down), used)
+            case 0x43: return (.key(.right), used)
+            case 0x44: return (.key(.left), used)
+            case 0x48: return (.key(.home), used)
+            case 0x46: return (.key(.end), used)
+            default: return (nil, used)
+            }
+        }
+        if params.hasPrefix("<"), final == 0x4D || final == 0x6D {  // SGR mouse: ESC [ < b ; x ; y M/m
+            let f = params.dropFirst().split(separator: ";").compactMap { Int($0) }
+            guard f.count == 3 else { return (nil, used) }
+            let kind: MouseEvent.Kind
+            switch (f[0] & ~0x1C, final) {  // modifiers (shift, alt, ctrl) aside
+            case (64, _): kind = .wheelUp
+            case (65, _): kind = .wheelDown
+            case (0, 0x4D): kind = .press
+            case (0, 0x6D): kind = .release
+            default: kind = .other
+            }
+            return (.mouse(MouseEvent(kind, x: f[1] - 1, y: f[2] - 1)), used)
+        }
+        switch final {
+        case 0x41: return (.key(.up), used)
+        case 0x42: return (.key(.down), used)
+        case 0x43: return (.key(.right), used)
+        case 0x44: return (.key(.left), used)
+        case 0x48: return (.key(.home), used)
+        case 0x46: return (.key(.end), used)
+        case 0x5A: return (.key(.tab), used)  // shift-tab
+        case 0x7E:
+            switch params.split(separator: ";").first.flatMap({ Int($0) }) {
+            case 1, 7: return (.key(.home), used)
+            case 4, 8: return (.key(.end), used)
+            case 3: return (.key(.delete), used)
+            case 5: return (.key(.pageUp), used)
+            case 6: return (.key(.pageDown), used)
+            default: return (nil, used)
+            }
+        default: return (nil, used)
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import ArgumentParser
+import Glibc
+import PokedexModels
+import PokedexTerminal
+
+struct Browse: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Browse the Pokédex full screen: a grid of sprites that loads as you scroll, search as you type, the detail card, favorites.",
+        discussion: """
+            Keys: arrows or h j k l move, PgUp/PgDn a screen, Home/End the first and last; Enter opens the \
+            detail, Esc or Backspace goes back; / searches as you type (Enter keeps the results, Esc goes \
+            back to the whole list); f keeps or drops a favorite, F shows only the favorites; ? lists the \
+            keys; q or Ctrl-C quits. The mouse wheel scrolls, a click selects, a click on the selected tile \
+            opens it. Needs a terminal of at least 28×9; 80×24 or more shows a grid of 5×3.
+            """)
+
+    @Argument(help: "Start with this search applied (a name in any language, a number, type:fire, gen:1).")
+    var query: [String] = []
+    @Option(help: "Colour and pictures: auto (unless NO_COLOR is set), always or never.")
+    var color: Output.When = .auto
+
+    func run() throws {
+        guard isatty(0) == 1, isatty(1) == 1 else {
+            throw Failure(message: "browse needs a terminal on its input and output; for scripts, use 'pokectl list' or 'pokectl search'",
+                          code: .usage)
+        }
+        Output.when = color
+        let mode = color == .never ? ColorMode.none : color == .always ? Terminal.colorMode : ColorMode.detect(environment: Terminal.environment)
+        var loop = BrowseLoop(query: query.joined(separator: " "), mode: mode)
+        let outcome = loop.run()
+        TerminalSession.restore()
+        switch outcome {
+        case .quit: return
+        case .signal(let sig): Glibc.exit(128 + sig)
+        case .serviceGone(let why):
+            throw Failure(message: "the Pokédex service went away (\(why)); the terminal is restored. Start it again with 'systemctl --user start pokedex'",
+                          code: .unavailable)
+        }
+    }
+}
+
+/// The loop: `poll` on the keyboard, the inbox and the signals; the model handles what arrives;
+/// a frame is drawn only when the screen changed. It never waits on the bus: calls run in
+/// ``Lane``s.
+struct BrowseLoop {
+    enum Outcome { case quit, signal(Int32), serviceGone(String) }
+
+    var model: BrowseModel
+    let mode: ColorMode
+    var writer: ScreenWriter
+    var decoder = InputDecoder()
+    let inbox = Inbox()
+    var lanes: [String: Lane] = [:]
+    /// Search debounces: generation → when it is due (monotonic seconds).
+    var timers: [Int: Double] = [:]
+    var last: Screen?
+    var art = ArtCache()
+
+    init(query: String, mode: ColorMode) {
+        model = BrowseModel(query: query)
+        self.mode = mode
+        writer = ScreenWriter(mode: mode)
+    }
+
+    mutating func run() -> Outcome {
+        TerminalSession.begin()
+        lanes = ["pages": Lane("pages", inbox: inbox), "actions": Lane("actions", inbox: inbox), "sprites": Lane("sprites", inbox: inbox)]
+        BrowseSignals.start(inbox)
+        let size = TerminalSession.size()
+        _ = model.handle(.resized(width: size.width, height: size.height))
+        if let end = perform(model.start()) { return end }
+        draw()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: inbox.wake.read, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: TerminalSession.signals, events: Int16(POLLIN), revents: 0)]
+            let now = monotonic()
+            var timeout: Int32 = -1  // nothing to wait for: sleep until something happens (no busy loop)
+            if decoder.pendingEscape { timeout = 30 }
+            if let due = timers.values.min() { timeout = min(timeout < 0 ? Int32.max : timeout, Int32(max(0, (due - now) * 1000).rounded(.up))) }
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0 && errno != EINTR { return .serviceGone("poll failed") }
+            var events: [BrowseEvent] = []
+            if fds[2].revents != 0 {
+                var sig: UInt8 = 0
+                while read(TerminalSession.signals, &sig, 1) == 1 {
+                    if Int32(sig) == SIGWINCH {
+                        let size = TerminalSession.size()
+                        writer.invalidate()
+                        events.append(.resized(width: size.width, height: size.height))
+                    } else {
+                        return .signal(Int32(sig))
+                    }
+                }
+            }
+            if fds[0].revents & Int16(POLLIN) != 0 {
+                let n = read(0, &buffer, buffer.count)
+                if n == 0 { return .quit }  // the terminal went away
+                if n > 0 { events += decoder.feed(Array(buffer[0..<n])).map { .input($0) } }
+            } else if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 {
+                return .quit
+            }
+            if ready == 0, decoder.pendingEscape { events += decoder.flush().map { .input($0) } }
+            if fds[1].revents != 0 {
+                for r in inbox.take() {
+                    switch r {
+                    case .event(let e): events.append(e)
+                    case .fatal(let why): return .serviceGone(why)
+                    }
+                }
+            }
+            let due = monotonic()
+            for (generation, at) in timers where at <= due {
+                timers[generation] = nil
+                events.append(.searchDue(generation: generation))
+            }
+            for e in events {
+                if let end = perform(model.handle(e)) { return end }
+            }
+            draw()
+        }
+    }
+
+    /// Hands effects to the lanes and the timers; the outcome if one of them ends the loop.
+    mutating func perform(_ effects: [BrowseEffect]) -> Outcome? {
+        for effect in effects {
+            switch effect {
+            case .quit: return .quit
+            case .scheduleSearch(let generation, let after): timers = [generation: monotonic() + after]
+            case .loadPage: lanes["pages"]!.submit(effect)
+            case .spritePath: lanes["sprites"]!.submit(effect)
+            case .search, .loadDetail, .toggleFavorite, .loadFavorites: lanes["actions"]!.submit(effect)
+            }
+        }
+        return nil
+    }
+
+    /// Draws a frame if the screen changed.
+    mutating func draw() {
+        let view = BrowseView(model: model, mode: mode, art: { [art, mode] path in art.tile(path, mode) },
+                              image: { [art] path in art.image(path) })
+        let screen = view.render()
+        guard screen != last else { return }
+        last = screen
+        TerminalSession.write(writer.frame(screen))
+    }
+}
+
+/// Sprites decoded once and drawn small once, by path. A class so that the view's closures
+/// share it; the loop's thread is its only user.
+final class ArtCache {
+    /// Small: a tile's lines are a few hundred bytes, 1,351 of them well under a megabyte.
+    private var tiles: [String: TileArt?] = [:]
+    /// Only the detail card's sprite is kept whole.
+    private var detail: (path: String, image: RGBAImage?)?
+
+    func image(_ path: String) -> RGBAImage? {
+        if let d = detail, d.path == path { return d.image }
+        let decoded = Terminal.image(at: path)
+        detail = (path, decoded)
+        return decoded
+    }
+
+    func tile(_ path: String, _ mode: ColorMode) -> TileArt? {
+        if let known = tiles[path] { return known }
+        let art = Terminal.image(at: path).map { TileArt(image: $0, mode: mode) }
+        tiles[path] = art
+        return art
+    }
+}

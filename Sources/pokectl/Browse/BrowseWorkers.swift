@@ -1,0 +1,147 @@
+import Glibc
+import PokedexBusClient
+import PokedexLocks
+import PokedexModels
+import PokedexProtocol
+import PokedexTerminal
+
+/// What comes back to the loop: an event for the model, or the end (the service went away).
+enum BrowseResult: Sendable {
+    case event(BrowseEvent)
+    case fatal(String)
+}
+
+/// The loop's inbox: results from any thread, and a pipe that wakes the loop's `poll`.
+final class Inbox: Sendable {
+    private let items = Mutex<[BrowseResult]>([])
+    let wake: (read: Int32, write: Int32)
+
+    init() {
+        wake = makePipe(nonblocking: true)
+    }
+
+    func post(_ r: BrowseResult) {
+        items.withLock { $0.append(r) }
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+
+    /// Everything posted so far, oldest first.
+    func take() -> [BrowseResult] {
+        var sink = [UInt8](repeating: 0, count: 256)
+        while read(wake.read, &sink, sink.count) > 0 {}
+        return items.withLock { items in defer { items.removeAll() }; return items }
+    }
+}
+
+/// One lane of bus calls: its own connection on its own thread, jobs in order, so that a slow
+/// call in one lane (a Detail from the network) never holds up another (pages, sprites) or the
+/// keyboard. A search job replaces the search still waiting: only the newest query matters.
+final class Lane: @unchecked Sendable {
+    private let jobs = Mutex<[BrowseEffect]>([])
+    private let wake: (read: Int32, write: Int32)
+    private let inbox: Inbox
+
+    init(_ name: String, inbox: Inbox) {
+        self.inbox = inbox
+        wake = makePipe(nonblocking: false)
+        let box = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        pthread_create(&thread, nil, { arg in
+            let lane = Unmanaged<Lane>.fromOpaque(arg!).takeRetainedValue()
+            lane.run()
+            return nil
+        }, box)
+        pthread_detach(thread)
+    }
+
+    func submit(_ job: BrowseEffect) {
+        jobs.withLock { jobs in
+            if case .search = job { jobs.removeAll { if case .search = $0 { return true } else { return false } } }
+            jobs.append(job)
+        }
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+
+    private func run() {
+        let client: PokedexClient
+        do { client = try PokedexClient() } catch { return inbox.post(.fatal(error.message)) }
+        var byte: UInt8 = 0
+        while read(wake.read, &byte, 1) >= 0 {
+            while let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+                inbox.post(perform(job, client))
+            }
+        }
+    }
+
+    /// One call, and what the model hears of it.
+    private func perform(_ job: BrowseEffect, _ c: PokedexClient) -> BrowseResult {
+        do {
+            switch job {
+            case .loadPage(let offset):
+                return .event(.page(offset: offset, try c.listPage(offset: UInt32(offset), limit: UInt32(BrowseModel.pageSize))))
+            case .search(let query, let generation):
+                return .event(.searchResults(generation: generation, try c.search(query, limit: 100)))
+            case .loadDetail(let name):
+                return .event(.detail(try c.detail(name)))
+            case .toggleFavorite(let name):
+                _ = try c.toggleFavorite(name)  // FavoriteChanged brings the change to the screen
+                return .event(.favorites(try c.listFavorites()))
+            case .loadFavorites:
+                return .event(.favorites(try c.listFavorites()))
+            case .spritePath(let id, let name):
+                return .event(.sprite(id: id, path: try c.spritePath(name)))
+            case .scheduleSearch, .quit:
+                return .event(.failed(""))
+            }
+        } catch {
+            if Self.serviceGone(error) { return .fatal(error.message) }
+            switch job {
+            case .loadPage(let offset): return .event(.pageFailed(offset: offset, error.message))
+            case .search(_, let generation): return .event(.searchFailed(generation: generation, error.message))
+            case .loadDetail: return .event(.detailFailed(error.message))
+            case .spritePath: return .event(.failed(""))  // the placeholder stays; nothing to say
+            default: return .event(.failed(error.message))
+            }
+        }
+    }
+
+    /// Errors that mean nobody answers on the bus any more (as opposed to a call that failed).
+    static func serviceGone(_ e: BusError) -> Bool {
+        ["org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+         "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Disconnected",
+         "org.freedesktop.DBus.Error.Spawn.ChildExited", "org.freedesktop.DBus.Error.Spawn.Failed",
+         "org.freedesktop.systemd1.NoSuchUnit", "org.freedesktop.DBus.Error.NoServer"].contains(e.name)
+            || e.message.contains("lost the bus connection")
+    }
+}
+
+/// Follows `FavoriteChanged` and `Online` on a connection of its own, for the loop's inbox.
+enum BrowseSignals {
+    static func start(_ inbox: Inbox) {
+        let box = Unmanaged.passRetained(inbox).toOpaque()
+        var thread = pthread_t()
+        pthread_create(&thread, nil, { arg in
+            let inbox = Unmanaged<Inbox>.fromOpaque(arg!).takeRetainedValue()
+            do {
+                let watcher = try PokedexSignalWatcher()
+                if let online = try? PokedexClient(timeout: 5).property(Pokedex1.online.name).bool { inbox.post(.event(.online(online))) }
+                while true {
+                    guard let s = try watcher.next(timeout: nil) else { continue }
+                    if s.member == Pokedex1.favoriteChanged.name, let (id, name, favorite) = try? Pokedex1.favoriteChanged.decode(s.values) {
+                        inbox.post(.event(.favoriteChanged(id: id, name: name, favorite: favorite)))
+                    } else if s.member == FreedesktopBus.propertiesChanged, s.values.count == 3, case .dict(let props) = s.values[1] {
+                        for p in props where p.key.string == Pokedex1.online.name {
+                            if case .variant(let v) = p.value, let up = v.bool { inbox.post(.event(.online(up))) } else if let up = p.value.bool { inbox.post(.event(.online(up))) }
+                        }
+                    }
+                }
+            } catch {
+                inbox.post(.fatal((error as? BusError)?.message ?? "\(error)"))
+            }
+            return nil
+        }, box)
+        pthread_detach(thread)
+    }
+}

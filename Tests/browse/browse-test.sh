@@ -1,0 +1,149 @@
+#!/bin/bash
+# `pokectl browse` driven as a person would, through tmux: open, scroll, search, open the detail,
+# favorite (here and from another client), resize, quit; the terminal's settings (`stty -g`)
+# the same before and after q, Ctrl-C, SIGTERM, SIGHUP and the service being killed; NO_COLOR;
+# and a refusal when stdout is not a terminal. The daemon runs on a private bus against the
+# project's mock PokeAPI. BUILD_DIR picks the binaries (default .build/debug).
+# Prints "browse: N passed, M failed"; CAPTURE=FILE also keeps a `capture-pane -e` of the grid.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$ROOT/.build/debug}
+TMP=$(mktemp -d -p /run pokedex-browse.XXXXXX 2>/dev/null || mktemp -d)
+export HOME=$TMP/home XDG_CACHE_HOME=$TMP/home/.cache XDG_DATA_HOME=$TMP/home/.local/share
+export PATH=$BUILD_DIR:$PATH LC_ALL=C.UTF-8 TERM=xterm-256color COLORTERM=truecolor
+unset NO_COLOR TMUX
+mkdir -p "$HOME"
+SOCK=$TMP/tmux.sock
+PIDS=()
+cleanup() {
+    tmux -S "$SOCK" kill-server 2>/dev/null
+    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+passed=0 failed=0
+ok()   { passed=$((passed + 1)); echo "ok   $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+
+out=$(dbus-daemon --config-file="$ROOT/Tests/dbus/test-bus.conf" --fork --print-address=1 --print-pid=1)
+export DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
+PIDS+=("$(echo "$out" | sed -n 2p)")
+python3 "$ROOT/Tests/mockapi/mock_pokeapi.py" --port 0 --port-file "$TMP/port" >/dev/null 2>&1 &
+PIDS+=($!)
+for _ in $(seq 100); do [ -s "$TMP/port" ] && break; sleep 0.1; done
+MOCK=http://127.0.0.1:$(cat "$TMP/port")
+start_daemon() {
+    pokedexd --api-url "$MOCK/api/v2" --sprite-host 127.0.0.1 --sprite-url-template "$MOCK/sprites/{id}.png" \
+        --idle-timeout 0 --notify=no 2>>"$TMP/pokedexd.log" &
+    DAEMON=$!
+    PIDS+=($DAEMON)
+    for _ in $(seq 100); do pokectl status >/dev/null 2>&1 && return 0; sleep 0.1; done
+    cat "$TMP/pokedexd.log"; return 1
+}
+start_daemon || { echo "browse: 0 passed, 1 failed"; exit 1; }
+
+t() { tmux -S "$SOCK" "$@"; }
+screen() { t capture-pane -p -t browse; }
+# Waits until the pane shows a pattern (grep -E); fails the check after 10 s.
+wait_for() {  # pattern, description
+    for _ in $(seq 100); do screen | grep -qE -- "$1" && { ok "$2"; return 0; }; sleep 0.1; done
+    fail "$2 (no /$1/ on screen)"; screen | sed 's/^/     |/'; return 1
+}
+keys() { t send-keys -t browse "$@"; }
+# One browse run in a fresh shell: its stty before and after, and its exit status, in files.
+open_browse() {  # name, extra args
+    t kill-server 2>/dev/null
+    rm -f "$TMP/$1".*
+    t -f /dev/null new-session -d -s browse -x 100 -y 32 "env -u TMUX bash --norc --noprofile"
+    t set-option -t browse status off >/dev/null
+    keys "stty -g > $TMP/$1.before; pokectl browse ${2:-}; echo \$? > $TMP/$1.exit; stty -g > $TMP/$1.after" Enter
+}
+# After a run: same terminal settings, the expected exit status, the main screen back.
+closed() {  # name, expected exit status, description
+    for _ in $(seq 100); do [ -s "$TMP/$1.after" ] && break; sleep 0.1; done
+    if [ -s "$TMP/$1.after" ] && cmp -s "$TMP/$1.before" "$TMP/$1.after"; then ok "$3: stty -g unchanged"
+    else fail "$3: stty -g changed or browse did not end ($(cat "$TMP/$1.before" 2>/dev/null) vs $(cat "$TMP/$1.after" 2>/dev/null))"; fi
+    [ "$(cat "$TMP/$1.exit" 2>/dev/null)" = "$2" ] && ok "$3: exit status $2" || fail "$3: exit status $(cat "$TMP/$1.exit" 2>/dev/null), not $2"
+    [ "$(t display -p -t browse '#{alternate_on}')" = 0 ] && ok "$3: back on the main screen" || fail "$3: still on the alternate screen"
+}
+
+# A session: open, scroll, search, detail, favorite, resize, quit.
+open_browse main
+wait_for '1–[0-9]+ of 46' "the grid opens with its position"
+wait_for '#001' "tiles show numbers"
+wait_for 'Bulbasaur' "and names"
+[ "$(t display -p -t browse '#{alternate_on}')" = 1 ] && ok "on the alternate screen" || fail "not on the alternate screen"
+sleep 0.5
+[ -n "${CAPTURE:-}" ] && t capture-pane -e -p -t browse > "$CAPTURE"
+t capture-pane -e -p -t browse | grep -q $'\e\[[0-9;]*38;2;' && ok "sprites in 24-bit colour" || fail "no 24-bit colour"
+for _ in 1 2 3 4 5 6; do keys j; done
+wait_for '[0-9]+–[0-9]+ of 46' "scrolled"
+screen | grep -q '#001' && fail "did not scroll: #001 still on screen" || ok "the first row scrolled away"
+keys G
+wait_for '#046|of 46' "End goes to the last"
+keys g
+keys / c h a r
+wait_for '/char' "the search line follows typing"
+wait_for 'Charmander' "results update as you type"
+keys Enter
+wait_for 'search “char”: 3 found' "Enter keeps the results"
+keys Enter
+wait_for 'Test Pokémon 4' "Enter opens the detail card (genus)"
+wait_for 'Speed' "with its stat bars"
+keys Escape
+wait_for 'search “char”' "Esc goes back to the same grid"
+keys f
+for _ in $(seq 50); do pokectl favs --json | grep -q charmander && break; sleep 0.1; done
+pokectl favs --json | grep -q charmander && ok "f keeps a favorite" || fail "f did not keep a favorite"
+wait_for '#004 ★' "the star shows at once"
+keys Escape
+wait_for 'all 46' "Esc goes back to the whole list"
+pokectl fav ivysaur >/dev/null
+wait_for '#002 ★' "another client's favorite shows live"
+keys F
+wait_for 'favorites: 2' "F shows only the favorites"
+keys F
+keys '?'
+wait_for 'search as you type' "? lists the keys"
+keys x
+t resize-window -t browse -x 80 -y 24
+wait_for '1–15 of 46' "a resize lays the screen out again (5×3 at 80×24)"
+[ "$(screen | awk '{ if (length($0) > 80) n++ } END { print n + 0 }')" = 0 ] && ok "nothing wider than 80 columns" || fail "lines wider than 80"
+keys q
+closed main 0 "q"
+
+# Ctrl-C, SIGTERM, SIGHUP: the terminal is restored every time.
+open_browse ctrlc
+wait_for 'of 46' "second run opens"
+keys C-c
+closed ctrlc 0 "Ctrl-C"
+for sig in TERM HUP; do
+    open_browse "sig$sig"
+    wait_for 'of 46' "run for SIG$sig opens"
+    pkill -"$sig" -f "^pokectl browse" || pkill -"$sig" -x pokectl
+    closed "sig$sig" $((128 + $(kill -l "$sig"))) "SIG$sig"
+done
+
+# NO_COLOR: no colour at all, still usable.
+t kill-server 2>/dev/null
+t -f /dev/null new-session -d -s browse -x 100 -y 32 "env -u TMUX NO_COLOR=1 bash --norc --noprofile"
+keys "pokectl browse" Enter
+wait_for 'of 46' "NO_COLOR: the grid opens"
+if t capture-pane -e -p -t browse | grep -qE $'\e\[[0-9;]*(38|48);'; then fail "NO_COLOR: colour sequences"; else ok "NO_COLOR: no colour sequences"; fi
+keys q
+
+# The service killed mid-session: a clear message, the terminal restored.
+open_browse killed
+wait_for 'of 46' "run for a killed service opens"
+kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
+keys Enter
+closed killed 3 "service killed"
+screen | grep -q "the Pokédex service went away" && ok "service killed: says so" || { fail "service killed: no message"; screen | sed 's/^/     |/'; }
+
+# Not a terminal: a clear refusal, exit 2.
+err=$(pokectl browse </dev/null 2>&1 >/dev/null); code=$?
+[ "$code" = 2 ] && echo "$err" | grep -q "needs a terminal" && ok "not a terminal: exit 2, says why" || fail "not a terminal: $code $err"
+
+echo "browse: $passed passed, $failed failed"
+[ "$failed" = 0 ]
