@@ -112,10 +112,11 @@ public struct BrowseView {
         }
         let picture = e.spritePath.isEmpty ? nil : art(e.spritePath)
         let tint = picture?.tint ?? Self.grey
-        // The tint: the label rows always, the whole tile when selected.
-        let labelBackground = coloured ? tint.darkened(selected ? 0.75 : 0.35) : nil
+        // The tint: the label rows always, the whole tile when selected, and the selected
+        // tile's label in black on near-white, unmistakable whatever the colour.
+        let labelBackground = coloured ? (selected ? RGB(0xF2, 0xF2, 0xF2) : tint.darkened(0.35)) : nil
         if coloured, selected { s.fill(x: x, y: y, width: w, height: BrowseLayout.tileHeight, style: Style(background: tint.darkened(0.3))) }
-        let label = Style(foreground: coloured ? Self.white : nil, background: labelBackground, bold: selected,
+        let label = Style(foreground: coloured ? (selected ? RGB(0, 0, 0) : Self.white) : nil, background: labelBackground, bold: selected,
                           reverse: !coloured && selected)
         s.fill(x: x, y: y + 5, width: w, height: 2, style: label)
         if let picture, !picture.lines.isEmpty {
@@ -132,7 +133,8 @@ public struct BrowseView {
         let number = "#" + String(repeating: "0", count: max(0, 3 - String(e.id).count)) + String(e.id)
         let end = s.put(" " + number, x: x, y: y + 5, style: label, limit: x + w)
         if e.favorite {
-            let star = Style(foreground: coloured ? RGB(0xF8, 0xD0, 0x30) : nil, background: labelBackground, bold: true, reverse: label.reverse)
+            let star = Style(foreground: coloured ? (selected ? RGB(0xC0, 0x90, 0x00) : RGB(0xF8, 0xD0, 0x30)) : nil, background: labelBackground,
+                             bold: true, reverse: label.reverse)
             s.put(" ★", x: end, y: y + 5, style: star, limit: x + w)
         }
         let name = TerminalText.truncate(UntrustedText.terminal(PokemonNames.display(e.name)), to: w - 1)
