@@ -109,8 +109,9 @@ def main():
     t = Term(fd, a.cols, a.rows)
     start = time.perf_counter()
     first = t.read_frame(10)
-    # The first screen: wait until it has no blank tile (cold cache: fetched now), at most 15 s.
-    while t.blanks() and time.perf_counter() - start < 15:
+    # The first screen: wait until its tiles are there and none is blank (cold cache: fetched
+    # now), at most 15 s.
+    while (t.blanks() or "#001" not in "\n".join(t.screen.display)) and time.perf_counter() - start < 15:
         t.read_frame(0.5)
     first_full = time.perf_counter() - start
     t.settle(0.5)

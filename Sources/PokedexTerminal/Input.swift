@@ -69,9 +69,8 @@ public struct InputDecoder: Sendable {
         case 0x1B:
             guard b.count >= 2 else { return nil }
             if b[1] == 0x5B || b[1] == 0x4F { return csi(b) }
-            if b[1] == 0x1B { return (.key(.escape), 1) }
-            // Alt+key: the key.
-            return decode(Array(b.dropFirst())).map { ($0.0, $0.1 + 1) }
+            // Esc, then another key typed (or sent) at once: Esc, and the key on its own.
+            return (.key(.escape), 1)
         case 0x0D, 0x0A: return (.key(.enter), 1)
         case 0x09: return (.key(.tab), 1)
         case 0x7F, 0x08: return (.key(.backspace), 1)

@@ -185,5 +185,7 @@ final class InputDecoderTests: XCTestCase {
         // A sequence split across reads is put together.
         XCTAssertEqual(d.feed([0x1B, 0x5B]), [])
         XCTAssertEqual(d.feed([0x43]), [.key(.right)])
+        // Esc and a key in one read (tmux's send-keys, a fast typist): both.
+        XCTAssertEqual(d.feed(Array("\u{1B}/x".utf8)), [.key(.escape), .key(.char("/")), .key(.char("x"))])
     }
 }
