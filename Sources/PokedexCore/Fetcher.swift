@@ -188,7 +188,7 @@ public final class Fetcher: Sendable {
             health.answered(host, status: 200, multiplexed: nil, sentDuring: outage)  // it answered, at length
             return true
         } catch let failure as TransportFailure {
-            health.failed(host, failure, url: url)
+            health.failed(host, failure, url: url, sentDuring: outage)
             return false
         } catch {
             return false
@@ -273,7 +273,7 @@ public final class Fetcher: Sendable {
                 throw .cancelled(url: url)
             } catch let failure as TransportFailure {
                 if case .tooLarge = failure { throw refuse(url, .tooLarge(url: current, limit: kind.maxBytes)) }
-                health.failed(host, failure, url: current)
+                health.failed(host, failure, url: current, sentDuring: outage)
                 let permanent = if case .untrusted = failure { true } else { false }
                 guard attempt < maxAttempts, !lastChance, !permanent else { throw .transport(failure, url: current) }
                 gate.release(ticket)

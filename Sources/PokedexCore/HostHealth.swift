@@ -119,13 +119,16 @@ final class HostHealth: Sendable {
         if let change { tell(change) }
     }
 
-    /// No answer at all.
-    func failed(_ host: String, _ failure: TransportFailure, url: String) {
+    /// No answer at all, to a request sent when the host's outage counter was `outage`.
+    func failed(_ host: String, _ failure: TransportFailure, url: String, sentDuring outage: Int) {
         let change: Change? = hosts.withLock { h in
             var entry = h[host, default: Host()]
             defer { h[host] = entry }
             entry.probeURL = url
             if var down = entry.down {
+                // A request sent before the outage began failing now says nothing new: twenty
+                // sprites in flight when the host went away must not push its probe to 30 s.
+                guard outage == entry.outage else { return nil }
                 // Still down, whatever the failure: the next try waits longer.
                 down.backoff = min(down.backoff * 2, Self.maxBackoff)
                 down.nextAttempt = clock.now().addingTimeInterval(down.backoff)

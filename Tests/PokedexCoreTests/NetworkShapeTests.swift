@@ -156,6 +156,22 @@ final class HostHealthTests: XCTestCase {
         XCTAssertTrue(f.hosts.allSatisfy(\.up))
     }
 
+    func testRequestsInFlightWhenAHostGoesDownDoNotPushItsProbeBack() {
+        let clock = ManualClock()
+        let health = HostHealth(apiHost: "pokeapi.test", clock: clock)
+        // Twenty sprites sent while the host was up, all failing once it is gone.
+        guard case .go(let before) = health.admit("sprites.test", .optional) else { return XCTFail() }
+        for _ in 0..<20 { health.failed("sprites.test", .connection("Empty reply from server"), url: sprite, sentDuring: before) }
+        let first = health.snapshot().first { $0.host == "sprites.test" }!
+        XCTAssertEqual(first.nextAttempt.map { $0 - clock.now().timeIntervalSince1970 } ?? -1, 1, accuracy: 0.01,
+                       "the first probe in 1 s, not 30: only the first failure counted")
+        // A probe sent during the outage that fails does push it back.
+        guard case .once(let during) = health.admit("sprites.test", .required) else { return XCTFail() }
+        health.failed("sprites.test", .connection("Empty reply from server"), url: sprite, sentDuring: during)
+        let second = health.snapshot().first { $0.host == "sprites.test" }!
+        XCTAssertEqual(second.nextAttempt.map { $0 - clock.now().timeIntervalSince1970 } ?? -1, 2, accuracy: 0.01)
+    }
+
     func testServerErrorsTakeEightInARowToDownAHost() async throws {
         let client = FakeHTTPClient(), clock = ManualClock()
         client.route(api) { _ in HTTPResponse(status: 503) }

@@ -78,7 +78,12 @@ final class RealNetworkTests: XCTestCase {
         _ = try waitFor("the sprite host marked down", seconds: 10) { try hosts(c).contains { $0.host.hasPrefix("localhost") && !$0.up } ? true : nil }
         XCTAssertTrue(try c.property("Online").bool ?? false)
         try h.control(["sprite_host_offline": false])
-        _ = try waitFor("the sprite host back", seconds: 20) { try hosts(c).allSatisfy(\.up) ? true : nil }
+        do {
+            _ = try waitFor("the sprite host back", seconds: 20) { try hosts(c).allSatisfy(\.up) ? true : nil }
+        } catch {
+            XCTFail("hosts: \(try hosts(c))\nlog: \(h.daemonLog)\nmock: \(try h.stats())")
+            throw error
+        }
         // Pre-warming resumes: the page's sprites arrive without another call.
         _ = try waitFor("the first page's sprites", seconds: 10) {
             try c.listPage(offset: 0, limit: 20).entries.allSatisfy { !$0.spritePath.isEmpty } ? true : nil
