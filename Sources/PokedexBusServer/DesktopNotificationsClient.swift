@@ -30,6 +30,9 @@ public final class DesktopNotificationsClient: DesktopNotifier, @unchecked Senda
     var queued: DesktopNotification?
     /// Whether the missing server was already logged (again only after it worked once).
     var reportedMissing = false
+    /// Cards with buttons still open, by notification id: what a button does.
+    var cards: [UInt32: @Sendable (String) -> Void] = [:]
+    var actionSlot: OpaquePointer?
 
     public init(loop: EventLoop, log: @escaping Logger) {
         self.loop = loop
@@ -43,7 +46,7 @@ public final class DesktopNotificationsClient: DesktopNotifier, @unchecked Senda
     }
 
     /// Opens the connection and follows `NotificationClosed`, so a closed bubble is not replaced.
-    private func connect() -> Bool {
+    func connect() -> Bool {
         if bus != nil { return true }
         var b: OpaquePointer?
         guard sd_bus_open_user_with_description(&b, "pokedexd-notify") >= 0, let b else { return false }
@@ -58,7 +61,9 @@ public final class DesktopNotificationsClient: DesktopNotifier, @unchecked Senda
             { m, userdata, _ in
                 let client = Unmanaged<DesktopNotificationsClient>.fromOpaque(userdata!).takeUnretainedValue()
                 var id: UInt32 = 0
-                if sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &id) >= 0, id == client.currentID { client.currentID = 0 }
+                guard sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &id) >= 0 else { return 0 }
+                if id == client.currentID { client.currentID = 0 }
+                client.cards[id] = nil
                 return 0
             }, nil, me)
         return true
@@ -91,7 +96,8 @@ public final class DesktopNotificationsClient: DesktopNotifier, @unchecked Senda
     }
 
     /// `Notify(s app_name, u replaces_id, s app_icon, s summary, s body, as actions, a{sv} hints, i expire_timeout)`.
-    static func writeNotify(_ n: DesktopNotification, replacing id: UInt32, to w: MessageWriter) throws(BusError) {
+    static func writeNotify(_ n: DesktopNotification, replacing id: UInt32, actions: [String] = [],
+                            category: String = "x-pokedexd.favorite", to w: MessageWriter) throws(BusError) {
         try w.append(appName)
         try w.append(id)
         try w.append("")
@@ -99,13 +105,13 @@ public final class DesktopNotificationsClient: DesktopNotifier, @unchecked Senda
         // spec's <b>, <i>, <a>, <img>), so the genus in it is escaped, never interpreted.
         try w.append(UntrustedText.terminal(n.summary))
         try w.append(UntrustedText.markup(n.body))
-        try w.append(strings: [])
+        try w.append(strings: actions.map(UntrustedText.terminal))
         try w.container("a", "{sv}") { () throws(BusError) in
             if !n.imagePath.isEmpty {
                 try w.entry("image-path", "s") { () throws(BusError) in try w.append(n.imagePath) }
             }
             try w.entry("sound-name", "s") { () throws(BusError) in try w.append(n.soundName) }
-            try w.entry("category", "s") { () throws(BusError) in try w.append("x-pokedexd.favorite") }
+            try w.entry("category", "s") { () throws(BusError) in try w.append(category) }
         }
         var expire: Int32 = -1
         try busCheck(sd_bus_message_append_basic(w.message, CChar(UInt8(ascii: "i")), &expire), "append expire_timeout")
@@ -129,7 +135,7 @@ public final class DesktopNotificationsClient: DesktopNotifier, @unchecked Senda
         }
     }
 
-    private func missing(_ why: String) {
+    func missing(_ why: String) {
         guard !reportedMissing else { return }
         reportedMissing = true
         log(.notice, "no desktop notifications: \(why); favorites changes go on without them")

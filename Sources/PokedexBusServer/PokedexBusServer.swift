@@ -20,6 +20,7 @@ public final class PokedexBusServer: @unchecked Sendable {
     // Loop-thread state.
     var bus: OpaquePointer?
     var object: BusObject?
+    var searchProviders: [BusObject] = []
     var pending: PendingCalls!
     var lastActivity: UInt64 = 0
     var idleTimer: EventSource?
@@ -55,9 +56,17 @@ public final class PokedexBusServer: @unchecked Sendable {
             lastActivity = loop.nowMicroseconds
             if exitWhenDrained && pending.isEmpty { finishExit() }
         }
+        let activity = { [unowned self] in lastActivity = loop.nowMicroseconds }
         object = try BusObject(bus: bus!, loop: loop, interface: Pokedex1.interface,
                                methods: PokedexHandlers.methods(service), properties: PokedexHandlers.properties(service),
-                               pending: pending) { [unowned self] in lastActivity = loop.nowMicroseconds }
+                               pending: pending, onCall: activity)
+        // The desktop's search providers, on the same connection and name.
+        searchProviders = [
+            try BusObject(bus: bus!, loop: loop, interface: SearchProvider2.interface, methods: DesktopSearchHandlers.gnome(service),
+                          properties: [], pending: pending, onCall: activity),
+            try BusObject(bus: bus!, loop: loop, interface: KRunner1.interface, methods: DesktopSearchHandlers.krunner(service),
+                          properties: [], pending: pending, onCall: activity),
+        ]
         service.observe { [loop, unowned self] event in
             loop.execute { self.announce(event) }
         }

@@ -8,6 +8,14 @@ public enum Answer<T: Sendable>: Sendable {
     /// The answer if it is ready now, else nil.
     public var ready: T? { if case .now(let v) = self { return v } else { return nil } }
 
+    /// The same answer, transformed, now or later as it comes.
+    public func map<U: Sendable>(_ f: @escaping @Sendable (T) -> U) -> Answer<U> {
+        switch self {
+        case .now(let v): return .now(f(v))
+        case .later(let work): return .later { () throws(PokedexError) in f(try await work()) }
+        }
+    }
+
     /// The answer, waiting for it if needed.
     public func value() async throws(PokedexError) -> T {
         switch self {

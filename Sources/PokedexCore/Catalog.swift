@@ -37,11 +37,12 @@ final class Catalog: Sendable {
 
     /// A normalized name or number in the list, or NotFound.
     static func resolve(_ normalized: String, original: String, in index: PokemonIndex) throws(PokedexError) -> PokemonIndex.Item {
-        if normalized.allSatisfy(\.isASCII), normalized.allSatisfy(\.isNumber) {
-            guard let n = UInt32(normalized), let item = index.item(id: n) else {
-                throw .notFound("no Pokémon with number \(normalized.count > 12 ? quoted(normalized) : normalized)")
-            }
+        if let n = PokedexNumber.parse(normalized) {
+            guard let item = index.item(id: n) else { throw .notFound("no Pokémon with number \(n)") }
             return item
+        }
+        if normalized.allSatisfy(\.isASCII), normalized.allSatisfy(\.isNumber) {
+            throw .notFound("no Pokémon with number \(quoted(normalized))")  // too long to be one
         }
         guard let item = index.item(named: normalized) else {
             throw .notFound("no Pokémon named \(quoted(original.trimmingCharacters(in: .whitespacesAndNewlines)))")

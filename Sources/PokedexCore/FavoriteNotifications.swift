@@ -21,6 +21,24 @@ public struct DesktopNotification: Equatable, Sendable {
 /// a desktop without notifications is not an error.
 public protocol DesktopNotifier: Sendable {
     func show(_ notification: DesktopNotification)
+    /// A card of its own (not the favorites bubble) with buttons: `actions` are (key, label);
+    /// `onAction` gets the key of the one pressed.
+    func showCard(_ notification: DesktopNotification, actions: [(key: String, label: String)],
+                  onAction: @escaping @Sendable (String) -> Void)
+}
+
+extension DesktopNotifier {
+    public func showCard(_ notification: DesktopNotification, actions: [(key: String, label: String)],
+                         onAction: @escaping @Sendable (String) -> Void) { show(notification) }
+}
+
+/// Starts programs in the user's session, outside the service (its sandbox), as a launcher
+/// would: `pokectl browse` in a terminal. Never waits.
+public protocol DesktopLauncher: Sendable {
+    /// Opens `pokectl browse QUERY` in a terminal; false when there is no terminal to open.
+    func openBrowse(_ query: String) -> Bool
+    /// Puts `text` on the clipboard; false when no clipboard tool is there.
+    func copy(_ text: String) -> Bool
 }
 
 /// Turns favorites changes into notifications, one at a time and in order, so the bubble

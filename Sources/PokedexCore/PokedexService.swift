@@ -28,6 +28,10 @@ public final class PokedexService: Sendable {
     let events: ServiceEvents
     let maintenance: CacheMaintenance
     let notifications: FavoriteNotifications?
+    let notifier: (any DesktopNotifier)?
+    let launcher: (any DesktopLauncher)?
+    /// What the desktop's search providers ask.
+    public let desktop: DesktopSearch
     let log: Logger
 
     /// - Parameters:
@@ -36,7 +40,9 @@ public final class PokedexService: Sendable {
     public init(configuration: ServiceConfiguration, client: any HTTPClient, store: any CacheStore,
                 favorites: FavoritesBook, clock: any PokedexClock = SystemClock(),
                 decoder: (any ImageDecoder)? = nil, notifier: (any DesktopNotifier)? = nil,
-                log: @escaping Logger = { _, _ in }) {
+                launcher: (any DesktopLauncher)? = nil, log: @escaping Logger = { _, _ in }) {
+        self.notifier = notifier
+        self.launcher = launcher
         self.configuration = configuration
         self.store = store
         self.favorites = favorites
@@ -63,8 +69,12 @@ public final class PokedexService: Sendable {
             animated: SpriteCache(kind: .animatedGIF, store: store, fetcher: fetcher, clock: clock, decoder: nil, log: log),
             records: records, pattern: pattern, log: log)
         self.sprites = sprites
-        details = Details(records: records, sprites: sprites, favorites: favorites)
-        rows = Rows(sprites: sprites, favorites: favorites)
+        let details = Details(records: records, sprites: sprites, favorites: favorites)
+        self.details = details
+        let rows = Rows(sprites: sprites, favorites: favorites)
+        self.rows = rows
+        desktop = DesktopSearch(search: search, catalog: catalog, records: records, rows: rows, details: details,
+                                decoder: decoder, store: store)
         prefetch = PagePrefetch(enabled: configuration.prefetch, maxConcurrent: max(1, min(configuration.maxRequests / 2, 32)),
                                 catalog: catalog, sprites: sprites)
         let health = NetworkHealth(fetcher: fetcher, clock: clock)
@@ -99,7 +109,7 @@ public final class PokedexService: Sendable {
 
     /// Starts background work, unless prefetching is off: pre-warms the first page, opens the
     /// connections to the API and the sprite host (DNS, TCP, TLS) so the first call pays only
-    /// for its own requests, then loads the type and generation filters for search.
+    /// for its own requests, then loads the type and generation filters and builds the search index.
     public func start() {
         guard configuration.prefetch else { return }
         prefetch.start()
@@ -110,6 +120,9 @@ public final class PokedexService: Sendable {
                 async let sprites = fetcher.probe(Self.root(of: pattern.guess(1)))
                 _ = await (api, sprites)
                 try? await search.loadFilters()
+                // And the search index built with them: the first `type:` search, and the
+                // desktop's first query, answer from memory.
+                _ = try? await search.index()
             }
         }
     }
@@ -218,7 +231,7 @@ public final class PokedexService: Sendable {
         .later { [self] () throws(PokedexError) in _ = try await changeFavorite(query, favorite ? .add : .remove).value() }
     }
 
-    private func announce(_ change: FavoriteChange) {
+    func announce(_ change: FavoriteChange) {
         log(.debug, "\(change.name) \(change.favorite ? "added to" : "removed from") favorites")
         events.emit(.favorite(change))
         notifications?.post(change)

@@ -68,7 +68,9 @@ public struct SearchQuery: Equatable, Sendable {
                 words.append(String(token))
             }
         }
-        text = TextFolding.fold(words.joined(separator: " "))
+        // A number as people write it (`#025`, `No. 25`, `N°25`, `２５`) is the number.
+        let joined = words.joined(separator: " ")
+        text = PokedexNumber.parse(joined).map(String.init) ?? TextFolding.fold(joined)
     }
 
     static let roman = ["i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9]

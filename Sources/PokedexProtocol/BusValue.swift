@@ -34,6 +34,7 @@ public indirect enum BusValue: Equatable, Sendable {
     public var unwrapped: BusValue { if case .variant(let v) = self { return v.unwrapped } else { return self } }
     public var string: String? { if case .string(let s) = unwrapped { return s } else { return nil } }
     public var uint: UInt64? { if case .uint(let u) = unwrapped { return u } else { return nil } }
+    public var int: Int64? { if case .int(let i) = unwrapped { return i } else { return nil } }
     public var bool: Bool? { if case .bool(let b) = unwrapped { return b } else { return nil } }
     public var double: Double? { if case .double(let d) = unwrapped { return d } else { return nil } }
     public var array: [BusValue]? { if case .array(let a) = unwrapped { return a } else { return nil } }
@@ -137,6 +138,17 @@ public struct MessageWriter {
     public func append(_ v: UInt32) throws(BusError) {
         var v = v
         try busCheck(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), &v), "append u")
+    }
+
+    public func append(_ v: Int32) throws(BusError) {
+        var v = v
+        try busCheck(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "i")), &v), "append i")
+    }
+
+    /// An `ay`, in one copy.
+    public func append(bytes: [UInt8]) throws(BusError) {
+        let r = bytes.withUnsafeBytes { sd_bus_message_append_array(message, CChar(UInt8(ascii: "y")), $0.baseAddress, $0.count) }
+        try busCheck(r, "append ay")
     }
 
     public func append(_ v: UInt64) throws(BusError) {

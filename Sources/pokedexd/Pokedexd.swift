@@ -163,7 +163,8 @@ struct Pokedexd: ParsableCommand {
             let client = try CurlHTTPClient(loop: loop, options: curlOptions)
             let notifier = notifications ? DesktopNotificationsClient(loop: loop, log: log) : nil
             let service = PokedexService(configuration: config, client: client, store: store, favorites: favorites,
-                                         decoder: LibPNGDecoder(), notifier: notifier, log: log)
+                                         decoder: LibPNGDecoder(), notifier: notifier,
+                                         launcher: SessionLauncher(environment: ProcessInfo.processInfo.environment, log: log), log: log)
             let server = PokedexBusServer(loop: loop, service: service, idleTimeout: idle, log: log)
             try server.start()
             service.start()

@@ -1,0 +1,66 @@
+import CSystemd
+import Glibc
+import PokedexCore
+import PokedexModels
+import PokedexProtocol
+
+/// Cards: a notification of their own (never the favorites bubble), with buttons. A button
+/// pressed comes back as `ActionInvoked(id, key)`; the card's handler gets the key.
+extension DesktopNotificationsClient {
+    public func showCard(_ notification: DesktopNotification, actions: [(key: String, label: String)],
+                         onAction: @escaping @Sendable (String) -> Void) {
+        loop.execute { [self] in sendCard(notification, actions.flatMap { [$0.key, $0.label] }, onAction) }
+    }
+
+    /// A card's call in flight: the client and what its buttons do.
+    private final class PendingCard {
+        let client: DesktopNotificationsClient
+        let onAction: @Sendable (String) -> Void
+        init(_ client: DesktopNotificationsClient, _ onAction: @escaping @Sendable (String) -> Void) {
+            self.client = client
+            self.onAction = onAction
+        }
+    }
+
+    private func sendCard(_ n: DesktopNotification, _ actions: [String], _ onAction: @escaping @Sendable (String) -> Void) {
+        guard connect(), let bus else { return missing("cannot connect to the session bus") }
+        followActions(bus)
+        var m: OpaquePointer?
+        guard sd_bus_message_new_method_call(bus, &m, Self.service, Self.path, Self.service, "Notify") >= 0, let m else { return }
+        defer { sd_bus_message_unref(m) }
+        do {
+            try Self.writeNotify(n, replacing: 0, actions: actions, category: "x-pokedexd.card", to: MessageWriter(m))
+        } catch {
+            return log(.warning, "cannot build a notification: \(error.message)")
+        }
+        let box = Unmanaged.passRetained(PendingCard(self, onAction)).toOpaque()
+        let r = sd_bus_call_async(bus, nil, m, { reply, userdata, _ in
+            let card = Unmanaged<PendingCard>.fromOpaque(userdata!).takeRetainedValue()
+            var id: UInt32 = 0
+            if sd_bus_message_get_error(reply) == nil, sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "u")), &id) >= 0, id != 0 {
+                if card.client.cards.count > 64 { card.client.cards.removeAll() }  // bounded, whoever never closes them
+                card.client.cards[id] = card.onAction
+            }
+            return 1
+        }, box, 5_000_000)
+        if r < 0 {
+            Unmanaged<PendingCard>.fromOpaque(box).release()
+            missing(String(cString: strerror(-r)))
+        }
+    }
+
+    /// Subscribes to `ActionInvoked` once, from the notification server only.
+    private func followActions(_ bus: OpaquePointer) {
+        guard actionSlot == nil else { return }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        sd_bus_match_signal_async(
+            bus, &actionSlot, Self.service, Self.path, Self.service, "ActionInvoked",
+            { m, userdata, _ in
+                let client = Unmanaged<DesktopNotificationsClient>.fromOpaque(userdata!).takeUnretainedValue()
+                guard let values = try? MessageReader(m!).readAll(), values.count == 2,
+                      let id = values[0].uint, let key = values[1].string, let action = client.cards[UInt32(clamping: id)] else { return 0 }
+                action(key)
+                return 0
+            }, nil, me)
+    }
+}

@@ -1,0 +1,26 @@
+import PokedexCore
+import PokedexProtocol
+
+/// One handler per member of GNOME Shell's `org.gnome.Shell.SearchProvider2` and KRunner's
+/// `org.kde.krunner1`: each asks the service. Nothing here decides anything.
+enum DesktopSearchHandlers {
+    static func gnome(_ s: PokedexService) -> [MethodRoute] {
+        [
+            SearchProvider2.getInitialResultSet.route { terms in s.desktopResults(terms) },
+            SearchProvider2.getSubsearchResultSet.route { a in s.desktopNarrow(a.0, a.1) },
+            SearchProvider2.getResultMetas.route { ids in s.desktopMetas(ids) },
+            SearchProvider2.activateResult.route { a in s.openResult(a.0) },
+            SearchProvider2.launchSearch.route { a in s.launchSearch(a.0) },
+        ]
+    }
+
+    static func krunner(_ s: PokedexService) -> [MethodRoute] {
+        [
+            KRunner1.actions.route { .now(KRunnerAction.every) },
+            KRunner1.match.route { query in s.krunnerMatch(query) },
+            KRunner1.run.route { a in s.runDesktopAction(a.0, a.1) },
+            KRunner1.config.route { .now(()) },
+            KRunner1.teardown.route { .now(()) },
+        ]
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The desktop's search providers: GNOME Shell's `SearchProvider2` and KRunner's `krunner1`
+/// ask the service through these, and get what ``DesktopSearch`` finds.
+extension PokedexService {
+    /// The fewest letters KRunner sends a query for.
+    public static let krunnerMinLetters = 2
+
+    /// `GetInitialResultSet(terms)`: the ids of the Pokémon every term matches, best first.
+    public func desktopResults(_ terms: [String]) -> Answer<[String]> {
+        desktop.results(terms).map { $0.map { String($0.id) } }
+    }
+
+    /// `GetSubsearchResultSet(previous, terms)`: the same, within the previous results.
+    public func desktopNarrow(_ previous: [String], _ terms: [String]) -> Answer<[String]> {
+        desktop.narrow(previous, terms).map { $0.map { String($0.id) } }
+    }
+
+    /// `GetResultMetas(ids)`.
+    public func desktopMetas(_ ids: [String]) -> Answer<[DesktopResult]> { desktop.metas(ids) }
+
+    /// KRunner's `Match(query)`: the results with their sprites' pixels.
+    public func krunnerMatch(_ query: String) -> Answer<[KRunnerMatch]> {
+        let terms = query.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard query.trimmingCharacters(in: .whitespaces).count >= Self.krunnerMinLetters else { return .now([]) }
+        return desktop.results(terms).map { [desktop] results in results.map { KRunnerMatch(result: $0, icon: desktop.icon($0)) } }
+    }
+
+    /// `ActivateResult(id)`: `pokectl browse` on it in a terminal, or a card with its sprite,
+    /// genus and types, and buttons to favorite it and to open it.
+    public func openResult(_ id: String) -> Answer<Void> {
+        desktop.metas([id]).map { [self] results in
+            guard let r = results.first else { return }
+            if launcher?.openBrowse("#" + String(r.id)) == true { return }
+            let card = DesktopNotification(summary: r.name, body: r.description, imagePath: r.spritePath,
+                                           soundName: FavoriteNotifications.soundName)
+            let action = r.favorite ? (key: "unfavorite", label: "Remove from favorites") : (key: "favorite", label: "Add to favorites")
+            notifier?.showCard(card, actions: [action, (key: "open", label: "Open")]) { [self] key in
+                switch key {
+                case "favorite", "unfavorite":
+                    let change = changeFavorite(String(r.id), key == "favorite" ? .add : .remove)
+                    Task { _ = try? await change.value() }
+                case "open": _ = launcher?.openBrowse("#" + String(r.id))
+                default: break
+                }
+            }
+        }
+    }
+
+    /// `LaunchSearch(terms)`: `pokectl browse` with the terms as its search.
+    public func launchSearch(_ terms: [String]) -> Answer<Void> {
+        _ = launcher?.openBrowse(terms.joined(separator: " "))
+        return .now(())
+    }
+
+    /// KRunner's `Run(id, action)`: favorite, unfavorite, copy the sprite's path, or open ("").
+    public func runDesktopAction(_ id: String, _ action: String) -> Answer<Void> {
+        switch action {
+        case KRunnerAction.favorite.id, KRunnerAction.unfavorite.id:
+            return changeFavorite(id, action == KRunnerAction.favorite.id ? .add : .remove).map { _ in () }
+        case KRunnerAction.copySpritePath.id:
+            return spritePath(id).map { [launcher] path in _ = launcher?.copy(path) }
+        default:
+            return openResult(id)
+        }
+    }
+}

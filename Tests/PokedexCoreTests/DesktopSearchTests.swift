@@ -1,0 +1,117 @@
+import PokedexLocks
+import PokedexTestKit
+import XCTest
+@testable import PokedexCore
+
+/// Numbers as people write them, and what the desktop's search providers get.
+final class DesktopSearchTests: XCTestCase {
+    var dir = ""
+    override func setUp() { dir = temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    final class Recorder: DesktopNotifier, DesktopLauncher, @unchecked Sendable {
+        let cards = Mutex<[(DesktopNotification, [String], @Sendable (String) -> Void)]>([])
+        let opened = Mutex<[String]>([])
+        let canOpen: Bool
+        init(canOpen: Bool) { self.canOpen = canOpen }
+        func show(_ notification: DesktopNotification) {}
+        func showCard(_ n: DesktopNotification, actions: [(key: String, label: String)], onAction: @escaping @Sendable (String) -> Void) {
+            cards.withLock { $0.append((n, actions.map(\.key), onAction)) }
+        }
+        func openBrowse(_ query: String) -> Bool { opened.withLock { $0.append(query) }; return canOpen }
+        func copy(_ text: String) -> Bool { false }
+    }
+
+    func makeService(_ recorder: Recorder? = nil) throws -> PokedexService {
+        let config = ServiceConfiguration(apiURL: FakePokeAPI.base + "/", spriteHosts: ["sprites.test"],
+                                          cacheDirectory: dir + "/cache", dataDirectory: dir + "/data",
+                                          spriteURLTemplate: "https://sprites.test/{id}.png", prefetch: false)
+        return PokedexService(configuration: config, client: FakePokeAPI().client,
+                              store: try FileCacheStore(directory: config.cacheDirectory, capacity: 1 << 24),
+                              favorites: try FavoritesBook(persistence: MemoryFavoritesPersistence()),
+                              decoder: PNGTestDecoder(), notifier: recorder, launcher: recorder)
+    }
+
+    func testNumbersAsPeopleWriteThem() {
+        for text in ["25", "025", "#025", "#25", "No. 25", "no25", "No.25", "N°25", "Nº 25", "№25", "２５", "#０２５", " 25 "] {
+            XCTAssertEqual(PokedexNumber.parse(text), 25, text)
+        }
+        for text in ["", "#", "No.", "pikachu", "25a", "2 5", "①", "½", "n25x", "99999999999"] {
+            XCTAssertNil(PokedexNumber.parse(text), text)
+        }
+    }
+
+    func testEveryMethodThatTakesAPokemonUnderstandsThem() async throws {
+        let s = try makeService()
+        for text in ["#025", "No. 25", "N°25", "２５", "no25"] {
+            let d = try await s.detail(text).value()
+            XCTAssertEqual(d.name, "pikachu", text)
+        }
+        for text in ["#25", "No. 25", "２５"] {
+            XCTAssertEqual(try await s.search(text, limit: 5).value().first?.id, 25, text)
+        }
+    }
+
+    func testResultsMatchEveryTermAndSubsearchesOnlyNarrow() async throws {
+        let s = try makeService()
+        XCTAssertEqual(try await s.desktopResults(["pika"]).value(), ["25"])
+        let mon1 = try await s.desktopResults(["mon1"]).value()
+        XCTAssertTrue(mon1.contains("1") && mon1.contains("13"), "\(mon1)")
+        XCTAssertEqual(try await s.desktopResults(["mon1", "mon13"]).value(), ["13"], "every term must match")
+        XCTAssertEqual(try await s.desktopResults(["No.", "25"]).value(), ["25"], "a number split into terms")
+        XCTAssertEqual(try await s.desktopNarrow(mon1, ["mon13"]).value(), ["13"])
+        XCTAssertEqual(try await s.desktopNarrow(["25"], ["mon1"]).value(), [], "never more than before")
+        // Once the index is built, a result set is answered from memory (within a keystroke).
+        XCTAssertNotNil(s.desktopResults(["mon2"]).ready)
+    }
+
+    func testMetasFromMemoryAndWarmedForTheNextKeystroke() async throws {
+        let s = try makeService()
+        _ = try await s.listPage(offset: 0, limit: 30).value()
+        let cold = try await s.desktopMetas(["25", "nope", "999"]).value()
+        XCTAssertEqual(cold.map(\.id), [25])
+        XCTAssertEqual(cold[0].name, "Pikachu")
+        XCTAssertEqual(cold[0].description, "#025", "nothing else known yet")
+        // The detail was loaded in the background for the next call.
+        var warm = cold[0]
+        for _ in 0..<200 where warm.spritePath.isEmpty || !warm.description.contains("Mouse") {
+            try await Task.sleep(nanoseconds: 10_000_000)
+            warm = try XCTUnwrap(s.desktopMetas(["25"]).ready?.first)
+        }
+        XCTAssertEqual(warm.description, "#025 · Mouse Pokémon · Electric / Flying")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: warm.spritePath))
+        let match = try await s.krunnerMatch("pika").value()
+        XCTAssertEqual(match.first?.result.id, 25)
+        XCTAssertNotNil(match.first?.icon, "the sprite's pixels for KRunner")
+        XCTAssertEqual(try await s.krunnerMatch("p").value().count, 0, "fewer letters than KRunner's minimum")
+    }
+
+    func testActivationOpensBrowseOrShowsACardWithButtons() async throws {
+        let terminal = Recorder(canOpen: true)
+        let s = try makeService(terminal)
+        _ = try await s.listPage(offset: 0, limit: 30).value()
+        try await s.openResult("25").value()
+        XCTAssertEqual(terminal.opened.withLock { $0 }, ["#25"])
+        XCTAssertEqual(terminal.cards.withLock { $0.count }, 0)
+
+        let none = Recorder(canOpen: false)
+        let t = try makeService(none)
+        _ = try await t.listPage(offset: 0, limit: 30).value()
+        try await t.openResult("25").value()
+        let card = try XCTUnwrap(none.cards.withLock { $0.first })
+        XCTAssertEqual(card.0.summary, "Pikachu")
+        XCTAssertEqual(card.1, ["favorite", "open"])
+        card.2("favorite")
+        for _ in 0..<200 where !t.favoriteIDs.contains(25) { try await Task.sleep(nanoseconds: 5_000_000) }
+        XCTAssertEqual(t.favoriteIDs, [25], "the card's button kept the favorite")
+        try await t.runDesktopAction("25", "unfavorite").value()
+        XCTAssertEqual(t.favoriteIDs, [])
+    }
+}
+
+/// Reads the PNGs `makePNG` writes (stored, unfiltered), for the icon tests.
+struct PNGTestDecoder: ImageDecoder {
+    func decode(_ bytes: [UInt8]) -> RGBAImage? {
+        PNGCheck.isValid(bytes) ? RGBAImage(width: 1, height: 1, pixels: [1, 2, 3, 255]) : nil
+    }
+}
