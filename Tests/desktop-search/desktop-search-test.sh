@@ -1,0 +1,276 @@
+#!/bin/bash
+# The desktop asks pokedexd (issue 15): GNOME Shell's org.gnome.Shell.SearchProvider2 called with
+# gdbus, KRunner's org.kde.krunner1 called with a Python D-Bus client (search_clients.py), both
+# as the shells call them; Pokédex numbers as people write them (#025, No. 25, N°25, no25,
+# full-width digits) through both providers and pokectl; and the file contracts (the app entry,
+# the search provider's ini, the KRunner plugin). The daemon runs on a private bus against the
+# project's mock PokeAPI, with a recording notification server. BUILD_DIR picks the binaries
+# (default .build/debug). Prints "desktop-search: N passed, M failed".
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$ROOT/.build/debug}
+TMP=$(mktemp -d -p /run pokedex-desktop-search.XXXXXX 2>/dev/null || mktemp -d)
+export HOME=$TMP/home XDG_CACHE_HOME=$TMP/home/.cache XDG_DATA_HOME=$TMP/home/.local/share
+export PATH=$BUILD_DIR:$PATH NO_COLOR=1 LC_ALL=C.UTF-8
+mkdir -p "$HOME"
+PY=/usr/bin/python3  # Debian's, with python3-dbus and python3-gi
+CLIENT=$ROOT/Tests/desktop-search/search_clients.py
+DESKTOP=$ROOT/desktop
+SERVICE=io.github.pokedexd.Pokedex1
+GNOME_PATH=/io/github/pokedexd/SearchProvider GNOME_IFACE=org.gnome.Shell.SearchProvider2
+KRUNNER_PATH=/io/github/pokedexd/KRunner KRUNNER_IFACE=org.kde.krunner1
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$TMP"; }
+trap cleanup EXIT
+passed=0 failed=0
+# check DESCRIPTION COMMAND...: runs it (a function of this script or a program), its output
+# kept and shown under FAIL.
+check() {
+    local what=$1; shift
+    if "$@" >"$TMP/check.out" 2>&1; then passed=$((passed + 1)); last=ok; echo "ok   $what"
+    else failed=$((failed + 1)); last=fail; echo "FAIL $what"; sed 's/^/     /' "$TMP/check.out" | head -20; fi
+}
+# show [LINES]: the output of the last check when it passed, indented (the real gdbus and Match
+# replies, for the note).
+show() { [ "$last" = ok ] && sed 's/^/     | /' "$TMP/check.out" | head -"${1:-8}"; return 0; }
+summary() { echo "desktop-search: $passed passed, $failed failed"; [ "$failed" = 0 ]; }
+client() { timeout 30 "$PY" "$CLIENT" "$@"; }
+
+# ---- The file contracts (no daemon needed) ----------------------------------------------------
+keyfile() {  # FILE GROUP KEY: the value (GLib's key-file parser, as GNOME reads it)
+    "$PY" -c 'import sys; from gi.repository import GLib
+k = GLib.KeyFile(); k.load_from_file(sys.argv[1], GLib.KeyFileFlags.NONE)
+print(k.get_string(sys.argv[2], sys.argv[3]))' "$@" 2>/dev/null
+}
+key_is() {  # FILE GROUP KEY REGEX
+    local v; v=$(keyfile "$1" "$2" "$3") || { echo "no $3 in [$2] of $1"; return 1; }
+    echo "$3=$v"; [[ $v =~ $4 ]] || { echo "$3 does not match /$4/"; return 1; }
+}
+APP=$DESKTOP/io.github.pokedexd.Pokedex1.desktop
+INI=$DESKTOP/io.github.pokedexd.Pokedex1.search-provider.ini
+KRUNNER=$DESKTOP/io.github.pokedexd.Pokedex1-krunner.desktop
+check "app entry: desktop-file-validate passes" desktop-file-validate "$APP"
+app_shown() {
+    for k in NoDisplay Hidden; do
+        [ "$(keyfile "$APP" 'Desktop Entry' "$k")" = true ] && { echo "$k=true: GNOME drops the providers of hidden apps"; return 1; }
+    done
+    key_is "$APP" 'Desktop Entry' Exec '^pokectl browse' && key_is "$APP" 'Desktop Entry' Type '^Application$'
+}
+check "app entry: shown (not NoDisplay, not Hidden), Exec=pokectl browse" app_shown
+search_ini() {
+    local g='Shell Search Provider'
+    key_is "$INI" "$g" DesktopId '^io\.github\.pokedexd\.Pokedex1\.desktop$' &&
+    key_is "$INI" "$g" BusName '^io\.github\.pokedexd\.Pokedex1$' &&
+    key_is "$INI" "$g" ObjectPath '^/io/github/pokedexd/SearchProvider$' &&
+    key_is "$INI" "$g" Version '^2$' &&
+    [ -f "$DESKTOP/$(keyfile "$INI" "$g" DesktopId)" ] || { echo "DesktopId names no entry in desktop/"; return 1; }
+}
+check "search provider ini: [Shell Search Provider] DesktopId, BusName, ObjectPath, Version=2" search_ini
+krunner_plugin() {
+    local g='Desktop Entry'
+    key_is "$KRUNNER" "$g" Type '^Service$' &&
+    key_is "$KRUNNER" "$g" Name '.' &&
+    key_is "$KRUNNER" "$g" X-KDE-PluginInfo-Name '^[A-Za-z0-9._-]+$' &&
+    key_is "$KRUNNER" "$g" X-KDE-PluginInfo-EnabledByDefault '^true$' &&
+    key_is "$KRUNNER" "$g" X-KDE-ServiceTypes 'Plasma/Runner' &&
+    key_is "$KRUNNER" "$g" X-Plasma-API '^DBus2?$' &&
+    key_is "$KRUNNER" "$g" X-Plasma-DBusRunner-Service '^io\.github\.pokedexd\.Pokedex1$' &&
+    key_is "$KRUNNER" "$g" X-Plasma-DBusRunner-Path '^/io/github/pokedexd/KRunner$'
+}
+check "KRunner plugin: Type=Service, X-Plasma-API=DBus(2), X-Plasma-DBusRunner-Service and -Path, plugin id, enabled" krunner_plugin
+
+# ---- A private bus, the mock PokeAPI, a notification recorder, the daemon ----------------------
+out=$(dbus-daemon --config-file="$ROOT/Tests/dbus/test-bus.conf" --fork --print-address=1 --print-pid=1)
+export DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
+PIDS+=("$(echo "$out" | sed -n 2p)")
+"$PY" "$ROOT/Tests/mockapi/mock_pokeapi.py" --port 0 --port-file "$TMP/port" >/dev/null 2>&1 &
+PIDS+=($!)
+for _ in $(seq 100); do [ -s "$TMP/port" ] && break; sleep 0.1; done
+MOCK=http://127.0.0.1:$(cat "$TMP/port")
+"$PY" "$ROOT/Tests/mocknotify/notification_recorder.py" --log "$TMP/notifications.jsonl" --ready "$TMP/notify.ready" >/dev/null 2>&1 &
+PIDS+=($!)
+for _ in $(seq 100); do [ -e "$TMP/notify.ready" ] && break; sleep 0.1; done
+touch "$TMP/notifications.jsonl"
+
+start_daemon() {  # extra pokedexd options
+    pokedexd --api-url "$MOCK/api/v2" --sprite-host 127.0.0.1 --idle-timeout 0 "$@" 2>>"$TMP/pokedexd.log" &
+    DAEMON=$!
+    PIDS+=($DAEMON)
+    for _ in $(seq 100); do pokectl status >/dev/null 2>&1 && return 0; sleep 0.1; done
+    cat "$TMP/pokedexd.log"; return 1
+}
+start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=yes || { summary; exit 1; }
+
+# gdbus, as GNOME Shell calls the provider: gn METHOD ARGS... prints the GVariant reply.
+gn() { timeout 15 gdbus call --session --timeout 10 --dest "$SERVICE" --object-path "$GNOME_PATH" --method "$GNOME_IFACE.$1" "${@:2}"; }
+# gids METHOD ARGS...: the result ids as a JSON array.
+gids() {
+    gn "$@" >"$TMP/gdbus.out" || return 1
+    "$PY" "$CLIENT" gvariant --type '(as)' <"$TMP/gdbus.out" | jq -c '.[0]'
+}
+as_gvariant() { jq -r 'if length == 0 then "@as []" else "[" + (map("\u0027" + . + "\u0027") | join(", ")) + "]" end'; }
+# first_is ID METHOD ARGS...: the first result is ID.
+first_is() {
+    local want=$1 got; shift
+    got=$(gids "$@") || return 1
+    echo "$got"; [ "$(echo "$got" | jq -r '.[0] // empty')" = "$want" ]
+}
+subset() {  # JSON arrays A B: every element of A is in B
+    jq -e -n --argjson a "$1" --argjson b "$2" '$a - $b == []' >/dev/null || { echo "$1 is not within $2"; return 1; }
+}
+
+# ---- GNOME Shell: the interface, searches, narrowing, metas -----------------------------------
+gnome_signatures() {
+    client signatures "$GNOME_PATH" "$GNOME_IFACE" | tee "$TMP/sig" &&
+    diff <(printf '%s\n' 'ActivateResult sasu -> ' 'GetInitialResultSet as -> as' 'GetResultMetas as -> aa{sv}' \
+                         'GetSubsearchResultSet asas -> as' 'LaunchSearch asu -> ') "$TMP/sig"
+}
+check "GNOME: $GNOME_PATH has SearchProvider2's five methods, exact signatures" gnome_signatures
+initial_pika() { gn GetInitialResultSet "['pika']" && first_is 25 GetInitialResultSet "['pika']"; }
+check "GNOME: GetInitialResultSet ['pika'] gives 25 first" initial_pika; show 2
+no_result() { local got; got=$(gids GetInitialResultSet "['zzqqxx']") && echo "$got" && [ "$got" = '[]' ]; }
+check "GNOME: GetInitialResultSet ['zzqqxx'] gives no result, no error" no_result
+CHAR=$(gids GetInitialResultSet "['char']" 2>/dev/null || echo null)
+char_initial() { echo "$CHAR"; subset '["4","5","6"]' "$CHAR"; }
+check "GNOME: ['char'] finds charmander, charmeleon, charizard" char_initial
+narrows() {  # PREVIOUS(JSON) TERMS(GVariant) MUST_CONTAIN(JSON)
+    local got; got=$(gids GetSubsearchResultSet "$(echo "$1" | as_gvariant)" "$2") || return 1
+    echo "subsearch of $1 with $2: $got"; subset "$got" "$1" && subset "$3" "$got"
+}
+check "GNOME: GetSubsearchResultSet(['char'] results, ['chari']) narrows to charizard" narrows "$CHAR" "['chari']" '["6"]'
+check "GNOME: GetSubsearchResultSet(['char'] results, ['char', 'izard']) narrows, every term must match" narrows "$CHAR" "['char', 'izard']" '["6"]'
+check "GNOME: GetSubsearchResultSet(['25'], ['char']) only narrows: nothing" narrows '["25"]' "['char']" '[]'
+check "GNOME: GetSubsearchResultSet([], ['pika']) only narrows: nothing" narrows '[]' "['pika']" '[]'
+and_terms() {
+    local got; got=$(gids GetInitialResultSet "['char', 'izard']") || return 1
+    echo "$got"; [ "$(echo "$got" | jq -r '.[0]')" = 6 ] && ! echo "$got" | jq -e 'index("4")' >/dev/null
+}
+check "GNOME: ['char', 'izard'] is an AND: charizard first, no charmander" and_terms
+# GNOME splits the entry on white space: "No. 25" arrives as ['No.', '25'].
+for terms in "['#025']" "['#25']" "['No.', '25']" "['No.25']" "['no25']" "['N°25']" "['２５']" "['#０２５']"; do
+    check "GNOME: number as written, $terms gives 25 first" first_is 25 GetInitialResultSet "$terms"
+done
+check "GNOME: a subsearch keeps numbers: (['25'], ['#025'])" narrows '["25"]' "['#025']" '["25"]'
+
+SPRITE=$(pokectl sprite pikachu --json 2>/dev/null | jq -r .sprite_path)
+pokectl show pikachu >/dev/null 2>&1  # genus and types known, as after any look at it
+metas_25() {
+    gn GetResultMetas "['25']" | tee "$TMP/metas.txt" && echo &&
+    "$PY" "$CLIENT" check-metas <"$TMP/metas.txt" | tee "$TMP/metas.json" && echo &&
+    jq -e --arg sprite "$SPRITE" '.[0] | .id == "25" and .name == "Pikachu"
+        and (.description | contains("#025") and contains("Mouse Pokémon") and contains("Electric"))
+        and (.clipboardText | type == "string" and length > 0)
+        and .icon.type == "(sv)" and .icon.kind == "file" and .icon.png == true and .icon.path == $sprite' "$TMP/metas.json"
+}
+check "GNOME: GetResultMetas ['25']: id, name Pikachu, description #025 · genus · type, clipboardText, icon ('file', <'file:///…/25.png'>) a real PNG, the cached sprite" metas_25; show 3
+metas_order() {
+    gn GetResultMetas "['6', '25', '1']" | "$PY" "$CLIENT" check-metas | tee "$TMP/m3.json" &&
+    jq -e '[.[].id] == ["6", "25", "1"] and [.[].name] == ["Charizard", "Pikachu", "Bulbasaur"]' "$TMP/m3.json" >/dev/null
+}
+check "GNOME: GetResultMetas ['6', '25', '1']: one meta per id, in order, each with an icon" metas_order
+all_metas() {
+    local ids n; ids=$(gids GetInitialResultSet "['c']") && n=$(echo "$ids" | jq length) && echo "$n results" && [ "$n" -gt 0 ] &&
+    gn GetResultMetas "$(echo "$ids" | as_gvariant)" | "$PY" "$CLIENT" check-metas | jq -e --argjson n "$n" 'length == $n' >/dev/null
+}
+check "GNOME: GetResultMetas of every result of ['c']: well formed, every file icon a real PNG" all_metas
+
+before=$(wc -l <"$TMP/notifications.jsonl")
+check "GNOME: ActivateResult('25', ['pika'], 0) returns" gn ActivateResult "'25'" "['pika']" 0
+activate_card() {
+    for _ in $(seq 50); do tail -n +"$((before + 1))" "$TMP/notifications.jsonl" | grep -q Pikachu && break; sleep 0.1; done
+    tail -n +"$((before + 1))" "$TMP/notifications.jsonl" | jq -c 'select(.member == "Notify")' | grep Pikachu | tail -1 >"$TMP/card.json"
+    cat "$TMP/card.json"
+    [ -s "$TMP/card.json" ] || { echo "no notification naming Pikachu (no app entry is installed here)"; return 1; }
+    jq -e '(.actions | length >= 4)' "$TMP/card.json" >/dev/null || { echo "fewer than two actions"; return 1; }
+    local img; img=$(jq -r '[.hints["image-path"], .hints["image_path"], .app_icon] | map(select(. != null and . != "")) | .[0] // empty' "$TMP/card.json")
+    img=${img#file://}
+    [ -f "$img" ] && [ "$(head -c 8 "$img" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+        jq -e '.hints["image-data"] // .hints["image_data"]' "$TMP/card.json" >/dev/null || { echo "no sprite: image $img"; return 1; }
+}
+check "GNOME: with no app entry, ActivateResult shows a card: Pikachu, its sprite, actions (favorite, open)" activate_card
+check "GNOME: LaunchSearch(['pika'], 0) returns" gn LaunchSearch "['pika']" 0
+
+# ---- KRunner: Match as DBusRunner calls it -----------------------------------------------------
+krunner_signatures() {
+    client signatures "$KRUNNER_PATH" "$KRUNNER_IFACE" | tee "$TMP/sig" &&
+    for m in 'Actions  -> a(sss)' 'Config  -> a{sv}' 'Match s -> a(sssida{sv})' 'Run ss -> ' 'Teardown  -> '; do
+        grep -qxF "$m" "$TMP/sig" || { echo "missing: $m"; return 1; }
+    done
+}
+check "KRunner: $KRUNNER_PATH has org.kde.krunner1's methods, exact signatures" krunner_signatures
+match_pika() {
+    client krunner-match pika | tee "$TMP/match.json" | jq -c '.[] | .properties["icon-data"] |= (if . then del(.opaque_pixels) else . end)' | head -3 &&
+    jq -e '.[0] as $m | $m.text == "Pikachu" and $m.relevance > 0 and $m.relevance <= 1
+        and ([.[].relevance] | max) == $m.relevance
+        and ($m.type | IN(0, 10, 30, 50, 70, 100))
+        and ($m.properties.subtext | type == "string" and length > 0)
+        and ($m.properties["icon-data"].opaque_pixels // 0) > 0' "$TMP/match.json" >/dev/null
+}
+check "KRunner: Match('pika') a(sssida{sv}): Pikachu first, relevance in (0, 1] and highest, subtext, the sprite as icon-data" match_pika; show 3
+match_first() {  # QUERY NAME
+    client krunner-match "$1" >"$TMP/m.json" || return 1
+    jq -c '[.[] | {id, text, relevance}] | .[:3]' "$TMP/m.json"; jq -e --arg n "$2" '.[0].text == $n' "$TMP/m.json" >/dev/null
+}
+check "KRunner: Match('char'): Charmander first" match_first char Charmander
+check "KRunner: Match('Glurak') is not an error" client krunner-match Glurak
+for q in '#025' '#25' 'No. 25' 'no25' 'N°25' '２５'; do
+    check "KRunner: number as written, Match('$q'): Pikachu first" match_first "$q" Pikachu
+done
+actions() {
+    client krunner-actions | tee "$TMP/actions.json" &&
+    jq -e 'length >= 3 and all(.[]; (.id | length > 0) and (.text | length > 0)) and any(.[]; .id == "favorite")' "$TMP/actions.json" >/dev/null
+}
+check "KRunner: Actions a(sss): at least favorite, copy, open, each with an id and a text" actions
+concurrent() {
+    client krunner-concurrent pika char bulb squir '#025' jiggl weed ekan | tee "$TMP/conc.json" &&
+    jq -e '.sent_before_first_reply == 8 and ([.results[] | select(.error)] == [])
+        and ([.results[].texts[0]] == ["Pikachu", "Charmander", "Bulbasaur", "Squirtle", "Pikachu", "Jigglypuff", "Weedle", "Ekans"])' "$TMP/conc.json" >/dev/null
+}
+check "KRunner: eight Match calls in flight at once, each answered for its own query" concurrent
+run_favorite() {
+    local id; id=$(client krunner-match pika | jq -r '.[0].id') || return 1
+    client krunner-run "$id" favorite || return 1
+    for _ in $(seq 50); do pokectl favs --json | jq -e '[.favorites[].name] | index("pikachu")' >/dev/null && return 0; sleep 0.1; done
+    echo "favorites: $(pokectl favs --json)"; return 1
+}
+check "KRunner: Run(Match('pika')[0].id, 'favorite') makes pikachu a favorite" run_favorite
+run_unfavorite() {
+    jq -e 'any(.[]; .id == "unfavorite")' "$TMP/actions.json" >/dev/null || { echo "(one favorite action: skipped)"; return 0; }
+    local id; id=$(client krunner-match pika | jq -r '.[0].id') || return 1
+    client krunner-run "$id" unfavorite || return 1
+    for _ in $(seq 50); do pokectl favs --json | jq -e '[.favorites[].name] | index("pikachu") | not' >/dev/null && return 0; sleep 0.1; done
+    return 1
+}
+check "KRunner: Run(…, 'unfavorite') takes it back, when offered" run_unfavorite
+config() { client krunner-config | tee "$TMP/config.json" && jq -e '.MinLetterCount.value == 2 and (.MinLetterCount.type | IN("i", "u"))' "$TMP/config.json" >/dev/null; }
+check "KRunner: Config a{sv} has MinLetterCount 2" config
+check "KRunner: Teardown returns" client krunner-teardown
+check "KRunner: Match after Teardown still answers" match_first pika Pikachu
+
+# ---- Numbers as written, through pokectl (Search, Detail, SpritePath, favorites) ---------------
+for q in '#025' '#25' 'No. 25' 'N°25' 'no25' '２５'; do
+    check "pokectl show '$q' is pikachu" bash -c "pokectl show '$q' --json | jq -e '.name == \"pikachu\"'"
+done
+check "pokectl search '#25': pikachu first" bash -c "pokectl search '#25' --json | jq -e '.results[0].name == \"pikachu\"'"
+check "pokectl search 'No. 25': pikachu first" bash -c "pokectl search 'No. 25' --json | jq -e '.results[0].name == \"pikachu\"'"
+check "pokectl sprite 'N°25': a real PNG" bash -c "p=\$(pokectl sprite 'N°25' --json | jq -r .sprite_path) && echo \$p &&
+    [ \"\$(head -c 8 \"\$p\" | od -An -tx1 | tr -d ' \n')\" = 89504e470d0a1a0a ]"
+check "pokectl unfav '#7' names squirtle" bash -c "pokectl unfav '#7' --json | jq -e '.name == \"squirtle\"'"
+
+# ---- Sprites not cached: a themed fallback, still an icon --------------------------------------
+kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
+export XDG_CACHE_HOME=$TMP/home/.cache-nosprites  # nothing cached; port 9 refuses every sprite
+start_daemon --sprite-url-template "http://127.0.0.1:9/{id}.png" --notify=no || { summary; exit 1; }
+uncached() {
+    gn GetResultMetas "['25', '6']" | "$PY" "$CLIENT" check-metas | tee "$TMP/metas2.json" &&
+    jq -e 'length == 2 and all(.[]; .icon.kind == "themed" or (.icon.kind == "file" and .icon.png))' "$TMP/metas2.json" >/dev/null
+}
+check "GNOME: sprites not cached: GetResultMetas still gives an icon (themed fallback)" uncached
+check "GNOME: sprites not cached: ['pika'] still gives 25" first_is 25 GetInitialResultSet "['pika']"
+uncached_match() {
+    client krunner-match pika | tee "$TMP/m2.json" >/dev/null &&
+    jq -e '.[0].text == "Pikachu" and (.[0].icon_name != "" or .[0].properties["icon-data"] != null)' "$TMP/m2.json"
+}
+check "KRunner: sprites not cached: Match('pika') still has an icon name" uncached_match
+
+summary
