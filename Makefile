@@ -13,13 +13,17 @@ ZSHCOMPDIR  ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 EXAMPLESDIR ?= $(DATADIR)/doc/pokedexd/examples
 APPLICATIONSDIR ?= $(DATADIR)/applications
+# GNOME Shell reads search providers from the system data directories only (PREFIX=/usr or
+# /usr/local); KRunner reads its D-Bus plugins from every data directory, ~/.local/share too.
+SEARCHPROVIDERDIR ?= $(DATADIR)/gnome-shell/search-providers
+KRUNNERDIR ?= $(DATADIR)/krunner/dbusplugins
 
 SWIFT       ?= swift
 RELEASE_DIR  = .build/release
 # Debian packages the build, the tests and the service need.
-DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin
 
-.PHONY: all build release deps test test-unit test-integration test-examples test-browse test-session check-sanitizers check-asan check-tsan install uninstall clean
+.PHONY: all build release deps test test-unit test-integration test-examples test-browse test-desktop-search test-session check-sanitizers check-asan check-tsan install uninstall clean
 
 all: build
 
@@ -44,7 +48,7 @@ release: deps
 
 ## test: every test: unit tests, the daemon on a private bus (with the reliability suite), the
 ## examples, the systemd session test, then the integration tests again under ASan and TSan.
-test: deps test-unit test-integration test-examples test-browse test-session check-sanitizers
+test: deps test-unit test-integration test-examples test-browse test-desktop-search test-session check-sanitizers
 
 test-unit:
 	$(SWIFT) build --build-tests
@@ -87,6 +91,11 @@ test-browse:
 	desktop-file-validate desktop/io.github.pokedexd.Pokedex1.desktop
 	bash Tests/browse/browse-test.sh
 
+# The desktop's search providers called as GNOME Shell (gdbus) and KRunner (python3-dbus) call them.
+test-desktop-search:
+	$(SWIFT) build
+	bash Tests/desktop-search/desktop-search-test.sh
+
 test-session: release
 	bash Tests/session/session-test.sh
 
@@ -101,6 +110,9 @@ install: deps release
 	install -m 0644 dbus/io.github.pokedexd.Pokedex1.xml "$(DESTDIR)$(DBUSINTERFACEDIR)/"
 	install -d "$(DESTDIR)$(APPLICATIONSDIR)"
 	install -m 0644 desktop/io.github.pokedexd.Pokedex1.desktop "$(DESTDIR)$(APPLICATIONSDIR)/"
+	install -d "$(DESTDIR)$(SEARCHPROVIDERDIR)" "$(DESTDIR)$(KRUNNERDIR)"
+	install -m 0644 desktop/io.github.pokedexd.Pokedex1.search-provider.ini "$(DESTDIR)$(SEARCHPROVIDERDIR)/"
+	install -m 0644 desktop/io.github.pokedexd.Pokedex1-krunner.desktop "$(DESTDIR)$(KRUNNERDIR)/"
 	install -d "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man8"
 	install -m 0644 man/pokectl.1 "$(DESTDIR)$(MANDIR)/man1/pokectl.1"
 	install -m 0644 man/pokedexd.8 "$(DESTDIR)$(MANDIR)/man8/pokedexd.8"
@@ -133,6 +145,8 @@ uninstall:
 	  "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service" \
 	  "$(DESTDIR)$(DBUSINTERFACEDIR)/io.github.pokedexd.Pokedex1.xml" \
 	  "$(DESTDIR)$(APPLICATIONSDIR)/io.github.pokedexd.Pokedex1.desktop" \
+	  "$(DESTDIR)$(SEARCHPROVIDERDIR)/io.github.pokedexd.Pokedex1.search-provider.ini" \
+	  "$(DESTDIR)$(KRUNNERDIR)/io.github.pokedexd.Pokedex1-krunner.desktop" \
 	  "$(DESTDIR)$(BASHCOMPDIR)/pokectl" "$(DESTDIR)$(ZSHCOMPDIR)/_pokectl" "$(DESTDIR)$(FISHCOMPDIR)/pokectl.fish" \
 	  "$(DESTDIR)$(MANDIR)/man1/pokectl.1" "$(DESTDIR)$(MANDIR)/man8/pokedexd.8"
 	rm -rf "$(DESTDIR)$(EXAMPLESDIR)"

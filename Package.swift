@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "pokedexd",
             dependencies: [
-                "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG",
+                "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG", "PokedexLocks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

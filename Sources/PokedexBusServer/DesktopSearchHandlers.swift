@@ -21,6 +21,7 @@ enum DesktopSearchHandlers {
             KRunner1.run.route { a in s.runDesktopAction(a.0, a.1) },
             KRunner1.config.route { .now(()) },
             KRunner1.teardown.route { .now(()) },
+            KRunner1.setActivationToken.route { token in s.setActivationToken(token) },
         ]
     }
 }

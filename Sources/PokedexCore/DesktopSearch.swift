@@ -61,8 +61,14 @@ public final class DesktopSearch: Sendable {
         return terms.prefix(8).map { SearchQuery(parsing: $0) }
     }
 
-    /// The first term's hits, in its order, that every other term also found.
+    /// The first term's hits, in its order, that every other term also found. A term with
+    /// exact, prefix or substring hits counts only those: a typo-tolerant match is for a term
+    /// that found nothing else ("mon13" must not keep "mon1" and "mon3").
     static func intersect(_ hits: [[SearchHit]]) -> [SearchHit] {
+        let hits = hits.map { h in
+            let precise = h.filter { $0.distance == 0 && $0.match != .fuzzy }
+            return precise.isEmpty ? h : precise
+        }
         guard let first = hits.first else { return [] }
         let others = hits.dropFirst().map { Set($0.map(\.item.id)) }
         return first.filter { h in others.allSatisfy { $0.contains(h.item.id) } }

@@ -39,6 +39,8 @@ public protocol DesktopLauncher: Sendable {
     func openBrowse(_ query: String) -> Bool
     /// Puts `text` on the clipboard; false when no clipboard tool is there.
     func copy(_ text: String) -> Bool
+    /// The desktop's activation token for the next program started (Wayland focus).
+    func setActivationToken(_ token: String)
 }
 
 /// Turns favorites changes into notifications, one at a time and in order, so the bubble

@@ -53,6 +53,12 @@ extension PokedexService {
         return .now(())
     }
 
+    /// KRunner's `SetActivationToken(token)`: handed to the next program opened.
+    public func setActivationToken(_ token: String) -> Answer<Void> {
+        launcher?.setActivationToken(token)
+        return .now(())
+    }
+
     /// KRunner's `Run(id, action)`: favorite, unfavorite, copy the sprite's path, or open ("").
     public func runDesktopAction(_ id: String, _ action: String) -> Answer<Void> {
         switch action {

@@ -37,9 +37,11 @@ public enum KRunner1 {
                                    errors: [.notFound, .invalidArgument, .unavailable, .storage])
     public static let config = Method("Config", args: .none, reply: .one("config", DesktopCoding.krunnerConfig), errors: [])
     public static let teardown = Method("Teardown", args: .none, reply: .none, errors: [])
+    /// Plasma 6 on Wayland, before `Run`: the token that lets what is opened take the focus.
+    public static let setActivationToken = Method("SetActivationToken", args: .one("token", Coding.argument), reply: .none, errors: [])
 
     public static let interface = Interface(name: interfaceName, objectPath: objectPath, members: [
-        actions.shape, match.shape, run.shape, config.shape, teardown.shape,
+        actions.shape, match.shape, run.shape, config.shape, teardown.shape, setActivationToken.shape,
     ])
 }
 

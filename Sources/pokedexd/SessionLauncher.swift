@@ -1,5 +1,6 @@
 import Glibc
 import PokedexCore
+import PokedexLocks
 
 /// Starts programs in the user's session for the desktop's search providers: `pokectl browse`
 /// in a terminal, a clipboard tool. Each runs as a transient unit of the user manager
@@ -10,6 +11,10 @@ final class SessionLauncher: DesktopLauncher {
     private let path: [String]
     private let terminalOverride: String?
     private let log: Logger
+    /// Plasma's activation token for the next program (Wayland's focus), used once.
+    private let token = Mutex<String?>(nil)
+
+    func setActivationToken(_ token: String) { self.token.withLock { $0 = token } }
 
     init(environment: [String: String], log: @escaping Logger) {
         self.log = log
@@ -56,7 +61,9 @@ final class SessionLauncher: DesktopLauncher {
 
     /// Starts `argv` as a transient unit of the user manager, or directly; reaps it in the background.
     private func run(_ argv: [String]) -> Bool {
-        let full = find("systemd-run").map { [$0, "--user", "--collect", "--quiet", "--"] + argv } ?? argv
+        let activation = token.withLock { t in defer { t = nil }; return t }
+        let setenv = activation.map { ["--setenv=XDG_ACTIVATION_TOKEN=" + $0] } ?? []
+        let full = find("systemd-run").map { [$0, "--user", "--collect", "--quiet"] + setenv + ["--"] + argv } ?? argv
         var pid: pid_t = 0
         var cArgs = full.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }

@@ -235,7 +235,7 @@ do {
         guard let text = try? String(contentsOfFile: args[3], encoding: .utf8) else { fail("cannot read \(args[3])") }
         var total = 0, first = 0, top3 = 0
         var misses: [String] = []
-        for row in text.split(separator: "\n") where !row.hasPrefix("#") {
+        for row in text.split(separator: "\n") where !row.hasPrefix("# ") {  // "#025" is a query
             let f = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard f.count >= 2 else { continue }
             total += 1
