@@ -125,10 +125,11 @@ final class HostHealth: Sendable {
             var entry = h[host, default: Host()]
             defer { h[host] = entry }
             entry.probeURL = url
+            // A request sent before the last change failing now says nothing new: twenty
+            // sprites in flight when the host went away must not push its probe to 30 s, nor
+            // take it down again once a probe has found it back.
+            guard outage == entry.outage else { return nil }
             if var down = entry.down {
-                // A request sent before the outage began failing now says nothing new: twenty
-                // sprites in flight when the host went away must not push its probe to 30 s.
-                guard outage == entry.outage else { return nil }
                 // Still down, whatever the failure: the next try waits longer.
                 down.backoff = min(down.backoff * 2, Self.maxBackoff)
                 down.nextAttempt = clock.now().addingTimeInterval(down.backoff)

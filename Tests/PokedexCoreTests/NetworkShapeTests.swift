@@ -170,6 +170,11 @@ final class HostHealthTests: XCTestCase {
         health.failed("sprites.test", .connection("Empty reply from server"), url: sprite, sentDuring: during)
         let second = health.snapshot().first { $0.host == "sprites.test" }!
         XCTAssertEqual(second.nextAttempt.map { $0 - clock.now().timeIntervalSince1970 } ?? -1, 2, accuracy: 0.01)
+        // A probe finds it back; a late failure of a request sent before the outage leaves it up.
+        health.answered("sprites.test", status: 200, multiplexed: nil, sentDuring: during)
+        XCTAssertTrue(health.isUp("sprites.test"))
+        health.failed("sprites.test", .connection("Empty reply from server"), url: sprite, sentDuring: before)
+        XCTAssertTrue(health.isUp("sprites.test"), "an old request's failure does not take it down again")
     }
 
     func testServerErrorsTakeEightInARowToDownAHost() async throws {
