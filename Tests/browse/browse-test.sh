@@ -19,7 +19,7 @@ cleanup() {
     tmux -S "$SOCK" kill-server 2>/dev/null
     for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
     wait 2>/dev/null
-    rm -rf "$TMP"
+    rm -rf "$TMP" 2>/dev/null || { sleep 1; rm -rf "$TMP"; }
 }
 trap cleanup EXIT
 passed=0 failed=0
