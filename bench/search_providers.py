@@ -51,7 +51,9 @@ def main():
     bus = dbus.SessionBus()
 
     def call(path, iface, method, sig="", args=()):
-        return bus.call_blocking(SERVICE, path, iface, method, sig, args, timeout=30)
+        # byte_arrays: an `ay` (KRunner's icon pixels) arrives as bytes, as Qt's client reads it
+        # into a QByteArray, not as a list of one Python object per byte.
+        return bus.call_blocking(SERVICE, path, iface, method, sig, args, timeout=30, byte_arrays=True)
 
     try:
         names = all_names(bus)

@@ -8,8 +8,8 @@ import PokedexLocks
 public final class DesktopSearch: Sendable {
     /// Results a provider gets for one set of terms.
     public static let maxResults: UInt32 = 20
-    /// Decoded sprites kept for KRunner's icons (96×96 RGBA: 36 KB each).
-    static let iconCacheSize = 64
+    /// Decoded sprites kept for KRunner's icons, cropped to what is drawn (10–20 KB each).
+    static let iconCacheSize = 256
 
     private let search: SearchEngine
     private let catalog: Catalog
@@ -123,12 +123,32 @@ public final class DesktopSearch: Sendable {
 
     // MARK: Icons
 
+    /// `image` cut to the smallest rectangle holding every pixel with any alpha; nil when none has.
+    static func cropped(_ image: RGBAImage) -> RGBAImage? {
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        for y in 0..<image.height {
+            for x in 0..<image.width where image.pixels[(y * image.width + x) * 4 + 3] > 0 {
+                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            }
+        }
+        guard maxX >= 0 else { return nil }
+        if minX == 0, minY == 0, maxX == image.width - 1, maxY == image.height - 1 { return image }
+        let w = maxX - minX + 1, h = maxY - minY + 1
+        var pixels = [UInt8]()
+        pixels.reserveCapacity(w * h * 4)
+        for y in minY...maxY {
+            let start = (y * image.width + minX) * 4
+            pixels += image.pixels[start..<(start + w * 4)]
+        }
+        return RGBAImage(width: w, height: h, pixels: pixels)
+    }
+
     /// The sprite's pixels for KRunner, when it is cached; decoded once and kept.
     public func icon(_ r: DesktopResult) -> RGBAImage? {
         guard !r.spritePath.isEmpty, let decoder else { return nil }
         if let known = icons.withLock({ $0.images[r.id] }) { return known }
-        guard let bytes = FileIO.readFile(r.spritePath, maxBytes: BodyKind.png.maxBytes), let image = decoder.decode(bytes),
-              image.width <= 512, image.height <= 512 else { return nil }
+        guard let bytes = FileIO.readFile(r.spritePath, maxBytes: BodyKind.png.maxBytes), let decoded = decoder.decode(bytes),
+              decoded.width <= 512, decoded.height <= 512, let image = Self.cropped(decoded) else { return nil }
         icons.withLock { c in
             c.images[r.id] = image
             c.order.append(r.id)

@@ -19,11 +19,21 @@ extension PokedexService {
     /// `GetResultMetas(ids)`.
     public func desktopMetas(_ ids: [String]) -> Answer<[DesktopResult]> { desktop.metas(ids) }
 
+    /// KRunner shows a handful of matches per runner: this many, the first
+    /// ``krunnerIcons`` with their sprite's pixels (the rest with a themed icon), so a reply
+    /// stays small (a cropped sprite is 10–20 KB).
+    public static let krunnerMatches = 10
+    public static let krunnerIcons = 5
+
     /// KRunner's `Match(query)`: the results with their sprites' pixels.
     public func krunnerMatch(_ query: String) -> Answer<[KRunnerMatch]> {
         let terms = query.split(whereSeparator: \.isWhitespace).map(String.init)
         guard query.trimmingCharacters(in: .whitespaces).count >= Self.krunnerMinLetters else { return .now([]) }
-        return desktop.results(terms).map { [desktop] results in results.map { KRunnerMatch(result: $0, icon: desktop.icon($0)) } }
+        return desktop.results(terms).map { [desktop] results in
+            results.prefix(Self.krunnerMatches).enumerated().map { i, r in
+                KRunnerMatch(result: r, icon: i < Self.krunnerIcons ? desktop.icon(r) : nil)
+            }
+        }
     }
 
     /// `ActivateResult(id)`: `pokectl browse` on it in a terminal, or a card with its sprite,
