@@ -1,0 +1,108 @@
+import PokedexModels
+
+/// The kitty graphics protocol (kitty, WezTerm, Ghostty, Konsole): an image as APC escape
+/// sequences, `ESC _ G key=value,… ; base64 payload ESC \`, its pixels sent as RGBA (`f=32`) in
+/// chunks of at most 4096 base64 bytes (`m=1` on every chunk but the last).
+///
+/// The image is shown over `columns × rows` cells from the cursor, so text laid out beside it
+/// lines up; `id` and `placement` make a redraw replace it instead of stacking another.
+public enum KittyGraphics {
+    /// The most base64 bytes in one escape sequence, as the protocol requires.
+    public static let chunkSize = 4096
+
+    /// The escape sequences that draw `image` over `columns × rows` cells and leave the cursor
+    /// where it was (`C=1`). `q=2`: the terminal answers nothing, not even errors.
+    public static func draw(_ image: RGBAImage, columns: Int, rows: Int, id: UInt32 = 1, placement: UInt32 = 1) -> String {
+        let payload = Base64.encode(image.pixels)
+        var out = ""
+        var start = payload.startIndex
+        var first = true
+        repeat {
+            let end = payload.index(start, offsetBy: chunkSize, limitedBy: payload.endIndex) ?? payload.endIndex
+            let more = end < payload.endIndex ? 1 : 0
+            let keys = first
+                ? "a=T,f=32,s=\(image.width),v=\(image.height),c=\(columns),r=\(rows),i=\(id),p=\(placement),C=1,q=2,m=\(more)"
+                : "m=\(more)"
+            out += "\u{1B}_G" + keys + ";" + payload[start..<end] + "\u{1B}\\"
+            first = false
+            start = end
+        } while start < payload.endIndex
+        return out
+    }
+
+    /// Deletes every image this program placed (browse, on leaving or redrawing from scratch).
+    public static let deleteAll = "\u{1B}_Ga=d,d=A,q=2\u{1B}\\"
+
+    /// The query that a kitty-protocol terminal answers with `ESC _ G i=31;OK ESC \` (any
+    /// other answer, or none, means no): a 1×1 RGB image that is only checked, never shown.
+    public static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
+
+    /// Whether `reply` holds a kitty graphics answer to ``query``.
+    public static func answersQuery(_ reply: [UInt8]) -> Bool {
+        let s = String(decoding: reply, as: UTF8.self)
+        return s.contains("\u{1B}_Gi=31;OK")
+    }
+
+    /// The image a ``draw(_:columns:rows:id:placement:)`` stream carries, read back (tests, the bench).
+    public static func decode(_ stream: String) -> (image: RGBAImage, columns: Int, rows: Int)? {
+        var keys: [String: String] = [:]
+        var data = ""
+        var rest = Substring(stream)
+        while let start = rest.firstRange(of: "\u{1B}_G") {
+            rest = rest[start.upperBound...]
+            guard let end = rest.firstRange(of: "\u{1B}\\") else { return nil }
+            let body = rest[..<end.lowerBound]
+            rest = rest[end.upperBound...]
+            let parts = body.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+            for kv in parts[0].split(separator: ",") {
+                let pair = kv.split(separator: "=", maxSplits: 1)
+                if pair.count == 2, keys[String(pair[0])] == nil || pair[0] == "m" { keys[String(pair[0])] = String(pair[1]) }
+            }
+            if parts.count == 2 { data += parts[1] }
+        }
+        guard keys["f"] == "32", let w = keys["s"].flatMap(Int.init), let h = keys["v"].flatMap(Int.init),
+              let bytes = Base64.decode(data), bytes.count == w * h * 4 else { return nil }
+        return (RGBAImage(width: w, height: h, pixels: bytes), keys["c"].flatMap(Int.init) ?? 0, keys["r"].flatMap(Int.init) ?? 0)
+    }
+}
+
+/// Base64 (RFC 4648, with padding), for the graphics protocols (PokedexTerminal links no Foundation).
+public enum Base64 {
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    public static func encode(_ bytes: [UInt8]) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var i = 0
+        while i + 2 < bytes.count {
+            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+            out += [alphabet[Int(n >> 18)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)], alphabet[Int(n & 63)]]
+            i += 3
+        }
+        let left = bytes.count - i
+        if left > 0 {
+            let n = UInt32(bytes[i]) << 16 | (left == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
+            out += [alphabet[Int(n >> 18)], alphabet[Int(n >> 12 & 63)]]
+            out += left == 2 ? [alphabet[Int(n >> 6 & 63)], UInt8(ascii: "=")] : [UInt8(ascii: "="), UInt8(ascii: "=")]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func decode(_ text: String) -> [UInt8]? {
+        var table = [Int](repeating: -1, count: 256)
+        for (i, c) in alphabet.enumerated() { table[Int(c)] = i }
+        var out = [UInt8]()
+        var acc = 0, bits = 0
+        for c in text.utf8 where c != UInt8(ascii: "=") {
+            let v = table[Int(c)]
+            guard v >= 0 else { return nil }
+            acc = acc << 6 | v
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: acc >> bits))
+            }
+        }
+        return out
+    }
+}

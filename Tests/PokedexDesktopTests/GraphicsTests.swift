@@ -1,0 +1,65 @@
+import PokedexModels
+import PokedexTestKit
+@testable import PokedexTerminal
+import XCTest
+
+/// The kitty and sixel images, decoded back and compared with the sprite they carry.
+final class GraphicsTests: XCTestCase {
+    /// Mean absolute colour difference (per channel) over the pixels `a` draws; and how many of
+    /// `a`'s drawn pixels `b` left transparent.
+    static func difference(_ a: RGBAImage, _ b: RGBAImage) -> (mean: Double, missing: Int) {
+        precondition(a.width == b.width && a.height == b.height)
+        var total = 0, n = 0, missing = 0
+        for i in 0..<(a.width * a.height) where a.pixels[i * 4 + 3] >= 128 {
+            if b.pixels[i * 4 + 3] < 128 { missing += 1; continue }
+            for c in 0..<3 { total += abs(Int(a.pixels[i * 4 + c]) - Int(b.pixels[i * 4 + c])) }
+            n += 3
+        }
+        return (n == 0 ? 0 : Double(total) / Double(n), missing)
+    }
+
+    func testBase64RoundTrips() {
+        for n in 0..<10 {
+            let bytes = (0..<n).map { UInt8(truncatingIfNeeded: $0 * 37 + 5) }
+            XCTAssertEqual(Base64.decode(Base64.encode(bytes)), bytes)
+        }
+        XCTAssertEqual(Base64.encode(Array("Pokémon".utf8)), "UG9rw6ltb24=")
+    }
+
+    func testKittyCarriesTheSpriteExactlyInChunks() throws {
+        let sprite = PixelArt.enlarged(try XCTUnwrap(PixelArt.cropped(sampleSprite())), by: 3)
+        let stream = KittyGraphics.draw(sprite, columns: 16, rows: 8, id: 7, placement: 2)
+        let chunks = stream.components(separatedBy: "\u{1B}_G").count - 1
+        XCTAssertGreaterThan(chunks, 1, "over 4096 base64 bytes: chunked")
+        XCTAssertTrue(stream.hasPrefix("\u{1B}_Ga=T,f=32,s=\(sprite.width),v=\(sprite.height),c=16,r=8,i=7,p=2"))
+        let back = try XCTUnwrap(KittyGraphics.decode(stream))
+        XCTAssertEqual(back.image, sprite)
+        XCTAssertEqual(back.columns, 16)
+        XCTAssertEqual(Self.difference(sprite, back.image).mean, 0)
+    }
+
+    func testSixelKeepsColoursAndTransparency() throws {
+        let sprite = try XCTUnwrap(PixelArt.cropped(sampleSprite()))
+        let stream = Sixel.encode(sprite)
+        XCTAssertTrue(stream.hasPrefix("\u{1B}P0;1;0q"), "P2=1: unpainted pixels stay transparent")
+        let back = try XCTUnwrap(Sixel.decode(stream))
+        XCTAssertEqual(back.width, sprite.width)
+        XCTAssertEqual(back.height, sprite.height)
+        let d = Self.difference(sprite, back)
+        XCTAssertEqual(d.missing, 0)
+        XCTAssertLessThanOrEqual(d.mean, 24, "median cut to 256 colours")
+        // Nothing is painted where the sprite is transparent.
+        for i in 0..<(sprite.width * sprite.height) where sprite.pixels[i * 4 + 3] < 128 { XCTAssertEqual(back.pixels[i * 4 + 3], 0) }
+        // Few colours: the palette holds them exactly.
+        let few = Sixel.encode(sprite, maxColors: 4)
+        XCTAssertLessThan(few.utf8.count, stream.utf8.count)
+    }
+
+    func testFitKeepsTheShapeOnTheCellGrid() {
+        let image = RGBAImage(width: 40, height: 60, pixels: [UInt8](repeating: 255, count: 40 * 60 * 4))
+        let f = PixelArt.fit(image, maxColumns: 32, maxRows: 16, cell: (10, 20))
+        XCTAssertEqual(f.rows, 16)
+        XCTAssertEqual(f.columns, 22)  // 320 px tall → 213 px wide → 22 cells of 10 px
+        XCTAssertEqual(f.factor, 5)
+    }
+}
