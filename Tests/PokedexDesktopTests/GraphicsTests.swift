@@ -63,3 +63,21 @@ final class GraphicsTests: XCTestCase {
         XCTAssertEqual(f.factor, 5)
     }
 }
+
+/// Terminals' answers to the graphics queries.
+final class GraphicsSupportTests: XCTestCase {
+    func testKittySixelAndCellSizeAnswers() {
+        let kitty = GraphicsSupport.parse(Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;22c".utf8))
+        XCTAssertEqual(kitty.best, .kitty)
+        XCTAssertEqual(kitty.cell?.width, 10)
+        XCTAssertEqual(kitty.cell?.height, 20)
+        XCTAssertTrue(kitty.complete)
+        let foot = GraphicsSupport.parse(Array("\u{1B}[?62;4;22c".utf8))
+        XCTAssertEqual(foot.best, .sixel)
+        let plain = GraphicsSupport.parse(Array("\u{1B}[?1;2c".utf8))
+        XCTAssertEqual(plain.best, .blocks)
+        XCTAssertTrue(plain.complete)
+        XCTAssertFalse(GraphicsSupport.parse(Array("\u{1B}_Gi=31;OK\u{1B}\\".utf8)).complete, "still waiting for the DA answer")
+        XCTAssertEqual(GraphicsSupport.tmuxPassthrough("\u{1B}_Ga=q\u{1B}\\"), "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=q\u{1B}\u{1B}\\\u{1B}\\")
+    }
+}
