@@ -1,4 +1,5 @@
 import PokedexModels
+import PokedexPNG
 import PokedexTestKit
 @testable import PokedexTerminal
 import XCTest
@@ -36,6 +37,19 @@ final class GraphicsTests: XCTestCase {
         XCTAssertEqual(back.image, sprite)
         XCTAssertEqual(back.columns, 16)
         XCTAssertEqual(Self.difference(sprite, back.image).mean, 0)
+    }
+
+    func testKittyAsPNGIsSmallAndExact() throws {
+        let sprite = PixelArt.enlarged(try XCTUnwrap(PixelArt.cropped(sampleSprite())), by: 4)
+        let png = try XCTUnwrap(LibPNGEncoder.encode(sprite))
+        let stream = KittyGraphics.draw(png: png, columns: 20, rows: 10)
+        XCTAssertLessThan(stream.utf8.count, sprite.pixels.count / 4, "PNG: a fraction of raw RGBA")
+        let (keys, payload) = try XCTUnwrap(KittyGraphics.parse(stream))
+        XCTAssertEqual(keys["f"], "100")
+        XCTAssertEqual(keys["c"], "20")
+        let back = try XCTUnwrap(LibPNGDecoder().decode(payload))
+        XCTAssertEqual(Self.difference(sprite, back).mean, 0)
+        XCTAssertEqual(Self.difference(sprite, back).missing, 0)
     }
 
     func testSixelKeepsColoursAndTransparency() throws {

@@ -13,7 +13,16 @@ public enum KittyGraphics {
     /// The escape sequences that draw `image` over `columns × rows` cells and leave the cursor
     /// where it was (`C=1`). `q=2`: the terminal answers nothing, not even errors.
     public static func draw(_ image: RGBAImage, columns: Int, rows: Int, id: UInt32 = 1, placement: UInt32 = 1) -> String {
-        let payload = Base64.encode(image.pixels)
+        draw(payload: image.pixels, format: "f=32,s=\(image.width),v=\(image.height)", columns: columns, rows: rows, id: id, placement: placement)
+    }
+
+    /// The same with a PNG file as the payload (`f=100`): the terminal reads its size from it.
+    public static func draw(png: [UInt8], columns: Int, rows: Int, id: UInt32 = 1, placement: UInt32 = 1) -> String {
+        draw(payload: png, format: "f=100", columns: columns, rows: rows, id: id, placement: placement)
+    }
+
+    static func draw(payload bytes: [UInt8], format: String, columns: Int, rows: Int, id: UInt32, placement: UInt32) -> String {
+        let payload = Base64.encode(bytes)
         var out = ""
         var start = payload.startIndex
         var first = true
@@ -21,7 +30,7 @@ public enum KittyGraphics {
             let end = payload.index(start, offsetBy: chunkSize, limitedBy: payload.endIndex) ?? payload.endIndex
             let more = end < payload.endIndex ? 1 : 0
             let keys = first
-                ? "a=T,f=32,s=\(image.width),v=\(image.height),c=\(columns),r=\(rows),i=\(id),p=\(placement),C=1,q=2,m=\(more)"
+                ? "a=T,\(format),c=\(columns),r=\(rows),i=\(id),p=\(placement),C=1,q=2,m=\(more)"
                 : "m=\(more)"
             out += "\u{1B}_G" + keys + ";" + payload[start..<end] + "\u{1B}\\"
             first = false
@@ -43,8 +52,15 @@ public enum KittyGraphics {
         return s.contains("\u{1B}_Gi=31;OK")
     }
 
-    /// The image a ``draw(_:columns:rows:id:placement:)`` stream carries, read back (tests, the bench).
+    /// The image a raw-RGBA ``draw(_:columns:rows:id:placement:)`` stream carries, read back (tests, the bench).
     public static func decode(_ stream: String) -> (image: RGBAImage, columns: Int, rows: Int)? {
+        guard let (keys, bytes) = parse(stream), keys["f"] == "32", let w = keys["s"].flatMap(Int.init),
+              let h = keys["v"].flatMap(Int.init), bytes.count == w * h * 4 else { return nil }
+        return (RGBAImage(width: w, height: h, pixels: bytes), keys["c"].flatMap(Int.init) ?? 0, keys["r"].flatMap(Int.init) ?? 0)
+    }
+
+    /// The keys of a stream's first chunk and its whole payload, put back together.
+    public static func parse(_ stream: String) -> (keys: [String: String], payload: [UInt8])? {
         var keys: [String: String] = [:]
         var data = ""
         var rest = Substring(stream)
@@ -60,9 +76,8 @@ public enum KittyGraphics {
             }
             if parts.count == 2 { data += parts[1] }
         }
-        guard keys["f"] == "32", let w = keys["s"].flatMap(Int.init), let h = keys["v"].flatMap(Int.init),
-              let bytes = Base64.decode(data), bytes.count == w * h * 4 else { return nil }
-        return (RGBAImage(width: w, height: h, pixels: bytes), keys["c"].flatMap(Int.init) ?? 0, keys["r"].flatMap(Int.init) ?? 0)
+        guard let bytes = Base64.decode(data) else { return nil }
+        return (keys, bytes)
     }
 }
 

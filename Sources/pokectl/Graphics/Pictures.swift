@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import PokedexModels
+import PokedexPNG
 import PokedexTerminal
 
 extension ImageProtocol: ExpressibleByArgument {}
@@ -69,7 +70,10 @@ struct Pictures {
     func sequence(_ image: RGBAImage, columns: Int, rows: Int) -> String? {
         let s: String
         switch protocolUsed {
-        case .kitty: s = KittyGraphics.draw(image, columns: columns, rows: rows)
+        case .kitty:
+            // A PNG of pixel art is a few KB where raw RGBA is hundreds.
+            s = LibPNGEncoder.encode(image).map { KittyGraphics.draw(png: $0, columns: columns, rows: rows) }
+                ?? KittyGraphics.draw(image, columns: columns, rows: rows)
         case .sixel: s = "\u{1B}7" + Sixel.encode(image) + "\u{1B}8"
         case .blocks: return nil
         }
