@@ -8,8 +8,9 @@ import PokedexLocks
 public final class DesktopSearch: Sendable {
     /// Results a provider gets for one set of terms.
     public static let maxResults: UInt32 = 20
-    /// Decoded sprites kept for KRunner's icons, cropped to what is drawn (10–20 KB each).
-    static let iconCacheSize = 256
+    /// Bytes of decoded sprites kept for KRunner's icons, cropped to what is drawn (10–20 KB
+    /// each: about 256 of them).
+    static let iconCacheBytes = 4 << 20
 
     private let search: SearchEngine
     private let catalog: Catalog
@@ -17,42 +18,44 @@ public final class DesktopSearch: Sendable {
     private let rows: Rows
     private let details: Details
     private let decoder: (any ImageDecoder)?
-    private let store: any CacheStore
-    private let icons = Mutex<(images: [UInt32: RGBAImage], order: [UInt32])>(([:], []))
+    private let icons = Mutex(LRUCache<UInt32, RGBAImage>(capacity: iconCacheBytes))
     private let warming = Mutex<Set<UInt32>>([])
 
     init(search: SearchEngine, catalog: Catalog, records: Records, rows: Rows, details: Details,
-         decoder: (any ImageDecoder)?, store: any CacheStore) {
+         decoder: (any ImageDecoder)?) {
         self.search = search
         self.catalog = catalog
         self.records = records
         self.rows = rows
         self.details = details
         self.decoder = decoder
-        self.store = store
     }
 
     // MARK: Results
 
-    /// The Pokémon every term matches, best first. The terms together may be a number as
-    /// people write it (`No.` `25`); each term alone is matched as `Search` matches a query.
-    public func results(_ terms: [String]) -> Answer<[DesktopResult]> {
+    /// A result's place: the Pokémon, whether its name or number matched whole, and a
+    /// relevance that falls with the rank (an exact match is 1).
+    public struct Ranked: Sendable {
+        public let item: PokemonIndex.Item
+        public let exact: Bool
+        public let relevance: Double
+    }
+
+    /// The Pokémon every term matches, best first, at most ``maxResults``; with `within`, only
+    /// those (a subsearch only narrows). The terms together may be a number as people write
+    /// it (`No.` `25`); each term alone is matched as `Search` matches a query. Nothing is
+    /// described here: the shells ask for the few they show (``metas(_:)``).
+    public func results(_ terms: [String], within allowed: Set<UInt32>? = nil) -> Answer<[Ranked]> {
         let terms = terms.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !terms.isEmpty else { return .now([]) }
         let queries = Self.queries(terms)
         let fromMemory = queries.compactMap { search.searchFromMemory($0, limit: PokedexService.maxLimit) }
-        if fromMemory.count == queries.count { return .now(describe(Self.intersect(fromMemory))) }
-        return .later { [self] () throws(PokedexError) in
+        if fromMemory.count == queries.count { return .now(Self.ranked(Self.intersect(fromMemory), within: allowed)) }
+        return .later { [search] () throws(PokedexError) in
             var hits: [[SearchHit]] = []
             for q in queries { hits.append(try await search.search(q, limit: PokedexService.maxLimit)) }
-            return describe(Self.intersect(hits))
+            return Self.ranked(Self.intersect(hits), within: allowed)
         }
-    }
-
-    /// ``results(_:)`` within `previous` (a subsearch only narrows), in the new order.
-    public func narrow(_ previous: [String], _ terms: [String]) -> Answer<[DesktopResult]> {
-        let allowed = Set(previous.compactMap(UInt32.init))
-        return results(terms).map { $0.filter { allowed.contains($0.id) } }
     }
 
     /// One query per term, or a single number query when the terms together are a number.
@@ -74,14 +77,21 @@ public final class DesktopSearch: Sendable {
         return first.filter { h in others.allSatisfy { $0.contains(h.item.id) } }
     }
 
-    /// Ranked results: relevance falls with the rank, an exact name or number is 1.
-    private func describe(_ hits: [SearchHit]) -> [DesktopResult] {
-        hits.prefix(Int(Self.maxResults)).enumerated().map { rank, hit in
-            var r = describe(hit.item)
-            r.exact = hit.match == .exact
-            r.relevance = r.exact ? 1 : max(0.1, 0.9 - Double(rank) * 0.04)
-            return r
+    /// The hits within `allowed`, then the first ``maxResults``: relevance falls with the rank.
+    static func ranked(_ hits: [SearchHit], within allowed: Set<UInt32>?) -> [Ranked] {
+        let kept = allowed.map { a in hits.filter { a.contains($0.item.id) } } ?? hits
+        return kept.prefix(Int(maxResults)).enumerated().map { rank, hit in
+            let exact = hit.match == .exact
+            return Ranked(item: hit.item, exact: exact, relevance: exact ? 1 : max(0.1, 0.9 - Double(rank) * 0.04))
         }
+    }
+
+    /// A ranked result, described (``describe(_:)``) with its rank's relevance.
+    public func describe(_ r: Ranked) -> DesktopResult {
+        var d = describe(r.item)
+        d.exact = r.exact
+        d.relevance = r.relevance
+        return d
     }
 
     // MARK: Metas
@@ -103,11 +113,11 @@ public final class DesktopSearch: Sendable {
         let row = rows.fromMemory(item)
         let record = records.cachedPokemon(item.id)
         let species: SpeciesRecord? = record.flatMap { records.cachedSpecies(for: $0) ?? nil }
-        var parts = ["#" + String(repeating: "0", count: max(0, 3 - String(item.id).count)) + String(item.id)]
+        var parts = [PokemonID.display(item.id)]
         if let genus = species?.genus, !genus.isEmpty { parts.append(genus) }
         if let types = record?.types, !types.isEmpty { parts.append(types.map(PokemonNames.display).joined(separator: " / ")) }
         if record == nil || species == nil || row.spritePath.isEmpty { warm(item) }
-        let name = species?.names["en"].flatMap { $0.isEmpty ? nil : $0 } ?? PokemonNames.display(item.name)
+        let name = PokemonNames.display(item.name, species: species)
         return DesktopResult(id: item.id, name: name, description: parts.joined(separator: " · "),
                              spritePath: row.spritePath, favorite: row.favorite)
     }
@@ -146,14 +156,10 @@ public final class DesktopSearch: Sendable {
     /// The sprite's pixels for KRunner, when it is cached; decoded once and kept.
     public func icon(_ r: DesktopResult) -> RGBAImage? {
         guard !r.spritePath.isEmpty, let decoder else { return nil }
-        if let known = icons.withLock({ $0.images[r.id] }) { return known }
+        if let known = icons.withLock({ $0.value(for: r.id) }) { return known }
         guard let bytes = FileIO.readFile(r.spritePath, maxBytes: BodyKind.png.maxBytes), let decoded = decoder.decode(bytes),
               decoded.width <= 512, decoded.height <= 512, let image = Self.cropped(decoded) else { return nil }
-        icons.withLock { c in
-            c.images[r.id] = image
-            c.order.append(r.id)
-            if c.order.count > Self.iconCacheSize { c.images[c.order.removeFirst()] = nil }
-        }
+        icons.withLock { $0.set(image, for: r.id, cost: image.pixels.count) }
         return image
     }
 }

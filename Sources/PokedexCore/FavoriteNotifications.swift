@@ -67,7 +67,7 @@ final class FavoriteNotifications: Sendable {
     /// What a change looks like, from what is known of the Pokémon.
     static func notification(for change: FavoriteChange, types: [String], species: SpeciesRecord?,
                              spritePath: String) -> DesktopNotification {
-        let name = species?.names["en"].flatMap { $0.isEmpty ? nil : $0 } ?? PokemonNames.display(change.name)
+        let name = PokemonNames.display(change.name, species: species)
         let summary = "\(name) \(change.favorite ? "added to" : "removed from") favorites"
         var parts: [String] = []
         if let genus = species?.genus, !genus.isEmpty { parts.append(genus) }

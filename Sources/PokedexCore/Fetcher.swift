@@ -113,13 +113,19 @@ public final class Fetcher: Sendable {
 
     struct State {
         var refusedHosts: Set<String> = []
-        /// URL → until when its 404 is remembered.
-        var notFound: [String: Date] = [:]
-        /// URL → why its body was refused (too large, not a whole image, not PokeAPI's shape)
-        /// and until when that is remembered: work nobody asked for (pre-warming, sync,
-        /// revalidation, a Detail's sprite) does not fetch it again meanwhile. A person who asks
-        /// for it (``FetchPriority/required``) gets a new attempt: the server may be fixed.
-        var refused: [String: (until: Date, error: FetchError)] = [:]
+        /// URL → an answer given again instead of asking until it expires (bounded, whatever
+        /// the callers send): a 404, to everyone; a refused body, to work nobody asked for.
+        var remembered: [String: Remembered] = [:]
+    }
+
+    struct Remembered {
+        let until: Date
+        let error: FetchError
+        /// False for a refused body (too large, not a whole image, not PokeAPI's shape):
+        /// pre-warming, sync, revalidation and a Detail's sprite do not fetch it again, but a
+        /// person who asks for it (``FetchPriority/required``) gets a new attempt, as the
+        /// server may be fixed.
+        let evenForCallers: Bool
     }
 
     /// How long a 404 is remembered, so a typo in a script loop does not hit the API each time.
@@ -220,19 +226,11 @@ public final class Fetcher: Sendable {
                                        decode: ([UInt8]) throws -> Value) async throws(FetchError) -> Fetched<Value> {
         let start = clock.now()
         let priority = FetchPriority.current
-        let rememberedMissing = state.withLock { s -> Bool in
-            guard let until = s.notFound[url] else { return false }
-            if until > start { return true }
-            s.notFound.removeValue(forKey: url)
-            return false
-        }
-        if rememberedMissing { throw .notFound(url: url) }
-        if priority != .required, let refused = state.withLock({ s -> FetchError? in
-            guard let r = s.refused[url] else { return nil }
-            if r.until > start { return r.error }
-            s.refused.removeValue(forKey: url)
-            return nil
-        }) { throw refused }
+        if let known = state.withLock({ s -> FetchError? in
+            guard let r = s.remembered[url] else { return nil }
+            guard r.until > start else { s.remembered.removeValue(forKey: url); return nil }
+            return r.evenForCallers || priority != .required ? r.error : nil
+        }) { throw known }
         var current = url
         var redirects = 0
         var attempt = 0
@@ -303,11 +301,7 @@ public final class Fetcher: Sendable {
                 redirects += 1
                 current = next
             case 404, 410:
-                let until = clock.now().addingTimeInterval(notFoundTTL)
-                state.withLock { s in
-                    if s.notFound.count > 10_000 { s.notFound.removeAll() }  // bounded, whatever the callers send
-                    s.notFound[url] = until
-                }
+                remember(url, .notFound(url: url), for: notFoundTTL, evenForCallers: true)
                 throw .notFound(url: current)
             case 429:
                 guard attempt < maxAttempts, !lastChance else { throw .http(status: 429, url: current) }
@@ -330,12 +324,16 @@ public final class Fetcher: Sendable {
 
     /// Remembers that `url`'s body was refused, and returns the error to throw.
     private func refuse(_ url: String, _ error: FetchError) -> FetchError {
-        let until = clock.now().addingTimeInterval(Self.refusedTTL)
-        state.withLock { s in
-            if s.refused.count > 10_000 { s.refused.removeAll() }
-            s.refused[url] = (until, error)
-        }
+        remember(url, error, for: Self.refusedTTL, evenForCallers: false)
         return error
+    }
+
+    private func remember(_ url: String, _ error: FetchError, for seconds: Double, evenForCallers: Bool) {
+        let until = clock.now().addingTimeInterval(seconds)
+        state.withLock { s in
+            if s.remembered.count > 10_000 { s.remembered.removeAll() }
+            s.remembered[url] = Remembered(until: until, error: error, evenForCallers: evenForCallers)
+        }
     }
 
     /// Capped exponential backoff with full jitter: 0.1 s, 0.2 s, 0.4 s … at most 2 s.

@@ -29,6 +29,13 @@ final class DropLog: Sendable {
         if n <= Self.linesPerBody { log(.warning, "\(source): \(note)") }
     }
 
+    /// Runs `decode` with a ``Dropped`` that logs what it drops, then the count of the rest.
+    static func logging<T>(_ log: @escaping Logger, source: String, _ decode: (Dropped) throws -> T) rethrows -> T {
+        let drops = DropLog(log, source: source)
+        defer { drops.finish() }
+        return try decode(drops.dropped)
+    }
+
     /// Says how many were not logged one by one. Call once the body is decoded.
     func finish() {
         let n = count.withLock { $0 }

@@ -8,12 +8,12 @@ extension PokedexService {
 
     /// `GetInitialResultSet(terms)`: the ids of the Pokémon every term matches, best first.
     public func desktopResults(_ terms: [String]) -> Answer<[String]> {
-        desktop.results(terms).map { $0.map { String($0.id) } }
+        desktop.results(terms).map { $0.map { String($0.item.id) } }
     }
 
     /// `GetSubsearchResultSet(previous, terms)`: the same, within the previous results.
     public func desktopNarrow(_ previous: [String], _ terms: [String]) -> Answer<[String]> {
-        desktop.narrow(previous, terms).map { $0.map { String($0.id) } }
+        desktop.results(terms, within: Set(previous.compactMap(UInt32.init))).map { $0.map { String($0.item.id) } }
     }
 
     /// `GetResultMetas(ids)`.
@@ -29,9 +29,10 @@ extension PokedexService {
     public func krunnerMatch(_ query: String) -> Answer<[KRunnerMatch]> {
         let terms = query.split(whereSeparator: \.isWhitespace).map(String.init)
         guard query.trimmingCharacters(in: .whitespaces).count >= Self.krunnerMinLetters else { return .now([]) }
-        return desktop.results(terms).map { [desktop] results in
-            results.prefix(Self.krunnerMatches).enumerated().map { i, r in
-                KRunnerMatch(result: r, icon: i < Self.krunnerIcons ? desktop.icon(r) : nil)
+        return desktop.results(terms).map { [desktop] ranked in
+            ranked.prefix(Self.krunnerMatches).enumerated().map { i, r in
+                let result = desktop.describe(r)
+                return KRunnerMatch(result: result, icon: i < Self.krunnerIcons ? desktop.icon(result) : nil)
             }
         }
     }

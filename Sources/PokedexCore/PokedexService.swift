@@ -74,7 +74,7 @@ public final class PokedexService: Sendable {
         let rows = Rows(sprites: sprites, favorites: favorites)
         self.rows = rows
         desktop = DesktopSearch(search: search, catalog: catalog, records: records, rows: rows, details: details,
-                                decoder: decoder, store: store)
+                                decoder: decoder)
         prefetch = PagePrefetch(enabled: configuration.prefetch, maxConcurrent: max(1, min(configuration.maxRequests / 2, 32)),
                                 catalog: catalog, sprites: sprites)
         let health = NetworkHealth(fetcher: fetcher, clock: clock)

@@ -166,9 +166,7 @@ final class ResourceLoader: Sendable {
 
     private func decode<R>(_ body: [UInt8], url: String, _ kind: ResourceKind<R>) throws -> R {
         do {
-            let drops = DropLog(log, source: url)
-            defer { drops.finish() }
-            return try kind.decodeBody(body, drops.dropped)
+            return try DropLog.logging(log, source: url) { try kind.decodeBody(body, $0) }
         } catch {
             log(.warning, "PokeAPI sent a body for \(url) that is not what was expected: \(error)")
             throw PokedexError.unavailable("PokeAPI sent an unreadable answer for \(url)")

@@ -173,9 +173,10 @@ final class SearchEngine: Sendable {
 
     private func fetchJSON<T: Sendable>(_ url: String, _ decode: @escaping ([UInt8], Dropped) throws -> T) async throws -> T {
         fetcher.promote(url)
-        let drops = DropLog(loader.log, source: url)
-        defer { drops.finish() }
-        guard case .body(let value, _, _) = try await fetcher.fetch(url, as: .json, decode: { try decode($0, drops.dropped) }) else {
+        let log = loader.log
+        guard case .body(let value, _, _) = try await fetcher.fetch(url, as: .json, decode: { body in
+            try DropLog.logging(log, source: url) { try decode(body, $0) }
+        }) else {
             throw FetchError.unexpectedNotModified(url: url)
         }
         return value

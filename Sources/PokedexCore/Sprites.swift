@@ -71,6 +71,12 @@ final class Sprites: Sendable {
         var guess = known?.spriteURL ?? pattern.guess(item.id)
         var guessFailure: any Error
         var guesses = 0
+        /// A body seen meanwhile may have taught a better pattern: that is tried before any body.
+        func betterGuess() -> Bool {
+            guard pattern.guess(item.id) != guess, guesses < 3 else { return false }
+            guess = pattern.guess(item.id)
+            return true
+        }
         while true {
             do {
                 return try await still.ensure(item.id, url: guess)
@@ -81,16 +87,9 @@ final class Sprites: Sendable {
             guard known == nil, !Task.isCancelled else {
                 throw PokedexError.wrap(guessFailure, context: "the sprite of \(item.name) is not available")
             }
-            // A body seen meanwhile may have taught a better pattern: try that before any body.
-            if pattern.guess(item.id) != guess, guesses < 3 {
-                guess = pattern.guess(item.id)
-                continue
-            }
+            if betterGuess() { continue }
             let worth = await worthABody(afterGuessFailed: guess, guessFailure, item)
-            if pattern.guess(item.id) != guess, guesses < 3 {
-                guess = pattern.guess(item.id)
-                continue
-            }
+            if betterGuess() { continue }
             guard worth else { throw PokedexError.wrap(guessFailure, context: "the sprite of \(item.name) is not available") }
             break
         }

@@ -267,6 +267,11 @@ public enum PokemonNames {
     public static func display(_ apiName: String) -> String {
         apiName.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
     }
+
+    /// The species' English name when it has one (`Mr. Mime`), else ``display(_:)``.
+    public static func display(_ apiName: String, species: SpeciesRecord?) -> String {
+        species?.names["en"].flatMap { $0.isEmpty ? nil : $0 } ?? display(apiName)
+    }
 }
 
 /// What PokeAPI's ids mean.
@@ -277,6 +282,11 @@ public enum PokemonID {
 
     /// Whether `id` is a species' default form (and so also a species id).
     public static func isDefaultForm(_ id: UInt32) -> Bool { id < firstAlternateForm }
+
+    /// The number as the games print it: `#025`, `#151`, `#1025`.
+    public static func display(_ id: UInt32) -> String {
+        "#" + String(repeating: "0", count: max(0, 3 - String(id).count)) + String(id)
+    }
 }
 
 /// One row of `SearchDetailed`: the entry, and why it matched.

@@ -76,7 +76,7 @@ public struct DetailCard {
     func facts(width: Int) -> [String] {
         let p = painter
         var lines: [String] = []
-        let number = "#" + String(repeating: "0", count: max(0, 3 - String(detail.id).count)) + String(detail.id)
+        let number = PokemonID.display(detail.id)
         var title = p.bold(PokemonNames.display(detail.name)) + "  " + p.dim(number)
         if detail.favorite { title += "  " + p.colored("★", RGB(0xF8, 0xD0, 0x30)) }
         lines.append(title)

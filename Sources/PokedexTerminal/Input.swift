@@ -85,6 +85,9 @@ public struct InputDecoder: Sendable {
         }
     }
 
+    /// The final bytes of the cursor keys, the same after `ESC [` and `ESC O`: A B C D H F.
+    static let cursorKeys: [UInt8: Key] = [0x41: .up, 0x42: .down, 0x43: .right, 0x44: .left, 0x48: .home, 0x46: .end]
+
     /// `ESC [ …` or `ESC O …`: cursor keys, paging keys, SGR mouse.
     static func csi(_ b: [UInt8]) -> (InputEvent?, Int)? {
         var i = 2
@@ -93,17 +96,7 @@ public struct InputDecoder: Sendable {
         let final = b[i]
         let params = String(decoding: b[2..<i], as: UTF8.self)
         let used = i + 1
-        if b[1] == 0x4F {  // SS3: ESC O A …
-            switch final {
-            case 0x41: return (.key(.up), used)
-            case 0x42: return (.key(.down), used)
-            case 0x43: return (.key(.right), used)
-            case 0x44: return (.key(.left), used)
-            case 0x48: return (.key(.home), used)
-            case 0x46: return (.key(.end), used)
-            default: return (nil, used)
-            }
-        }
+        if b[1] == 0x4F { return (cursorKeys[final].map { .key($0) }, used) }  // SS3: ESC O A …
         if params.hasPrefix("<"), final == 0x4D || final == 0x6D {  // SGR mouse: ESC [ < b ; x ; y M/m
             let f = params.dropFirst().split(separator: ";").compactMap { Int($0) }
             guard f.count == 3 else { return (nil, used) }
@@ -117,13 +110,8 @@ public struct InputDecoder: Sendable {
             }
             return (.mouse(MouseEvent(kind, x: f[1] - 1, y: f[2] - 1)), used)
         }
+        if let key = cursorKeys[final] { return (.key(key), used) }
         switch final {
-        case 0x41: return (.key(.up), used)
-        case 0x42: return (.key(.down), used)
-        case 0x43: return (.key(.right), used)
-        case 0x44: return (.key(.left), used)
-        case 0x48: return (.key(.home), used)
-        case 0x46: return (.key(.end), used)
         case 0x5A: return (.key(.tab), used)  // shift-tab
         case 0x7E:
             switch params.split(separator: ";").first.flatMap({ Int($0) }) {

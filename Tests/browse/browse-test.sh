@@ -26,22 +26,10 @@ passed=0 failed=0
 ok()   { passed=$((passed + 1)); echo "ok   $*"; }
 fail() { failed=$((failed + 1)); echo "FAIL $*"; }
 
-out=$(dbus-daemon --config-file="$ROOT/Tests/dbus/test-bus.conf" --fork --print-address=1 --print-pid=1)
-export DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
-PIDS+=("$(echo "$out" | sed -n 2p)")
-python3 "$ROOT/Tests/mockapi/mock_pokeapi.py" --port 0 --port-file "$TMP/port" >/dev/null 2>&1 &
-PIDS+=($!)
-for _ in $(seq 100); do [ -s "$TMP/port" ] && break; sleep 0.1; done
-MOCK=http://127.0.0.1:$(cat "$TMP/port")
-start_daemon() {
-    pokedexd --api-url "$MOCK/api/v2" --sprite-host 127.0.0.1 --sprite-url-template "$MOCK/sprites/{id}.png" \
-        --idle-timeout 0 --notify=no 2>>"$TMP/pokedexd.log" &
-    DAEMON=$!
-    PIDS+=($DAEMON)
-    for _ in $(seq 100); do pokectl status >/dev/null 2>&1 && return 0; sleep 0.1; done
-    cat "$TMP/pokedexd.log"; return 1
-}
-start_daemon || { echo "browse: 0 passed, 1 failed"; exit 1; }
+source "$ROOT/Tests/lib/private-service.sh"
+start_private_bus
+start_mock
+start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=no || { echo "browse: 0 passed, 1 failed"; exit 1; }
 
 t() { tmux -S "$SOCK" "$@"; }
 screen() { t capture-pane -p -t browse; }

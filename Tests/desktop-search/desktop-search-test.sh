@@ -80,25 +80,14 @@ krunner_plugin() {
 check "KRunner plugin: Type=Service, X-Plasma-API=DBus(2), X-Plasma-DBusRunner-Service and -Path, plugin id, enabled" krunner_plugin
 
 # ---- A private bus, the mock PokeAPI, a notification recorder, the daemon ----------------------
-out=$(dbus-daemon --config-file="$ROOT/Tests/dbus/test-bus.conf" --fork --print-address=1 --print-pid=1)
-export DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
-PIDS+=("$(echo "$out" | sed -n 2p)")
-"$PY" "$ROOT/Tests/mockapi/mock_pokeapi.py" --port 0 --port-file "$TMP/port" >/dev/null 2>&1 &
-PIDS+=($!)
-for _ in $(seq 100); do [ -s "$TMP/port" ] && break; sleep 0.1; done
-MOCK=http://127.0.0.1:$(cat "$TMP/port")
+source "$ROOT/Tests/lib/private-service.sh"
+start_private_bus
+start_mock
 "$PY" "$ROOT/Tests/mocknotify/notification_recorder.py" --log "$TMP/notifications.jsonl" --ready "$TMP/notify.ready" >/dev/null 2>&1 &
 PIDS+=($!)
 for _ in $(seq 100); do [ -e "$TMP/notify.ready" ] && break; sleep 0.1; done
 touch "$TMP/notifications.jsonl"
 
-start_daemon() {  # extra pokedexd options
-    pokedexd --api-url "$MOCK/api/v2" --sprite-host 127.0.0.1 --idle-timeout 0 "$@" 2>>"$TMP/pokedexd.log" &
-    DAEMON=$!
-    PIDS+=($DAEMON)
-    for _ in $(seq 100); do pokectl status >/dev/null 2>&1 && return 0; sleep 0.1; done
-    cat "$TMP/pokedexd.log"; return 1
-}
 start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=yes || { summary; exit 1; }
 
 # gdbus, as GNOME Shell calls the provider: gn METHOD ARGS... prints the GVariant reply.

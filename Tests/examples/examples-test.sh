@@ -19,23 +19,10 @@ check() {  # description, command...
     else failed=$((failed + 1)); echo "FAIL $what"; sed 's/^/     /' "$TMP/check.out" | head -20; fi
 }
 
-out=$(dbus-daemon --config-file="$ROOT/Tests/dbus/test-bus.conf" --fork --print-address=1 --print-pid=1)
-export DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
-PIDS+=("$(echo "$out" | sed -n 2p)")
-python3 "$ROOT/Tests/mockapi/mock_pokeapi.py" --port 0 --port-file "$TMP/port" >/dev/null 2>&1 &
-PIDS+=($!)
-for _ in $(seq 100); do [ -s "$TMP/port" ] && break; sleep 0.1; done
-MOCK=http://127.0.0.1:$(cat "$TMP/port")
-
-start_daemon() {
-    pokedexd --api-url "$MOCK/api/v2" --sprite-host 127.0.0.1 --sprite-url-template "$MOCK/sprites/{id}.png" \
-        --idle-timeout 0 --notify=no 2>>"$TMP/pokedexd.log" &
-    DAEMON=$!
-    PIDS+=($DAEMON)
-    for _ in $(seq 100); do pokectl status >/dev/null 2>&1 && return 0; sleep 0.1; done
-    cat "$TMP/pokedexd.log"; return 1
-}
-start_daemon || exit 1
+source "$ROOT/Tests/lib/private-service.sh"
+start_private_bus
+start_mock
+start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=no || exit 1
 
 W=$ROOT/examples/waybar/pokedex-favorite
 C=$ROOT/examples/conky/pokedex-conky
@@ -217,7 +204,7 @@ export TMP
 
 curl -sf -X POST "$MOCK/__control" -d '{"hostile": true}' >/dev/null
 export XDG_CACHE_HOME=$TMP/home/.cache-hostile  # nothing cached from the friendly run
-start_daemon || exit 1
+start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=no || exit 1
 check "hostile API: the daemon serves pikachu (hostile genus and flavour text)" bash -c "
     pokectl show pikachu --json | jq -e '.name == \"pikachu\" and (.genus | contains(\"Mouse Pokémon\"))'"
 check "hostile API, rofi: one clean line per entry, the real names kept, the choice set" bash -c "

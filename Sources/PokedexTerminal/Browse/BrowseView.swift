@@ -130,7 +130,7 @@ public struct BrowseView {
             // Not on disk yet: a placeholder, filled in when the sprite arrives.
             s.put("░░░░", x: x + (w - 4) / 2, y: y + 2, style: Style(foreground: coloured ? Self.grey : nil, dim: true))
         }
-        let number = "#" + String(repeating: "0", count: max(0, 3 - String(e.id).count)) + String(e.id)
+        let number = PokemonID.display(e.id)
         let end = s.put(" " + number, x: x, y: y + 5, style: label, limit: x + w)
         if e.favorite {
             let star = Style(foreground: coloured ? (selected ? RGB(0xC0, 0x90, 0x00) : RGB(0xF8, 0xD0, 0x30)) : nil, background: labelBackground,
