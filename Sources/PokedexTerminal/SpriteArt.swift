@@ -8,9 +8,10 @@ public enum SpriteArt {
     static let opaque = 128
 
     /// The image cropped to its visible pixels, scaled to fit `maxColumns × maxRows` cells
-    /// (keeping its shape), as lines of exactly the same width. No lines in ``ColorMode/none``.
-    public static func lines(_ image: RGBAImage, maxColumns: Int, maxRows: Int, mode: ColorMode) -> [String] {
-        guard mode != .none, maxColumns > 0, maxRows > 0, let box = visibleBox(image) else { return [] }
+    /// (keeping its shape), as lines of exactly the same width. No lines in ``ColorMode/none``,
+    /// unless `silhouette`: then the shape alone, in the terminal's own colour.
+    public static func lines(_ image: RGBAImage, maxColumns: Int, maxRows: Int, mode: ColorMode, silhouette: Bool = false) -> [String] {
+        guard mode != .none || silhouette, maxColumns > 0, maxRows > 0, let box = visibleBox(image) else { return [] }
         let scale = max(Double(box.width) / Double(maxColumns), Double(box.height) / Double(maxRows * 2))
         let outWidth = max(1, min(maxColumns, Int((Double(box.width) / scale).rounded())))
         var outHeight = max(1, min(maxRows * 2, Int((Double(box.height) / scale).rounded())))

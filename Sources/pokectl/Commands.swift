@@ -48,46 +48,6 @@ struct List: ParsableCommand {
     }
 }
 
-struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Show one Pokémon: its sprite, types, sizes, stats, genus and flavour text.",
-        discussion: """
-            On a terminal the sprite is drawn with half blocks, in 24-bit colour where COLORTERM says \
-            truecolor, else in 256 colours. The card fits the terminal's width (COLUMNS overrides it).
-            JSON: every key of the Detail method (id, name, height, weight, types, abilities, stats, sprite_path, \
-            favorite, genus, flavor_text, color, animated_sprite_path).
-            """)
-
-    @Argument(help: "A name or number.") var pokemon: String
-    @Flag(help: "Do not draw the sprite.") var noImage = false
-    @Option(help: "How to draw the sprite: auto (the best the terminal offers: kitty graphics, sixel, half blocks), kitty, sixel or blocks. Forced kitty or sixel is emitted even when stdout is not a terminal.")
-    var imageProtocol: ImageChoice = .auto
-    @Flag(help: "Say on stderr which way the sprite is drawn, and why.") var verbose = false
-    @OptionGroup var common: Common
-
-    func run() throws {
-        let reply = try withClient { c throws(BusError) in try c.values(Pokedex1.detail, pokemon) }
-        if common.json, let raw = reply.first { return JSON(raw).print() }
-        let d = try decoded { () throws(BusError) in try Pokedex1.detail.decodeReply(reply) }
-        let forced = imageProtocol == .kitty || imageProtocol == .sixel
-        let mode = forced && Terminal.colorMode == .none ? ColorMode.truecolor : Terminal.colorMode
-        let sprite = noImage || (mode == .none && !forced) ? nil : Terminal.image(at: d.spritePath)
-        let pictures = Pictures.choose(noImage ? .blocks : imageProtocol, environment: Terminal.environment)
-        if verbose { printError("pokectl: sprite drawn with \(pictures.protocolUsed.rawValue): \(pictures.reason)") }
-        if let sprite, pictures.protocolUsed != .blocks,
-           let fit = pictures.fitted(sprite, maxColumns: min(DetailCard.imageColumns, Terminal.width), maxRows: DetailCard.imageColumns / 2),
-           let picture = pictures.sequence(fit.image, columns: fit.columns, rows: fit.rows) {
-            let card = DetailCard(detail: d, image: nil, width: Terminal.width, mode: mode, graphic: (fit.columns, fit.rows)).renderLeavingRoom()
-            for (i, line) in card.lines.enumerated() {
-                if i == card.pictureLine { print(picture, terminator: "") }
-                print(line)
-            }
-            return
-        }
-        for line in DetailCard(detail: d, image: sprite, width: Terminal.width, mode: mode).render() { print(line) }
-    }
-}
-
 struct Search: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Find Pokémon by name in any language, by number, with typos forgiven; filter by type and generation.",
