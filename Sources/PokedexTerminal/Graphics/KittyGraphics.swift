@@ -12,16 +12,40 @@ public enum KittyGraphics {
 
     /// The escape sequences that draw `image` over `columns × rows` cells and leave the cursor
     /// where it was (`C=1`). `q=2`: the terminal answers nothing, not even errors.
-    public static func draw(_ image: RGBAImage, columns: Int, rows: Int, id: UInt32 = 1, placement: UInt32 = 1) -> String {
+    public static func draw(_ image: RGBAImage, columns: Int, rows: Int, id: UInt32? = nil, placement: UInt32? = nil) -> String {
         draw(payload: image.pixels, format: "f=32,s=\(image.width),v=\(image.height)", columns: columns, rows: rows, id: id, placement: placement)
     }
 
     /// The same with a PNG file as the payload (`f=100`): the terminal reads its size from it.
-    public static func draw(png: [UInt8], columns: Int, rows: Int, id: UInt32 = 1, placement: UInt32 = 1) -> String {
+    public static func draw(png: [UInt8], columns: Int, rows: Int, id: UInt32? = nil, placement: UInt32? = nil) -> String {
         draw(payload: png, format: "f=100", columns: columns, rows: rows, id: id, placement: placement)
     }
 
-    static func draw(payload bytes: [UInt8], format: String, columns: Int, rows: Int, id: UInt32, placement: UInt32) -> String {
+    /// Without `id`, the terminal keeps the image as its own, which nothing sent later replaces
+    /// (a card printed into the scrollback stays as it was).
+    static func draw(payload bytes: [UInt8], format: String, columns: Int, rows: Int, id: UInt32?, placement: UInt32?) -> String {
+        let ids = (id.map { ",i=\($0)" } ?? "") + (placement.map { ",p=\($0)" } ?? "")
+        return chunked(bytes, keys: "a=T,\(format),c=\(columns),r=\(rows)\(ids),C=1,q=2")
+    }
+
+    /// Sends a PNG to be kept as image `id`, shown nowhere yet (`a=t`): ``place(id:placement:columns:rows:)``
+    /// shows it, as often as needed, without sending it again.
+    public static func transmit(png: [UInt8], id: UInt32) -> String { chunked(png, keys: "a=t,f=100,i=\(id),q=2") }
+
+    /// Shows image `id` over `columns × rows` cells from the cursor, leaving the cursor there; a
+    /// placement of the same `id` and `placement` is moved here instead of shown twice.
+    public static func place(id: UInt32, placement: UInt32, columns: Int, rows: Int) -> String {
+        "\u{1B}_Ga=p,i=\(id),p=\(placement),c=\(columns),r=\(rows),C=1,q=2\u{1B}\\"
+    }
+
+    /// Takes one placement of image `id` off the screen; the image stays for another.
+    public static func remove(id: UInt32, placement: UInt32) -> String { "\u{1B}_Ga=d,d=i,i=\(id),p=\(placement),q=2\u{1B}\\" }
+
+    /// Takes image `id` off the screen and frees it in the terminal.
+    public static func delete(id: UInt32) -> String { "\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\" }
+
+    /// `bytes` as base64 in chunks of ``chunkSize``, `keys` on the first, `m=1` on all but the last.
+    static func chunked(_ bytes: [UInt8], keys firstKeys: String) -> String {
         let payload = Base64.encode(bytes)
         var out = ""
         var start = payload.startIndex
@@ -29,9 +53,7 @@ public enum KittyGraphics {
         repeat {
             let end = payload.index(start, offsetBy: chunkSize, limitedBy: payload.endIndex) ?? payload.endIndex
             let more = end < payload.endIndex ? 1 : 0
-            let keys = first
-                ? "a=T,\(format),c=\(columns),r=\(rows),i=\(id),p=\(placement),C=1,q=2,m=\(more)"
-                : "m=\(more)"
+            let keys = first ? "\(firstKeys),m=\(more)" : "m=\(more)"
             out += "\u{1B}_G" + keys + ";" + payload[start..<end] + "\u{1B}\\"
             first = false
             start = end

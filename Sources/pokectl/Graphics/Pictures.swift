@@ -65,9 +65,15 @@ struct Pictures {
         return v == "on" || v == "all"
     }
 
-    /// The escape sequences that draw `image` over `columns × rows` cells from the cursor, the
-    /// cursor left where it was; nil for blocks.
+    /// The escape sequences that draw `image` over `columns × rows` cells from the cursor (at the
+    /// start of a line), the cursor left where it was; nil for blocks. The room is made first
+    /// (newlines, then back up): a picture drawn past the bottom would scroll the text under it.
     func sequence(_ image: RGBAImage, columns: Int, rows: Int) -> String? {
+        guard let picture = picture(image, columns: columns, rows: rows) else { return nil }
+        return rows > 1 ? String(repeating: "\n", count: rows - 1) + "\u{1B}[\(rows - 1)A" + picture : picture
+    }
+
+    private func picture(_ image: RGBAImage, columns: Int, rows: Int) -> String? {
         let s: String
         switch protocolUsed {
         case .kitty:
