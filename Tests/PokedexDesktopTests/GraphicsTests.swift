@@ -6,18 +6,7 @@ import XCTest
 
 /// The kitty and sixel images, decoded back and compared with the sprite they carry.
 final class GraphicsTests: XCTestCase {
-    /// Mean absolute colour difference (per channel) over the pixels `a` draws; and how many of
-    /// `a`'s drawn pixels `b` left transparent.
-    static func difference(_ a: RGBAImage, _ b: RGBAImage) -> (mean: Double, missing: Int) {
-        precondition(a.width == b.width && a.height == b.height)
-        var total = 0, n = 0, missing = 0
-        for i in 0..<(a.width * a.height) where a.pixels[i * 4 + 3] >= 128 {
-            if b.pixels[i * 4 + 3] < 128 { missing += 1; continue }
-            for c in 0..<3 { total += abs(Int(a.pixels[i * 4 + c]) - Int(b.pixels[i * 4 + c])) }
-            n += 3
-        }
-        return (n == 0 ? 0 : Double(total) / Double(n), missing)
-    }
+    static func difference(_ a: RGBAImage, _ b: RGBAImage) -> (mean: Double, missing: Int) { ImageDifference.measure(a, b) }
 
     func testBase64RoundTrips() {
         for n in 0..<10 {
