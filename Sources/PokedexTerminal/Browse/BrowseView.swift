@@ -29,6 +29,14 @@ public struct BrowseView {
         public var y: Int
         public var columns: Int
         public var rows: Int
+
+        public init(spritePath: String, x: Int, y: Int, columns: Int, rows: Int) {
+            self.spritePath = spritePath
+            self.x = x
+            self.y = y
+            self.columns = columns
+            self.rows = rows
+        }
     }
 
     /// The pictures the grid shows now, for a driver that draws them (none over the detail

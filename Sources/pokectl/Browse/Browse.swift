@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import PokedexModels
+import PokedexPNG
 import PokedexTerminal
 
 struct Browse: ParsableCommand {
@@ -31,7 +32,12 @@ struct Browse: ParsableCommand {
         // Asked before the screen is taken over: the answers come on the same input.
         let pictures = mode == .none ? Pictures.choose(.blocks, environment: Terminal.environment)
             : Pictures.choose(imageProtocol, environment: Terminal.environment)
-        var loop = BrowseLoop(query: query.joined(separator: " "), mode: mode, graphics: TileGraphics(pictures: pictures))
+        let graphics = TileGraphics(protocolUsed: pictures.protocolUsed, tmuxPassthrough: pictures.tmuxPassthrough,
+                                    fit: { path, columns, rows in
+                                        Terminal.image(at: path).flatMap { pictures.fitted($0, maxColumns: columns, maxRows: rows) }
+                                    },
+                                    png: { LibPNGEncoder.encode($0) })
+        var loop = BrowseLoop(query: query.joined(separator: " "), mode: mode, graphics: graphics)
         let outcome = loop.run()
         TerminalSession.write(loop.graphics.end())
         TerminalSession.restore()
@@ -146,7 +152,7 @@ struct BrowseLoop {
     /// Draws a frame if the screen changed.
     mutating func draw() {
         let view = BrowseView(model: model, mode: mode, art: { [art, mode] path in art.tile(path, mode) },
-                              image: { [art] path in art.image(path) }, pictures: graphics.pictures.protocolUsed != .blocks)
+                              image: { [art] path in art.image(path) }, pictures: graphics.protocolUsed != .blocks)
         let screen = view.render()
         guard screen != last else { return }
         last = screen
