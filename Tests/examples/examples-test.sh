@@ -340,12 +340,13 @@ for page in "$ROOT/man/pokectl.1" "$ROOT/man/pokedexd.8"; do
 done
 check "man: pokectl(1) documents every command, exit code and variable" bash -c "
     t=\$(LC_ALL=C.UTF-8 MANWIDTH=100 man -l '$ROOT/man/pokectl.1' 2>/dev/null | col -b);
-    for w in list show search fav unfav favs sprite status sync cache watch NO_COLOR COLORTERM COLUMNS 'EXIT STATUS' ListPage; do
+    for w in list show search fav unfav favs sprite status sync cache watch NO_COLOR COLORTERM COLUMNS 'EXIT STATUS' ListPage \
+             PICTURES --random --shiny-chance --image-protocol allow-passthrough sixel kitty; do
         echo \"\$t\" | grep -q \"\$w\" || { echo missing \$w; exit 1; }; done"
 check "man: pokedexd(8) documents the API, files and variables" bash -c "
     t=\$(LC_ALL=C.UTF-8 MANWIDTH=100 man -l '$ROOT/man/pokedexd.8' 2>/dev/null | col -b);
     for w in ListPage Detail Search SearchDetailed ToggleFavorite SetFavorite ListFavorites SpritePath Status Sync \
-             CacheStats VerifyCache ClearCache FavoriteChanged \
+             CacheStats VerifyCache ClearCache RandomSprite FavoriteChanged \
              Error.NotFound Error.InvalidArgument Error.Unavailable Error.Storage POKEDEX_NOTIFY POKEDEX_API_URL XDG_CACHE_HOME favorites.json; do
         echo \"\$t\" | grep -q \"\$w\" || { echo missing \$w; exit 1; }; done"
 
