@@ -22,6 +22,8 @@ public enum SpriteArt {
         for row in stride(from: 0, to: outHeight, by: 2) {
             var line = ""
             var current = ""
+            // The colours `current` sets: its SGR is only made again when they change.
+            var currentInks: (RGB?, RGB?) = (nil, nil)
             for x in 0..<outWidth {
                 let top = pixels[row * outWidth + x], bottom = pixels[(row + 1) * outWidth + x]
                 var glyph: String, fg: RGB?, bg: RGB?
@@ -31,15 +33,18 @@ public enum SpriteArt {
                 case (nil, let b?): (glyph, fg, bg) = ("▄", b, nil)
                 case (let t?, let b?): (glyph, fg, bg) = ("▀", t, b)
                 }
-                var sgr = painter.set(foreground: fg, background: bg)
-                if let f = fg, let b = bg, painter.set(foreground: f, background: nil) == painter.set(foreground: b, background: nil) {
+                if let f = fg, let b = bg, painter.same(f, b) {
                     // Both halves look the same in this mode: a full block needs no background.
-                    (glyph, sgr) = ("█", painter.set(foreground: f, background: nil))
+                    (glyph, bg) = ("█", nil)
                 }
-                if sgr != current {
-                    if !current.isEmpty { line += painter.reset }
-                    line += sgr
-                    current = sgr
+                if fg != currentInks.0 || bg != currentInks.1 {
+                    let sgr = painter.set(foreground: fg, background: bg)
+                    if sgr != current {
+                        if !current.isEmpty { line += painter.reset }
+                        line += sgr
+                        current = sgr
+                    }
+                    currentInks = (fg, bg)
                 }
                 line += glyph
             }

@@ -50,12 +50,31 @@ final class GraphicsTests: XCTestCase {
         XCTAssertEqual(back.height, sprite.height)
         let d = Self.difference(sprite, back)
         XCTAssertEqual(d.missing, 0)
-        XCTAssertLessThanOrEqual(d.mean, 24, "median cut to 256 colours")
+        XCTAssertLessThanOrEqual(d.mean, 1.3, "pixel art's few colours are the palette, exactly but for sixel's 0–100 scale")
         // Nothing is painted where the sprite is transparent.
         for i in 0..<(sprite.width * sprite.height) where sprite.pixels[i * 4 + 3] < 128 { XCTAssertEqual(back.pixels[i * 4 + 3], 0) }
-        // Few colours: the palette holds them exactly.
-        let few = Sixel.encode(sprite, maxColors: 4)
-        XCTAssertLessThan(few.utf8.count, stream.utf8.count)
+    }
+
+    func testSixelCutsManyColoursToItsPalette() throws {
+        // 4,096 colours: a 64×64 gradient, transparent in one corner.
+        var pixels: [UInt8] = []
+        for y in 0..<64 { for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 4), UInt8((x + y) * 2), x + y < 8 ? 0 : 255] } }
+        let image = RGBAImage(width: 64, height: 64, pixels: pixels)
+        let stream = Sixel.encode(image)
+        XCTAssertEqual(stream.split(separator: "#").filter { $0.contains(";2;") }.count, 256, "256 colour registers")
+        let back = try XCTUnwrap(Sixel.decode(stream))
+        let d = Self.difference(image, back)
+        XCTAssertEqual(d.missing, 0)
+        XCTAssertLessThanOrEqual(d.mean, 24, "median cut to 256 colours")
+        XCTAssertEqual(back.pixels[3], 0, "the transparent corner stays unpainted")
+        let few = try XCTUnwrap(Sixel.decode(Sixel.encode(image, maxColors: 4)))
+        XCTAssertGreaterThan(Self.difference(image, few).mean, d.mean, "fewer colours, further from the image")
+    }
+
+    func testSixelDecodingStopsAtTheStringTerminator() throws {
+        let sprite = try XCTUnwrap(PixelArt.cropped(sampleSprite()))
+        // What follows a picture (a card's text) is not read as sixel data.
+        XCTAssertNotNil(Sixel.decode(Sixel.encode(sprite) + "\u{1B}8 Gengar! 100% ~ #1"))
     }
 
     func testFitKeepsTheShapeOnTheCellGrid() {

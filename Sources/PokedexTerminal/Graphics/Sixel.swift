@@ -15,7 +15,13 @@ public enum Sixel {
         for i in 0..<(w * h) where image.pixels[i * 4 + 3] >= opaque {
             opaquePixels.append(RGB(image.pixels[i * 4], image.pixels[i * 4 + 1], image.pixels[i * 4 + 2]))
         }
-        colours = medianCut(opaquePixels, maxColors: max(1, min(256, maxColors)))
+        let limit = max(1, min(256, maxColors))
+        // Pixel art has a few dozen colours: where they fit, the palette is exactly them.
+        var distinct = Set<UInt32>()
+        for c in opaquePixels where distinct.count <= limit { distinct.insert(UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)) }
+        colours = distinct.count <= limit && !distinct.isEmpty
+            ? distinct.sorted().map { RGB(UInt8($0 >> 16), UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF)) }
+            : medianCut(opaquePixels, maxColors: limit)
         // Each pixel's palette index (-1: transparent), nearest colour memoized per exact colour.
         var memo: [UInt32: Int] = [:]
         var index = [Int](repeating: -1, count: w * h)
@@ -33,30 +39,47 @@ public enum Sixel {
         }
         var out = "\u{1B}P0;1;0q\"1;1;\(w);\(h)"
         for (k, c) in colours.enumerated() {
-            out += "#\(k);2;\(Int(c.r) * 100 / 255);\(Int(c.g) * 100 / 255);\(Int(c.b) * 100 / 255)"
+            out += "#\(k);2;\(percent(c.r));\(percent(c.g));\(percent(c.b))"
         }
+        // Each band's pixels, one row of bits per colour it uses, made in one pass over the band.
+        var slot = [Int](repeating: -1, count: colours.count)
+        var bits = [UInt8]()
         var band = 0
         while band * 6 < h {
             let y0 = band * 6
             var used: [Int] = []
-            var seen = Set<Int>()
-            for y in y0..<min(h, y0 + 6) { for x in 0..<w where index[y * w + x] >= 0 && seen.insert(index[y * w + x]).inserted { used.append(index[y * w + x]) } }
+            for x in 0..<w {
+                for dy in 0..<min(6, h - y0) {
+                    let k = index[(y0 + dy) * w + x]
+                    guard k >= 0 else { continue }
+                    if slot[k] < 0 {
+                        slot[k] = used.count
+                        used.append(k)
+                        if bits.count < used.count * w { bits += [UInt8](repeating: 0, count: w) }
+                    }
+                    bits[slot[k] * w + x] |= 1 << UInt8(dy)
+                }
+            }
             for (n, k) in used.enumerated() {
                 out += "#\(k)"
-                var run: (char: UInt8, count: Int)? = nil
-                func flush() {
-                    guard let r = run else { return }
-                    let ch = String(UnicodeScalar(r.char))
-                    out += r.count > 3 ? "!\(r.count)" + ch : String(repeating: ch, count: r.count)
+                let row = n * w
+                // Nothing past this colour's last pixel in the band is sent.
+                var last = w
+                while last > 0, bits[row + last - 1] == 0 { last -= 1 }
+                var x = 0
+                while x < last {
+                    let b = bits[row + x]
+                    var end = x + 1
+                    while end < last, bits[row + end] == b { end += 1 }
+                    let ch = String(UnicodeScalar(63 + b))
+                    out += end - x > 3 ? "!\(end - x)" + ch : String(repeating: ch, count: end - x)
+                    x = end
                 }
-                for x in 0..<w {
-                    var bits: UInt8 = 0
-                    for dy in 0..<6 where y0 + dy < h && index[(y0 + dy) * w + x] == k { bits |= 1 << UInt8(dy) }
-                    let ch = 63 + bits
-                    if run?.char == ch { run!.count += 1 } else { flush(); run = (ch, 1) }
-                }
-                flush()
                 if n < used.count - 1 { out += "$" }
+            }
+            for (n, k) in used.enumerated() {
+                slot[k] = -1
+                for x in 0..<w { bits[n * w + x] = 0 }
             }
             out += "-"
             band += 1
@@ -65,6 +88,9 @@ public enum Sixel {
     }
 
     static func sq(_ v: Int) -> Int { v * v }
+
+    /// A channel as sixel's 0–100, rounded (truncating would darken every colour a little).
+    static func percent(_ v: UInt8) -> Int { (Int(v) * 100 + 127) / 255 }
 
     /// Median cut: boxes of colours split at the median of their widest channel until there are
     /// `maxColors` of them; each box's mean is a palette colour.
@@ -110,7 +136,8 @@ public enum Sixel {
         }
     }
 
-    /// The pixels a sixel string paints (alpha 0 where nothing is painted): for tests and the bench.
+    /// The pixels a sixel string paints (alpha 0 where nothing is painted), up to its string
+    /// terminator: for tests and the bench. Nil for a malformed repeat.
     public static func decode(_ s: String) -> RGBAImage? {
         let b = Array(s.utf8)
         guard let q = b.firstIndex(of: UInt8(ascii: "q")) else { return nil }
@@ -150,18 +177,20 @@ public enum Sixel {
                 var f = [number()]
                 while i < b.count, b[i] == UInt8(ascii: ";") { i += 1; f.append(number()) }
                 if f.count == 5 {
-                    palette[f[0]] = RGB(UInt8(f[2] * 255 / 100), UInt8(f[3] * 255 / 100), UInt8(f[4] * 255 / 100))
+                    func channel(_ p: Int) -> UInt8 { UInt8(min(100, p) * 255 / 100 + (min(100, p) * 255 % 100 >= 50 ? 1 : 0)) }
+                    palette[f[0]] = RGB(channel(f[2]), channel(f[3]), channel(f[4]))
                 }
                 colour = palette[f[0]] ?? colour
             case UInt8(ascii: "!"):
                 i += 1
                 let n = number()
-                guard i < b.count else { return nil }
+                guard i < b.count, (63...126).contains(b[i]) else { return nil }
                 paint(b[i] - 63, count: n)
                 i += 1
             case UInt8(ascii: "$"): x = 0; i += 1
             case UInt8(ascii: "-"): x = 0; band += 1; i += 1
             case 63...126: paint(c - 63, count: 1); i += 1
+            case 0x1B: i = b.count  // the string terminator: what follows is not the picture's
             default: i += 1
             }
         }
