@@ -12,12 +12,7 @@ mkdir -p "$HOME"
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$TMP"; }
 trap cleanup EXIT
-passed=0 failed=0
-check() {  # description, command...
-    local what=$1; shift
-    if "$@" >"$TMP/check.out" 2>&1; then passed=$((passed + 1)); echo "ok   $what"
-    else failed=$((failed + 1)); echo "FAIL $what"; sed 's/^/     /' "$TMP/check.out" | head -20; fi
-}
+source "$ROOT/Tests/lib/check.sh"
 
 source "$ROOT/Tests/lib/private-service.sh"
 start_private_bus
@@ -342,13 +337,12 @@ check "man: pokectl(1) documents every command, exit code and variable" bash -c 
     t=\$(LC_ALL=C.UTF-8 MANWIDTH=100 man -l '$ROOT/man/pokectl.1' 2>/dev/null | col -b);
     for w in list show search fav unfav favs sprite status sync cache watch NO_COLOR COLORTERM COLUMNS 'EXIT STATUS' ListPage \
              PICTURES --random --shiny-chance --image-protocol allow-passthrough sixel kitty; do
-        echo \"\$t\" | grep -q \"\$w\" || { echo missing \$w; exit 1; }; done"
+        echo \"\$t\" | grep -qF -- \"\$w\" || { echo missing \$w; exit 1; }; done"
 check "man: pokedexd(8) documents the API, files and variables" bash -c "
     t=\$(LC_ALL=C.UTF-8 MANWIDTH=100 man -l '$ROOT/man/pokedexd.8' 2>/dev/null | col -b);
     for w in ListPage Detail Search SearchDetailed ToggleFavorite SetFavorite ListFavorites SpritePath Status Sync \
              CacheStats VerifyCache ClearCache RandomSprite FavoriteChanged \
              Error.NotFound Error.InvalidArgument Error.Unavailable Error.Storage POKEDEX_NOTIFY POKEDEX_API_URL XDG_CACHE_HOME favorites.json; do
-        echo \"\$t\" | grep -q \"\$w\" || { echo missing \$w; exit 1; }; done"
+        echo \"\$t\" | grep -qF -- \"\$w\" || { echo missing \$w; exit 1; }; done"
 
-echo "examples: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary examples

@@ -15,12 +15,7 @@ mkdir -p "$HOME"
 PIDS=()
 cleanup() { tmux -L pokedex-graphics kill-server 2>/dev/null; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$TMP"; }
 trap cleanup EXIT
-passed=0 failed=0
-check() {  # description, command...
-    local what=$1; shift
-    if "$@" >"$TMP/check.out" 2>&1; then passed=$((passed + 1)); echo "ok   $what"
-    else failed=$((failed + 1)); echo "FAIL $what"; sed 's/^/     /' "$TMP/check.out" | head -20; fi
-}
+source "$ROOT/Tests/lib/check.sh"
 FAKE=$ROOT/Tests/graphics/fake_terminal.py
 # run KIND [fake options] -- command...: the JSON report in $TMP/run.json, the output in $TMP/run.out
 run() { python3 "$FAKE" "$@" >"$TMP/run.json" && jq -j .output "$TMP/run.json" | iconv -f utf-8 -t latin1 >"$TMP/run.out"; }
@@ -128,5 +123,4 @@ check "tmux with allow-passthrough: a forced picture goes through tmux's DCS pas
     $T set -g allow-passthrough on && $(declare -f in_tmux); T='$T' TMP=$TMP
     in_tmux 'pokectl show pikachu --image-protocol kitty > $TMP/tmux.out' && grep -qaF \$'\ePtmux;\e\e_Ga=T' $TMP/tmux.out"
 
-echo "graphics: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary graphics
