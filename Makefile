@@ -21,9 +21,9 @@ KRUNNERDIR ?= $(DATADIR)/krunner/dbusplugins
 SWIFT       ?= swift
 RELEASE_DIR  = .build/release
 # Debian packages the build, the tests and the service need.
-DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin neofetch
 
-.PHONY: all build release deps test test-unit test-integration test-examples test-browse test-desktop-search test-session check-sanitizers check-asan check-tsan install uninstall clean
+.PHONY: all build release deps test test-unit test-integration test-examples test-browse test-graphics test-desktop-search test-session check-sanitizers check-asan check-tsan install uninstall clean
 
 all: build
 
@@ -48,7 +48,7 @@ release: deps
 
 ## test: every test: unit tests, the daemon on a private bus (with the reliability suite), the
 ## examples, the systemd session test, then the integration tests again under ASan and TSan.
-test: deps test-unit test-integration test-examples test-browse test-desktop-search test-session check-sanitizers
+test: deps test-unit test-integration test-examples test-browse test-graphics test-desktop-search test-session check-sanitizers
 
 test-unit:
 	$(SWIFT) build --build-tests
@@ -90,6 +90,12 @@ test-browse:
 	$(SWIFT) build
 	desktop-file-validate desktop/io.github.pokedexd.Pokedex1.desktop
 	bash Tests/browse/browse-test.sh
+
+# Real pixels: pokectl on a pty that answers as kitty, as a sixel terminal or not at all; the
+# pictures decoded back and compared with the sprite; tmux's passthrough.
+test-graphics:
+	$(SWIFT) build
+	bash Tests/graphics/graphics-test.sh
 
 # The desktop's search providers called as GNOME Shell (gdbus) and KRunner (python3-dbus) call them.
 test-desktop-search:

@@ -68,6 +68,9 @@ let package = Package(
 
         // The benchmarks' in-process bus client (bench/run drives it).
         .executableTarget(name: "pokedex-bench", dependencies: ["PokedexBusClient", "PokedexCore"], path: "bench/Sources/pokedex-bench"),
+        // bench/graphics: how far the kitty and sixel pictures pokectl sent are from the sprite.
+        .executableTarget(name: "pokedex-graphics-fidelity", dependencies: ["PokedexTerminal", "PokedexPNG"],
+                          path: "bench/Sources/pokedex-graphics-fidelity"),
 
         // The fakes every test target shares: a clock moved by hand, an HTTP client answering
         // from routes, favorites in memory, temporary directories, and one PNG encoder.

@@ -93,6 +93,9 @@ public final class PokedexClient {
     }
     public func listFavorites() throws(BusError) -> [ListEntry] { try call(Pokedex1.listFavorites) }
     public func spritePath(_ pokemon: String) throws(BusError) -> String { try call(Pokedex1.spritePath, pokemon) }
+    public func randomSprite(favorites: Bool, shinyChance: Double) throws(BusError) -> RandomSprite {
+        try call(Pokedex1.randomSprite, (favorites, shinyChance))
+    }
     public func status() throws(BusError) -> ServiceStatus { try call(Pokedex1.status) }
 
     /// A property of the interface, by name, as read.

@@ -82,6 +82,7 @@ public enum APIDecoding {
         }
         struct Sprites: Decodable {
             var front_default: String?
+            var front_shiny: String?
             var versions: Versions?
             struct Versions: Decodable {
                 var genV: GenV?
@@ -118,6 +119,7 @@ public enum APIDecoding {
             stats: p.stats.compactMap { s in checked(s.stat.name, "a stat of \(name)", dropped).map { .init(name: $0, value: s.base_stat) } },
             spriteURL: p.sprites?.front_default,
             animatedSpriteURL: p.sprites?.versions?.genV?.blackWhite?.animated?.front_default,
+            shinySpriteURL: p.sprites?.front_shiny,
             speciesURL: p.species?.url)
     }
 

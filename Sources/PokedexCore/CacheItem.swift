@@ -5,32 +5,34 @@ enum CacheItem: Hashable, Sendable {
     case species(UInt32)
     case filters
     /// A sprite's image file.
-    case sprite(UInt32, animated: Bool)
-    /// A sprite's metadata record (`sprite/{id}`, `sprite-animated/{id}`).
-    case spriteMeta(UInt32, animated: Bool)
+    case sprite(UInt32, SpriteVariant)
+    /// A sprite's metadata record (`sprite/{id}`, `sprite-animated/{id}`, `sprite-shiny/{id}`).
+    case spriteMeta(UInt32, SpriteVariant)
     /// A record under a key this service does not write.
     case otherRecord(String)
     /// A file that belongs to nothing: a stray, a sprite file of no kind.
     case orphan
 
     /// Which item a file is; the sprite caches know their files' names.
-    static func of(_ file: CachedFile, still: SpriteCache, animated: SpriteCache) -> CacheItem {
+    static func of(_ file: CachedFile, sprites: Sprites) -> CacheItem {
         switch file.kind {
         case .stray: return .orphan
         case .sprite:
-            if let id = still.id(ofFile: file.name) { return .sprite(id, animated: false) }
-            if let id = animated.id(ofFile: file.name) { return .sprite(id, animated: true) }
+            for variant in SpriteVariant.allCases {
+                if let id = sprites.cache(variant).id(ofFile: file.name) { return .sprite(id, variant) }
+            }
             return .orphan
-        case .record: return of(key: file.name, still: still, animated: animated)
+        case .record: return of(key: file.name, sprites: sprites)
         }
     }
 
     /// Which item a record key is: the inverse of the keys the tiers write.
-    static func of(key: String, still: SpriteCache, animated: SpriteCache) -> CacheItem {
+    static func of(key: String, sprites: Sprites) -> CacheItem {
         if key == APIRoutes.indexKey { return .index }
         if key == ResourceLoader.filtersKey { return .filters }
-        if let id = still.id(ofMetaKey: key) { return .spriteMeta(id, animated: false) }
-        if let id = animated.id(ofMetaKey: key) { return .spriteMeta(id, animated: true) }
+        for variant in SpriteVariant.allCases {
+            if let id = sprites.cache(variant).id(ofMetaKey: key) { return .spriteMeta(id, variant) }
+        }
         if let last = key.split(separator: "/").last, let id = UInt32(last) {
             if APIRoutes.pokemonKey(id) == key { return .pokemon(id) }
             if APIRoutes.speciesKey(id) == key { return .species(id) }
@@ -44,7 +46,9 @@ enum CacheItem: Hashable, Sendable {
         case .pokemon: return .pokemon
         case .species: return .species
         case .filters: return .filters
-        case .sprite(_, let animated), .spriteMeta(_, let animated): return animated ? .animatedSprites : .sprites
+        case .sprite(_, .still), .spriteMeta(_, .still): return .sprites
+        case .sprite(_, .animated), .spriteMeta(_, .animated): return .animatedSprites
+        case .sprite(_, .shiny), .spriteMeta(_, .shiny): return .shinySprites
         case .otherRecord, .orphan: return .other
         }
     }

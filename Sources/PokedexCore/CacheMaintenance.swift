@@ -38,7 +38,7 @@ final class CacheMaintenance: Sendable {
         self.log = log
     }
 
-    private func item(_ file: CachedFile) -> CacheItem { CacheItem.of(file, still: sprites.still, animated: sprites.animated) }
+    private func item(_ file: CachedFile) -> CacheItem { CacheItem.of(file, sprites: sprites) }
 
     // MARK: Stats
 
@@ -55,7 +55,7 @@ final class CacheMaintenance: Sendable {
             var k = kinds[item.kind]!
             k.bytes += file.size
             if item.counts { k.count += 1 }
-            if case .spriteMeta(let id, let animated) = item, !images.contains(.sprite(id, animated: animated)) {
+            if case .spriteMeta(let id, let variant) = item, !images.contains(.sprite(id, variant)) {
                 kinds[item.kind] = k
                 continue
             }
@@ -114,18 +114,18 @@ final class CacheMaintenance: Sendable {
                 } else {
                     damaged.append(item)
                 }
-            case .sprite(let id, let animated):
-                pairs[.sprite(id, animated: animated), default: (false, false)].image = true
-            case .spriteMeta(let id, let animated):
-                pairs[.sprite(id, animated: animated), default: (false, false)].meta = true
+            case .sprite(let id, let variant):
+                pairs[.sprite(id, variant), default: (false, false)].image = true
+            case .spriteMeta(let id, let variant):
+                pairs[.sprite(id, variant), default: (false, false)].meta = true
             case .orphan:
                 if case .stray = file.kind { store.removeStray(file.name) } else { store.removeSprite(file.name) }
                 orphans += 1
             }
         }
         for (item, pair) in pairs {
-            guard case .sprite(let id, let animated) = item else { continue }
-            let cache = animated ? sprites.animated : sprites.still
+            guard case .sprite(let id, let variant) = item else { continue }
+            let cache = sprites.cache(variant)
             // Size, CRC-32 and a whole image, as every answer checks a sprite; a damaged pair is removed.
             if cache.checkOnDisk(id) != nil {
                 checked += 1
@@ -193,8 +193,9 @@ final class CacheMaintenance: Sendable {
             case .pokemon(let id): _ = try await loader.refetch(APIRoutes.pokemonKey(id), url: routes.pokemon(id), .pokemon)
             case .species(let id): _ = try await loader.refetch(APIRoutes.speciesKey(id), url: routes.species(id), .species)
             case .filters: try await search.refetchFilters()
-            case .sprite(let id, animated: false): _ = try await sprites.ensure(named(id))
-            case .sprite(let id, animated: true):
+            case .sprite(let id, .still): _ = try await sprites.ensure(named(id))
+            case .sprite(let id, .shiny): _ = try await sprites.ensureShiny(named(id))
+            case .sprite(let id, .animated):
                 let record = try await records.pokemon(named(id))
                 guard let url = record.animatedSpriteURL else {
                     throw PokedexError.notFound("the API names no animated sprite for \(record.name) any more")
@@ -217,7 +218,7 @@ final class CacheMaintenance: Sendable {
         case .pokemon(let id): return store.readRecord(APIRoutes.pokemonKey(id)) != nil
         case .species(let id): return store.readRecord(APIRoutes.speciesKey(id)) != nil
         case .filters: return store.readRecord(ResourceLoader.filtersKey) != nil
-        case .sprite(let id, let animated): return (animated ? sprites.animated : sprites.still).checkOnDisk(id) != nil
+        case .sprite(let id, let variant): return sprites.cache(variant).checkOnDisk(id) != nil
         case .spriteMeta, .otherRecord, .orphan: return true
         }
     }
@@ -229,8 +230,8 @@ final class CacheMaintenance: Sendable {
         case .pokemon(let id): return APIRoutes.pokemonKey(id)
         case .species(let id): return APIRoutes.speciesKey(id)
         case .filters: return ResourceLoader.filtersKey
-        case .sprite(let id, let animated): return (animated ? sprites.animated : sprites.still).fileName(id)
-        case .spriteMeta(let id, let animated): return (animated ? sprites.animated : sprites.still).metaKey(id)
+        case .sprite(let id, let variant): return sprites.cache(variant).fileName(id)
+        case .spriteMeta(let id, let variant): return sprites.cache(variant).metaKey(id)
         case .otherRecord(let key): return key
         case .orphan: return "?"
         }
@@ -246,8 +247,7 @@ final class CacheMaintenance: Sendable {
         do { removed = .success(try store.removeAll()) } catch { removed = .failure(error) }
         // Even when some file stayed: the disk is asked again, and finds what is there.
         loader.memory.removeAll()
-        sprites.still.forgetAll()
-        sprites.animated.forgetAll()
+        for variant in SpriteVariant.allCases { sprites.cache(variant).forgetAll() }
         // The page on screen lost its sprites: asking for it again fetches them again.
         prefetch.forgetLastPage()
         let r = try removed.get()

@@ -27,6 +27,7 @@ public final class PokedexService: Sendable {
     let syncing: Sync
     let events: ServiceEvents
     let maintenance: CacheMaintenance
+    let randomSprites: RandomSprites
     let notifications: FavoriteNotifications?
     let notifier: (any DesktopNotifier)?
     let launcher: (any DesktopLauncher)?
@@ -67,6 +68,7 @@ public final class PokedexService: Sendable {
         let sprites = Sprites(
             still: SpriteCache(store: store, fetcher: fetcher, clock: clock, decoder: decoder, log: log),
             animated: SpriteCache(kind: .animatedGIF, store: store, fetcher: fetcher, clock: clock, decoder: nil, log: log),
+            shiny: SpriteCache(kind: .shinyPNG, store: store, fetcher: fetcher, clock: clock, decoder: nil, log: log),
             records: records, pattern: pattern, log: log)
         self.sprites = sprites
         let details = Details(records: records, sprites: sprites, favorites: favorites)
@@ -86,6 +88,8 @@ public final class PokedexService: Sendable {
         maintenance = CacheMaintenance(configuration: configuration, store: store, loader: loader, catalog: catalog,
                                        records: records, sprites: sprites, search: search, prefetch: prefetch,
                                        routes: routes, clock: clock, log: log)
+        randomSprites = RandomSprites(catalog: catalog, favorites: favorites, sprites: sprites,
+                                      warmsShiny: configuration.prefetch, log: log)
         notifications = notifier.map { notifier in
             FavoriteNotifications(notifier: notifier) { change in
                 let item = PokemonIndex.Item(id: change.id, name: change.name)
@@ -204,6 +208,15 @@ public final class PokedexService: Sendable {
     /// `SpritePath(pokemon)`: fetches the default sprite if needed and returns its path.
     public func spritePath(_ query: String) -> Answer<String> {
         .later { [self] () throws(PokedexError) in try await sprites.ensure(try await resolve(query)) }
+    }
+
+    /// `RandomSprite(favorites, shiny_chance)`: a Pokémon at random among those whose sprite
+    /// is cached (or the favorites'), the shiny sprite that often.
+    public func randomSprite(favorites: Bool, shinyChance: Double) throws(PokedexError) -> Answer<RandomSprite> {
+        try RandomSprites.check(shinyChance: shinyChance)
+        return .later { [self] () throws(PokedexError) in
+            try await randomSprites.pick(favoritesOnly: favorites, shinyChance: shinyChance)
+        }
     }
 
     /// `ChangeFavorite(pokemon, action)`: adds, removes or toggles; durable before it answers.

@@ -22,6 +22,19 @@ struct SpriteKind: Sendable {
     /// The generation-V animated sprite, `{id}-animated.gif`.
     static let animatedGIF = SpriteKind(fileSuffix: "-animated.gif", metaPrefix: "sprite-animated/",
                                         noun: "animated sprite", isWhole: GIFCheck.isValid, hasColor: false, body: .gif)
+    /// The shiny front sprite, `{id}-shiny.png`.
+    static let shinyPNG = SpriteKind(fileSuffix: "-shiny.png", metaPrefix: "sprite-shiny/", noun: "shiny sprite",
+                                     isWhole: PNGCheck.isValid, hasColor: false, body: .png)
+}
+
+/// The sprites the service keeps of each Pokémon, one ``SpriteCache`` each.
+enum SpriteVariant: Hashable, Sendable, CaseIterable {
+    /// The default front sprite.
+    case still
+    /// The generation-V animated GIF.
+    case animated
+    /// The shiny front sprite.
+    case shiny
 }
 
 /// Sprites as plain image files in the disk tier, because widgets load them by path.

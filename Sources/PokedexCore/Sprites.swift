@@ -27,6 +27,14 @@ final class SpriteURLPattern: Sendable {
         state.withLock { $0.confirmed && HostHealth.authority($0.template) == host }
     }
 
+    /// Where PokeAPI's sprite repository keeps the shiny sprite beside the default one:
+    /// `…/pokemon/{id}.png` → `…/pokemon/shiny/{id}.png`.
+    func shinyGuess(_ id: UInt32) -> String {
+        let still = guess(id), file = "/\(id).png"
+        guard still.hasSuffix(file) else { return still }
+        return String(still.dropLast(file.count)) + "/shiny" + file
+    }
+
     /// A body that names its sprite `…/{its id}.png` teaches the pattern; a configured
     /// pattern is only confirmed, by a body that names its host.
     func learn(from record: PokemonRecord) {
@@ -41,22 +49,34 @@ final class SpriteURLPattern: Sendable {
     }
 }
 
-/// The default and animated sprites: paths known in memory, on disk, or fetched.
+/// The default, animated and shiny sprites: paths known in memory, on disk, or fetched.
 final class Sprites: Sendable {
     let still: SpriteCache
     let animated: SpriteCache
+    let shiny: SpriteCache
     private let records: Records
     private let pattern: SpriteURLPattern
     private let log: Logger
     /// One body at a time per unreachable host, to learn whether bodies name it.
     private let learning = SingleFlight<String, Void>()
 
-    init(still: SpriteCache, animated: SpriteCache, records: Records, pattern: SpriteURLPattern, log: @escaping Logger) {
+    init(still: SpriteCache, animated: SpriteCache, shiny: SpriteCache, records: Records, pattern: SpriteURLPattern,
+         log: @escaping Logger) {
         self.still = still
         self.animated = animated
+        self.shiny = shiny
         self.records = records
         self.pattern = pattern
         self.log = log
+    }
+
+    /// The cache that keeps this variant.
+    func cache(_ variant: SpriteVariant) -> SpriteCache {
+        switch variant {
+        case .still: return still
+        case .animated: return animated
+        case .shiny: return shiny
+        }
     }
 
     /// The default sprite's path, fetching it if needed: from the URL the cached body names,
@@ -123,6 +143,20 @@ final class Sprites: Sendable {
     /// The default sprite's path, or "" where the API names none or it cannot be had now.
     func stillPathIfAny(_ record: PokemonRecord) async -> String {
         await pathIfAny(in: still, record.id, url: record.spriteURL, for: record.name)
+    }
+
+    /// The shiny sprite's path, fetching it if needed: from the URL the cached body names,
+    /// else where PokeAPI keeps shiny sprites beside the default ones (`…/shiny/{id}.png`),
+    /// so no 300–600 KB body is fetched for a 1 KB image.
+    func ensureShiny(_ item: PokemonIndex.Item) async throws(PokedexError) -> String {
+        let onDisk = shiny.pathOnDisk(item.id)
+        if !onDisk.isEmpty { return onDisk }
+        let url = records.pokemonOnHand(item.id)?.shinySpriteURL ?? pattern.shinyGuess(item.id)
+        do {
+            return try await shiny.ensure(item.id, url: url)
+        } catch {
+            throw PokedexError.wrap(error, context: "the shiny sprite of \(item.name) is not available")
+        }
     }
 
     /// The animated GIF's path, fetched on demand; "" where the API names none or it cannot be had now.

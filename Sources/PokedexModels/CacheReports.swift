@@ -12,6 +12,8 @@ public enum CacheKind: String, Sendable, CaseIterable {
     case sprites
     /// Animated sprites, `{id}-animated.gif`, with their metadata records (`sprite-animated/{id}`).
     case animatedSprites = "animated_sprites"
+    /// Shiny sprites, `{id}-shiny.png`, with their metadata records (`sprite-shiny/{id}`).
+    case shinySprites = "shiny_sprites"
     /// Anything else: a record of no kind this service writes, a file that belongs to nothing.
     case other
 }

@@ -92,6 +92,9 @@ public struct PokemonRecord: Sendable, Codable, Equatable {
     public var spriteURL: String?
     /// The generation-V animated sprite's URL, if the API names one.
     public var animatedSpriteURL: String?
+    /// The shiny front sprite's URL (`front_shiny`), if the API names one; nil in records
+    /// kept before shiny sprites were.
+    public var shinySpriteURL: String?
     /// The species resource's URL.
     public var speciesURL: String?
 
@@ -104,7 +107,7 @@ public struct PokemonRecord: Sendable, Codable, Equatable {
         }
     }
 
-    public init(id: UInt32, name: String, height: UInt32, weight: UInt32, types: [String], abilities: [String], stats: [Stat], spriteURL: String?, animatedSpriteURL: String?, speciesURL: String?) {
+    public init(id: UInt32, name: String, height: UInt32, weight: UInt32, types: [String], abilities: [String], stats: [Stat], spriteURL: String?, animatedSpriteURL: String?, shinySpriteURL: String? = nil, speciesURL: String?) {
         self.id = id
         self.name = name
         self.height = height
@@ -114,6 +117,7 @@ public struct PokemonRecord: Sendable, Codable, Equatable {
         self.stats = stats
         self.spriteURL = spriteURL
         self.animatedSpriteURL = animatedSpriteURL
+        self.shinySpriteURL = shinySpriteURL
         self.speciesURL = speciesURL
     }
 }
@@ -307,6 +311,24 @@ public struct SearchMatch: Equatable, Sendable {
         self.matchedName = matchedName
         self.language = language
         self.distance = distance
+    }
+}
+
+/// `RandomSprite`'s answer: a Pokémon picked at random and the path of its sprite.
+public struct RandomSprite: Equatable, Sendable {
+    public var id: UInt32
+    /// The API name ("pikachu").
+    public var name: String
+    /// The sprite's absolute path: the shiny one when ``shiny``.
+    public var path: String
+    /// Whether the shiny sprite was drawn.
+    public var shiny: Bool
+
+    public init(id: UInt32, name: String, path: String, shiny: Bool) {
+        self.id = id
+        self.name = name
+        self.path = path
+        self.shiny = shiny
     }
 }
 

@@ -55,6 +55,13 @@ public enum Coding {
         },
         read: { r throws(BusError) in try r.readString() })
 
+    public static let double = Codec<Double>(
+        "d", write: { w, v throws(BusError) in try w.append(v) },
+        decode: { v throws(BusError) in
+            guard let d = v.double else { throw malformed("not a d") }
+            return d
+        })
+
     public static let bool = Codec<Bool>(
         "b", write: { w, v throws(BusError) in try w.append(v) },
         decode: { v throws(BusError) in

@@ -66,6 +66,15 @@ public enum Pokedex1 {
     public static let spritePath = Method(
         "SpritePath", args: .one("pokemon", Coding.argument), reply: .one("path", Coding.string), errors: lookupErrors)
 
+    /// A Pokémon at random among those whose sprite is cached (every Pokémon, or only the
+    /// favorites), with its sprite's path: the shiny one with probability `shiny_chance`,
+    /// where one is cached. Never waits on the network while the cache holds a candidate.
+    public static let randomSprite = Method(
+        "RandomSprite", args: .two("favorites", Coding.bool, "shiny_chance", Coding.double),
+        reply: Fields.four("id", Coding.uint32, "name", Coding.string, "path", Coding.string, "shiny", Coding.bool)
+            .map({ RandomSprite(id: $0.0, name: $0.1, path: $0.2, shiny: $0.3) }, { ($0.id, $0.name, $0.path, $0.shiny) }),
+        errors: [.notFound, .invalidArgument, .unavailable])
+
     /// Version, API, cache tiers, favorites, online.
     public static let status = Method("Status", args: .none, reply: .one("status", Coding.status), errors: [])
 
@@ -118,7 +127,7 @@ public enum Pokedex1 {
     /// The whole interface, in vtable order.
     public static let interface = Interface(name: interfaceName, objectPath: objectPath, members: [
         listPage.shape, detail.shape, search.shape, searchDetailed.shape, toggleFavorite.shape, setFavorite.shape,
-        changeFavorite.shape, listFavorites.shape, spritePath.shape, status.shape, sync.shape,
+        changeFavorite.shape, listFavorites.shape, spritePath.shape, randomSprite.shape, status.shape, sync.shape,
         cacheStats.shape, verifyCache.shape, clearCache.shape,
         favoriteChanged.shape,
         favorites.shape, online.shape, syncProgress.shape, searchCoverage.shape, version.shape, apiURL.shape,

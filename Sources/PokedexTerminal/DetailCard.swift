@@ -12,19 +12,42 @@ public struct DetailCard {
     public let image: RGBAImage?
     public let width: Int
     public let mode: ColorMode
+    /// A picture the terminal draws itself (kitty graphics, sixel) over this many cells: the card
+    /// leaves them blank, and ``renderLeavingRoom()`` says on which line they start.
+    public let graphic: (columns: Int, rows: Int)?
 
-    public init(detail: PokemonDetail, image: RGBAImage?, width: Int, mode: ColorMode) {
+    public init(detail: PokemonDetail, image: RGBAImage?, width: Int, mode: ColorMode, graphic: (columns: Int, rows: Int)? = nil) {
         self.detail = detail.terminalSafe
         self.image = image
         self.width = max(width, 20)
         self.mode = mode
+        self.graphic = graphic
+    }
+
+    /// The card with room for ``graphic``, and the line the room starts on (the picture is drawn
+    /// from the start of that line). On the picture's lines the cursor steps over the room
+    /// (`CSI n C`) instead of writing spaces, which would erase a sixel picture under them.
+    public func renderLeavingRoom() -> (lines: [String], pictureLine: Int) {
+        guard let g = graphic else { return (render(), 0) }
+        let blank = Array(repeating: String(repeating: " ", count: g.columns), count: g.rows)
+        var lines = layout(art: blank)
+        let text = width >= Self.sideBySideWidth ? facts(width: width - g.columns - 2).count : 0
+        let top = max(0, (max(g.rows, text) - g.rows) / 2)
+        for i in top..<min(lines.count, top + g.rows) {
+            let n = lines[i].prefix(while: { $0 == " " }).count
+            if n > 0 { lines[i] = "\u{1B}[\(n)C" + lines[i].dropFirst(n) }
+        }
+        return (lines, top)
     }
 
     var painter: Painter { Painter(mode: mode) }
 
     /// The whole card, one string per line, none longer than `width` columns.
     public func render() -> [String] {
-        let art = image.map { SpriteArt.lines($0, maxColumns: min(Self.imageColumns, width), maxRows: Self.imageColumns / 2, mode: mode) } ?? []
+        layout(art: image.map { SpriteArt.lines($0, maxColumns: min(Self.imageColumns, width), maxRows: Self.imageColumns / 2, mode: mode) } ?? [])
+    }
+
+    func layout(art: [String]) -> [String] {
         var out: [String] = []
         if art.isEmpty {
             out = facts(width: width)

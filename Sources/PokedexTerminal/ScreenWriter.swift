@@ -16,9 +16,13 @@ public struct ScreenWriter: Sendable {
     /// when something else wrote to it).
     public mutating func invalidate() { last = nil }
 
+    /// Whether the next frame is written whole (nothing written yet, or ``invalidate()``).
+    public var isInvalid: Bool { last == nil }
+
     /// The bytes that take the terminal from the last frame to `screen`.
     public mutating func frame(_ screen: Screen) -> String {
         var out = Self.beginFrame
+        // Whole: the screen is cleared first, pictures drawn into it too.
         let full = last.map { $0.width != screen.width || $0.height != screen.height } ?? true
         if full { out += "\u{1B}[0m\u{1B}[2J" }
         var current: Style? = nil

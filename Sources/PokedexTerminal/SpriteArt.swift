@@ -8,9 +8,10 @@ public enum SpriteArt {
     static let opaque = 128
 
     /// The image cropped to its visible pixels, scaled to fit `maxColumns × maxRows` cells
-    /// (keeping its shape), as lines of exactly the same width. No lines in ``ColorMode/none``.
-    public static func lines(_ image: RGBAImage, maxColumns: Int, maxRows: Int, mode: ColorMode) -> [String] {
-        guard mode != .none, maxColumns > 0, maxRows > 0, let box = visibleBox(image) else { return [] }
+    /// (keeping its shape), as lines of exactly the same width. No lines in ``ColorMode/none``,
+    /// unless `silhouette`: then the shape alone, in the terminal's own colour.
+    public static func lines(_ image: RGBAImage, maxColumns: Int, maxRows: Int, mode: ColorMode, silhouette: Bool = false) -> [String] {
+        guard mode != .none || silhouette, maxColumns > 0, maxRows > 0, let box = visibleBox(image) else { return [] }
         let scale = max(Double(box.width) / Double(maxColumns), Double(box.height) / Double(maxRows * 2))
         let outWidth = max(1, min(maxColumns, Int((Double(box.width) / scale).rounded())))
         var outHeight = max(1, min(maxRows * 2, Int((Double(box.height) / scale).rounded())))
@@ -21,6 +22,8 @@ public enum SpriteArt {
         for row in stride(from: 0, to: outHeight, by: 2) {
             var line = ""
             var current = ""
+            // The colours `current` sets: its SGR is only made again when they change.
+            var currentInks: (RGB?, RGB?) = (nil, nil)
             for x in 0..<outWidth {
                 let top = pixels[row * outWidth + x], bottom = pixels[(row + 1) * outWidth + x]
                 var glyph: String, fg: RGB?, bg: RGB?
@@ -30,15 +33,18 @@ public enum SpriteArt {
                 case (nil, let b?): (glyph, fg, bg) = ("▄", b, nil)
                 case (let t?, let b?): (glyph, fg, bg) = ("▀", t, b)
                 }
-                var sgr = painter.set(foreground: fg, background: bg)
-                if let f = fg, let b = bg, painter.set(foreground: f, background: nil) == painter.set(foreground: b, background: nil) {
+                if let f = fg, let b = bg, painter.same(f, b) {
                     // Both halves look the same in this mode: a full block needs no background.
-                    (glyph, sgr) = ("█", painter.set(foreground: f, background: nil))
+                    (glyph, bg) = ("█", nil)
                 }
-                if sgr != current {
-                    if !current.isEmpty { line += painter.reset }
-                    line += sgr
-                    current = sgr
+                if fg != currentInks.0 || bg != currentInks.1 {
+                    let sgr = painter.set(foreground: fg, background: bg)
+                    if sgr != current {
+                        if !current.isEmpty { line += painter.reset }
+                        line += sgr
+                        current = sgr
+                    }
+                    currentInks = (fg, bg)
                 }
                 line += glyph
             }

@@ -83,6 +83,15 @@ public struct Painter: Sendable {
         return codes.isEmpty ? "" : Self.escape + codes.joined(separator: ";") + "m"
     }
 
+    /// Whether two colours come out the same in this mode (no SGR needed to tell them apart).
+    public func same(_ a: RGB, _ b: RGB) -> Bool {
+        switch mode {
+        case .none: return true
+        case .truecolor: return a == b
+        case .palette256: return a.palette256 == b.palette256
+        }
+    }
+
     /// `text` in an SGR attribute such as "1" (bold) or "2" (dim), then reset.
     public func attribute(_ text: String, _ sgr: String) -> String {
         mode == .none ? text : Self.escape + sgr + "m" + text + reset

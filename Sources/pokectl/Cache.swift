@@ -29,7 +29,7 @@ struct Cache: ParsableCommand {
             if common.json { return Self.json(s).print() }
             let labels: [CacheKind: String] = [
                 .list: "list", .pokemon: "pokémon", .species: "species", .filters: "type/gen filters",
-                .sprites: "sprites", .animatedSprites: "animated sprites", .other: "other",
+                .sprites: "sprites", .animatedSprites: "animated sprites", .shinySprites: "shiny sprites", .other: "other",
             ]
             let age = { (t: Int?) in t.map { Output.age(s.now - $0) + " ago" } ?? "-" }
             // Numbers line up on their last digit, their headings too.

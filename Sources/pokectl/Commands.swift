@@ -12,6 +12,8 @@ struct List: ParsableCommand {
     @Option(help: "Page number, from 1.") var page = 1
     @Option(help: "Entries per page, 1 to 100.") var perPage = 20
     @Flag(help: "Draw a small sprite on each row (on a terminal with colour).") var images = false
+    @Option(help: "With --images: auto (the best the terminal offers: kitty graphics, sixel, half blocks), kitty, sixel or blocks. Forced kitty or sixel is emitted even when stdout is not a terminal.")
+    var imageProtocol: ImageChoice = .auto
     @OptionGroup var common: Common
 
     func validate() throws {
@@ -21,7 +23,8 @@ struct List: ParsableCommand {
 
     func run() throws {
         let offset = UInt32(clamping: (page - 1) * perPage)
-        let drawing = images && !common.json && Terminal.colorMode != .none
+        let forced = imageProtocol == .kitty || imageProtocol == .sixel
+        let drawing = images && !common.json && (Terminal.colorMode != .none || forced)
         let result = try withClient { c throws(BusError) in
             var page = try c.listPage(offset: offset, limit: UInt32(perPage))
             if drawing {
@@ -33,7 +36,8 @@ struct List: ParsableCommand {
             return page
         }
         if drawing {
-            for e in result.entries { Output.thumbnailRow(e) }
+            let pictures = Pictures.choose(imageProtocol, environment: Terminal.environment)
+            for e in result.entries { Output.thumbnailRow(e, pictures: pictures) }
             let pages = (Int(result.total) + perPage - 1) / perPage
             return print(Output.dim("page \(page) of \(pages) · \(result.total) Pokémon"))
         }
@@ -45,30 +49,6 @@ struct List: ParsableCommand {
         Output.table(Output.entryHeader, Output.entryRows(result.entries))
         let pages = (Int(result.total) + perPage - 1) / perPage
         print(Output.dim("page \(page) of \(pages) · \(result.total) Pokémon"))
-    }
-}
-
-struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Show one Pokémon: its sprite, types, sizes, stats, genus and flavour text.",
-        discussion: """
-            On a terminal the sprite is drawn with half blocks, in 24-bit colour where COLORTERM says \
-            truecolor, else in 256 colours. The card fits the terminal's width (COLUMNS overrides it).
-            JSON: every key of the Detail method (id, name, height, weight, types, abilities, stats, sprite_path, \
-            favorite, genus, flavor_text, color, animated_sprite_path).
-            """)
-
-    @Argument(help: "A name or number.") var pokemon: String
-    @Flag(help: "Do not draw the sprite.") var noImage = false
-    @OptionGroup var common: Common
-
-    func run() throws {
-        let reply = try withClient { c throws(BusError) in try c.values(Pokedex1.detail, pokemon) }
-        if common.json, let raw = reply.first { return JSON(raw).print() }
-        let d = try decoded { () throws(BusError) in try Pokedex1.detail.decodeReply(reply) }
-        let mode = Terminal.colorMode
-        let image = noImage || mode == .none ? nil : Terminal.image(at: d.spritePath)
-        for line in DetailCard(detail: d, image: image, width: Terminal.width, mode: mode).render() { print(line) }
     }
 }
 

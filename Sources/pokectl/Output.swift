@@ -77,14 +77,21 @@ enum Output {
     static let entryHeader = ["#", "★", "NAME", "SPRITE"]
 
     /// A list row with its sprite as a 10×5 thumbnail, the number and name beside its middle.
-    static func thumbnailRow(_ e: ListEntry) {
+    static func thumbnailRow(_ e: ListEntry, pictures: Pictures) {
         let columns = 10, rows = 5
+        let label = dim("#" + String(e.id)) + " " + bold(safe(e.name)) + (e.favorite ? " " + yellow("★") : "")
+        if pictures.protocolUsed != .blocks, let sprite = Terminal.image(at: e.spritePath),
+           let fit = pictures.fitted(sprite, maxColumns: columns, maxRows: rows),
+           let picture = pictures.sequence(fit.image, columns: fit.columns, rows: fit.rows) {
+            print(picture, terminator: "")
+            for i in 0..<max(fit.rows, 1) { print(String(repeating: " ", count: columns) + (i == fit.rows / 2 ? "  " + label : "")) }
+            return
+        }
         var art = Terminal.image(at: e.spritePath).map {
             SpriteArt.lines($0, maxColumns: columns, maxRows: rows, mode: Terminal.colorMode)
         } ?? []
         if art.isEmpty { art = [String(repeating: " ", count: columns)] }
         let artWidth = width(art[0])
-        let label = dim("#" + String(e.id)) + " " + bold(safe(e.name)) + (e.favorite ? " " + yellow("★") : "")
         for (i, line) in art.enumerated() {
             print(TerminalText.pad(line, to: artWidth) + (i == art.count / 2 ? "  " + label : ""))
         }

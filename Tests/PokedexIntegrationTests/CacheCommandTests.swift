@@ -118,7 +118,7 @@ final class CacheCommandTests: XCTestCase {
         func bytes(_ match: (String) -> Bool) -> Int { disk.filter { match($0.key) }.values.reduce(0, +) }
         func count(_ match: (String) -> Bool) -> Int { disk.keys.filter(match).count }
         let kinds = try XCTUnwrap(s["kinds"] as? [String: [String: Any]])
-        XCTAssertEqual(Set(kinds.keys), ["list", "pokemon", "species", "filters", "sprites", "animated_sprites", "other"])
+        XCTAssertEqual(Set(kinds.keys), ["list", "pokemon", "species", "filters", "sprites", "animated_sprites", "shiny_sprites", "other"])
         let expected: [String: (count: Int, bytes: Int)] = [
             "list": (1, bytes { $0 == "records/index_pokemon.rec" }),
             "pokemon": (4, bytes { $0.hasPrefix("records/pokemon_") }),

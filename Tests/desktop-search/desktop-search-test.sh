@@ -22,18 +22,10 @@ KRUNNER_PATH=/io/github/pokedexd/KRunner KRUNNER_IFACE=org.kde.krunner1
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$TMP"; }
 trap cleanup EXIT
-passed=0 failed=0
-# check DESCRIPTION COMMAND...: runs it (a function of this script or a program), its output
-# kept and shown under FAIL.
-check() {
-    local what=$1; shift
-    if "$@" >"$TMP/check.out" 2>&1; then passed=$((passed + 1)); last=ok; echo "ok   $what"
-    else failed=$((failed + 1)); last=fail; echo "FAIL $what"; sed 's/^/     /' "$TMP/check.out" | head -20; fi
-}
+source "$ROOT/Tests/lib/check.sh"
 # show [LINES]: the output of the last check when it passed, indented (the real gdbus and Match
 # replies, for the note).
 show() { [ "$last" = ok ] && sed 's/^/     | /' "$TMP/check.out" | head -"${1:-8}"; return 0; }
-summary() { echo "desktop-search: $passed passed, $failed failed"; [ "$failed" = 0 ]; }
 client() { timeout 30 "$PY" "$CLIENT" "$@"; }
 
 # ---- The file contracts (no daemon needed) ----------------------------------------------------
@@ -88,7 +80,10 @@ PIDS+=($!)
 for _ in $(seq 100); do [ -e "$TMP/notify.ready" ] && break; sleep 0.1; done
 touch "$TMP/notifications.jsonl"
 
-start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=yes || { summary; exit 1; }
+# The daemon finds no terminal, launcher or clipboard tool on its PATH, whatever this machine
+# has installed: activating a result shows the card.
+DAEMON_ENV=(PATH="$BUILD_DIR")
+start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=yes || { summary desktop-search; exit 1; }
 
 # gdbus, as GNOME Shell calls the provider: gn METHOD ARGS... prints the GVariant reply.
 gn() { timeout 15 gdbus call --session --timeout 10 --dest "$SERVICE" --object-path "$GNOME_PATH" --method "$GNOME_IFACE.$1" "${@:2}"; }
@@ -249,7 +244,7 @@ check "pokectl unfav '#7' names squirtle" bash -c "pokectl unfav '#7' --json | j
 # ---- Sprites not cached: a themed fallback, still an icon --------------------------------------
 kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
 export XDG_CACHE_HOME=$TMP/home/.cache-nosprites  # nothing cached; port 9 refuses every sprite
-start_daemon --sprite-url-template "http://127.0.0.1:9/{id}.png" --notify=no || { summary; exit 1; }
+start_daemon --sprite-url-template "http://127.0.0.1:9/{id}.png" --notify=no || { summary desktop-search; exit 1; }
 uncached() {
     gn GetResultMetas "['25', '6']" | "$PY" "$CLIENT" check-metas | tee "$TMP/metas2.json" &&
     jq -e 'length == 2 and all(.[]; .icon.kind == "themed" or (.icon.kind == "file" and .icon.png))' "$TMP/metas2.json" >/dev/null
@@ -262,4 +257,4 @@ uncached_match() {
 }
 check "KRunner: sprites not cached: Match('pika') still has an icon name" uncached_match
 
-summary
+summary desktop-search

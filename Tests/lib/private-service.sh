@@ -19,9 +19,11 @@ start_mock() {
 }
 
 # pokedexd against the mock (extra options in "$@"), waited for until pokectl reaches it; sets
-# DAEMON. Its log goes to $TMP/pokedexd.log, shown when it does not come up.
+# DAEMON. Its log goes to $TMP/pokedexd.log, shown when it does not come up. DAEMON_ENV
+# (an array of NAME=VALUE) changes its environment.
+DAEMON_ENV=()
 start_daemon() {
-    pokedexd --api-url "$MOCK/api/v2" --sprite-host 127.0.0.1 --idle-timeout 0 "$@" 2>>"$TMP/pokedexd.log" &
+    env "${DAEMON_ENV[@]}" pokedexd --api-url "$MOCK/api/v2" --sprite-host 127.0.0.1 --idle-timeout 0 "$@" 2>>"$TMP/pokedexd.log" &
     DAEMON=$!
     PIDS+=($DAEMON)
     for _ in $(seq 100); do pokectl status >/dev/null 2>&1 && return 0; sleep 0.1; done

@@ -7,6 +7,7 @@ It serves hand-written bodies shaped like PokeAPI's for a few dozen Pokémon:
   GET /api/v2/pokemon-species/{id|name}/   a species body (genus, flavour text with \\f and \\n)
   GET /sprites/{id}.png                    a real 8x8 PNG, one colour per id
   GET /sprites/anim/{id}.gif               a real 2-frame 8x8 GIF (forms past 10000 have none)
+  GET /sprites/shiny/{id}.png              the shiny sprite: 8x8, the default's colour inverted
 with ETag / If-None-Match (304), Cache-Control max-age, gzip when asked, keep-alive.
 Absolute URLs in bodies use the request's Host header: http://HOST, or https://HOST when the
 mock serves TLS itself (--tls-cert) or the request says X-Forwarded-Proto: https (a TLS front
@@ -224,7 +225,7 @@ def gif_lie(i):
 
 def path_id(path):
     """The Pokémon id a path names (a number, or a name looked up), or None."""
-    m = re.match(r"^/(?:api/v2/(?:pokemon|pokemon-species)|sprites(?:/anim)?)/([^/.]+)(?:\.png|\.gif)?/?$", path)
+    m = re.match(r"^/(?:api/v2/(?:pokemon|pokemon-species)|sprites(?:/anim|/shiny)?)/([^/.]+)(?:\.png|\.gif)?/?$", path)
     if not m:
         return None
     key = m.group(1).lower()
@@ -268,7 +269,7 @@ def pokemon_body(base, ident, name):
         "stats": [{"base_stat": v, "effort": 0, "stat": {"name": k, "url": f"{base}/api/v2/stat/{n}/"}}
                   for n, (k, v) in enumerate([("hp", 35), ("attack", 55), ("defense", 40), ("special-attack", 50),
                                               ("special-defense", 50), ("speed", 90)])],
-        "sprites": {"front_default": sprite, "back_default": None,
+        "sprites": {"front_default": sprite, "back_default": None, "front_shiny": f"{sprites}/sprites/shiny/{ident}.png",
                     "versions": {"generation-v": {"black-white": {"animated": {
                         "front_default": f"{sprites}/sprites/anim/{ident}.gif" if ident < 10000 else None}}}}},
         "species": {"name": name.split("-")[0], "url": f"{base}/api/v2/pokemon-species/{species_id}/"},
@@ -610,6 +611,11 @@ class Handler(BaseHTTPRequestHandler):
                 self.hostile_count("png_bomb")
                 return self.send(200, png_bomb(), "image/png")
             return self.send(200, self.sized(kind, png(((i * 37) % 256, (i * 91) % 256, (i * 53) % 256))), "image/png")
+        m = re.match(r"^/sprites/shiny/(\d+)\.png$", url.path)
+        if m:
+            i = int(m.group(1))
+            return self.send(200, self.sized(kind, png((255 - (i * 37) % 256, 255 - (i * 91) % 256, 255 - (i * 53) % 256))),
+                             "image/png")
         m = re.match(r"^/sprites/anim/(\d+)\.gif$", url.path)
         if m:
             if s["hostile"] and int(m.group(1)) == GIF_LIE_ID:

@@ -9,13 +9,47 @@ public struct BrowseView {
     public let art: (String) -> TileArt?
     /// The detail card's sprite.
     public let image: (String) -> RGBAImage?
+    /// Whether the terminal draws the tiles' sprites as pictures (kitty graphics, sixel) at
+    /// ``placements()``: the tiles then leave that room blank.
+    public let pictures: Bool
 
     public init(model: BrowseModel, mode: ColorMode, art: @escaping (String) -> TileArt?,
-                image: @escaping (String) -> RGBAImage?) {
+                image: @escaping (String) -> RGBAImage?, pictures: Bool = false) {
         self.model = model
         self.mode = mode
         self.art = art
         self.image = image
+        self.pictures = pictures
+    }
+
+    /// Where a tile's sprite goes as a picture: the cells it may take, from the top-left one.
+    public struct Placement: Hashable, Sendable {
+        public var spritePath: String
+        public var x: Int
+        public var y: Int
+        public var columns: Int
+        public var rows: Int
+
+        public init(spritePath: String, x: Int, y: Int, columns: Int, rows: Int) {
+            self.spritePath = spritePath
+            self.x = x
+            self.y = y
+            self.columns = columns
+            self.rows = rows
+        }
+    }
+
+    /// The pictures the grid shows now, for a driver that draws them (none over the detail
+    /// card or the keys' help, which they would cover).
+    public func placements() -> [Placement] {
+        guard pictures, model.mode != .detail, model.mode != .help else { return [] }
+        let layout = model.layout
+        return model.visible.enumerated().compactMap { n, index in
+            guard let e = model.entry(index), !e.spritePath.isEmpty, art(e.spritePath) != nil else { return nil }
+            return Placement(spritePath: e.spritePath, x: layout.left + (n % layout.columns) * BrowseLayout.tileWidth,
+                             y: BrowseLayout.gridTop + (n / layout.columns) * BrowseLayout.tileHeight,
+                             columns: BrowseLayout.tileWidth - 1, rows: TileArt.maxRows)
+        }
     }
 
     static let accent = RGB(0xEE, 0x15, 0x15)  // the Pokédex's red
@@ -119,7 +153,9 @@ public struct BrowseView {
         let label = Style(foreground: coloured ? (selected ? RGB(0, 0, 0) : Self.white) : nil, background: labelBackground, bold: selected,
                           reverse: !coloured && selected)
         s.fill(x: x, y: y + 5, width: w, height: 2, style: label)
-        if let picture, !picture.lines.isEmpty {
+        if pictures, picture != nil {
+            // Drawn by the terminal at ``placements()``.
+        } else if let picture, !picture.lines.isEmpty {
             let artWidth = TerminalText.width(picture.lines[0])
             let top = y + (TileArt.maxRows - picture.lines.count) / 2
             let base = Style(background: coloured && selected ? tint.darkened(0.3) : nil)

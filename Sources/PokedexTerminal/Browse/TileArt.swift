@@ -17,29 +17,9 @@ public struct TileArt: Sendable {
     }
 
     public init(image: RGBAImage, mode: ColorMode) {
-        lines = mode == .none ? Self.silhouette(image) : SpriteArt.lines(image, maxColumns: Self.maxColumns, maxRows: Self.maxRows, mode: mode)
+        // Without colour (`NO_COLOR`, `--color never`): the shape, in the terminal's own colour.
+        lines = SpriteArt.lines(image, maxColumns: Self.maxColumns, maxRows: Self.maxRows, mode: mode, silhouette: true)
         tint = Self.averageColour(image)
-    }
-
-    /// Without colour (`NO_COLOR`, `--color never`): the sprite's shape in half blocks, in the
-    /// terminal's own colour.
-    static func silhouette(_ image: RGBAImage) -> [String] {
-        guard let box = SpriteArt.visibleBox(image) else { return [] }
-        let scale = max(Double(box.width) / Double(maxColumns), Double(box.height) / Double(maxRows * 2))
-        let w = max(1, min(maxColumns, Int((Double(box.width) / scale).rounded())))
-        var h = max(1, min(maxRows * 2, Int((Double(box.height) / scale).rounded())))
-        if h % 2 == 1 { h += 1 }
-        let px = SpriteArt.resample(image, box: box, width: w, height: h, scale: scale)
-        return stride(from: 0, to: h, by: 2).map { row in
-            String((0..<w).map { x -> Character in
-                switch (px[row * w + x] != nil, px[(row + 1) * w + x] != nil) {
-                case (true, true): return "█"
-                case (true, false): return "▀"
-                case (false, true): return "▄"
-                case (false, false): return " "
-                }
-            })
-        }
     }
 
     /// The mean of the pixels drawn (alpha at least half): the sprite's body colour.

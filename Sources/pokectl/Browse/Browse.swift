@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import PokedexModels
+import PokedexPNG
 import PokedexTerminal
 
 struct Browse: ParsableCommand {
@@ -18,6 +19,8 @@ struct Browse: ParsableCommand {
     var query: [String] = []
     @Option(help: "Colour and pictures: auto (unless NO_COLOR is set), always or never.")
     var color: Output.When = .auto
+    @Option(help: "How to draw the tiles' sprites: auto (the best the terminal offers: kitty graphics, sixel, half blocks), kitty, sixel or blocks.")
+    var imageProtocol: ImageChoice = .auto
 
     func run() throws {
         guard isatty(0) == 1, isatty(1) == 1 else {
@@ -26,8 +29,17 @@ struct Browse: ParsableCommand {
         }
         Output.when = color
         let mode = color == .never ? ColorMode.none : color == .always ? Terminal.colorMode : ColorMode.detect(environment: Terminal.environment)
-        var loop = BrowseLoop(query: query.joined(separator: " "), mode: mode)
+        // Asked before the screen is taken over: the answers come on the same input.
+        let pictures = mode == .none ? Pictures.choose(.blocks, environment: Terminal.environment)
+            : Pictures.choose(imageProtocol, environment: Terminal.environment)
+        let graphics = TileGraphics(protocolUsed: pictures.protocolUsed, tmuxPassthrough: pictures.tmuxPassthrough,
+                                    fit: { path, columns, rows in
+                                        Terminal.image(at: path).flatMap { pictures.fitted($0, maxColumns: columns, maxRows: rows) }
+                                    },
+                                    png: { LibPNGEncoder.encode($0) })
+        var loop = BrowseLoop(query: query.joined(separator: " "), mode: mode, graphics: graphics)
         let outcome = loop.run()
+        TerminalSession.write(loop.graphics.end())
         TerminalSession.restore()
         switch outcome {
         case .quit: return
@@ -55,10 +67,12 @@ struct BrowseLoop {
     var timers: [Int: Double] = [:]
     var last: Screen?
     var art = ArtCache()
+    let graphics: TileGraphics
 
-    init(query: String, mode: ColorMode) {
+    init(query: String, mode: ColorMode, graphics: TileGraphics) {
         model = BrowseModel(query: query)
         self.mode = mode
+        self.graphics = graphics
         writer = ScreenWriter(mode: mode)
     }
 
@@ -138,11 +152,14 @@ struct BrowseLoop {
     /// Draws a frame if the screen changed.
     mutating func draw() {
         let view = BrowseView(model: model, mode: mode, art: { [art, mode] path in art.tile(path, mode) },
-                              image: { [art] path in art.image(path) })
+                              image: { [art] path in art.image(path) }, pictures: graphics.protocolUsed != .blocks)
         let screen = view.render()
         guard screen != last else { return }
         last = screen
-        TerminalSession.write(writer.frame(screen))
+        let placements = view.placements()
+        let repaint = graphics.needsRepaint(placements) || writer.isInvalid
+        if repaint { writer.invalidate() }
+        TerminalSession.write(writer.frame(screen) + graphics.update(placements, repainted: repaint))
     }
 }
 

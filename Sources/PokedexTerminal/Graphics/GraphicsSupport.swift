@@ -1,0 +1,66 @@
+/// Which way a terminal can show pictures, best first.
+public enum ImageProtocol: String, Sendable, CaseIterable {
+    case kitty, sixel, blocks
+}
+
+/// What a terminal said to the queries (``queries``): the kitty graphics answer, Primary Device
+/// Attributes (4 among them: sixel), and the cell size in pixels (`CSI 6 ; h ; w t`).
+public struct GraphicsSupport: Equatable, Sendable {
+    public var kitty = false
+    public var sixel = false
+    /// A cell's size in pixels, when the terminal said.
+    public var cell: (width: Int, height: Int)?
+    /// Whether the Device Attributes answer came: every terminal answers it, so after it
+    /// nothing more is coming.
+    public var complete = false
+
+    public init() {}
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.kitty == b.kitty && a.sixel == b.sixel && a.complete == b.complete && a.cell?.width == b.cell?.width && a.cell?.height == b.cell?.height
+    }
+
+    /// The kitty query, the cell size, then Primary Device Attributes last: its answer ends the wait.
+    public static let queries = KittyGraphics.query + "\u{1B}[16t" + "\u{1B}[c"
+
+    /// The best protocol the answers allow.
+    public var best: ImageProtocol { kitty ? .kitty : sixel ? .sixel : .blocks }
+
+    /// Reads the answers in `reply` (whatever arrived so far).
+    public static func parse(_ reply: [UInt8]) -> GraphicsSupport {
+        var s = GraphicsSupport()
+        s.kitty = KittyGraphics.answersQuery(reply)
+        let text = String(decoding: reply, as: UTF8.self)
+        // ESC [ ? 62 ; 4 ; 22 c
+        if let da = text.firstRange(of: "\u{1B}[?") {
+            let rest = text[da.upperBound...]
+            if let end = rest.firstIndex(of: "c") {
+                s.complete = true
+                s.sixel = rest[..<end].split(separator: ";").contains("4")
+            }
+        }
+        // ESC [ 6 ; height ; width t
+        if let r = text.firstRange(of: "\u{1B}[6;") {
+            let rest = text[r.upperBound...]
+            if let end = rest.firstIndex(of: "t") {
+                let f = rest[..<end].split(separator: ";").compactMap { Int($0) }
+                if f.count == 2, f[0] > 0, f[1] > 0 { s.cell = (f[1], f[0]) }
+            }
+        }
+        return s
+    }
+
+    /// `sequence` wrapped for tmux's passthrough (`allow-passthrough on`): every ESC doubled
+    /// inside `ESC P tmux; … ESC \`.
+    public static func tmuxPassthrough(_ sequence: String) -> String {
+        "\u{1B}Ptmux;" + sequence.replacingEvery("\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\"
+    }
+}
+
+extension String {
+    func replacingEvery(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for ch in self { if ch == target { out += replacement } else { out.append(ch) } }
+        return out
+    }
+}

@@ -1,0 +1,56 @@
+import PokedexBusClient
+import PokedexModels
+import PokedexTerminal
+
+/// `pokectl show --random`: a sprite drawn at random among the cached ones, with its name
+/// under it, as a fetch tool takes a logo: lines of coloured half blocks, even into a pipe
+/// (`fastfetch --file-raw -`, neofetch's `--ascii`); real pixels where the terminal is
+/// stdout and offers them, or where they are forced.
+struct RandomSpriteOutput {
+    let options: RandomOptions
+    let imageProtocol: ImageChoice
+    let verbose: Bool
+    let json: Bool
+
+    func run() throws {
+        let chance = (options.shinyChance ?? .shinyDefault).value
+        let pick = try withClient { c throws(BusError) in try c.randomSprite(favorites: options.favorite, shinyChance: chance) }
+        if json {
+            return JSON.object([("id", .int(pick.id)), ("name", .string(pick.name)), ("path", .string(pick.path)),
+                                ("shiny", .bool(pick.shiny))]).print()
+        }
+        guard let sprite = Terminal.image(at: pick.path), let cropped = PixelArt.cropped(sprite) else {
+            throw Failure(message: "the sprite of \(pick.name) at \(pick.path) cannot be read; 'pokectl cache verify' repairs the cache",
+                          code: .unavailable)
+        }
+        let columns = options.width ?? cropped.width
+        let pictures = Pictures.choose(imageProtocol, environment: Terminal.environment)
+        if verbose {
+            printError("pokectl: \(PokemonID.display(pick.id)) \(pick.name)\(pick.shiny ? ", shiny" : ""), from \(pick.path)")
+            printError("pokectl: sprite drawn with \(pictures.protocolUsed.rawValue): \(pictures.reason)")
+        }
+        var lines: [String]
+        if pictures.protocolUsed != .blocks,
+           let fit = pictures.fitted(sprite, maxColumns: columns, maxRows: columns),
+           let picture = pictures.sequence(fit.image, columns: fit.columns, rows: fit.rows) {
+            // The picture does not move the cursor: blank lines make its room.
+            lines = [picture] + Array(repeating: "", count: max(0, fit.rows - 1))
+        } else {
+            lines = SpriteArt.lines(cropped, maxColumns: columns, maxRows: 4 * columns, mode: colorMode, silhouette: true)
+        }
+        if !options.hideName {
+            let name = TerminalText.safe((pick.shiny ? "Shiny " : "") + PokemonNames.display(pick.name))
+            let pad = max(0, (columns - name.count) / 2)
+            lines.append(String(repeating: " ", count: pad) + name)
+        }
+        print(lines.joined(separator: "\n"))
+    }
+
+    /// Colour even into a pipe (a fetch tool reads one); none under NO_COLOR or `--color never`,
+    /// which leaves the silhouette.
+    private var colorMode: ColorMode {
+        if Output.when == .never || !(Terminal.environment["NO_COLOR"] ?? "").isEmpty { return .none }
+        let colorterm = (Terminal.environment["COLORTERM"] ?? "").lowercased()
+        return colorterm == "truecolor" || colorterm == "24bit" ? .truecolor : .palette256
+    }
+}

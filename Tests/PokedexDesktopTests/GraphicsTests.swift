@@ -1,0 +1,105 @@
+import PokedexModels
+import PokedexPNG
+import PokedexTestKit
+@testable import PokedexTerminal
+import XCTest
+
+/// The kitty and sixel images, decoded back and compared with the sprite they carry.
+final class GraphicsTests: XCTestCase {
+    static func difference(_ a: RGBAImage, _ b: RGBAImage) -> (mean: Double, missing: Int) { ImageDifference.measure(a, b) }
+
+    func testBase64RoundTrips() {
+        for n in 0..<10 {
+            let bytes = (0..<n).map { UInt8(truncatingIfNeeded: $0 * 37 + 5) }
+            XCTAssertEqual(Base64.decode(Base64.encode(bytes)), bytes)
+        }
+        XCTAssertEqual(Base64.encode(Array("Pokémon".utf8)), "UG9rw6ltb24=")
+    }
+
+    func testKittyCarriesTheSpriteExactlyInChunks() throws {
+        let sprite = PixelArt.enlarged(try XCTUnwrap(PixelArt.cropped(sampleSprite())), by: 3)
+        let stream = KittyGraphics.draw(sprite, columns: 16, rows: 8, id: 7, placement: 2)
+        let chunks = stream.components(separatedBy: "\u{1B}_G").count - 1
+        XCTAssertGreaterThan(chunks, 1, "over 4096 base64 bytes: chunked")
+        XCTAssertTrue(stream.hasPrefix("\u{1B}_Ga=T,f=32,s=\(sprite.width),v=\(sprite.height),c=16,r=8,i=7,p=2"))
+        let back = try XCTUnwrap(KittyGraphics.decode(stream))
+        XCTAssertEqual(back.image, sprite)
+        XCTAssertEqual(back.columns, 16)
+        XCTAssertEqual(Self.difference(sprite, back.image).mean, 0)
+    }
+
+    func testKittyAsPNGIsSmallAndExact() throws {
+        let sprite = PixelArt.enlarged(try XCTUnwrap(PixelArt.cropped(sampleSprite())), by: 4)
+        let png = try XCTUnwrap(LibPNGEncoder.encode(sprite))
+        let stream = KittyGraphics.draw(png: png, columns: 20, rows: 10)
+        XCTAssertLessThan(stream.utf8.count, sprite.pixels.count / 4, "PNG: a fraction of raw RGBA")
+        let (keys, payload) = try XCTUnwrap(KittyGraphics.parse(stream))
+        XCTAssertEqual(keys["f"], "100")
+        XCTAssertEqual(keys["c"], "20")
+        let back = try XCTUnwrap(LibPNGDecoder().decode(payload))
+        XCTAssertEqual(Self.difference(sprite, back).mean, 0)
+        XCTAssertEqual(Self.difference(sprite, back).missing, 0)
+    }
+
+    func testSixelKeepsColoursAndTransparency() throws {
+        let sprite = try XCTUnwrap(PixelArt.cropped(sampleSprite()))
+        let stream = Sixel.encode(sprite)
+        XCTAssertTrue(stream.hasPrefix("\u{1B}P0;1;0q"), "P2=1: unpainted pixels stay transparent")
+        let back = try XCTUnwrap(Sixel.decode(stream))
+        XCTAssertEqual(back.width, sprite.width)
+        XCTAssertEqual(back.height, sprite.height)
+        let d = Self.difference(sprite, back)
+        XCTAssertEqual(d.missing, 0)
+        XCTAssertLessThanOrEqual(d.mean, 1.3, "pixel art's few colours are the palette, exactly but for sixel's 0–100 scale")
+        // Nothing is painted where the sprite is transparent.
+        for i in 0..<(sprite.width * sprite.height) where sprite.pixels[i * 4 + 3] < 128 { XCTAssertEqual(back.pixels[i * 4 + 3], 0) }
+    }
+
+    func testSixelCutsManyColoursToItsPalette() throws {
+        // 4,096 colours: a 64×64 gradient, transparent in one corner.
+        var pixels: [UInt8] = []
+        for y in 0..<64 { for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 4), UInt8((x + y) * 2), x + y < 8 ? 0 : 255] } }
+        let image = RGBAImage(width: 64, height: 64, pixels: pixels)
+        let stream = Sixel.encode(image)
+        XCTAssertEqual(stream.split(separator: "#").filter { $0.contains(";2;") }.count, 256, "256 colour registers")
+        let back = try XCTUnwrap(Sixel.decode(stream))
+        let d = Self.difference(image, back)
+        XCTAssertEqual(d.missing, 0)
+        XCTAssertLessThanOrEqual(d.mean, 24, "median cut to 256 colours")
+        XCTAssertEqual(back.pixels[3], 0, "the transparent corner stays unpainted")
+        let few = try XCTUnwrap(Sixel.decode(Sixel.encode(image, maxColors: 4)))
+        XCTAssertGreaterThan(Self.difference(image, few).mean, d.mean, "fewer colours, further from the image")
+    }
+
+    func testSixelDecodingStopsAtTheStringTerminator() throws {
+        let sprite = try XCTUnwrap(PixelArt.cropped(sampleSprite()))
+        // What follows a picture (a card's text) is not read as sixel data.
+        XCTAssertNotNil(Sixel.decode(Sixel.encode(sprite) + "\u{1B}8 Gengar! 100% ~ #1"))
+    }
+
+    func testFitKeepsTheShapeOnTheCellGrid() {
+        let image = RGBAImage(width: 40, height: 60, pixels: [UInt8](repeating: 255, count: 40 * 60 * 4))
+        let f = PixelArt.fit(image, maxColumns: 32, maxRows: 16, cell: (10, 20))
+        XCTAssertEqual(f.rows, 16)
+        XCTAssertEqual(f.columns, 22)  // 320 px tall → 213 px wide → 22 cells of 10 px
+        XCTAssertEqual(f.factor, 5)
+    }
+}
+
+/// Terminals' answers to the graphics queries.
+final class GraphicsSupportTests: XCTestCase {
+    func testKittySixelAndCellSizeAnswers() {
+        let kitty = GraphicsSupport.parse(Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;22c".utf8))
+        XCTAssertEqual(kitty.best, .kitty)
+        XCTAssertEqual(kitty.cell?.width, 10)
+        XCTAssertEqual(kitty.cell?.height, 20)
+        XCTAssertTrue(kitty.complete)
+        let foot = GraphicsSupport.parse(Array("\u{1B}[?62;4;22c".utf8))
+        XCTAssertEqual(foot.best, .sixel)
+        let plain = GraphicsSupport.parse(Array("\u{1B}[?1;2c".utf8))
+        XCTAssertEqual(plain.best, .blocks)
+        XCTAssertTrue(plain.complete)
+        XCTAssertFalse(GraphicsSupport.parse(Array("\u{1B}_Gi=31;OK\u{1B}\\".utf8)).complete, "still waiting for the DA answer")
+        XCTAssertEqual(GraphicsSupport.tmuxPassthrough("\u{1B}_Ga=q\u{1B}\\"), "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=q\u{1B}\u{1B}\\\u{1B}\\")
+    }
+}

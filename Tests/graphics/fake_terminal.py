@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Runs a command on a pty that plays a terminal: it answers pokectl's graphics queries as kitty,
+as a sixel terminal, or not at all, and reports what the command wrote and how long it took.
+
+  fake_terminal.py {kitty|sixel|silent} [--env K=V]... [--keys SECONDS:TEXT]... [--size COLSxROWS] -- COMMAND...
+
+  --env   set (or, with an empty value, remove) a variable for the command
+  --keys  type TEXT (Python escapes: \\x1b[6~ is PgDn) that many seconds after the start
+  --size  the pty's size in cells (default 80x24; 10x20 pixels a cell)
+Prints one JSON object: {"seconds", "exit", "output" (latin-1), "queried", "answered_after"}.
+"""
+import fcntl, json, os, pty, select, struct, sys, termios, time
+
+ANSWERS = {
+    "kitty": b"\x1b_Gi=31;OK\x1b\\\x1b[6;20;10t\x1b[?62;22c",
+    "sixel": b"\x1b[6;20;10t\x1b[?62;4;22c",
+    "silent": b"",
+}
+
+
+def main():
+    kind = sys.argv[1]
+    split = sys.argv.index("--")
+    opts, cmd = sys.argv[2:split], sys.argv[split + 1:]
+    env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor")
+    env.pop("NO_COLOR", None)
+    env.pop("TMUX", None)
+    keys, cols, rows = [], 80, 24
+    while opts:
+        flag, value = opts[0], opts[1]
+        opts = opts[2:]
+        if flag == "--env":
+            k, _, v = value.partition("=")
+            if v:
+                env[k] = v
+            else:
+                env.pop(k, None)
+        elif flag == "--keys":
+            at, _, text = value.partition(":")
+            keys.append((float(at), text.encode("latin-1").decode("unicode_escape").encode("latin-1")))
+        elif flag == "--size":
+            cols, rows = map(int, value.split("x"))
+        else:
+            sys.exit(f"unknown option {flag}")
+    keys.sort()
+    start = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execvpe(cmd[0], cmd, env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, cols * 10, rows * 20))
+    out, queried, answered_after = b"", False, None
+    while True:
+        now = time.perf_counter() - start
+        wait = 5 if not keys else max(0, keys[0][0] - now)
+        r, _, _ = select.select([fd], [], [], wait)
+        if not r:
+            if keys:
+                os.write(fd, keys.pop(0)[1])
+                continue
+            break
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        out += data
+        if not queried and b"\x1b[c" in out:
+            queried = True
+            answered_after = time.perf_counter() - start
+            if ANSWERS[kind]:
+                os.write(fd, ANSWERS[kind])
+    _, status = os.waitpid(pid, 0)
+    print(json.dumps({"seconds": time.perf_counter() - start, "exit": os.waitstatus_to_exitcode(status),
+                      "output": out.decode("latin-1"), "queried": queried, "answered_after": answered_after}))
+
+
+if __name__ == "__main__":
+    main()
