@@ -122,13 +122,15 @@ install: deps release
 	install -d "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man8"
 	install -m 0644 man/pokectl.1 "$(DESTDIR)$(MANDIR)/man1/pokectl.1"
 	install -m 0644 man/pokedexd.8 "$(DESTDIR)$(MANDIR)/man8/pokedexd.8"
-	install -d "$(DESTDIR)$(EXAMPLESDIR)/waybar" "$(DESTDIR)$(EXAMPLESDIR)/polybar" "$(DESTDIR)$(EXAMPLESDIR)/conky" "$(DESTDIR)$(EXAMPLESDIR)/rofi"
+	install -d "$(DESTDIR)$(EXAMPLESDIR)/waybar" "$(DESTDIR)$(EXAMPLESDIR)/polybar" "$(DESTDIR)$(EXAMPLESDIR)/conky" "$(DESTDIR)$(EXAMPLESDIR)/rofi" \
+	  "$(DESTDIR)$(EXAMPLESDIR)/fastfetch"
 	install -m 0755 examples/waybar/pokedex-favorite "$(DESTDIR)$(EXAMPLESDIR)/waybar/"
 	install -m 0644 examples/waybar/config.jsonc "$(DESTDIR)$(EXAMPLESDIR)/waybar/"
 	install -m 0644 examples/polybar/pokedex.ini "$(DESTDIR)$(EXAMPLESDIR)/polybar/"
 	install -m 0755 examples/conky/pokedex-conky "$(DESTDIR)$(EXAMPLESDIR)/conky/"
 	install -m 0644 examples/conky/pokedex.conkyrc "$(DESTDIR)$(EXAMPLESDIR)/conky/"
 	install -m 0755 examples/rofi/pokedex-pick "$(DESTDIR)$(EXAMPLESDIR)/rofi/"
+	install -m 0755 examples/fastfetch/pokedex-fetch "$(DESTDIR)$(EXAMPLESDIR)/fastfetch/"
 	@if [ -x $(RELEASE_DIR)/pokectl ] && $(RELEASE_DIR)/pokectl --generate-completion-script bash >/dev/null 2>&1; then \
 	  install -d "$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"; \
 	  $(RELEASE_DIR)/pokectl --generate-completion-script bash > "$(DESTDIR)$(BASHCOMPDIR)/pokectl"; \

@@ -73,7 +73,7 @@ for f in .local/bin/pokedexd .local/bin/pokectl .config/systemd/user/pokedex.ser
          .local/share/fish/vendor_completions.d/pokectl.fish \
          .local/share/man/man1/pokectl.1 .local/share/man/man8/pokedexd.8 \
          .local/share/doc/pokedexd/examples/waybar/pokedex-favorite .local/share/doc/pokedexd/examples/conky/pokedex-conky \
-         .local/share/doc/pokedexd/examples/rofi/pokedex-pick; do
+         .local/share/doc/pokedexd/examples/rofi/pokedex-pick .local/share/doc/pokedexd/examples/fastfetch/pokedex-fetch; do
     check "installed $f" test -e "$HOME/$f"
 done
 
@@ -185,6 +185,8 @@ out=$(MANPATH=$HOME/.local/share/man man -w pokectl pokedexd 2>&1 | tr '\n' ' ')
 check "man finds pokectl(1) and pokedexd(8) under the prefix: $out" grep -q "man1/pokectl.1 .*man8/pokedexd.8" <<<"$out"
 out=$(PATH=$HOME/.local/bin:$PATH "$HOME/.local/share/doc/pokedexd/examples/waybar/pokedex-favorite" 2>&1)
 check "installed waybar example: $out" grep -q '"alt":"pikachu"' <<<"$out"
+out=$("$POKECTL" show --random --favorite --json 2>&1)
+check "a fetch tool's sprite through the installed pokectl: $out" grep -q '"name":"pikachu"' <<<"$out"
 desktop=$HOME/.local/share/applications/io.github.pokedexd.Pokedex1.desktop
 check "the desktop entry is installed and valid" desktop-file-validate "$desktop"
 check "the desktop entry runs pokectl browse in a terminal" grep -qx 'Exec=pokectl browse' "$desktop"
