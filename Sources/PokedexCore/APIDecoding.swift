@@ -119,7 +119,8 @@ public enum APIDecoding {
             stats: p.stats.compactMap { s in checked(s.stat.name, "a stat of \(name)", dropped).map { .init(name: $0, value: s.base_stat) } },
             spriteURL: p.sprites?.front_default,
             animatedSpriteURL: p.sprites?.versions?.genV?.blackWhite?.animated?.front_default,
-            shinySpriteURL: p.sprites?.front_shiny,
+            // "" where the API names none; nil is left to records kept before shiny sprites were.
+            shinySpriteURL: p.sprites?.front_shiny ?? "",
             speciesURL: p.species?.url)
     }
 

@@ -9,8 +9,9 @@ import PokedexLocks
 ///
 /// With probability `shinyChance` the shiny sprite is drawn, among the candidates whose shiny
 /// sprite is cached; while none is, the default one is shown. Shiny sprites are not part of
-/// a sync: after each answer the shiny sprite of the Pokémon shown is fetched in the
-/// background (unless pre-warming is off), so the pool grows with use.
+/// a sync: after each answer that may draw one (a chance above 0) the shiny sprite of the
+/// Pokémon shown is fetched in the background (unless pre-warming is off), so the pool grows
+/// with use; a Pokémon without one is remembered by the fetcher's 404s.
 final class RandomSprites: Sendable {
     /// A number in `0..<1`; injected so tests decide the draws.
     typealias Draw = @Sendable () -> Double
@@ -71,13 +72,13 @@ final class RandomSprites: Sendable {
             return RandomSprite(id: item.id, name: item.name, path: path, shiny: true)
         }
         if let (item, path) = firstOnDisk(order, in: sprites.still) {
-            warmShiny(item)
+            if shinyChance > 0 { warmShiny(item) }
             return RandomSprite(id: item.id, name: item.name, path: path, shiny: false)
         }
         // A cache with none of them: one from the network, within the call's deadline.
         let item = order[0]
         let path = try await sprites.ensure(item)
-        warmShiny(item)
+        if shinyChance > 0 { warmShiny(item) }
         return RandomSprite(id: item.id, name: item.name, path: path, shiny: false)
     }
 

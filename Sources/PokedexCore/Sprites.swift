@@ -28,10 +28,10 @@ final class SpriteURLPattern: Sendable {
     }
 
     /// Where PokeAPI's sprite repository keeps the shiny sprite beside the default one:
-    /// `…/pokemon/{id}.png` → `…/pokemon/shiny/{id}.png`.
-    func shinyGuess(_ id: UInt32) -> String {
+    /// `…/pokemon/{id}.png` → `…/pokemon/shiny/{id}.png`; nil for a pattern of another shape.
+    func shinyGuess(_ id: UInt32) -> String? {
         let still = guess(id), file = "/\(id).png"
-        guard still.hasSuffix(file) else { return still }
+        guard still.hasSuffix(file) else { return nil }
         return String(still.dropLast(file.count)) + "/shiny" + file
     }
 
@@ -151,7 +151,14 @@ final class Sprites: Sendable {
     func ensureShiny(_ item: PokemonIndex.Item) async throws(PokedexError) -> String {
         let onDisk = shiny.pathOnDisk(item.id)
         if !onDisk.isEmpty { return onDisk }
-        let url = records.pokemonOnHand(item.id)?.shinySpriteURL ?? pattern.shinyGuess(item.id)
+        let url: String
+        switch records.pokemonOnHand(item.id)?.shinySpriteURL {
+        case ""?: throw .notFound("\(item.name) has no shiny sprite")
+        case let named?: url = named
+        case nil:
+            guard let guess = pattern.shinyGuess(item.id) else { throw .notFound("where the shiny sprite of \(item.name) is is not known") }
+            url = guess
+        }
         do {
             return try await shiny.ensure(item.id, url: url)
         } catch {

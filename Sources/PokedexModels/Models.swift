@@ -92,8 +92,8 @@ public struct PokemonRecord: Sendable, Codable, Equatable {
     public var spriteURL: String?
     /// The generation-V animated sprite's URL, if the API names one.
     public var animatedSpriteURL: String?
-    /// The shiny front sprite's URL (`front_shiny`), if the API names one; nil in records
-    /// kept before shiny sprites were.
+    /// The shiny front sprite's URL (`front_shiny`); "" where the API names none; nil in
+    /// records kept before shiny sprites were.
     public var shinySpriteURL: String?
     /// The species resource's URL.
     public var speciesURL: String?

@@ -84,7 +84,8 @@ enum Output {
            let fit = pictures.fitted(sprite, maxColumns: columns, maxRows: rows),
            let picture = pictures.sequence(fit.image, columns: fit.columns, rows: fit.rows) {
             print(picture, terminator: "")
-            for i in 0..<max(fit.rows, 1) { print(String(repeating: " ", count: columns) + (i == fit.rows / 2 ? "  " + label : "")) }
+            // The label steps over the picture (CSI n C): spaces written on a sixel erase it.
+            for i in 0..<max(fit.rows, 1) { print(i == fit.rows / 2 ? "\u{1B}[\(columns + 2)C" + label : "") }
             return
         }
         var art = Terminal.image(at: e.spritePath).map {

@@ -24,7 +24,9 @@ struct RandomSpriteOutput {
                           code: .unavailable)
         }
         let columns = options.width ?? cropped.width
-        let pictures = Pictures.choose(imageProtocol, environment: Terminal.environment)
+        // Without colour, the silhouette, unless pixels are forced.
+        let forced = imageProtocol == .kitty || imageProtocol == .sixel
+        let pictures = Pictures.choose(colorMode == .none && !forced ? .blocks : imageProtocol, environment: Terminal.environment)
         if verbose {
             printError("pokectl: \(PokemonID.display(pick.id)) \(pick.name)\(pick.shiny ? ", shiny" : ""), from \(pick.path)")
             printError("pokectl: sprite drawn with \(pictures.protocolUsed.rawValue): \(pictures.reason)")
@@ -49,7 +51,7 @@ struct RandomSpriteOutput {
     /// Colour even into a pipe (a fetch tool reads one); none under NO_COLOR or `--color never`,
     /// which leaves the silhouette.
     private var colorMode: ColorMode {
-        if Output.when == .never || !(Terminal.environment["NO_COLOR"] ?? "").isEmpty { return .none }
+        if Output.when == .never || Terminal.environment["NO_COLOR"] != nil { return .none }
         let colorterm = (Terminal.environment["COLORTERM"] ?? "").lowercased()
         return colorterm == "truecolor" || colorterm == "24bit" ? .truecolor : .palette256
     }

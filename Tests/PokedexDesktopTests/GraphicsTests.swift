@@ -77,6 +77,37 @@ final class GraphicsTests: XCTestCase {
         XCTAssertNotNil(Sixel.decode(Sixel.encode(sprite) + "\u{1B}8 Gengar! 100% ~ #1"))
     }
 
+    func testFittedEnlargesByAWholeFactorOrShrinksToTheRoom() {
+        let image = RGBAImage(width: 40, height: 60, pixels: [UInt8](repeating: 255, count: 40 * 60 * 4))
+        let big = PixelArt.fitted(image, maxColumns: 32, maxRows: 16, cell: (10, 20))
+        XCTAssertEqual([big.image.width, big.image.height, big.columns, big.rows], [200, 300, 20, 15], "5× fits 320×320 px")
+        // Cells of 8×16 for 13×5 of them (a browse tile): 104×80 px, smaller than a 100×94 sprite.
+        let sprite = RGBAImage(width: 100, height: 94, pixels: [UInt8](repeating: 255, count: 100 * 94 * 4))
+        let small = PixelArt.fitted(sprite, maxColumns: 13, maxRows: 5, cell: (8, 16))
+        XCTAssertEqual(small.image.width, 85)
+        XCTAssertLessThanOrEqual(small.image.width, 13 * 8)
+        XCTAssertLessThanOrEqual(small.image.height, 5 * 16)
+        XCTAssertEqual(small.image.height, 80, "as tall as the room, keeping the shape")
+        XCTAssertLessThanOrEqual(small.rows, 5)
+        XCTAssertLessThanOrEqual(small.columns, 13)
+    }
+
+    func testKittyChunksAreQuietAndPicturesKeepTheirPixelSize() {
+        let sprite = RGBAImage(width: 64, height: 64, pixels: [UInt8](repeating: 7, count: 64 * 64 * 4))
+        let stream = KittyGraphics.draw(sprite)
+        let chunks = stream.split(separator: "\u{1B}_G").map(String.init)
+        XCTAssertGreaterThan(chunks.count, 2)
+        XCTAssertFalse(chunks[0].contains("c=") || chunks[0].contains("r="), "no stretching to whole cells")
+        for chunk in chunks.dropFirst() { XCTAssertTrue(chunk.hasPrefix("m=1,q=2;") || chunk.hasPrefix("m=0,q=2;"), String(chunk.prefix(12))) }
+        XCTAssertEqual(KittyGraphics.parse(stream + KittyGraphics.draw(sprite))?.payload, sprite.pixels, "the first picture only")
+    }
+
+    func testSixelSendsNoGraphicsNewlineAfterTheLastBand() {
+        let stream = Sixel.encode(RGBAImage(width: 4, height: 12, pixels: [UInt8](repeating: 200, count: 4 * 12 * 4)))
+        XCTAssertTrue(stream.hasSuffix("!4~-#0!4~\u{1B}\\") || stream.hasSuffix("~~~~-#0~~~~\u{1B}\\"), stream)
+        XCTAssertFalse(stream.hasSuffix("-\u{1B}\\"))
+    }
+
     func testFitKeepsTheShapeOnTheCellGrid() {
         let image = RGBAImage(width: 40, height: 60, pixels: [UInt8](repeating: 255, count: 40 * 60 * 4))
         let f = PixelArt.fit(image, maxColumns: 32, maxRows: 16, cell: (10, 20))
@@ -88,6 +119,19 @@ final class GraphicsTests: XCTestCase {
 
 /// Terminals' answers to the graphics queries.
 final class GraphicsSupportTests: XCTestCase {
+    func testTmuxSaysWhatItsClientsTerminalIs() {
+        let kitty = GraphicsSupport.TmuxInfo(output: "on\nxterm-kitty|256,RGB,clipboard,extkeys,title\n")
+        XCTAssertTrue(kitty.passthrough)
+        XCTAssertEqual(kitty.support.best, .kitty)
+        let foot = GraphicsSupport.TmuxInfo(output: "all\nfoot|256,RGB,sixel,title\n")
+        XCTAssertEqual(foot.support.best, .sixel)
+        let off = GraphicsSupport.TmuxInfo(output: "off\nxterm-kitty|RGB\n")
+        XCTAssertFalse(off.passthrough)
+        let detached = GraphicsSupport.TmuxInfo(output: "on\n|\n")
+        XCTAssertEqual(detached.support.best, .blocks)
+        XCTAssertFalse(GraphicsSupport.TmuxInfo(output: "").passthrough, "no tmux answering")
+    }
+
     func testKittySixelAndCellSizeAnswers() {
         let kitty = GraphicsSupport.parse(Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;22c".utf8))
         XCTAssertEqual(kitty.best, .kitty)

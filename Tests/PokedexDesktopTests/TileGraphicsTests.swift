@@ -23,8 +23,8 @@ final class TileGraphicsTests: XCTestCase {
         XCTAssertEqual(count("a=t,f=100,i=1,", first), 1)
         XCTAssertEqual(count("a=t,f=100,i=2,", first), 1)
         // Each placement at its tile, the picture centred in its room (13×5 cells, picture 4×2).
-        XCTAssertTrue(first.contains("\u{1B}[3;5H\u{1B}_Ga=p,i=1,p=1001,c=4,r=2,C=1,q=2\u{1B}\\"), first)
-        XCTAssertTrue(first.contains("\u{1B}[3;19H\u{1B}_Ga=p,i=2,p=1015,c=4,r=2,C=1,q=2\u{1B}\\"), first)
+        XCTAssertTrue(first.contains("\u{1B}[3;5H\u{1B}_Ga=p,i=1,p=1001,C=1,q=2\u{1B}\\"), first)
+        XCTAssertTrue(first.contains("\u{1B}[3;19H\u{1B}_Ga=p,i=2,p=1015,C=1,q=2\u{1B}\\"), first)
 
         XCTAssertEqual(g.update([tile("a", 0), tile("b", 14)], repainted: false), "", "nothing changed, nothing sent")
 
@@ -42,8 +42,16 @@ final class TileGraphicsTests: XCTestCase {
         XCTAssertTrue(back.contains("a=p,i=1,p=1001,"))
 
         XCTAssertEqual(g.update([], repainted: false).contains("a=d,d=i,i=1,p=1001,"), true, "the detail card: no picture over it")
+
+        // A whole frame (a resize) cleared the screen: the images are freed, sent and placed again.
+        let resized = g.update([tile("a", 0), tile("b", 14)], repainted: true)
+        for id in 1...3 { XCTAssertTrue(resized.contains("a=d,d=I,i=\(id),q=2"), "image \(id) freed: \(resized)") }
+        XCTAssertEqual(count("a=t,", resized), 2)
+        XCTAssertTrue(resized.contains("a=t,f=100,i=4,") && resized.contains("a=t,f=100,i=5,"), "new ids, never one freed")
+        XCTAssertEqual(count("a=p,", resized), 2)
         let end = g.end()
-        for id in 1...3 { XCTAssertTrue(end.contains("a=d,d=I,i=\(id),q=2"), end) }
+        XCTAssertEqual(count("a=d,d=I,", end), 2, "what is left is freed on leaving")
+        for id in 4...5 { XCTAssertTrue(end.contains("a=d,d=I,i=\(id),q=2"), end) }
     }
 
     func testSixelRepaintsWhenAPictureGoesAndDrawsOnlyArrivals() {
@@ -76,20 +84,30 @@ final class TileGraphicsTests: XCTestCase {
         _ = model.handle(.resized(width: 80, height: 24))
         _ = model.start()
         _ = model.handle(.page(offset: 0, BrowseModelTests.page(0)))
-        func view(_ pictures: Bool) -> BrowseView {
+        func view(_ pictures: BrowseView.Pictures) -> BrowseView {
             BrowseView(model: model, mode: .truecolor, art: { _ in TileArt(lines: ["\u{1B}[38;2;1;2;3m██\u{1B}[0m"], tint: nil) },
                        image: { _ in nil }, pictures: pictures)
         }
-        let placements = view(true).placements()
+        let placements = view(.layered).placements()
         XCTAssertEqual(placements.count, 15, "5×3 tiles at 80×24")
         XCTAssertEqual(placements.first, BrowseView.Placement(spritePath: model.entry(0)!.spritePath, x: model.layout.left, y: 1,
                                                                 columns: 13, rows: 5), "the grid is centred")
         XCTAssertEqual(placements[1].x, model.layout.left + 14)
         XCTAssertEqual(placements[5].y, 8)
-        XCTAssertEqual(view(false).placements(), [], "half blocks: nothing for the terminal to place")
-        XCTAssertTrue(view(false).render().lines.joined().contains("██"))
-        XCTAssertFalse(view(true).render().lines.joined().contains("██"), "the room is the terminal's to draw in")
+        XCTAssertEqual(view(.none).placements(), [], "half blocks: nothing for the terminal to place")
+        XCTAssertTrue(view(.none).render().lines.joined().contains("██"))
+        XCTAssertFalse(view(.layered).render().lines.joined().contains("██"), "the room is the terminal's to draw in")
+        // sixel: moving the selection writes nothing on a picture's cells (it would erase it).
+        let before = view(.painted).render()
+        _ = model.handle(.input(.key(.right)))
+        let after = view(.painted).render()
+        for p in view(.painted).placements() {
+            for y in p.y..<(p.y + p.rows) {
+                for x in p.x..<(p.x + p.columns) { XCTAssertEqual(before[x, y], after[x, y], "cell \(x),\(y)") }
+            }
+        }
+        XCTAssertNotEqual(before, after, "the selection still shows, on the labels")
         _ = model.handle(.input(.key(.enter)))
-        XCTAssertEqual(view(true).placements(), [], "no picture over the detail card")
+        XCTAssertEqual(view(.layered).placements(), [], "no picture over the detail card")
     }
 }

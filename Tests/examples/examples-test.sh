@@ -323,6 +323,18 @@ check "pokedex-fetch: neofetch's text starts 3 columns after the sprite (colour 
     for i in \$(seq 100); do tmux -L pokedex-fetch capture-pane -p | grep -q '^done-fetch' && break; sleep 0.1; done
     tmux -L pokedex-fetch capture-pane -p > $TMP/fetch.txt; tmux -L pokedex-fetch kill-server; cat $TMP/fetch.txt
     grep -Eq '^[ ▀▄█]{14}   [^ ]+@[^ ]+\$' $TMP/fetch.txt && grep -Eq '^[ ▀▄█]{14}   OS: ' $TMP/fetch.txt"
+mkdir -p "$TMP/fakefetch"
+cat >"$TMP/fakefetch/fastfetch" <<'EOF'
+#!/bin/sh
+# fastfetch as pokedex-fetch calls it: the arguments, then the logo it was given on stdin.
+echo "args: $*"; cat
+EOF
+chmod +x "$TMP/fakefetch/fastfetch"
+check "pokedex-fetch: fastfetch is given the sprite on stdin (--file-raw -), once, and nothing follows it" bash -c "
+    out=\$(PATH=$TMP/fakefetch:\$PATH FETCH_OPTS='--logo-padding-top 1' $F --width 8 --hide-name) && echo \"\$out\" &&
+    [ \"\$(echo \"\$out\" | head -1)\" = 'args: --file-raw - --logo-padding-top 1' ] &&
+    [ \$(echo \"\$out\" | grep -c '█') -ge 1 ] && [ \$(echo \"\$out\" | grep -c '^args:') = 1 ] &&
+    [ \$(echo \"\$out\" | wc -l) = \$(( \$(pokectl show --random --width 8 --hide-name | wc -l) + 1 )) ]"
 check "pokedex-fetch: without an answer from the service it still runs the fetch tool and exits 0" bash -c "
     POKECTL=false $F > $TMP/fetch.out 2> $TMP/fetch.err; rc=\$?; cat $TMP/fetch.err
     [ \$rc = 0 ] && grep -q 'no sprite from pokedexd' $TMP/fetch.err && grep -aq 'Kernel' $TMP/fetch.out"

@@ -88,9 +88,17 @@ check "list --images: one kitty picture per row, none with an id a later one wou
     $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
     run kitty -- pokectl list --images --per-page 5 && [ \$(count \$'\e_Ga=T,f=100') = 5 ] && ! grep -qaP '\e_G[^;]*,i=\d' $TMP/run.out &&
     grep -qa 'bulbasaur' $TMP/run.out"
-check "list --images: sixel rows" bash -c "
+check "list --images: sixel rows, the labels stepping over the pictures (no spaces written on them)" bash -c "
     $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
-    run sixel -- pokectl list --images --per-page 4 && [ \$(count \$'\eP0;1;0q') = 4 ]"
+    run sixel -- pokectl list --images --per-page 4 && [ \$(count \$'\eP0;1;0q') = 4 ] &&
+    ! grep -aP '^ ' $TMP/run.out | grep -av 'page 1 of' && [ \$(grep -acP '^\e\[12C.*#\d' $TMP/run.out) = 4 ]"
+check "a background job does not ask the terminal (it may not change its modes)" bash -c "
+    $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
+    run kitty -- bash -c 'set -m; pokectl show pikachu --verbose & wait' && [ \$(field queried) = false ] && [ \$(field exit) = 0 ]"
+check "show --random on a kitty terminal: pixels; with --color never: the silhouette" bash -c "
+    $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
+    run kitty -- pokectl show --random --hide-name && has \$'\e_Ga=T,f=100' && ! grep -aP '\e_G[^;]*[,]c=' $TMP/run.out &&
+    run kitty -- pokectl show --random --hide-name --color never && ! has \$'\e_Ga=' && grep -qa '█' $TMP/run.out && ! grep -qaP '\e\[[0-9;]*m' $TMP/run.out"
 check "browse, kitty: sprites sent once, placed per tile, taken off when scrolled away, freed on leaving" bash -c "
     $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
     run kitty --keys '1.5:\x1b[6~' --keys '2.5:\x1b[5~' --keys '3.2:q' -- pokectl browse && [ \$(field exit) = 0 ] &&
@@ -119,6 +127,10 @@ check "tmux without allow-passthrough: half blocks, and --verbose says why" bash
     $T set -g allow-passthrough off && $(declare -f in_tmux); T='$T' TMP=$TMP
     in_tmux 'pokectl show pikachu --verbose 2> $TMP/tmux.err' && cat $TMP/tmux.err &&
     grep -q 'blocks: inside tmux without allow-passthrough' $TMP/tmux.err && $T capture-pane -p | grep -q '█'"
+check "tmux with allow-passthrough, no client terminal: tmux is asked, not the pane, and it says why" bash -c "
+    $T set -g allow-passthrough on && $(declare -f in_tmux); T='$T' TMP=$TMP
+    in_tmux 'pokectl show pikachu --verbose 2> $TMP/tmux.err' && cat $TMP/tmux.err &&
+    grep -q 'blocks: inside tmux: no client terminal (kitty no, sixel no)' $TMP/tmux.err"
 check "tmux with allow-passthrough: a forced picture goes through tmux's DCS passthrough" bash -c "
     $T set -g allow-passthrough on && $(declare -f in_tmux); T='$T' TMP=$TMP
     in_tmux 'pokectl show pikachu --image-protocol kitty > $TMP/tmux.out' && grep -qaF \$'\ePtmux;\e\e_Ga=T' $TMP/tmux.out"

@@ -9,12 +9,22 @@ public struct BrowseView {
     public let art: (String) -> TileArt?
     /// The detail card's sprite.
     public let image: (String) -> RGBAImage?
-    /// Whether the terminal draws the tiles' sprites as pictures (kitty graphics, sixel) at
-    /// ``placements()``: the tiles then leave that room blank.
-    public let pictures: Bool
+    /// How the terminal draws the tiles' sprites: as half blocks in the cells, or as pictures at
+    /// ``placements()`` (the tiles then leave that room blank).
+    public enum Pictures: Sendable {
+        /// Half blocks, in the cells.
+        case none
+        /// Above the cells (kitty graphics): text written under them leaves them be.
+        case layered
+        /// Painted into the cells (sixel): text written there erases them, so the selection
+        /// does not fill the picture's rows.
+        case painted
+    }
+
+    public let pictures: Pictures
 
     public init(model: BrowseModel, mode: ColorMode, art: @escaping (String) -> TileArt?,
-                image: @escaping (String) -> RGBAImage?, pictures: Bool = false) {
+                image: @escaping (String) -> RGBAImage?, pictures: Pictures = .none) {
         self.model = model
         self.mode = mode
         self.art = art
@@ -42,7 +52,7 @@ public struct BrowseView {
     /// The pictures the grid shows now, for a driver that draws them (none over the detail
     /// card or the keys' help, which they would cover).
     public func placements() -> [Placement] {
-        guard pictures, model.mode != .detail, model.mode != .help else { return [] }
+        guard pictures != .none, model.mode != .detail, model.mode != .help else { return [] }
         let layout = model.layout
         return model.visible.enumerated().compactMap { n, index in
             guard let e = model.entry(index), !e.spritePath.isEmpty, art(e.spritePath) != nil else { return nil }
@@ -149,11 +159,13 @@ public struct BrowseView {
         // The tint: the label rows always, the whole tile when selected, and the selected
         // tile's label in black on near-white, unmistakable whatever the colour.
         let labelBackground = coloured ? (selected ? RGB(0xF2, 0xF2, 0xF2) : tint.darkened(0.35)) : nil
-        if coloured, selected { s.fill(x: x, y: y, width: w, height: BrowseLayout.tileHeight, style: Style(background: tint.darkened(0.3))) }
+        if coloured, selected, !(pictures == .painted && picture != nil) {
+            s.fill(x: x, y: y, width: w, height: BrowseLayout.tileHeight, style: Style(background: tint.darkened(0.3)))
+        }
         let label = Style(foreground: coloured ? (selected ? RGB(0, 0, 0) : Self.white) : nil, background: labelBackground, bold: selected,
                           reverse: !coloured && selected)
         s.fill(x: x, y: y + 5, width: w, height: 2, style: label)
-        if pictures, picture != nil {
+        if pictures != .none, picture != nil {
             // Drawn by the terminal at ``placements()``.
         } else if let picture, !picture.lines.isEmpty {
             let artWidth = TerminalText.width(picture.lines[0])

@@ -22,8 +22,11 @@ public final class TileGraphics {
     /// kitty's payload: the picture as a PNG.
     private let png: (RGBAImage) -> [UInt8]?
     private var shown: [BrowseView.Placement] = []
-    /// kitty: image id by sprite path, for those sent.
+    /// kitty: image id by sprite path, for those sent since the screen was last cleared.
     private var imageIDs: [String: UInt32] = [:]
+    /// kitty: every image id used (freed on leaving), and the last one.
+    private var sentIDs: Set<UInt32> = []
+    private var nextID: UInt32 = 0
     /// Sprites fitted to a tile once, by path (nil: could not be read).
     private var fitted: [String: Fitted?] = [:]
 
@@ -46,6 +49,16 @@ public final class TileGraphics {
         var out = ""
         switch protocolUsed {
         case .kitty:
+            if repainted {
+                // The screen was cleared (`CSI 2 J`), and kitty took the pictures with it (and
+                // may have freed the images): they are freed for sure, then sent and placed again.
+                for id in imageIDs.values.sorted() {
+                    out += wrap(KittyGraphics.delete(id: id))
+                    sentIDs.remove(id)
+                }
+                shown = []
+                imageIDs = [:]
+            }
             let keep = Set(next)
             for old in shown where !keep.contains(old) {
                 if let id = imageIDs[old.spritePath] { out += wrap(KittyGraphics.remove(id: id, placement: placementID(old))) }
@@ -58,11 +71,13 @@ public final class TileGraphics {
                     id = known
                 } else {
                     guard let png = png(fit.image) else { continue }
-                    id = UInt32(imageIDs.count + 1)
+                    nextID += 1
+                    id = nextID
                     imageIDs[p.spritePath] = id
+                    sentIDs.insert(id)
                     out += wrap(KittyGraphics.transmit(png: png, id: id))
                 }
-                out += cursor(p, fit) + wrap(KittyGraphics.place(id: id, placement: placementID(p), columns: fit.columns, rows: fit.rows))
+                out += cursor(p, fit) + wrap(KittyGraphics.place(id: id, placement: placementID(p)))
             }
         case .sixel:
             let before = repainted ? [] : Set(shown)
@@ -80,7 +95,7 @@ public final class TileGraphics {
     /// What leaving sends: kitty frees every image it was sent.
     public func end() -> String {
         guard protocolUsed == .kitty else { return "" }
-        return imageIDs.values.sorted().map { wrap(KittyGraphics.delete(id: $0)) }.joined()
+        return sentIDs.sorted().map { wrap(KittyGraphics.delete(id: $0)) }.joined()
     }
 
     private func fit(_ p: BrowseView.Placement) -> Fitted? {

@@ -50,6 +50,38 @@ public struct GraphicsSupport: Equatable, Sendable {
         return s
     }
 
+    /// What tmux says of itself and of the terminal its client runs in, asked with
+    /// ``TmuxInfo/command`` (tmux answers Device Attributes itself, about tmux, so the
+    /// terminal behind it is not asked).
+    public struct TmuxInfo: Equatable, Sendable {
+        /// Prints `allow-passthrough`, then the client's `TERM` and the features tmux knows it has.
+        public static let command = "tmux show -gv allow-passthrough 2>/dev/null; tmux display -p '#{client_termname}|#{client_termfeatures}' 2>/dev/null"
+        public var passthrough = false
+        public var terminal = ""
+        public var features: [String] = []
+
+        public init() {}
+
+        /// Reads ``command``'s output.
+        public init(output: String) {
+            let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            passthrough = ["on", "all"].contains(lines.first ?? "")
+            let client = (lines.count > 1 ? lines[1] : "").split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+            terminal = client.first.map(String.init) ?? ""
+            features = client.count > 1 ? client[1].split(separator: ",").map(String.init) : []
+        }
+
+        /// What the client's terminal can show: kitty graphics by its name (kitty, Ghostty,
+        /// WezTerm), sixel where tmux lists the feature.
+        public var support: GraphicsSupport {
+            var s = GraphicsSupport()
+            s.kitty = ["kitty", "ghostty", "wezterm"].contains { terminal.lowercased().contains($0) }
+            s.sixel = features.contains("sixel")
+            s.complete = !terminal.isEmpty
+            return s
+        }
+    }
+
     /// `sequence` wrapped for tmux's passthrough (`allow-passthrough on`): every ESC doubled
     /// inside `ESC P tmux; … ESC \`.
     public static func tmuxPassthrough(_ sequence: String) -> String {

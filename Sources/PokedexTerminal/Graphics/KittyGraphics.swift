@@ -4,38 +4,41 @@ import PokedexModels
 /// sequences, `ESC _ G key=value,… ; base64 payload ESC \`, its pixels sent as RGBA (`f=32`) in
 /// chunks of at most 4096 base64 bytes (`m=1` on every chunk but the last).
 ///
-/// The image is shown over `columns × rows` cells from the cursor, so text laid out beside it
-/// lines up; `id` and `placement` make a redraw replace it instead of stacking another.
+/// The image is shown from the cursor at its own pixel size (fitted to the cell grid by
+/// ``PixelArt/fitted``), so text laid out beside it lines up; `id` and `placement` make a
+/// redraw replace it instead of stacking another.
 public enum KittyGraphics {
     /// The most base64 bytes in one escape sequence, as the protocol requires.
     public static let chunkSize = 4096
 
     /// The escape sequences that draw `image` over `columns × rows` cells and leave the cursor
     /// where it was (`C=1`). `q=2`: the terminal answers nothing, not even errors.
-    public static func draw(_ image: RGBAImage, columns: Int, rows: Int, id: UInt32? = nil, placement: UInt32? = nil) -> String {
+    public static func draw(_ image: RGBAImage, columns: Int? = nil, rows: Int? = nil, id: UInt32? = nil, placement: UInt32? = nil) -> String {
         draw(payload: image.pixels, format: "f=32,s=\(image.width),v=\(image.height)", columns: columns, rows: rows, id: id, placement: placement)
     }
 
     /// The same with a PNG file as the payload (`f=100`): the terminal reads its size from it.
-    public static func draw(png: [UInt8], columns: Int, rows: Int, id: UInt32? = nil, placement: UInt32? = nil) -> String {
+    public static func draw(png: [UInt8], columns: Int? = nil, rows: Int? = nil, id: UInt32? = nil, placement: UInt32? = nil) -> String {
         draw(payload: png, format: "f=100", columns: columns, rows: rows, id: id, placement: placement)
     }
 
     /// Without `id`, the terminal keeps the image as its own, which nothing sent later replaces
     /// (a card printed into the scrollback stays as it was).
-    static func draw(payload bytes: [UInt8], format: String, columns: Int, rows: Int, id: UInt32?, placement: UInt32?) -> String {
-        let ids = (id.map { ",i=\($0)" } ?? "") + (placement.map { ",p=\($0)" } ?? "")
-        return chunked(bytes, keys: "a=T,\(format),c=\(columns),r=\(rows)\(ids),C=1,q=2")
+    /// Without `columns` and `rows` it is drawn at its own pixel size; with them, stretched to
+    /// exactly those cells.
+    static func draw(payload bytes: [UInt8], format: String, columns: Int?, rows: Int?, id: UInt32?, placement: UInt32?) -> String {
+        let keys = [columns.map { "c=\($0)" }, rows.map { "r=\($0)" }, id.map { "i=\($0)" }, placement.map { "p=\($0)" }].compactMap { $0 }
+        return chunked(bytes, keys: (["a=T", format] + keys + ["C=1", "q=2"]).joined(separator: ","))
     }
 
-    /// Sends a PNG to be kept as image `id`, shown nowhere yet (`a=t`): ``place(id:placement:columns:rows:)``
+    /// Sends a PNG to be kept as image `id`, shown nowhere yet (`a=t`): ``place(id:placement:)``
     /// shows it, as often as needed, without sending it again.
     public static func transmit(png: [UInt8], id: UInt32) -> String { chunked(png, keys: "a=t,f=100,i=\(id),q=2") }
 
-    /// Shows image `id` over `columns × rows` cells from the cursor, leaving the cursor there; a
+    /// Shows image `id` at its own pixel size from the cursor, leaving the cursor there; a
     /// placement of the same `id` and `placement` is moved here instead of shown twice.
-    public static func place(id: UInt32, placement: UInt32, columns: Int, rows: Int) -> String {
-        "\u{1B}_Ga=p,i=\(id),p=\(placement),c=\(columns),r=\(rows),C=1,q=2\u{1B}\\"
+    public static func place(id: UInt32, placement: UInt32) -> String {
+        "\u{1B}_Ga=p,i=\(id),p=\(placement),C=1,q=2\u{1B}\\"
     }
 
     /// Takes one placement of image `id` off the screen; the image stays for another.
@@ -53,7 +56,8 @@ public enum KittyGraphics {
         repeat {
             let end = payload.index(start, offsetBy: chunkSize, limitedBy: payload.endIndex) ?? payload.endIndex
             let more = end < payload.endIndex ? 1 : 0
-            let keys = first ? "\(firstKeys),m=\(more)" : "m=\(more)"
+            // `q=2` on every chunk: some versions answer the last one unless it is repeated.
+            let keys = first ? "\(firstKeys),m=\(more)" : "m=\(more),q=2"
             out += "\u{1B}_G" + keys + ";" + payload[start..<end] + "\u{1B}\\"
             first = false
             start = end
@@ -81,7 +85,8 @@ public enum KittyGraphics {
         return (RGBAImage(width: w, height: h, pixels: bytes), keys["c"].flatMap(Int.init) ?? 0, keys["r"].flatMap(Int.init) ?? 0)
     }
 
-    /// The keys of a stream's first chunk and its whole payload, put back together.
+    /// The keys of a stream's first image's first chunk and its whole payload, put back together
+    /// (up to its chunk without `m=1`).
     public static func parse(_ stream: String) -> (keys: [String: String], payload: [UInt8])? {
         var keys: [String: String] = [:]
         var data = ""
@@ -97,6 +102,7 @@ public enum KittyGraphics {
                 if pair.count == 2, keys[String(pair[0])] == nil || pair[0] == "m" { keys[String(pair[0])] = String(pair[1]) }
             }
             if parts.count == 2 { data += parts[1] }
+            if !parts[0].split(separator: ",").contains("m=1") { break }
         }
         guard let bytes = Base64.decode(data) else { return nil }
         return (keys, bytes)

@@ -81,8 +81,9 @@ public enum Sixel {
                 slot[k] = -1
                 for x in 0..<w { bits[n * w + x] = 0 }
             }
-            out += "-"
             band += 1
+            // A graphics newline after the last band could scroll the screen.
+            if band * 6 < h { out += "-" }
         }
         return out + "\u{1B}\\"
     }

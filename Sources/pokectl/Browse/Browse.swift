@@ -152,7 +152,7 @@ struct BrowseLoop {
     /// Draws a frame if the screen changed.
     mutating func draw() {
         let view = BrowseView(model: model, mode: mode, art: { [art, mode] path in art.tile(path, mode) },
-                              image: { [art] path in art.image(path) }, pictures: graphics.protocolUsed != .blocks)
+                              image: { [art] path in art.image(path) }, pictures: graphics.protocolUsed == .kitty ? .layered : graphics.protocolUsed == .sixel ? .painted : .none)
         let screen = view.render()
         guard screen != last else { return }
         last = screen

@@ -23,27 +23,33 @@ struct Pictures {
 
     static func choose(_ choice: ImageChoice, environment: [String: String]) -> Pictures {
         let inTmux = environment["TMUX"] != nil
-        let passthrough = inTmux && tmuxAllowsPassthrough()
+        func blocks(_ why: String) -> Pictures { Pictures(protocolUsed: .blocks, cell: (10, 20), tmuxPassthrough: false, reason: why) }
         switch choice {
         case .kitty, .sixel:
-            let support = isatty(1) == 1 ? TerminalQuery.support(environment: environment) : GraphicsSupport()
-            return Pictures(protocolUsed: choice == .kitty ? .kitty : .sixel, cell: cellSize(support), tmuxPassthrough: passthrough,
+            let tmux = inTmux ? askTmux() : nil
+            let support = isatty(1) == 1 && !inTmux ? TerminalQuery.support(environment: environment) : GraphicsSupport()
+            return Pictures(protocolUsed: choice == .kitty ? .kitty : .sixel, cell: cellSize(support), tmuxPassthrough: tmux?.passthrough ?? false,
                             reason: "--image-protocol \(choice.rawValue)")
         case .blocks:
-            return Pictures(protocolUsed: .blocks, cell: (10, 20), tmuxPassthrough: false, reason: "--image-protocol blocks")
+            return blocks("--image-protocol blocks")
         case .auto:
-            guard isatty(1) == 1 else { return Pictures(protocolUsed: .blocks, cell: (10, 20), tmuxPassthrough: false, reason: "stdout is not a terminal") }
-            if environment["NO_COLOR"] != nil { return Pictures(protocolUsed: .blocks, cell: (10, 20), tmuxPassthrough: false, reason: "NO_COLOR is set") }
-            if (environment["TERM"] ?? "dumb") == "dumb" { return Pictures(protocolUsed: .blocks, cell: (10, 20), tmuxPassthrough: false, reason: "TERM is dumb") }
-            if inTmux && !passthrough {
-                return Pictures(protocolUsed: .blocks, cell: (10, 20), tmuxPassthrough: false,
-                                reason: "inside tmux without allow-passthrough (tmux set -g allow-passthrough on)")
+            guard isatty(1) == 1 else { return blocks("stdout is not a terminal") }
+            if environment["NO_COLOR"] != nil { return blocks("NO_COLOR is set") }
+            if (environment["TERM"] ?? "dumb") == "dumb" { return blocks("TERM is dumb") }
+            if inTmux {
+                // tmux answers the queries itself: it is asked what its client's terminal is.
+                let tmux = askTmux()
+                guard tmux.passthrough else { return blocks("inside tmux without allow-passthrough (tmux set -g allow-passthrough on)") }
+                let support = tmux.support
+                let terminal = tmux.terminal.isEmpty ? "no client terminal" : "its client's terminal is \(TerminalText.safe(tmux.terminal))"
+                return Pictures(protocolUsed: support.best, cell: cellSize(GraphicsSupport()), tmuxPassthrough: true,
+                                reason: "inside tmux: \(terminal) (kitty \(support.kitty ? "yes" : "no"), sixel \(support.sixel ? "yes" : "no"))"
+                                    + (support.best == .blocks ? "" : ", through tmux's passthrough"))
             }
             let support = TerminalQuery.support(environment: environment)
             let why = support.complete ? "the terminal answered: kitty \(support.kitty ? "yes" : "no"), sixel \(support.sixel ? "yes" : "no")"
                 : "the terminal did not answer within \(Int(TerminalQuery.timeout * 1000)) ms"
-            return Pictures(protocolUsed: support.best, cell: cellSize(support), tmuxPassthrough: passthrough,
-                            reason: why + (inTmux ? ", through tmux's passthrough" : ""))
+            return Pictures(protocolUsed: support.best, cell: cellSize(support), tmuxPassthrough: false, reason: why)
         }
     }
 
@@ -56,13 +62,14 @@ struct Pictures {
         return (10, 20)
     }
 
-    static func tmuxAllowsPassthrough() -> Bool {
-        guard let p = popen("tmux show -gv allow-passthrough 2>/dev/null", "r") else { return false }
+    /// tmux's `allow-passthrough` and its client's terminal, in one `popen`.
+    static func askTmux() -> GraphicsSupport.TmuxInfo {
+        guard let p = popen(GraphicsSupport.TmuxInfo.command, "r") else { return GraphicsSupport.TmuxInfo() }
         defer { pclose(p) }
-        var buffer = [CChar](repeating: 0, count: 32)
-        guard fgets(&buffer, 32, p) != nil else { return false }
-        let v = String(cString: buffer).trimmingCharactersInSet()
-        return v == "on" || v == "all"
+        var output = ""
+        var buffer = [CChar](repeating: 0, count: 512)
+        while fgets(&buffer, Int32(buffer.count), p) != nil, output.utf8.count < 4096 { output += String(cString: buffer) }
+        return GraphicsSupport.TmuxInfo(output: output)
     }
 
     /// The escape sequences that draw `image` over `columns × rows` cells from the cursor (at the
@@ -78,31 +85,16 @@ struct Pictures {
         switch protocolUsed {
         case .kitty:
             // A PNG of pixel art is a few KB where raw RGBA is hundreds.
-            s = LibPNGEncoder.encode(image).map { KittyGraphics.draw(png: $0, columns: columns, rows: rows) }
-                ?? KittyGraphics.draw(image, columns: columns, rows: rows)
+            // At its own pixel size, as fitted: `c`/`r` would stretch it to whole cells.
+            s = LibPNGEncoder.encode(image).map { KittyGraphics.draw(png: $0) } ?? KittyGraphics.draw(image)
         case .sixel: s = "\u{1B}7" + Sixel.encode(image) + "\u{1B}8"
         case .blocks: return nil
         }
         return tmuxPassthrough ? GraphicsSupport.tmuxPassthrough(s) : s
     }
 
-    /// A sprite cropped and enlarged by a whole factor to fit `maxColumns × maxRows` cells.
+    /// A sprite cropped and fitted to `maxColumns × maxRows` cells (``PixelArt/fitted``).
     func fitted(_ sprite: RGBAImage, maxColumns: Int, maxRows: Int) -> (image: RGBAImage, columns: Int, rows: Int)? {
-        guard let cropped = PixelArt.cropped(sprite) else { return nil }
-        let f = PixelArt.fit(cropped, maxColumns: maxColumns, maxRows: maxRows, cell: cell)
-        let image = PixelArt.enlarged(cropped, by: f.factor)
-        // The cells the enlarged image takes (the terminal draws it at its own size for sixel).
-        let columns = min(maxColumns, max(1, (image.width + cell.width - 1) / cell.width))
-        let rows = min(maxRows, max(1, (image.height + cell.height - 1) / cell.height))
-        return (image, columns, rows)
-    }
-}
-
-extension String {
-    func trimmingCharactersInSet() -> String {
-        var s = Substring(self)
-        while let c = s.first, c.isWhitespace { s.removeFirst() }
-        while let c = s.last, c.isWhitespace { s.removeLast() }
-        return String(s)
+        PixelArt.cropped(sprite).map { PixelArt.fitted($0, maxColumns: maxColumns, maxRows: maxRows, cell: cell) }
     }
 }

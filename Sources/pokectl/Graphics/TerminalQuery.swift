@@ -3,7 +3,9 @@ import PokedexTerminal
 
 /// Asks the terminal what it can show, once per process: the kitty graphics query, its cell
 /// size and Primary Device Attributes, on `/dev/tty`, waiting at most ``timeout`` for the last
-/// answer (a terminal that never answers costs that, and no more).
+/// answer (a terminal that never answers costs that, and no more). Not inside tmux, which
+/// answers for itself (``Pictures`` asks tmux instead), and not from a background job, which
+/// may not change the terminal's modes.
 enum TerminalQuery {
     static let timeout = 0.1
 
@@ -18,21 +20,23 @@ enum TerminalQuery {
     }
 
     private static func ask(environment: [String: String]) -> GraphicsSupport {
-        guard isatty(1) == 1, (environment["TERM"] ?? "dumb") != "dumb", environment["NO_COLOR"] == nil else { return GraphicsSupport() }
+        guard isatty(1) == 1, (environment["TERM"] ?? "dumb") != "dumb", environment["NO_COLOR"] == nil, environment["TMUX"] == nil
+        else { return GraphicsSupport() }
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return GraphicsSupport() }
         defer { close(fd) }
         var saved = termios()
-        guard tcgetattr(fd, &saved) == 0 else { return GraphicsSupport() }
+        guard tcgetpgrp(fd) == getpgrp(), tcgetattr(fd, &saved) == 0 else { return GraphicsSupport() }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         raw.c_cc.6 = 0  // VMIN
         raw.c_cc.5 = 0  // VTIME
         tcsetattr(fd, TCSANOW, &raw)
-        defer { tcsetattr(fd, TCSANOW, &saved) }
-        var queries = GraphicsSupport.queries
-        if environment["TMUX"] != nil { queries = GraphicsSupport.tmuxPassthrough(KittyGraphics.query) + "\u{1B}[16t\u{1B}[c" }
-        var bytes = Array(queries.utf8)
+        var complete = false
+        // An answer cut short by the timeout: what came of it is flushed with the modes put
+        // back, so none of it is echoed or read as typing.
+        defer { tcsetattr(fd, complete ? TCSANOW : TCSAFLUSH, &saved) }
+        var bytes = Array(GraphicsSupport.queries.utf8)
         _ = write(fd, &bytes, bytes.count)
         var reply: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 512)
@@ -47,6 +51,8 @@ enum TerminalQuery {
             reply += buffer[0..<n]
             if GraphicsSupport.parse(reply).complete { break }
         }
-        return GraphicsSupport.parse(reply)
+        let answer = GraphicsSupport.parse(reply)
+        complete = answer.complete
+        return answer
     }
 }
