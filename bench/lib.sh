@@ -5,23 +5,23 @@ BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BENCH_TMP=$(mktemp -d -p /run pokedex-bench.XXXXXX 2>/dev/null || mktemp -d)
 export HOME=$BENCH_TMP/home XDG_CACHE_HOME=$BENCH_TMP/home/.cache XDG_DATA_HOME=$BENCH_TMP/home/.local/share
 mkdir -p "$HOME"
-BENCH_PIDS=()
+# Processes killed on exit (the name Tests/lib/private-service.sh adds to).
+PIDS=()
 REAL_HOSTS_DOWN=
 bench_cleanup() {
-    for p in "${BENCH_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
     [ -n "$REAL_HOSTS_DOWN" ] && "$REAL_HOSTS_DOWN" down >/dev/null 2>&1
     wait 2>/dev/null || true
     rm -rf "$BENCH_TMP"
 }
 trap bench_cleanup EXIT
 
+# The tests' private bus (start_private_bus), as they start it.
+ROOT=$BENCH_ROOT
+source "$BENCH_ROOT/Tests/lib/private-service.sh"
+
 # Starts a private session bus and exports its address.
-bench_bus() {
-    local out
-    out=$(dbus-daemon --config-file="$BENCH_ROOT/Tests/dbus/test-bus.conf" --fork --print-address=1 --print-pid=1)
-    export DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
-    BENCH_PIDS+=("$(echo "$out" | sed -n 2p)")
-}
+bench_bus() { start_private_bus; }
 
 # The network the figures are measured over, with serve.py's fault flags ("$@"):
 #   real-hosts  ../shared/pokeapi/real-hosts: https://pokeapi.co and raw.githubusercontent.com,
@@ -57,7 +57,7 @@ bench_standin() {
         STANDIN=mock
         python3 "$BENCH_ROOT/Tests/mockapi/mock_pokeapi.py" --port 0 --port-file "$BENCH_TMP/port" >/dev/null 2>&1 &
     fi
-    BENCH_PIDS+=($!)
+    PIDS+=($!)
     for _ in $(seq 600); do [ -s "$BENCH_TMP/port" ] && break; sleep 0.1; done
     STANDIN_URL=http://127.0.0.1:$(cat "$BENCH_TMP/port")
     API_URL=$STANDIN_URL/api/v2
@@ -69,7 +69,7 @@ bench_standin() {
 bench_daemon() {
     "$BENCH_ROOT/.build/release/pokedexd" "${DAEMON_NET[@]}" --idle-timeout 0 --notify=no "$@" 2>>"$BENCH_TMP/pokedexd.log" &
     DAEMON_PID=$!
-    BENCH_PIDS+=($DAEMON_PID)
+    PIDS+=($DAEMON_PID)
     for _ in $(seq 200); do
         busctl --user status io.github.pokedexd.Pokedex1 >/dev/null 2>&1 && return 0
         sleep 0.05

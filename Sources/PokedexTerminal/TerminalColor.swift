@@ -14,6 +14,12 @@ public enum ColorMode: Sendable, Equatable {
         if environment["NO_COLOR"] != nil { return .none }
         let term = environment["TERM"] ?? "dumb"
         if term == "dumb" || term.isEmpty { return .none }
+        return depth(environment: environment)
+    }
+
+    /// The colours to use once colour is on: 24-bit where `COLORTERM` says truecolor or 24bit,
+    /// else the 256-colour palette.
+    public static func depth(environment: [String: String]) -> ColorMode {
         let colorterm = (environment["COLORTERM"] ?? "").lowercased()
         return colorterm == "truecolor" || colorterm == "24bit" ? .truecolor : .palette256
     }

@@ -23,8 +23,7 @@ struct List: ParsableCommand {
 
     func run() throws {
         let offset = UInt32(clamping: (page - 1) * perPage)
-        let forced = imageProtocol == .kitty || imageProtocol == .sixel
-        let drawing = images && !common.json && (Terminal.colorMode != .none || forced)
+        let drawing = images && !common.json && (Terminal.colorMode != .none || imageProtocol.forcesPixels)
         let result = try withClient { c throws(BusError) in
             var page = try c.listPage(offset: offset, limit: UInt32(perPage))
             if drawing {

@@ -81,11 +81,10 @@ enum Output {
         let columns = 10, rows = 5
         let label = dim("#" + String(e.id)) + " " + bold(safe(e.name)) + (e.favorite ? " " + yellow("★") : "")
         if pictures.protocolUsed != .blocks, let sprite = Terminal.image(at: e.spritePath),
-           let fit = pictures.fitted(sprite, maxColumns: columns, maxRows: rows),
-           let picture = pictures.sequence(fit.image, columns: fit.columns, rows: fit.rows) {
-            print(picture, terminator: "")
+           let picture = pictures.drawing(sprite, maxColumns: columns, maxRows: rows) {
+            print(picture.sequence, terminator: "")
             // The label steps over the picture (CSI n C): spaces written on a sixel erase it.
-            for i in 0..<max(fit.rows, 1) { print(i == fit.rows / 2 ? "\u{1B}[\(columns + 2)C" + label : "") }
+            for i in 0..<picture.rows { print(i == picture.rows / 2 ? "\u{1B}[\(columns + 2)C" + label : "") }
             return
         }
         var art = Terminal.image(at: e.spritePath).map {

@@ -25,18 +25,16 @@ struct RandomSpriteOutput {
         }
         let columns = options.width ?? cropped.width
         // Without colour, the silhouette, unless pixels are forced.
-        let forced = imageProtocol == .kitty || imageProtocol == .sixel
-        let pictures = Pictures.choose(colorMode == .none && !forced ? .blocks : imageProtocol, environment: Terminal.environment)
+        let pictures = Pictures.choose(colorMode == .none && !imageProtocol.forcesPixels ? .blocks : imageProtocol,
+                                       environment: Terminal.environment)
         if verbose {
             printError("pokectl: \(PokemonID.display(pick.id)) \(pick.name)\(pick.shiny ? ", shiny" : ""), from \(pick.path)")
             printError("pokectl: sprite drawn with \(pictures.protocolUsed.rawValue): \(pictures.reason)")
         }
         var lines: [String]
-        if pictures.protocolUsed != .blocks,
-           let fit = pictures.fitted(sprite, maxColumns: columns, maxRows: columns),
-           let picture = pictures.sequence(fit.image, columns: fit.columns, rows: fit.rows) {
+        if let picture = pictures.drawing(sprite, maxColumns: columns, maxRows: columns) {
             // The picture does not move the cursor: blank lines make its room.
-            lines = [picture] + Array(repeating: "", count: max(0, fit.rows - 1))
+            lines = [picture.sequence] + Array(repeating: "", count: picture.rows - 1)
         } else {
             lines = SpriteArt.lines(cropped, maxColumns: columns, maxRows: 4 * columns, mode: colorMode, silhouette: true)
         }
@@ -51,8 +49,6 @@ struct RandomSpriteOutput {
     /// Colour even into a pipe (a fetch tool reads one); none under NO_COLOR or `--color never`,
     /// which leaves the silhouette.
     private var colorMode: ColorMode {
-        if Output.when == .never || Terminal.environment["NO_COLOR"] != nil { return .none }
-        let colorterm = (Terminal.environment["COLORTERM"] ?? "").lowercased()
-        return colorterm == "truecolor" || colorterm == "24bit" ? .truecolor : .palette256
+        Output.when == .never || Terminal.environment["NO_COLOR"] != nil ? .none : ColorMode.depth(environment: Terminal.environment)
     }
 }

@@ -50,17 +50,17 @@ struct Show: ParsableCommand {
         let reply = try withClient { c throws(BusError) in try c.values(Pokedex1.detail, pokemon) }
         if common.json, let raw = reply.first { return JSON(raw).print() }
         let d = try decoded { () throws(BusError) in try Pokedex1.detail.decodeReply(reply) }
-        let forced = imageProtocol == .kitty || imageProtocol == .sixel
+        let forced = imageProtocol.forcesPixels
         let mode = forced && Terminal.colorMode == .none ? ColorMode.truecolor : Terminal.colorMode
         let sprite = noImage || (mode == .none && !forced) ? nil : Terminal.image(at: d.spritePath)
         let pictures = Pictures.choose(noImage ? .blocks : imageProtocol, environment: Terminal.environment)
         if verbose { printError("pokectl: sprite drawn with \(pictures.protocolUsed.rawValue): \(pictures.reason)") }
-        if let sprite, pictures.protocolUsed != .blocks,
-           let fit = pictures.fitted(sprite, maxColumns: min(DetailCard.imageColumns, Terminal.width), maxRows: DetailCard.imageColumns / 2),
-           let picture = pictures.sequence(fit.image, columns: fit.columns, rows: fit.rows) {
-            let card = DetailCard(detail: d, image: nil, width: Terminal.width, mode: mode, graphic: (fit.columns, fit.rows)).renderLeavingRoom()
+        if let sprite,
+           let picture = pictures.drawing(sprite, maxColumns: min(DetailCard.imageColumns, Terminal.width), maxRows: DetailCard.imageColumns / 2) {
+            let card = DetailCard(detail: d, image: nil, width: Terminal.width, mode: mode, graphic: (picture.columns, picture.rows))
+                .renderLeavingRoom()
             for (i, line) in card.lines.enumerated() {
-                if i == card.pictureLine { print(picture, terminator: "") }
+                if i == card.pictureLine { print(picture.sequence, terminator: "") }
                 print(line)
             }
             return

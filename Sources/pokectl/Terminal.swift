@@ -24,9 +24,7 @@ enum Terminal {
     static var colorMode: ColorMode {
         switch Output.when {
         case .never: return .none
-        case .always:
-            let colorterm = (environment["COLORTERM"] ?? "").lowercased()
-            return colorterm == "truecolor" || colorterm == "24bit" ? .truecolor : .palette256
+        case .always: return ColorMode.depth(environment: environment)
         case .auto: return isTTY ? ColorMode.detect(environment: environment) : .none
         }
     }

@@ -108,13 +108,6 @@ final class GraphicsTests: XCTestCase {
         XCTAssertFalse(stream.hasSuffix("-\u{1B}\\"))
     }
 
-    func testFitKeepsTheShapeOnTheCellGrid() {
-        let image = RGBAImage(width: 40, height: 60, pixels: [UInt8](repeating: 255, count: 40 * 60 * 4))
-        let f = PixelArt.fit(image, maxColumns: 32, maxRows: 16, cell: (10, 20))
-        XCTAssertEqual(f.rows, 16)
-        XCTAssertEqual(f.columns, 22)  // 320 px tall → 213 px wide → 22 cells of 10 px
-        XCTAssertEqual(f.factor, 5)
-    }
 }
 
 /// Terminals' answers to the graphics queries.

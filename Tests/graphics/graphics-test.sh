@@ -22,6 +22,9 @@ run() { python3 "$FAKE" "$@" >"$TMP/run.json" && jq -j .output "$TMP/run.json" |
 field() { jq -r ".$1" "$TMP/run.json"; }
 has() { grep -qaF -- "$1" "$TMP/run.out"; }
 count() { grep -aoF -- "$1" "$TMP/run.out" | wc -l; }
+# The checks run in `bash -c`: these are theirs too.
+export -f run field has count
+export TMP FAKE
 
 source "$ROOT/Tests/lib/private-service.sh"
 start_private_bus
@@ -32,17 +35,14 @@ SPRITE=$(pokectl show pikachu --json | jq -r .sprite_path)
 
 # --- detection -------------------------------------------------------------------------------
 check "kitty: the terminal is asked (kitty query, cell size, DA1) and the card is drawn with kitty graphics" bash -c "
-    $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
     run kitty -- pokectl show pikachu --verbose && [ \$(field queried) = true ] && [ \$(field exit) = 0 ] &&
     has \$'\e_Gi=31,s=1,v=1,a=q' && has \$'\e[16t' && has \$'\e_Ga=T,f=100,' && has 'sprite drawn with kitty: the terminal answered' &&
     [ \$(grep -aoE '▀|▄|█' $TMP/run.out | wc -l) = \$(pokectl show pikachu --no-image --color always | grep -aoE '▀|▄|█' | wc -l) ] ||
     { cat -v $TMP/run.out | head -5; false; }"
 check "sixel: DA1 with 4 draws a sixel image, transparent background (P2=1)" bash -c "
-    $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
     run sixel -- pokectl show pikachu --verbose && [ \$(field queried) = true ] && has \$'\eP0;1;0q' &&
     has 'sprite drawn with sixel' && ! has \$'\e_Ga=T'"
 check "silent: half blocks after the 100 ms timeout, within 120 ms of the forced half blocks" bash -c "
-    $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
     a=(); b=()
     for i in 1 2 3; do
         run silent -- pokectl show pikachu --verbose && a+=(\$(field seconds)) && has 'did not answer within 100 ms' && grep -qaE '▀|█' $TMP/run.out || exit 1
@@ -50,7 +50,6 @@ check "silent: half blocks after the 100 ms timeout, within 120 ms of the forced
     done
     python3 -c 'import statistics, sys; a, b = [statistics.median(map(float, x.split())) for x in sys.argv[1:]]; print(f\"auto {a:.3f} s, blocks {b:.3f} s\"); sys.exit(a - b > 0.12)' \"\${a[*]}\" \"\${b[*]}\""
 check "not asked when TERM is dumb, under NO_COLOR, or when stdout is not a terminal" bash -c "
-    $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
     run kitty --env TERM=dumb -- pokectl show pikachu && [ \$(field queried) = false ] &&
     run kitty --env NO_COLOR=1 -- pokectl show pikachu && [ \$(field queried) = false ] && ! has \$'\e[' &&
     run kitty -- bash -c 'pokectl show pikachu | cat' && [ \$(field queried) = false ] && ! has \$'\e_G'"
@@ -85,33 +84,26 @@ check "the card's text steps over the picture (no spaces written on it) and room
 
 # --- list --images and browse ----------------------------------------------------------------
 check "list --images: one kitty picture per row, none with an id a later one would replace" bash -c "
-    $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
     run kitty -- pokectl list --images --per-page 5 && [ \$(count \$'\e_Ga=T,f=100') = 5 ] && ! grep -qaP '\e_G[^;]*,i=\d' $TMP/run.out &&
     grep -qa 'bulbasaur' $TMP/run.out"
 check "list --images: sixel rows, the labels stepping over the pictures (no spaces written on them)" bash -c "
-    $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
     run sixel -- pokectl list --images --per-page 4 && [ \$(count \$'\eP0;1;0q') = 4 ] &&
     ! grep -aP '^ ' $TMP/run.out | grep -av 'page 1 of' && [ \$(grep -acP '^\e\[12C.*#\d' $TMP/run.out) = 4 ]"
 check "a background job does not ask the terminal (it may not change its modes)" bash -c "
-    $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
     run kitty -- bash -c 'set -m; pokectl show pikachu --verbose & wait' && [ \$(field queried) = false ] && [ \$(field exit) = 0 ]"
 check "show --random on a kitty terminal: pixels; with --color never: the silhouette" bash -c "
-    $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
     run kitty -- pokectl show --random --hide-name && has \$'\e_Ga=T,f=100' && ! grep -aP '\e_G[^;]*[,]c=' $TMP/run.out &&
     run kitty -- pokectl show --random --hide-name --color never && ! has \$'\e_Ga=' && grep -qa '█' $TMP/run.out && ! grep -qaP '\e\[[0-9;]*m' $TMP/run.out"
 check "browse, kitty: sprites sent once, placed per tile, taken off when scrolled away, freed on leaving" bash -c "
-    $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
     run kitty --keys '1.5:\x1b[6~' --keys '2.5:\x1b[5~' --keys '3.2:q' -- pokectl browse && [ \$(field exit) = 0 ] &&
     sent=\$(grep -aoP '\e_Ga=t,f=100,i=\d+' $TMP/run.out | sort | uniq -d | wc -l) && [ \$sent = 0 ] &&
     [ \$(count \$'\e_Ga=t,f=100,i=') -ge 15 ] && [ \$(count \$'\e_Ga=p,i=') -ge 30 ] && [ \$(count \$'\e_Ga=d,d=i,') -ge 15 ] &&
     [ \$(count \$'\e_Ga=d,d=I,') = \$(count \$'\e_Ga=t,f=100,i=') ] && has \$'\e[?1049l' &&
     ! grep -qaP '\e_Ga=T' $TMP/run.out || { echo sent \$sent; grep -aoP '\e_Ga=[tpdT][^;\e]*' $TMP/run.out | sort | uniq -c | head; false; }"
 check "browse, sixel: the tiles' pictures, repainted when the page changes" bash -c "
-    $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
     run sixel --keys '1.5:\x1b[6~' --keys '2.5:q' -- pokectl browse && [ \$(field exit) = 0 ] && [ \$(count \$'\eP0;1;0q') -ge 30 ] &&
     has \$'\e[?1049l'"
 check "browse, silent terminal: half-block tiles" bash -c "
-    $(declare -f run field has count); TMP=$TMP FAKE=$FAKE
     run silent --keys '1.5:q' -- pokectl browse && [ \$(field exit) = 0 ] && ! has \$'\e_Ga=' && ! has \$'\eP0;' && grep -qaE '▀|█' $TMP/run.out"
 
 # --- tmux ------------------------------------------------------------------------------------
@@ -123,16 +115,18 @@ in_tmux() {  # command line: typed into the pane, waited for
     $T send-keys "$1; touch $TMP/tmux.done" Enter
     for _ in $(seq 50); do [ -e "$TMP/tmux.done" ] && return 0; sleep 0.1; done; return 1
 }
+export -f in_tmux
+export T
 check "tmux without allow-passthrough: half blocks, and --verbose says why" bash -c "
-    $T set -g allow-passthrough off && $(declare -f in_tmux); T='$T' TMP=$TMP
+    $T set -g allow-passthrough off &&
     in_tmux 'pokectl show pikachu --verbose 2> $TMP/tmux.err' && cat $TMP/tmux.err &&
     grep -q 'blocks: inside tmux without allow-passthrough' $TMP/tmux.err && $T capture-pane -p | grep -q '█'"
 check "tmux with allow-passthrough, no client terminal: tmux is asked, not the pane, and it says why" bash -c "
-    $T set -g allow-passthrough on && $(declare -f in_tmux); T='$T' TMP=$TMP
+    $T set -g allow-passthrough on &&
     in_tmux 'pokectl show pikachu --verbose 2> $TMP/tmux.err' && cat $TMP/tmux.err &&
     grep -q 'blocks: inside tmux: no client terminal (kitty no, sixel no)' $TMP/tmux.err"
 check "tmux with allow-passthrough: a forced picture goes through tmux's DCS passthrough" bash -c "
-    $T set -g allow-passthrough on && $(declare -f in_tmux); T='$T' TMP=$TMP
+    $T set -g allow-passthrough on &&
     in_tmux 'pokectl show pikachu --image-protocol kitty > $TMP/tmux.out' && grep -qaF \$'\ePtmux;\e\e_Ga=T' $TMP/tmux.out"
 
 summary graphics

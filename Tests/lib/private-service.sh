@@ -1,6 +1,6 @@
-# Sourced by the shell tests (examples, browse, desktop-search): a private session bus, the
-# project's mock PokeAPI, and pokedexd on them. The caller sets ROOT, TMP and PIDS (killed on
-# exit) and puts pokedexd and pokectl on PATH.
+# Sourced by the shell tests (examples, browse, graphics, desktop-search) and bench/lib.sh: a
+# private session bus, the project's mock PokeAPI, and pokedexd on them. The caller sets ROOT,
+# TMP and PIDS (killed on exit) and puts pokedexd and pokectl on PATH.
 
 # A private bus from Tests/dbus/test-bus.conf (no service directories: nothing is activated).
 start_private_bus() {

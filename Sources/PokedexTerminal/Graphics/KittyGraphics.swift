@@ -65,9 +65,6 @@ public enum KittyGraphics {
         return out
     }
 
-    /// Deletes every image this program placed (browse, on leaving or redrawing from scratch).
-    public static let deleteAll = "\u{1B}_Ga=d,d=A,q=2\u{1B}\\"
-
     /// The query that a kitty-protocol terminal answers with `ESC _ G i=31;OK ESC \` (any
     /// other answer, or none, means no): a 1×1 RGB image that is only checked, never shown.
     public static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"

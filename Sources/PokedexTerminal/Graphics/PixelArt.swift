@@ -43,26 +43,6 @@ public enum PixelArt {
 
     /// `image` enlarged `factor` times in both directions, each pixel a square.
     public static func enlarged(_ image: RGBAImage, by factor: Int) -> RGBAImage {
-        guard factor > 1 else { return image }
-        let w = image.width * factor, h = image.height * factor
-        var out = [UInt8](repeating: 0, count: w * h * 4)
-        for y in 0..<h {
-            for x in 0..<w {
-                let s = ((y / factor) * image.width + x / factor) * 4, d = (y * w + x) * 4
-                out[d] = image.pixels[s]; out[d + 1] = image.pixels[s + 1]; out[d + 2] = image.pixels[s + 2]; out[d + 3] = image.pixels[s + 3]
-            }
-        }
-        return RGBAImage(width: w, height: h, pixels: out)
-    }
-
-    /// The cells an image takes when it fits `maxColumns × maxRows` cells of `cell` pixels,
-    /// keeping its shape, and the whole factor to enlarge it by (at most that size, at least 1).
-    public static func fit(_ image: RGBAImage, maxColumns: Int, maxRows: Int, cell: (width: Int, height: Int))
-        -> (columns: Int, rows: Int, factor: Int) {
-        let cw = max(1, cell.width), ch = max(1, cell.height)
-        let scale = min(Double(maxColumns * cw) / Double(image.width), Double(maxRows * ch) / Double(image.height))
-        let columns = max(1, Int((Double(image.width) * scale / Double(cw)).rounded(.up)))
-        let rows = max(1, Int((Double(image.height) * scale / Double(ch)).rounded(.up)))
-        return (min(columns, maxColumns), min(rows, maxRows), max(1, Int(scale)))
+        factor > 1 ? resized(image, width: image.width * factor, height: image.height * factor) : image
     }
 }

@@ -9,6 +9,9 @@ extension ImageProtocol: ExpressibleByArgument {}
 /// `--image-protocol`: auto (ask the terminal), or one forced.
 enum ImageChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, kitty, sixel, blocks
+
+    /// kitty or sixel forced: drawn whatever the terminal and the colour settings say, into a pipe too.
+    var forcesPixels: Bool { self == .kitty || self == .sixel }
 }
 
 /// How pokectl draws a sprite: with the best protocol the terminal offers, and why.
@@ -72,24 +75,23 @@ struct Pictures {
         return GraphicsSupport.TmuxInfo(output: output)
     }
 
-    /// The escape sequences that draw `image` over `columns × rows` cells from the cursor (at the
-    /// start of a line), the cursor left where it was; nil for blocks. The room is made first
-    /// (newlines, then back up): a picture drawn past the bottom would scroll the text under it.
-    func sequence(_ image: RGBAImage, columns: Int, rows: Int) -> String? {
-        guard let picture = picture(image, columns: columns, rows: rows) else { return nil }
-        return rows > 1 ? String(repeating: "\n", count: rows - 1) + "\u{1B}[\(rows - 1)A" + picture : picture
+    /// `sprite` fitted to `maxColumns × maxRows` cells, as the escape sequences that draw it from
+    /// the cursor (at the start of a line) and leave the cursor where it was, with the cells it
+    /// takes; nil for blocks, or a sprite with nothing drawn. The room is made first (newlines,
+    /// then back up): a picture drawn past the bottom would scroll the text under it.
+    func drawing(_ sprite: RGBAImage, maxColumns: Int, maxRows: Int) -> (sequence: String, columns: Int, rows: Int)? {
+        guard protocolUsed != .blocks, let fit = fitted(sprite, maxColumns: maxColumns, maxRows: maxRows) else { return nil }
+        let picture = picture(fit.image)
+        let room = fit.rows > 1 ? String(repeating: "\n", count: fit.rows - 1) + "\u{1B}[\(fit.rows - 1)A" : ""
+        return (room + picture, fit.columns, fit.rows)
     }
 
-    private func picture(_ image: RGBAImage, columns: Int, rows: Int) -> String? {
-        let s: String
-        switch protocolUsed {
-        case .kitty:
-            // A PNG of pixel art is a few KB where raw RGBA is hundreds.
-            // At its own pixel size, as fitted: `c`/`r` would stretch it to whole cells.
-            s = LibPNGEncoder.encode(image).map { KittyGraphics.draw(png: $0) } ?? KittyGraphics.draw(image)
-        case .sixel: s = "\u{1B}7" + Sixel.encode(image) + "\u{1B}8"
-        case .blocks: return nil
-        }
+    /// kitty or sixel (``drawing(_:maxColumns:maxRows:)`` has ruled blocks out).
+    private func picture(_ image: RGBAImage) -> String {
+        // kitty: a PNG of pixel art is a few KB where raw RGBA is hundreds; at its own pixel
+        // size, as fitted (`c`/`r` would stretch it to whole cells).
+        let s = protocolUsed == .kitty ? LibPNGEncoder.encode(image).map { KittyGraphics.draw(png: $0) } ?? KittyGraphics.draw(image)
+            : "\u{1B}7" + Sixel.encode(image) + "\u{1B}8"
         return tmuxPassthrough ? GraphicsSupport.tmuxPassthrough(s) : s
     }
 

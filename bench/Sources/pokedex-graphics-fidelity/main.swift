@@ -46,12 +46,7 @@ let decoded: (String, RGBAImage)
 if let kitty = from("\u{1B}_Ga=T") {
     // From the drawing command to the end of its last chunk.
     guard let parsed = KittyGraphics.parse(kitty) else { fail("a kitty stream that does not parse") }
-    let image: RGBAImage?
-    if parsed.keys["f"] == "100" { image = LibPNGDecoder().decode(parsed.payload) } else {
-        guard let w = parsed.keys["s"].flatMap(Int.init), let h = parsed.keys["v"].flatMap(Int.init), parsed.payload.count == w * h * 4
-        else { fail("raw RGBA of the wrong size") }
-        image = RGBAImage(width: w, height: h, pixels: parsed.payload)
-    }
+    let image = parsed.keys["f"] == "100" ? LibPNGDecoder().decode(parsed.payload) : KittyGraphics.decode(kitty)?.image
     guard let image else { fail("the kitty payload does not decode") }
     decoded = ("kitty", image)
 } else if let sixel = from("\u{1B}P") {
