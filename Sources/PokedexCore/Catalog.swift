@@ -44,10 +44,42 @@ final class Catalog: Sendable {
         if normalized.allSatisfy(\.isASCII), normalized.allSatisfy(\.isNumber) {
             throw .notFound("no Pokémon with number \(quoted(normalized))")  // too long to be one
         }
-        guard let item = index.item(named: normalized) else {
-            throw .notFound("no Pokémon named \(quoted(original.trimmingCharacters(in: .whitespacesAndNewlines)))")
+        if let item = index.item(named: normalized) { return item }
+        let spellings = Self.spellings(of: normalized)
+        for name in spellings { if let item = index.item(named: name) { return item } }
+        // A species written without its form: the one default form among its forms
+        // ("deoxys" is deoxys-normal), or the candidates when there are more ("nidoran").
+        if let stem = spellings.last, !stem.isEmpty {
+            let forms = index.items.filter { $0.name.hasPrefix(stem + "-") && PokemonID.isDefaultForm($0.id) }
+            if forms.count == 1 { return forms[0] }
+            if forms.count > 1 {
+                let names = forms.prefix(Self.maxCandidates).map(\.name)
+                throw .notFound("\(stem): did you mean \(names.dropLast().joined(separator: ", ")) or \(names.last!)?")
+            }
         }
-        return item
+        throw .notFound("no Pokémon named \(quoted(original.trimmingCharacters(in: .whitespacesAndNewlines)))")
+    }
+
+    /// The most candidates an ambiguous name lists.
+    static let maxCandidates = 8
+
+    /// The API names a name as people type it may be: folded as search folds it (case, accents,
+    /// width; spaces, dots and colons as hyphens: "Mr. Mime" → mr-mime, "Type: Null" → type-null,
+    /// "Flabébé" → flabebe), with the gender signs as the API writes them ("Nidoran♀" →
+    /// nidoran-f), then without apostrophes ("Farfetch'd" → farfetchd).
+    static func spellings(of name: String) -> [String] {
+        var signs = ""
+        for ch in name {
+            switch ch {
+            case "♀": signs += "-f"
+            case "♂": signs += "-m"
+            default: signs.append(ch)
+            }
+        }
+        let folded = TextFolding.fold(signs)
+        let apostrophes: Set<Character> = ["'", "\u{2019}", "\u{02BC}", "`"]
+        let bare = TextFolding.fold(String(signs.filter { !apostrophes.contains($0) }))
+        return folded == bare ? [folded] : [folded, bare]
     }
 
     /// What a caller means, from memory only: nil when the list is not in memory or the

@@ -67,7 +67,7 @@ final class SearchEngine: Sendable {
 
     /// Ends a NotFound message with the best guess: `…; did you mean "pikachu"?`.
     func withSuggestion(_ error: PokedexError, for query: String) async -> PokedexError {
-        guard case .notFound(let message) = error, query.unicodeScalars.count <= 64,
+        guard case .notFound(let message) = error, query.unicodeScalars.count <= 64, !message.contains("did you mean"),
               let guess = try? await index().suggestion(for: query) else { return error }
         return .notFound(message + "; did you mean \"\(guess)\"?")
     }

@@ -22,7 +22,9 @@ struct List: ParsableCommand {
     }
 
     func run() throws {
-        let offset = UInt32(clamping: (page - 1) * perPage)
+        // A page past anything the service can hold is asked as the last offset there is: the
+        // answer's total then says how many pages there are.
+        let offset = Paging.offset(page: page, perPage: perPage) ?? UInt32.max
         let drawing = images && !common.json && (Terminal.colorMode != .none || imageProtocol.forcesPixels)
         let result = try withClient { c throws(BusError) in
             var page = try c.listPage(offset: offset, limit: UInt32(perPage))
@@ -34,10 +36,13 @@ struct List: ParsableCommand {
             }
             return page
         }
+        guard Paging.exists(page: page, perPage: perPage, total: result.total) else {
+            throw Failure(message: Paging.pastTheEnd(page: page, perPage: perPage, total: result.total), code: .notFound)
+        }
         if drawing {
             let pictures = Pictures.choose(imageProtocol, environment: Terminal.environment)
             for e in result.entries { Output.thumbnailRow(e, pictures: pictures) }
-            let pages = (Int(result.total) + perPage - 1) / perPage
+            let pages = Paging.pages(total: result.total, perPage: perPage)
             return print(Output.dim("page \(page) of \(pages) · \(result.total) Pokémon"))
         }
         if common.json {
@@ -46,7 +51,7 @@ struct List: ParsableCommand {
             return
         }
         Output.table(Output.entryHeader, Output.entryRows(result.entries))
-        let pages = (Int(result.total) + perPage - 1) / perPage
+        let pages = Paging.pages(total: result.total, perPage: perPage)
         print(Output.dim("page \(page) of \(pages) · \(result.total) Pokémon"))
     }
 }
