@@ -27,6 +27,8 @@ let package = Package(
         // What Swift cannot import: the SD_BUS_* vtable macros, and curl's variadic setopt/getinfo.
         .target(name: "CBusShims", dependencies: ["CSystemd"]),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
+        // What a signal handler may do, in C: give the terminal back before pokectl dies.
+        .target(name: "CTerminalShims"),
 
         // A lock ThreadSanitizer understands (pthread), in place of Synchronization.Mutex.
         .target(name: "PokedexLocks"),
@@ -62,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "pokectl",
             dependencies: [
-                "PokedexModels", "PokedexBusClient", "PokedexProtocol", "PokedexLocks", "PokedexPNG", "PokedexTerminal",
+                "PokedexModels", "PokedexBusClient", "PokedexProtocol", "PokedexLocks", "PokedexPNG", "PokedexTerminal", "CTerminalShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -81,7 +83,7 @@ let package = Package(
         .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol", "PokedexBusServer", "PokedexTestKit"]),
         // Swift Testing, not XCTest: random inputs for the parts that meet hostile data.
         .testTarget(name: "PokedexPropertyTests", dependencies: [
-            "PokedexTerminal", "PokedexModels", .product(name: "PropertyBased", package: "swift-property-based"),
+            "PokedexTerminal", "PokedexModels", "PokedexCore", "CTerminalShims", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
     ],
     swiftLanguageModes: [.v6]

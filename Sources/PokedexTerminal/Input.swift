@@ -39,13 +39,16 @@ public struct InputDecoder: Sendable {
     public mutating func feed(_ bytes: [UInt8]) -> [InputEvent] {
         buffer += bytes
         var out: [InputEvent] = []
-        while !buffer.isEmpty {
-            guard let (event, used) = Self.decode(buffer) else { break }  // an unfinished sequence
-            buffer.removeFirst(used)
+        var start = 0
+        while start < buffer.count {
+            // At most one sequence's worth is looked at: however the bytes were split into
+            // reads, the same events come out.
+            let window = Array(buffer[start..<min(buffer.count, start + Self.maxSequence)])
+            guard let (event, used) = Self.decode(window) else { break }  // an unfinished sequence
+            start += used
             if let event { out.append(event) }
         }
-        // Nothing a person types is that long: a runaway sequence is dropped.
-        if buffer.count > 64 { buffer.removeAll() }
+        buffer.removeFirst(start)
         return out
     }
 
@@ -85,6 +88,13 @@ public struct InputDecoder: Sendable {
         }
     }
 
+    /// The longest escape sequence taken: one without its final byte by then is dropped.
+    static let maxSequence = 64
+
+    /// The largest mouse button code or coordinate taken as it is (SGR reports are 1-based
+    /// cells; no terminal is this big).
+    static let maxCoordinate = 65_536
+
     /// The final bytes of the cursor keys, the same after `ESC [` and `ESC O`: A B C D H F.
     static let cursorKeys: [UInt8: Key] = [0x41: .up, 0x42: .down, 0x43: .right, 0x44: .left, 0x48: .home, 0x46: .end]
 
@@ -92,13 +102,17 @@ public struct InputDecoder: Sendable {
     static func csi(_ b: [UInt8]) -> (InputEvent?, Int)? {
         var i = 2
         while i < b.count, !(0x40...0x7E).contains(b[i]) || (i == 2 && b[i] == 0x3C) { i += 1 }
-        guard i < b.count else { return nil }
+        // Nothing a person types is that long: a runaway sequence is dropped, at the same byte
+        // whichever way it arrived.
+        guard i < b.count else { return b.count >= maxSequence ? (nil, maxSequence) : nil }
         let final = b[i]
         let params = String(decoding: b[2..<i], as: UTF8.self)
         let used = i + 1
         if b[1] == 0x4F { return (cursorKeys[final].map { .key($0) }, used) }  // SS3: ESC O A …
         if params.hasPrefix("<"), final == 0x4D || final == 0x6D {  // SGR mouse: ESC [ < b ; x ; y M/m
-            let f = params.dropFirst().split(separator: ";").compactMap { Int($0) }
+            // Clamped before any arithmetic: a report is the terminal's word, not a promise
+            // (`ESC [ < 0 ; -9223372036854775808 ; 1 M` is as well-formed as any).
+            let f = params.dropFirst().split(separator: ";").compactMap { Int($0) }.map { min(max($0, 0), Self.maxCoordinate) }
             guard f.count == 3 else { return (nil, used) }
             let kind: MouseEvent.Kind
             switch (f[0] & ~0x1C, final) {  // modifiers (shift, alt, ctrl) aside

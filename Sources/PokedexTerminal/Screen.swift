@@ -77,8 +77,11 @@ public struct Screen: Equatable, Sendable {
 
     /// Paints the background of a rectangle (spaces in `style`), clipped.
     public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, style: Style) {
-        for row in max(0, y)..<min(height, y + h) {
-            for col in max(0, x)..<min(width, x + w) { self[col, row] = Cell(" ", style) }
+        // Clipped to the screen; a box wholly outside it (or of no size) fills nothing.
+        let rows = max(0, y)..<max(max(0, y), min(height, y + max(0, h)))
+        let columns = max(0, x)..<max(max(0, x), min(width, x + max(0, w)))
+        for row in rows {
+            for col in columns { self[col, row] = Cell(" ", style) }
         }
     }
 

@@ -78,10 +78,11 @@ public struct BrowseModel: Sendable {
         }
     }
 
-    /// The indices on screen: whole rows from ``top``.
+    /// The indices on screen: whole rows from ``top``; empty, never inverted, when the list
+    /// is shorter than the scroll position (a list that just shrank).
     public var visible: Range<Int> {
-        let first = top * layout.columns
-        return first..<min(count, first + layout.rows * layout.columns)
+        let first = min(top * layout.columns, count)
+        return first..<max(first, min(count, first + layout.rows * layout.columns))
     }
 
     // MARK: Events
@@ -94,11 +95,12 @@ public struct BrowseModel: Sendable {
             out = self.input(input)
         case .resized(let width, let height):
             layout = BrowseLayout(width: width, height: height)
-            reveal()
         case .page(let offset, let page):
+            // Only pages this model asked for are kept: a page at an offset it never asks for
+            // (negative, or out of step) is an answer to someone else.
+            guard offset >= 0, offset % Self.pageSize == 0, offset <= Int(UInt32.max) else { break }
             total = Int(page.total)
-            for (i, e) in page.entries.enumerated() { loaded[offset + i] = e }
-            if selected >= count && count > 0 { selected = count - 1 }
+            for (i, e) in page.entries.prefix(Self.pageSize).enumerated() { loaded[offset + i] = e }
         case .pageFailed(let offset, let why):
             pagesAsked.remove(offset / Self.pageSize)
             message = why
@@ -129,7 +131,19 @@ public struct BrowseModel: Sendable {
         case .failed(let why):
             if !why.isEmpty { message = why }
         }
+        keepInBounds()
         return out + wants()
+    }
+
+    /// What every event leaves true, whatever the list did meanwhile (a search that found
+    /// fewer, a favorite dropped, a smaller total, a smaller window): the selection is an entry
+    /// of the list (0 when it is empty), and the screen starts at a row of the list and shows
+    /// the selection.
+    mutating func keepInBounds() {
+        selected = count == 0 ? 0 : min(max(0, selected), count - 1)
+        let lastRow = count == 0 ? 0 : (count - 1) / layout.columns
+        top = min(max(0, top), lastRow)
+        reveal()
     }
 
     // MARK: Keys and the mouse
@@ -316,33 +330,6 @@ public struct BrowseModel: Sendable {
             out.append(.spritePath(id: e.id, name: e.name))
         }
         return out
-    }
-}
-
-/// Where the tiles go for a terminal size: a title row, whole rows of tiles, a status row.
-public struct BrowseLayout: Equatable, Sendable {
-    public static let tileWidth = 14
-    public static let tileHeight = 7
-    public let width: Int
-    public let height: Int
-    public var columns: Int { max(1, width / Self.tileWidth) }
-    public var rows: Int { max(1, (height - 2) / Self.tileHeight) }
-    /// The grid is centred: the column its first tile starts at.
-    public var left: Int { max(0, (width - columns * Self.tileWidth + 1) / 2) }
-    /// The first row of tiles.
-    public static let gridTop = 1
-
-    public init(width: Int, height: Int) {
-        self.width = max(1, width)
-        self.height = max(1, height)
-    }
-
-    /// The list index of the tile at a screen position, if one is there.
-    public func index(atX x: Int, y: Int, top: Int) -> Int? {
-        let x = x - left
-        let row = (y - Self.gridTop) / Self.tileHeight, column = x / Self.tileWidth
-        guard x >= 0, y >= Self.gridTop, row < rows, column < columns, x % Self.tileWidth < Self.tileWidth - 1 else { return nil }
-        return (top + row) * columns + column
     }
 }
 

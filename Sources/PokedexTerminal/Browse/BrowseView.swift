@@ -56,9 +56,13 @@ public struct BrowseView {
         let layout = model.layout
         return model.visible.enumerated().compactMap { n, index in
             guard let e = model.entry(index), !e.spritePath.isEmpty, art(e.spritePath) != nil else { return nil }
-            return Placement(spritePath: e.spritePath, x: layout.left + (n % layout.columns) * BrowseLayout.tileWidth,
-                             y: BrowseLayout.gridTop + (n / layout.columns) * BrowseLayout.tileHeight,
-                             columns: BrowseLayout.tileWidth - 1, rows: TileArt.maxRows)
+            let p = Placement(spritePath: e.spritePath, x: layout.left + (n % layout.columns) * BrowseLayout.tileWidth,
+                              y: BrowseLayout.gridTop + (n / layout.columns) * BrowseLayout.tileHeight,
+                              columns: BrowseLayout.tileWidth - 1, rows: TileArt.maxRows)
+            // Only where the whole picture fits above the status line: a picture placed lower
+            // would scroll the terminal.
+            guard p.x + p.columns <= layout.width, p.y + p.rows <= layout.height - 1 else { return nil }
+            return p
         }
     }
 
@@ -196,9 +200,14 @@ public struct BrowseView {
             s.put("loading \(UntrustedText.terminal(model.detailLoading ?? ""))…", x: 2, y: 2, style: Style(dim: true))
             return
         }
+        // A window too small for a card (it can shrink to 1×1 at any moment) shows none.
+        guard s.width >= Self.minimumCardWidth, s.height >= 4 else { return }
         let card = DetailCard(detail: d, image: d.spritePath.isEmpty ? nil : image(d.spritePath), width: s.width - 2, mode: mode).render()
         for (i, line) in card.prefix(s.height - 3).enumerated() { s.putANSI(line, x: 1, y: 2 + i, limit: s.width - 1) }
     }
+
+    /// The narrowest window the detail card is drawn in.
+    static let minimumCardWidth = 12
 
     public static let keys: [(String, String)] = [
         ("← ↑ ↓ → / h j k l", "move"), ("PgUp PgDn", "a screen up or down"), ("Home End / g G", "first, last"),
@@ -209,6 +218,7 @@ public struct BrowseView {
 
     func help(_ s: inout Screen) {
         let w = min(s.width - 4, 64), h = min(s.height - 4, Self.keys.count + 4)
+        guard w > 2, h > 2 else { return }
         let x = (s.width - w) / 2, y = max(1, (s.height - h) / 2)
         let box = coloured ? Style(foreground: Self.white, background: RGB(0x20, 0x20, 0x40)) : Style(reverse: true)
         s.fill(x: x, y: y, width: w, height: h, style: box)

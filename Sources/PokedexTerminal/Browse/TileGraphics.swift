@@ -16,7 +16,7 @@ public final class TileGraphics {
     public typealias Fitted = (image: RGBAImage, columns: Int, rows: Int)
 
     public let protocolUsed: ImageProtocol
-    private let tmuxPassthrough: Bool
+    public let tmuxPassthrough: Bool
     /// Reads and fits a sprite file to a tile's room; nil when it cannot be read.
     private let fit: (_ path: String, _ columns: Int, _ rows: Int) -> Fitted?
     /// kitty's payload: the picture as a PNG.
@@ -91,6 +91,9 @@ public final class TileGraphics {
         shown = next
         return out
     }
+
+    /// kitty: the ids sent so far are 1...this (what a dying pokectl frees without asking).
+    public var lastImageID: UInt32 { protocolUsed == .kitty ? nextID : 0 }
 
     /// What leaving sends: kitty frees every image it was sent.
     public func end() -> String {

@@ -78,7 +78,9 @@ public enum KittyGraphics {
     /// The image a raw-RGBA ``draw(_:columns:rows:id:placement:)`` stream carries, read back (tests, the bench).
     public static func decode(_ stream: String) -> (image: RGBAImage, columns: Int, rows: Int)? {
         guard let (keys, bytes) = parse(stream), keys["f"] == "32", let w = keys["s"].flatMap(Int.init),
-              let h = keys["v"].flatMap(Int.init), bytes.count == w * h * 4 else { return nil }
+              let h = keys["v"].flatMap(Int.init), w >= 0, h >= 0,
+              case let (area, overflow) = w.multipliedReportingOverflow(by: h), !overflow, area <= bytes.count / 4,
+              bytes.count == area * 4 else { return nil }
         return (RGBAImage(width: w, height: h, pixels: bytes), keys["c"].flatMap(Int.init) ?? 0, keys["r"].flatMap(Int.init) ?? 0)
     }
 
