@@ -42,6 +42,7 @@ keys() { t send-keys -t browse "$@"; }
 # One browse run in a fresh shell: its stty before and after, and its exit status, in files.
 open_browse() {  # name, extra args
     t kill-server 2>/dev/null
+    SOCK=$TMP/tmux.$1.sock   # a server of its own: the last one may still be going away
     rm -f "$TMP/$1".*
     t -f /dev/null new-session -d -s browse -x 100 -y 32 "env -u TMUX bash --norc --noprofile"
     t set-option -t browse status off >/dev/null
@@ -110,12 +111,13 @@ closed ctrlc 0 "Ctrl-C"
 for sig in TERM HUP; do
     open_browse "sig$sig"
     wait_for 'of 46' "run for SIG$sig opens"
-    pkill -"$sig" -f "^pokectl browse" || pkill -"$sig" -x pokectl
+    pkill -"$sig" -P "$(t display -p -t browse '#{pane_pid}')" -x pokectl  # ours, not another test's
     closed "sig$sig" $((128 + $(kill -l "$sig"))) "SIG$sig"
 done
 
 # NO_COLOR: no colour at all, still usable.
 t kill-server 2>/dev/null
+SOCK=$TMP/tmux.nocolor.sock
 t -f /dev/null new-session -d -s browse -x 100 -y 32 "env -u TMUX NO_COLOR=1 bash --norc --noprofile"
 keys "pokectl browse" Enter
 wait_for 'of 46' "NO_COLOR: the grid opens"

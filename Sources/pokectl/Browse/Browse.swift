@@ -43,7 +43,7 @@ struct Browse: ParsableCommand {
         TerminalSession.restore()
         switch outcome {
         case .quit: return
-        case .signal(let sig): Glibc.exit(128 + sig)
+        case .signal(let sig): TerminalSession.die(of: sig)
         case .serviceGone(let why):
             throw Failure(message: "the Pokédex service went away (\(why)); the terminal is restored. Start it again with 'systemctl --user start pokedex'",
                           code: .unavailable)
@@ -78,8 +78,10 @@ struct BrowseLoop {
 
     mutating func run() -> Outcome {
         TerminalSession.begin()
-        lanes = ["pages": Lane("pages", inbox: inbox), "actions": Lane("actions", inbox: inbox), "sprites": Lane("sprites", inbox: inbox)]
-        BrowseSignals.start(inbox)
+        TerminalSession.startingWorkers {
+            lanes = ["pages": Lane("pages", inbox: inbox), "actions": Lane("actions", inbox: inbox), "sprites": Lane("sprites", inbox: inbox)]
+            BrowseSignals.start(inbox)
+        }
         let size = TerminalSession.size()
         _ = model.handle(.resized(width: size.width, height: size.height))
         if let end = perform(model.start()) { return end }
@@ -98,11 +100,17 @@ struct BrowseLoop {
             if fds[2].revents != 0 {
                 var sig: UInt8 = 0
                 while read(TerminalSession.signals, &sig, 1) == 1 {
-                    if Int32(sig) == SIGWINCH {
+                    switch Int32(sig) {
+                    case SIGWINCH:
                         let size = TerminalSession.size()
                         writer.invalidate()
                         events.append(.resized(width: size.width, height: size.height))
-                    } else {
+                    case SIGTSTP:
+                        events.append(suspend())
+                    case SIGCONT:  // after a SIGSTOP, which gave nothing back: take it again all the same
+                        TerminalSession.resume()
+                        events.append(wholeScreen())
+                    default:
                         return .signal(Int32(sig))
                     }
                 }
@@ -110,7 +118,11 @@ struct BrowseLoop {
             if fds[0].revents & Int16(POLLIN) != 0 {
                 let n = read(0, &buffer, buffer.count)
                 if n == 0 { return .quit }  // the terminal went away
-                if n > 0 { events += decoder.feed(Array(buffer[0..<n])).map { .input($0) } }
+                if n > 0 {
+                    for input in decoder.feed(Array(buffer[0..<n])) {
+                        if input == suspendKey { events.append(suspend()) } else { events.append(.input(input)) }
+                    }
+                }
             } else if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 {
                 return .quit
             }
@@ -133,6 +145,29 @@ struct BrowseLoop {
             }
             draw()
         }
+    }
+
+    /// The key that suspends, as the decoder reports it (`stty susp`, Ctrl-Z by default);
+    /// nil when the terminal has none.
+    var suspendKey: InputEvent? {
+        guard let byte = TerminalSession.suspendByte, (0x01...0x1A).contains(byte) else { return nil }
+        return .key(.control(Character(Unicode.Scalar(byte + 0x60))))
+    }
+
+    /// Ctrl-Z or SIGTSTP: the pictures freed and the terminal given back, stopped; once
+    /// continued, the whole screen again at the terminal's size now.
+    mutating func suspend() -> BrowseEvent {
+        TerminalSession.write(graphics.end())
+        TerminalSession.suspend()
+        return wholeScreen()
+    }
+
+    /// Everything drawn again on the next frame (after a resume): the size asked anew.
+    mutating func wholeScreen() -> BrowseEvent {
+        writer.invalidate()
+        last = nil
+        let size = TerminalSession.size()
+        return .resized(width: size.width, height: size.height)
     }
 
     /// Hands effects to the lanes and the timers; the outcome if one of them ends the loop.
@@ -160,6 +195,7 @@ struct BrowseLoop {
         let repaint = graphics.needsRepaint(placements) || writer.isInvalid
         if repaint { writer.invalidate() }
         TerminalSession.write(writer.frame(screen) + graphics.update(placements, repainted: repaint))
+        TerminalSession.noteKittyImages(upTo: graphics.lastImageID, tmux: graphics.tmuxPassthrough)
     }
 }
 
