@@ -23,7 +23,7 @@ RELEASE_DIR  = .build/release
 # Debian packages the build, the tests and the service need.
 DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin neofetch
 
-.PHONY: all build release deps test test-unit test-integration test-examples test-browse test-graphics test-desktop-search test-session check-sanitizers check-asan check-tsan install uninstall clean
+.PHONY: all build release deps test test-unit test-integration test-examples test-browse test-soak test-names test-names test-graphics test-desktop-search test-session check-sanitizers check-asan check-tsan install uninstall clean
 
 all: build
 
@@ -48,12 +48,14 @@ release: deps
 
 ## test: every test: unit tests, the daemon on a private bus (with the reliability suite), the
 ## examples, the systemd session test, then the integration tests again under ASan and TSan.
-test: deps test-unit test-integration test-examples test-browse test-graphics test-desktop-search test-session check-sanitizers
+test: deps test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-session check-sanitizers
 
 test-unit:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing --filter 'PokedexCoreTests|PokedexDesktopTests|PokedexProtocolTests'
-	# Property-based tests (Swift Testing, x-sheep/swift-property-based): SpriteArt and the sanitiser.
+	# Property-based tests (Swift Testing, x-sheep/swift-property-based): browse's model and view,
+	# the input decoder, the terminal's answers, search queries, names, paging, SpriteArt and the
+	# sanitiser; 10,000 random cases each (POKEDEX_PROPERTY_COUNT changes it).
 	$(SWIFT) test --skip-build --disable-xctest --filter PokedexPropertyTests
 
 test-integration:
@@ -90,6 +92,19 @@ test-browse:
 	$(SWIFT) build
 	desktop-file-validate desktop/io.github.pokedexd.Pokedex1.desktop
 	bash Tests/browse/browse-test.sh
+	bash Tests/browse/signals-test.sh
+
+# pokectl browse in a pty against the real service: random keys, mouse reports and resizes from
+# 20 fixed seeds, 2,000 keys each; never dies, q exits 0 with stty -g unchanged (bench/soak: longer).
+test-soak:
+	$(SWIFT) build
+	bash Tests/soak/soak-test.sh
+
+# Names as people type them ("Nidoran♀", "nidoran" with its candidates) through pokectl and
+# busctl, and pages past the end for any Int.
+test-names:
+	$(SWIFT) build
+	bash Tests/names/names-test.sh
 
 # Real pixels: pokectl on a pty that answers as kitty, as a sixel terminal or not at all; the
 # pictures decoded back and compared with the sprite; tmux's passthrough.
