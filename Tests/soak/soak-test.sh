@@ -24,5 +24,7 @@ start_mock
 start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=no || { echo "soak: the service did not start"; exit 1; }
 python3 "$ROOT/Tests/soak/browse_soak.py" "$BUILD_DIR/pokectl" --seeds "${SEEDS:-1-20}" --keys "${KEYS:-2000}" --workdir "$TMP"
 code=$?
+# Killed with kitty pictures on screen: every image it sent is freed before it dies.
+python3 "$ROOT/Tests/soak/kitty_on_signal.py" "$BUILD_DIR/pokectl" ILL TRAP SEGV BUS ABRT TERM HUP QUIT || code=1
 kill -0 "$DAEMON" 2>/dev/null || { echo "soak: pokedexd died meanwhile"; tail -20 "$TMP/pokedexd.log"; code=1; }
 exit $code
