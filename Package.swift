@@ -27,6 +27,8 @@ let package = Package(
         // What Swift cannot import: the SD_BUS_* vtable macros, and curl's variadic setopt/getinfo.
         .target(name: "CBusShims", dependencies: ["CSystemd"]),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
+        // Landlock's three system calls (pokedexd confines itself; no header needed).
+        .target(name: "CLandlock"),
 
         // A lock ThreadSanitizer understands (pthread), in place of Synchronization.Mutex.
         .target(name: "PokedexLocks"),
@@ -56,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "pokedexd",
             dependencies: [
-                "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG", "PokedexLocks",
+                "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG", "PokedexLocks", "CLandlock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
