@@ -21,9 +21,9 @@ KRUNNERDIR ?= $(DATADIR)/krunner/dbusplugins
 SWIFT       ?= swift
 RELEASE_DIR  = .build/release
 # Debian packages the build, the tests and the service need.
-DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin neofetch
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin neofetch libseccomp-dev gcc git passwd util-linux procps
 
-.PHONY: all build release deps test test-unit test-integration test-examples test-browse test-soak test-names test-names test-graphics test-desktop-search test-session check-sanitizers check-asan check-tsan install uninstall clean
+.PHONY: all build release deps test test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
 
 all: build
 
@@ -48,7 +48,7 @@ release: deps
 
 ## test: every test: unit tests, the daemon on a private bus (with the reliability suite), the
 ## examples, the systemd session test, then the integration tests again under ASan and TSan.
-test: deps test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-session check-sanitizers
+test: deps test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-session test-desktop-user check-sanitizers
 
 test-unit:
 	$(SWIFT) build --build-tests
@@ -120,6 +120,12 @@ test-desktop-search:
 test-session: release
 	bash Tests/session/session-test.sh
 
+# make install as real users, each with its own systemd --user in a delegated cgroup: a
+# useradd -m user (HOME in /home), the same where user namespaces are refused (seccomp), a unit
+# that cannot start (pokectl says why in 5 s), a /var/home home with custom XDG dirs. As root.
+test-desktop-user: release
+	bash Tests/desktop-user/desktop-user-test.sh
+
 ## install: build in release mode, install under PREFIX, then enable and start the user unit.
 install: deps release
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(DBUSSERVICEDIR)" "$(DESTDIR)$(DBUSINTERFACEDIR)"
@@ -152,11 +158,25 @@ install: deps release
 	  $(RELEASE_DIR)/pokectl --generate-completion-script zsh > "$(DESTDIR)$(ZSHCOMPDIR)/_pokectl"; \
 	  $(RELEASE_DIR)/pokectl --generate-completion-script fish > "$(DESTDIR)$(FISHCOMPDIR)/pokectl.fish"; \
 	fi
+	install -d "$(DESTDIR)$(DATADIR)/pokedexd/sandbox"
+	install -m 0755 systemd/pokedex-sandbox-setup "$(DESTDIR)$(DATADIR)/pokedexd/"
+	install -m 0644 systemd/sandbox/*.conf "$(DESTDIR)$(DATADIR)/pokedexd/sandbox/"
+	@# The namespace drop-ins this user's manager applies (probed), then start it and say whether it runs.
 	@if [ -z "$(DESTDIR)" ] && systemctl --user show-environment >/dev/null 2>&1; then \
-	  systemctl --user daemon-reload && systemctl --user enable --now pokedex.service && \
-	  echo "pokedex.service is running: try 'pokectl list'"; \
+	  systemctl --user daemon-reload && \
+	  "$(DATADIR)/pokedexd/pokedex-sandbox-setup" "$(USERUNITDIR)" "$(BINDIR)" "$(DATADIR)/pokedexd/sandbox" && \
+	  systemctl --user daemon-reload && systemctl --user enable pokedex.service 2>&1 | grep -v '^Created symlink' ; \
+	  systemctl --user reset-failed pokedex.service 2>/dev/null; \
+	  if systemctl --user restart pokedex.service && systemctl --user -q is-active pokedex.service; then \
+	    echo "pokedex.service is running: try 'pokectl list'"; \
+	  else \
+	    echo "make install: pokedex.service did not start: $$("$(BINDIR)/pokectl" status 2>&1 | head -1)" >&2; \
+	    journalctl --user -u pokedex.service -n 5 --no-pager >&2 2>/dev/null || true; \
+	    systemctl --user status pokedex.service --no-pager -n 0 >&2 || true; \
+	    echo "see 'journalctl --user -u pokedex'" >&2; exit 1; \
+	  fi; \
 	else \
-	  echo "installed$(if $(DESTDIR), into $(DESTDIR)); the unit was not started$(if $(DESTDIR),, (no user manager is running))"; \
+	  echo "installed$(if $(DESTDIR), into $(DESTDIR)); the unit was not started$(if $(DESTDIR),, (no user manager is running)); $(DATADIR)/pokedexd/pokedex-sandbox-setup adds the namespace sandbox this user's manager can apply"; \
 	fi
 
 uninstall:
@@ -172,7 +192,9 @@ uninstall:
 	  "$(DESTDIR)$(KRUNNERDIR)/io.github.pokedexd.Pokedex1-krunner.desktop" \
 	  "$(DESTDIR)$(BASHCOMPDIR)/pokectl" "$(DESTDIR)$(ZSHCOMPDIR)/_pokectl" "$(DESTDIR)$(FISHCOMPDIR)/pokectl.fish" \
 	  "$(DESTDIR)$(MANDIR)/man1/pokectl.1" "$(DESTDIR)$(MANDIR)/man8/pokedexd.8"
-	rm -rf "$(DESTDIR)$(EXAMPLESDIR)"
+	rm -rf "$(DESTDIR)$(EXAMPLESDIR)" "$(DESTDIR)$(DATADIR)/pokedexd"
+	rm -f "$(DESTDIR)$(USERUNITDIR)"/pokedex.service.d/sandbox-*.conf
+	-rmdir "$(DESTDIR)$(USERUNITDIR)/pokedex.service.d" 2>/dev/null
 	@if [ -z "$(DESTDIR)" ] && systemctl --user show-environment >/dev/null 2>&1; then systemctl --user daemon-reload; fi
 
 clean:

@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
         // What a signal handler may do, in C: give the terminal back before pokectl dies.
         .target(name: "CTerminalShims"),
+        // Landlock's three system calls (pokedexd confines itself; no header needed).
+        .target(name: "CLandlock"),
 
         // A lock ThreadSanitizer understands (pthread), in place of Synchronization.Mutex.
         .target(name: "PokedexLocks"),
@@ -58,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "pokedexd",
             dependencies: [
-                "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG", "PokedexLocks",
+                "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG", "PokedexLocks", "CLandlock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

@@ -7,7 +7,7 @@ RUNS=${RUNS:-200}
 bench_bus
 bench_standin
 bench_daemon
-POKECTL=$BENCH_ROOT/.build/release/pokectl
+POKECTL=${POKECTL:-$BENCH_ROOT/.build/release/pokectl}  # POKECTL=… measures another build
 BUSCALL=(busctl --user call io.github.pokedexd.Pokedex1 /io/github/pokedexd/Pokedex1 io.github.pokedexd.Pokedex1 ListPage uu 0 20)
 "$POKECTL" list --json >/dev/null   # warm the page
 "${BUSCALL[@]}" >/dev/null

@@ -33,6 +33,8 @@ public struct ServiceConfiguration: Sendable {
     public var cacheDirectory: String
     /// `$XDG_DATA_HOME/pokedex`.
     public var dataDirectory: String
+    /// The sandbox the daemon put itself in, for `Status`.
+    public var sandbox = SandboxStatus()
     /// Memory tier cap in bytes.
     public var memoryCacheBytes: Int
     /// Disk tier cap in bytes.

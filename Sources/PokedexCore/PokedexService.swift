@@ -294,12 +294,14 @@ public final class PokedexService: Sendable {
     public func status() -> ServiceStatus {
         let mem = loader.memory.usage
         let disk = store.usage
-        return ServiceStatus(
+        var status = ServiceStatus(
             version: ServiceConfiguration.version, apiURL: configuration.apiURL,
             cacheDirectory: configuration.cacheDirectory, dataDirectory: configuration.dataDirectory,
             memoryEntries: mem.entries, memoryBytes: mem.bytes, memoryCapBytes: configuration.memoryCacheBytes,
             diskEntries: disk.entries, diskBytes: disk.bytes, diskCapBytes: configuration.diskCacheBytes,
             favorites: favorites.ids.count, online: health.isOnline, hosts: health.hosts,
             requestsInFlight: fetcher.gate.usage.inFlight, maxRequestsInFlight: fetcher.gate.usage.maxInFlight)
+        status.sandbox = configuration.sandbox
+        return status
     }
 }

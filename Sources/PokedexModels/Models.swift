@@ -198,6 +198,8 @@ public struct ServiceStatus: Equatable, Sendable {
     /// Requests in flight now, and the most at once since the start.
     public var requestsInFlight: Int
     public var maxRequestsInFlight: Int
+    /// The sandbox in effect (Landlock, namespaces); set by the daemon's main, which applied it.
+    public var sandbox = SandboxStatus()
 
     public init(version: String, apiURL: String, cacheDirectory: String, dataDirectory: String,
                 memoryEntries: Int, memoryBytes: Int, memoryCapBytes: Int, diskEntries: Int, diskBytes: Int,
@@ -468,4 +470,32 @@ public struct KRunnerAction: Equatable, Sendable {
     public static let every = [favorite, unfavorite, copySpritePath, open]
     /// The ones that make sense for a match.
     public static func all(favorite: Bool) -> [KRunnerAction] { [favorite ? unfavorite : Self.favorite, copySpritePath, open] }
+}
+
+/// The confinement pokedexd runs under, as `Status` reports it: Landlock's ABI and the rights
+/// it restricts, and whether the service manager gave it namespaces of its own.
+public struct SandboxStatus: Equatable, Sendable {
+    /// The kernel's Landlock ABI; 0 when Landlock is absent or disabled.
+    public var landlockABI: Int
+    /// What Landlock restricts, of `files`, `tcp` and `scopes`.
+    public var restricted: [String]
+    /// What this kernel's ABI cannot restrict, with the ABI that brings it (`tcp: needs ABI 4`);
+    /// or why Landlock is not in effect at all.
+    public var missing: [String]
+    /// Whether it runs in a user namespace of its own (the unit's namespace options applied).
+    public var namespaces: Bool
+
+    public init(landlockABI: Int = 0, restricted: [String] = [], missing: [String] = [], namespaces: Bool = false) {
+        self.landlockABI = landlockABI
+        self.restricted = restricted
+        self.missing = missing
+        self.namespaces = namespaces
+    }
+
+    /// `landlock ABI 7 (files, tcp, scopes); namespaces: yes`.
+    public var summary: String {
+        var landlock = restricted.isEmpty ? "no landlock" : "landlock ABI \(landlockABI) (\(restricted.joined(separator: ", ")))"
+        if !missing.isEmpty { landlock += ", without " + missing.joined(separator: "; ") }
+        return landlock + "; namespaces: " + (namespaces ? "yes" : "no")
+    }
 }

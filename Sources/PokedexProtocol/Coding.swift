@@ -199,12 +199,13 @@ public enum Coding {
                         for h in s.hosts { try hostStatus(w, h) }
                     }
                 }
+                try sandbox(w, s.sandbox)
             }
         },
         decode: { v throws(BusError) in
             guard let d = v.stringDict else { throw malformed("status") }
             func n(_ k: String) -> Int { Int(d[k]?.uint ?? 0) }
-            return ServiceStatus(
+            var status = ServiceStatus(
                 version: d["version"]?.string ?? "", apiURL: d["api_url"]?.string ?? "",
                 cacheDirectory: d["cache_dir"]?.string ?? "", dataDirectory: d["data_dir"]?.string ?? "",
                 memoryEntries: n("memory_entries"), memoryBytes: n("memory_bytes"), memoryCapBytes: n("memory_cap_bytes"),
@@ -212,7 +213,21 @@ public enum Coding {
                 favorites: n("favorites"), online: d["online"]?.bool ?? false,
                 hosts: (d["hosts"]?.array ?? []).compactMap(hostStatus),
                 requestsInFlight: n("requests_in_flight"), maxRequestsInFlight: n("requests_max_in_flight"))
+            status.sandbox = SandboxStatus(
+                landlockABI: n("landlock_abi"), restricted: d["landlock"]?.array?.compactMap(\.string) ?? [],
+                missing: d["landlock_missing"]?.array?.compactMap(\.string) ?? [], namespaces: d["namespaces"]?.bool ?? false)
+            return status
         })
+
+    /// `Status`'s sandbox keys: `sandbox` (the summary line), `landlock_abi`, `landlock` (what it
+    /// restricts: files, tcp, scopes), `landlock_missing` (what this kernel cannot), `namespaces`.
+    static func sandbox(_ w: MessageWriter, _ s: SandboxStatus) throws(BusError) {
+        try w.entry("sandbox", "s") { () throws(BusError) in try w.append(s.summary) }
+        try w.entry("landlock_abi", "u") { () throws(BusError) in try w.append(UInt32(clamping: s.landlockABI)) }
+        try w.entry("landlock", "as") { () throws(BusError) in try w.append(strings: s.restricted) }
+        try w.entry("landlock_missing", "as") { () throws(BusError) in try w.append(strings: s.missing) }
+        try w.entry("namespaces", "b") { () throws(BusError) in try w.append(s.namespaces) }
+    }
 
     /// One host of `Status`'s `hosts`: `host`, `api`, `up`, and when down `down_since`,
     /// `reason`, `next_attempt` (seconds since the epoch); `multiplexed` once known.

@@ -174,12 +174,12 @@ struct Sprite: ParsableCommand {
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Is the service running; its version, API, cache tiers and favorites. Does not start it.",
-        discussion: "JSON: {\"running\"} and, when running, every key of the Status method (version, api_url, cache_dir, data_dir, memory_entries, memory_bytes, memory_cap_bytes, disk_entries, disk_bytes, disk_cap_bytes, favorites, online, requests_in_flight, requests_max_in_flight, and hosts: one object per host with host, api, up, and when down down_since, reason and next_attempt in seconds since the epoch; multiplexed once known). Exits 3 when not running.")
+        discussion: "JSON: {\"running\"} and, when running, every key of the Status method (version, api_url, cache_dir, data_dir, memory_entries, memory_bytes, memory_cap_bytes, disk_entries, disk_bytes, disk_cap_bytes, favorites, online, requests_in_flight, requests_max_in_flight, sandbox (one line), landlock_abi, landlock (what it restricts: files, tcp, scopes), landlock_missing, namespaces, and hosts: one object per host with host, api, up, and when down down_since, reason and next_attempt in seconds since the epoch; multiplexed once known). Exits 3 when not running.")
 
     @OptionGroup var common: Common
 
     func run() throws {
-        let raw: BusValue? = try withClient { c throws(BusError) -> BusValue? in
+        let raw: BusValue? = try withClient(starting: false) { c throws(BusError) -> BusValue? in
             let owned = try c.call(destination: FreedesktopBus.daemonName, path: FreedesktopBus.daemonPath,
                                    interface: FreedesktopBus.daemonName, "NameHasOwner") { w throws(BusError) in
                 try w.append(Pokedex1.busName)
@@ -189,7 +189,10 @@ struct Status: ParsableCommand {
         }
         guard let raw else {
             if common.json { JSON.object([("running", .bool(false))]).print() } else {
-                print("pokedexd is not running; the first call starts it (or: systemctl --user start pokedex)")
+                // A unit that failed says why (the first call would fail the same way).
+                let unit = PokedexClient.settledUnitState()
+                print(unit?.explanation(unit: PokedexClient.unitName)
+                      ?? "pokedexd is not running; the first call starts it (or: systemctl --user start pokedex)")
             }
             throw Failure.silent(.unavailable)
         }
@@ -205,6 +208,7 @@ struct Status: ParsableCommand {
             ["disk tier", "\(s.diskEntries) files, \(mib(s.diskBytes)) of \(mib(s.diskCapBytes))"],
             ["favorites", String(s.favorites)], ["cache", Output.safe(s.cacheDirectory)], ["data", Output.safe(s.dataDirectory)],
             ["requests", "\(s.requestsInFlight) in flight, at most \(s.maxRequestsInFlight) at once so far"],
+            ["sandbox", Output.safe(s.sandbox.summary)],
         ] + s.hosts.map { [$0.isAPI ? "api host" : "host", Self.describe($0)] }
         Output.fields(rows)
     }

@@ -111,9 +111,13 @@ struct Failure: Error {
 }
 
 /// Runs a bus conversation, turning any bus error into a ``Failure``.
-func withClient<T>(_ body: (PokedexClient) throws(BusError) -> T) throws -> T {
+/// Unless `starting` is false, a service that does not answer is reported within seconds, with
+/// systemd's reason (``PokedexClient/serviceProblem(activation:)``), instead of after a call's timeout.
+func withClient<T>(starting: Bool = true, _ body: (PokedexClient) throws(BusError) -> T) throws -> T {
+    let client: PokedexClient
+    do { client = try PokedexClient() } catch { throw Failure(error) }
+    if starting, let why = client.serviceProblem() { throw Failure(message: why, code: .unavailable) }
     do {
-        let client = try PokedexClient()
         return try body(client)
     } catch {
         throw Failure(error)

@@ -146,13 +146,16 @@ struct Pokedexd: ParsableCommand {
         // each heap of its own would keep its high-water mark (600 calls at once: 66 → 5x MiB).
         _ = glibcMallopt(-8 /* M_ARENA_MAX */, 2)
 
-        let (config, idle) = try makeConfiguration()
+        var (config, idle) = try makeConfiguration()
         let caFile = caFile ?? Self.env("POKEDEX_CA_FILE")
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ValidationError("the CA file \(caFile) cannot be read")
         }
         let notifications = try notificationsWanted()
         let log = JournalLogger.make(verbose: verbose || Self.env("POKEDEX_VERBOSE") == "1")
+        // Confined before any other thread exists (Landlock binds the calling thread and what it starts).
+        config.sandbox = Landlock.apply(Landlock.policy(config, caFile: caFile, environment: ProcessInfo.processInfo.environment), log: log)
+        if let checks = Self.env("POKEDEX_SANDBOX_SELFCHECK") { SandboxSelfCheck.run(checks, report: config.cacheDirectory + "/sandbox-self-check", log: log) }
         do {
             let loop = try EventLoop()
             let store = try FileCacheStore(directory: config.cacheDirectory, capacity: config.diskCacheBytes)
@@ -172,7 +175,7 @@ struct Pokedexd: ParsableCommand {
                 try loop.onSignal(SIGTERM) { server.shutdown() },
                 try loop.onSignal(SIGINT) { server.shutdown() },
             ]
-            log(.notice, "version \(ServiceConfiguration.version) serving \(Pokedex1.busName); API \(config.apiURL); cache \(config.cacheDirectory); data \(config.dataDirectory)")
+            log(.notice, "version \(ServiceConfiguration.version) serving \(Pokedex1.busName); API \(config.apiURL); cache \(config.cacheDirectory); data \(config.dataDirectory); sandbox: \(config.sandbox.summary)")
             let code = loop.run()
             withExtendedLifetime(sources) {}
             server.close()

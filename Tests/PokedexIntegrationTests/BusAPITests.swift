@@ -148,6 +148,16 @@ final class BusAPITests: XCTestCase {
         XCTAssertTrue(s.online)
         XCTAssertGreaterThan(s.diskBytes, 0)
         XCTAssertEqual(s.memoryCapBytes, 32 << 20)
+        // The sandbox it put itself in is reported, whatever the kernel: Landlock's rights, or why not.
+        XCTAssertFalse(s.sandbox.namespaces, "no service manager gave it namespaces here")
+        if s.sandbox.landlockABI > 0 {
+            XCTAssertEqual(Array(s.sandbox.restricted.prefix(1)), ["files"], s.sandbox.summary)
+            XCTAssertTrue(s.sandbox.summary.hasPrefix("landlock ABI \(s.sandbox.landlockABI) (files"), s.sandbox.summary)
+        } else {
+            XCTAssertFalse(s.sandbox.missing.isEmpty, "says why Landlock is not in effect")
+        }
+        let raw = try XCTUnwrap(c.values(Pokedex1.status, ()).first?.stringDict)
+        for key in ["sandbox", "landlock_abi", "landlock", "landlock_missing", "namespaces"] { XCTAssertNotNil(raw[key], key) }
         XCTAssertEqual(try c.property("Version").string, ServiceConfiguration.version)
         XCTAssertEqual(try c.property("ApiUrl").string, h.mockURL + "/api/v2")
     }

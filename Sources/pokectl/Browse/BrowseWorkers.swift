@@ -75,8 +75,21 @@ final class Lane: @unchecked Sendable {
         }
     }
 
+    /// Set once the service has answered; until then a job first asks whether it can
+    /// (``PokedexClient/serviceProblem(activation:)``), so the status line says why within seconds.
+    private var reached = false
+
     /// One call, and what the model hears of it.
     private func perform(_ job: BrowseEffect, _ c: PokedexClient) -> BrowseResult {
+        if !reached, let why = c.serviceProblem() {
+            switch job {
+            case .loadPage(let offset): return .event(.pageFailed(offset: offset, why))
+            case .search(_, let generation): return .event(.searchFailed(generation: generation, why))
+            case .loadDetail: return .event(.detailFailed(why))
+            default: return .event(.failed(why))
+            }
+        }
+        reached = true
         do {
             switch job {
             case .loadPage(let offset):

@@ -1,0 +1,208 @@
+import CSystemd
+import Glibc
+
+/// Why the service does not answer, in seconds rather than after a call's timeout: when its
+/// name has no owner and activation does not bring it within about 2 s, systemd is asked
+/// about the unit (`ActiveState`, `SubState`, `Result`, `ExecMainStatus`) and the answer is
+/// one line naming the unit, the failure in words and the command that shows more.
+public struct UnitState: Equatable, Sendable {
+    public var loadState = "", activeState = "", subState = "", result = ""
+    /// `ExecMainCode` (CLD_EXITED 1, CLD_KILLED 2, CLD_DUMPED 3) and `ExecMainStatus`.
+    public var execMainCode: Int32 = 0, execMainStatus: Int32 = 0
+    /// The `ExecStartPre=` command that failed, when it was that and not the main process:
+    /// its program, and its code and status as above.
+    public var failedPre: (program: String, code: Int32, status: Int32)?
+
+    public static func == (a: UnitState, b: UnitState) -> Bool {
+        a.loadState == b.loadState && a.activeState == b.activeState && a.subState == b.subState && a.result == b.result
+            && a.execMainCode == b.execMainCode && a.execMainStatus == b.execMainStatus
+            && a.failedPre?.program == b.failedPre?.program && a.failedPre?.status == b.failedPre?.status
+    }
+
+    public init(loadState: String = "", activeState: String = "", subState: String = "", result: String = "",
+                execMainCode: Int32 = 0, execMainStatus: Int32 = 0) {
+        self.loadState = loadState
+        self.activeState = activeState
+        self.subState = subState
+        self.result = result
+        self.execMainCode = execMainCode
+        self.execMainStatus = execMainStatus
+    }
+
+    /// Whether the unit is on its way up with nothing gone wrong yet.
+    public var isStarting: Bool {
+        activeState == "activating" && subState != "auto-restart" && (result.isEmpty || result == "success")
+    }
+
+    /// One line: `pokedex.service failed to start (exit 217/USER: could not set up its user
+    /// namespace); see 'journalctl --user -u pokedex'`. Nil when nothing is wrong with the unit.
+    public func explanation(unit: String) -> String? {
+        let more = "; see 'journalctl --user -u \(unit.replacingSuffix(".service"))'"
+        switch loadState {
+        case "not-found": return "\(unit) is not installed; run 'make install' (or install the package)"
+        case "masked": return "\(unit) is masked; 'systemctl --user unmask \(unit.replacingSuffix(".service"))' lets it start"
+        case "bad-setting", "error": return "\(unit) cannot be loaded (\(loadState))" + more
+        default: break
+        }
+        if isStarting || activeState == "active" || activeState == "reloading" { return nil }
+        let failed = activeState == "failed" || subState == "auto-restart" || (!result.isEmpty && result != "success")
+        guard failed else {
+            return "\(unit) is \(activeState) (\(subState)) and D-Bus activation did not start it" + more
+        }
+        let retrying = subState == "auto-restart" ? ", systemd retries it" : ""
+        return "\(unit) failed to start (\(reason))\(retrying)" + more
+    }
+
+    /// `exit 217/USER: could not set up its user namespace`, `killed by signal 9/KILL`, ….
+    public var reason: String {
+        switch result {
+        case "start-limit-hit":
+            return "it failed too often in a row and systemd stopped trying; 'systemctl --user reset-failed' lets it try again"
+        case "timeout": return "it did not report ready in time"
+        case "oom-kill": return "killed for using too much memory (MemoryMax=)"
+        case "resources": return "systemd could not set up its resources"
+        default: break
+        }
+        if execMainStatus == 0, execMainCode <= 1, let pre = failedPre {
+            return "its ExecStartPre= \(pre.program) failed: " + Self.describe(code: pre.code, status: pre.status, result: "")
+        }
+        return Self.describe(code: execMainCode, status: execMainStatus, result: result)
+    }
+
+    static func describe(code: Int32, status: Int32, result: String) -> String {
+        if code == 2 || code == 3 || result == "signal" || result == "core-dump" {
+            let name = Self.signalNames[status].map { "/" + $0 } ?? ""
+            return "killed by signal \(status)\(name)" + (code == 3 ? ", core dumped" : "")
+        }
+        if let (name, words) = Self.exitStatuses[status] { return "exit \(status)/\(name): \(words)" }
+        return "exit \(status)" + (status == 1 ? "/FAILURE: it exited with an error" : "")
+            + (result.isEmpty || result == "exit-code" ? "" : ", \(result)")
+    }
+
+    /// systemd's exit statuses for a service it could not start (systemd.exec(5), "PROCESS
+    /// EXIT CODES"), with what each means for this service.
+    static let exitStatuses: [Int32: (String, String)] = [
+        200: ("CHDIR", "could not change to its working directory"),
+        203: ("EXEC", "could not execute its binary: is it installed where the unit says, and visible inside its sandbox?"),
+        204: ("MEMORY", "out of memory"), 205: ("LIMITS", "could not set its resource limits"),
+        209: ("STDOUT", "could not set up its output"), 210: ("CHROOT", "could not change its root directory"),
+        214: ("SETSCHEDULER", "could not set its scheduling"), 216: ("GROUP", "could not set its group"),
+        217: ("USER", "could not set up its user namespace"), 218: ("CAPABILITIES", "could not drop its capabilities"),
+        219: ("CGROUP", "could not set up its control group"), 222: ("STDERR", "could not set up its error output"),
+        225: ("NETWORK", "could not set up its network namespace"), 226: ("NAMESPACE", "could not set up its mount namespace"),
+        227: ("NO_NEW_PRIVILEGES", "could not disable privilege gains"), 228: ("SECCOMP", "could not install its system call filter"),
+        230: ("PERSONALITY", "could not lock its personality"), 231: ("APPARMOR", "could not apply its AppArmor profile"),
+        232: ("ADDRESS_FAMILIES", "could not restrict its address families"),
+        237: ("KEYRING", "could not set up its keyring"), 239: ("CACHE_DIRECTORY", "could not create its cache directory"),
+        245: ("BPF", "could not apply its BPF programs"),
+    ]
+    static let signalNames: [Int32: String] = [1: "HUP", 2: "INT", 4: "ILL", 6: "ABRT", 7: "BUS", 8: "FPE", 9: "KILL",
+                                               11: "SEGV", 13: "PIPE", 15: "TERM", 31: "SYS"]
+}
+
+extension String {
+    fileprivate func replacingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
+}
+
+extension PokedexClient {
+    /// The user unit that provides the service (the D-Bus service file's `SystemdService=`).
+    public static let unitName = "pokedex.service"
+
+    /// Nil when the service answers: its name is owned, or activation brings it within
+    /// `activation` seconds. Otherwise one line that says why not, asked of systemd, within
+    /// about `activation` + 1 s. Without systemd on the bus (a bare `dbus-daemon` that starts
+    /// the binary itself), activation is waited for up to the client's timeout, as before.
+    public func serviceProblem(activation: Double = 2) -> String? {
+        if (try? nameHasOwner(Pokedex1.busName)) == true { return nil }
+        let saved = timeout
+        defer { timeout = saved }
+        timeout = activation
+        let started: BusError?
+        do { try startService(Pokedex1.busName); started = nil } catch { started = error }
+        guard let started else { return nil }
+        timeout = 1
+        guard let unit = try? unitState(Self.unitName) else {
+            // No systemd to ask: a plain bus activating the binary. Wait as long as a call would.
+            timeout = saved
+            if started.name == "org.freedesktop.DBus.Error.NoReply" || started.name == "org.freedesktop.DBus.Error.Timeout" {
+                if (try? startService(Pokedex1.busName)) != nil { return nil }
+            }
+            return nil  // the call that follows reports the bus's own error
+        }
+        if let why = unit.explanation(unit: Self.unitName) { return why }
+        // systemd says it is starting or running: give it up to 2 s more to take its name.
+        for _ in 0..<20 {
+            if (try? nameHasOwner(Pokedex1.busName)) == true { return nil }
+            usleep(100_000)
+            if let now = try? unitState(Self.unitName), let why = now.explanation(unit: Self.unitName) { return why }
+        }
+        return "\(Self.unitName) is \(unit.activeState) (\(unit.subState)) but has not taken its bus name after \(Int(activation + 2)) s; "
+            + "see 'journalctl --user -u pokedex'"
+    }
+
+    /// The unit's state once it is not on its way up (a restart in progress is waited for, up
+    /// to `within` seconds), for a report; nil without systemd.
+    public static func settledUnitState(within: Double = 1.5) -> UnitState? {
+        guard let client = try? PokedexClient(timeout: 1) else { return nil }
+        var state = try? client.unitState(unitName)
+        var waited = 0.0
+        while let s = state, s.isStarting, waited < within {
+            usleep(100_000)
+            waited += 0.1
+            state = try? client.unitState(unitName)
+        }
+        return state
+    }
+
+    /// `org.freedesktop.DBus.NameHasOwner`.
+    public func nameHasOwner(_ name: String) throws(BusError) -> Bool {
+        try call(destination: FreedesktopBus.daemonName, path: FreedesktopBus.daemonPath, interface: FreedesktopBus.daemonName,
+                 "NameHasOwner") { w throws(BusError) in try w.append(name) }.first?.bool ?? false
+    }
+
+    /// `org.freedesktop.DBus.StartServiceByName`: returns once the name is owned.
+    func startService(_ name: String) throws(BusError) {
+        _ = try call(destination: FreedesktopBus.daemonName, path: FreedesktopBus.daemonPath, interface: FreedesktopBus.daemonName,
+                     "StartServiceByName") { w throws(BusError) in
+            try w.append(name)
+            try w.append(UInt32(0))
+        }
+    }
+
+    /// The unit's state from `org.freedesktop.systemd1` on the user bus (`LoadUnit`, so a unit
+    /// that is not loaded is read too); throws when systemd is not there.
+    public func unitState(_ unit: String) throws(BusError) -> UnitState {
+        // Asked only of a running systemd: a bus that would activate one is not one.
+        guard try nameHasOwner("org.freedesktop.systemd1") else {
+            throw BusError(name: "org.freedesktop.DBus.Error.ServiceUnknown", message: "no systemd on this bus")
+        }
+        let path = try call(destination: "org.freedesktop.systemd1", path: "/org/freedesktop/systemd1",
+                            interface: "org.freedesktop.systemd1.Manager", "LoadUnit") { w throws(BusError) in
+            try w.append(unit)
+        }.first?.string ?? ""
+        func get(_ interface: String, _ name: String) throws(BusError) -> BusValue? {
+            try call(destination: "org.freedesktop.systemd1", path: path, interface: FreedesktopBus.properties, "Get") { w throws(BusError) in
+                try w.append(interface)
+                try w.append(name)
+            }.first?.unwrapped
+        }
+        let u = "org.freedesktop.systemd1.Unit", s = "org.freedesktop.systemd1.Service"
+        var state = UnitState(loadState: try get(u, "LoadState")?.string ?? "", activeState: try get(u, "ActiveState")?.string ?? "",
+                              subState: try get(u, "SubState")?.string ?? "")
+        if state.loadState == "loaded" {
+            state.result = try get(s, "Result")?.string ?? ""
+            if case .int(let code)? = try get(s, "ExecMainCode") { state.execMainCode = Int32(clamping: code) }
+            if case .int(let status)? = try get(s, "ExecMainStatus") { state.execMainStatus = Int32(clamping: status) }
+            // a(sasbttttuii): path, argv, ignore, 4 times, pid, code, status.
+            if case .array(let commands)? = try get(s, "ExecStartPre") {
+                for case .structure(let f) in commands where f.count == 10 {
+                    if case .int(let code) = f[8], case .int(let status) = f[9], code == 1 && status != 0 || code > 1,
+                       f[2].bool != true {
+                        state.failedPre = (f[0].string ?? "", Int32(clamping: code), Int32(clamping: status))
+                    }
+                }
+            }
+        }
+        return state
+    }
+}

@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# The README's `make install` as real users do it, each with its own `systemd --user` in a
+# delegated cgroup (as root, like the session test):
+#   (a) a desktop user from `useradd -m`, HOME in /home, installing from a clone in its home;
+#   (b) the same user's manager where the kernel refuses user namespaces (no-userns.c, seccomp);
+#   (c) a unit that cannot start (ExecStart=/bin/false): pokectl says why within 5 s;
+#   (d) a Silverblue-style home: HOME=/var/home/NAME (with a /home/NAME link), custom XDG dirs.
+# Each running service is checked by behaviour: it answers `pokectl list`, and its test-only
+# self-check (POKEDEX_SANDBOX_SELFCHECK) cannot read a file planted in ~/.ssh, cannot write
+# ~/.bashrc and cannot connect to a listening port on 127.0.0.1 that is not its API's. Each
+# prints the exposure figure and the sandbox it ran with.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+[ "$(id -u)" = 0 ] || { echo "desktop-user: needs root (it creates users); 0 passed, 1 failed"; exit 1; }
+# What PID 1 makes at boot and every manager's namespace setup needs: the directory where a
+# unit's root is assembled (without it, every mount option fails with 226/NAMESPACE). A
+# container started without systemd lacks it; an empty directory, left in place.
+mkdir -p /run/systemd/system /run/systemd/unit-root
+TMP=$(mktemp -d -p /run pokedex-desktop.XXXXXX)
+chmod 0755 "$TMP"
+source Tests/lib/check.sh
+
+CGROOT=/sys/fs/cgroup
+[ -f $CGROOT/cgroup.controllers ] || CGROOT=/sys/fs/cgroup/unified
+SWIFTBIN=$(dirname "$(command -v swift)")
+MANAGERS=() USERS=() LISTENER= MOCK=
+
+# Stops a user's manager by PID, kills what is left in its cgroup by PID, removes the cgroups.
+stop_manager() {  # uid pid
+    local uid=$1 pid=$2 cg=$CGROOT/user.slice/user-$1.slice
+    # The manager is runuser's child: stopped first, so runuser reaps it (no zombie left in
+    # the cgroup), then runuser ends by itself.
+    local mgr; mgr=$(pgrep -P "$pid" 2>/dev/null)
+    [ -n "$mgr" ] && kill "$mgr" 2>/dev/null
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    if [ -d "$cg" ]; then
+        for p in $(find "$cg" -name cgroup.procs -exec cat {} + 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
+        sleep 0.2
+        find "$cg" -depth -type d -exec rmdir {} + 2>/dev/null
+    fi
+}
+cleanup() {
+    for m in "${MANAGERS[@]-}"; do [ -n "$m" ] && stop_manager ${m%:*} ${m#*:}; done
+    for u in "${USERS[@]-}"; do
+        [ -n "$u" ] || continue
+        local uid; uid=$(id -u "$u" 2>/dev/null) || continue
+        for p in $(ps -o pid= -u "$uid" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done  # the throwaway user's, by PID
+        userdel -r "$u" >/dev/null 2>&1
+        rm -rf "/run/user/$uid"
+    done
+    rm -f /home/21dsilver
+    rm -rf /var/lib/pokedex-desktop-test
+    rm -rf /var/home/21dsilver
+    rmdir /var/home 2>/dev/null
+    [ -n "$LISTENER" ] && kill "$LISTENER" 2>/dev/null
+    [ -n "$MOCK" ] && kill "$MOCK" 2>/dev/null
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# The API stand-in, and a listening port that is not the API's.
+python3 Tests/mockapi/mock_pokeapi.py --port 0 --port-file "$TMP/mock.port" >/dev/null 2>&1 &
+MOCK=$!
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
+open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+while True: c, _ = s.accept(); c.close()' "$TMP/other.port" &
+LISTENER=$!
+for _ in $(seq 100); do [ -s "$TMP/mock.port" ] && [ -s "$TMP/other.port" ] && break; sleep 0.05; done
+API=http://127.0.0.1:$(cat "$TMP/mock.port")/api/v2
+VISIBLE=/var/lib/pokedex-desktop-test/visible
+mkdir -p "${VISIBLE%/*}" && echo "readable by anyone" >"$VISIBLE" && chmod 0755 "${VISIBLE%/*}" && chmod 0644 "$VISIBLE"
+OTHER=$(cat "$TMP/other.port")
+cc -O2 -o "$TMP/no-userns" Tests/desktop-user/no-userns.c -lseccomp || { echo "cannot build no-userns (libseccomp-dev)"; exit 1; }
+
+# A user with a home, the project cloned into it (the working tree as it is, and the release
+# build's dependencies, so it builds offline), a planted key and root's git mirror settings.
+make_user() {  # name home
+    local u=$1 h=$2
+    userdel -r "$u" >/dev/null 2>&1
+    useradd -m -d "$h" -s /bin/bash "$u" || return 1
+    USERS+=("$u")
+    git config --global --get-regexp '^url\.' 2>/dev/null | while read -r k v; do runuser -u "$u" -- git config --global --add "$k" "$v"; done
+    git clone -q "$ROOT" "$h/pokedexd"
+    git -C "$ROOT" ls-files -co --exclude-standard -z | tar -C "$ROOT" --null -T - -cf - | tar -C "$h/pokedexd" -xf -
+    mkdir -p "$h/pokedexd/.build"
+    for f in checkouts repositories workspace-state.json; do
+        [ -e "$ROOT/.build/$f" ] && cp -a "$ROOT/.build/$f" "$h/pokedexd/.build/"
+    done
+    [ -f "$ROOT/Package.resolved" ] && cp "$ROOT/Package.resolved" "$h/pokedexd/"
+    mkdir -p -m 0700 "$h/.ssh"
+    echo "planted-secret-$RANDOM" >"$h/.ssh/id_planted"
+    chmod 0600 "$h/.ssh/id_planted"
+    [ -f "$h/.bashrc" ] || echo "# ~/.bashrc" >"$h/.bashrc"
+    chown -R "$u:" "$h"
+}
+
+# Starts the user's own manager in a delegated cgroup: the launching shell moves itself into
+# user@UID.service, then becomes the manager as the user. Extra args wrap the manager.
+start_manager() {  # name home [wrapper…]
+    local u=$1 h=$2; shift 2
+    local uid; uid=$(id -u "$u")
+    local rt=/run/user/$uid cg=$CGROOT/user.slice/user-$uid.slice/user@$uid.service
+    rm -rf "$rt"; mkdir -p -m 0700 "$rt"; chown "$u:" "$rt"   # no stale bus socket from a manager before
+    mkdir -p "$cg"; chown -R "$u:" "$cg"
+    bash -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" runuser -u "$u" -- "$@" env -i HOME="$h" USER="$u" LOGNAME="$u" \
+        SHELL=/bin/bash XDG_RUNTIME_DIR="$rt" PATH=/usr/local/bin:/usr/bin:/bin systemd --user >"$TMP/manager-$u.log" 2>&1 &
+    MGR=$!
+    MANAGERS+=("$uid:$MGR")
+    for _ in $(seq 150); do [ -S "$rt/bus" ] && break; sleep 0.1; done
+    [ -S "$rt/bus" ] || { echo "no user bus for $u:"; cat "$TMP/manager-$u.log"; return 1; }
+    for _ in $(seq 100); do as_user "$u" "$h" systemctl --user show-environment >/dev/null 2>&1 && break; sleep 0.1; done
+}
+
+# POKEDEX_BUILD_LOCK: a lock file the builds (make install) take, on a machine shared by builds.
+LOCK=()
+[ -n "${POKEDEX_BUILD_LOCK:-}" ] && LOCK=(flock "$POKEDEX_BUILD_LOCK")
+as_user() {  # name home command…
+    local u=$1 h=$2; shift 2
+    local uid; uid=$(id -u "$u")
+    ${LOCKED:+"${LOCK[@]}"} runuser -u "$u" -- env -i HOME="$h" USER="$u" LOGNAME="$u" SHELL=/bin/bash LANG=C.UTF-8 TERM=dumb \
+        XDG_RUNTIME_DIR=/run/user/$uid DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/$uid/bus \
+        PATH="$h/.local/bin:$SWIFTBIN:/usr/local/bin:/usr/bin:/bin" ${EXTRA_ENV[@]+"${EXTRA_ENV[@]}"} "$@"
+}
+EXTRA_ENV=()
+
+# The service's environment, from the user's manager.
+service_env() {  # name home
+    as_user "$1" "$2" systemctl --user set-environment POKEDEX_API_URL="$API" POKEDEX_SPRITE_HOSTS=127.0.0.1 \
+        POKEDEX_SANDBOX_SELFCHECK="read:$2/.ssh/id_planted write:$2/.bashrc connect:$OTHER read:$VISIBLE"
+}
+
+# What each environment reports, and the behaviour checks on the running service.
+verify() {  # label name home cachedir [namespaces yes|no]
+    local label=$1 u=$2 h=$3 cache=$4 ns=$5
+    local state; state=$(as_user "$u" "$h" systemctl --user show -p ActiveState,SubState,Result,ExecMainStatus --value pokedex.service | paste -sd' ')
+    check "$label: pokedex.service is active ($state)" as_user "$u" "$h" systemctl --user -q is-active pokedex.service
+    local exposure; exposure=$(as_user "$u" "$h" systemd-analyze --user security pokedex.service 2>/dev/null | grep -o 'exposure level for pokedex.service: [0-9.]* [A-Z]*')
+    echo "     $label: unit $state; ${exposure:-exposure not reported}"
+    local out; out=$(as_user "$u" "$h" timeout 20 pokectl list 2>&1)
+    check "$label: pokectl list answers" grep -q bulbasaur <<<"$out"
+    [ "$last" = ok ] || echo "$out" | head -3
+    local status; status=$(as_user "$u" "$h" pokectl status 2>&1 | grep '^sandbox')
+    echo "     $label: $status"
+    check "$label: Landlock in effect: ${status#sandbox }" grep -q 'landlock ABI [0-9]* (files, tcp, scopes)' <<<"$status"
+    check "$label: namespaces: $ns" grep -q "namespaces: $ns" <<<"$status"
+    local report=$cache/sandbox-self-check
+    for _ in $(seq 20); do [ -s "$report" ] && break; sleep 0.1; done
+    sed 's/^/     /' "$report" 2>/dev/null
+    check "$label: cannot read the key planted in ~/.ssh" grep -q "read $h/.ssh/id_planted: denied" "$report"
+    check "$label: cannot write ~/.bashrc" grep -q "write $h/.bashrc: denied" "$report"
+    check "$label: cannot connect to 127.0.0.1:$OTHER (not its API's)" grep -q "connect $OTHER: denied" "$report"
+    # Where the mount namespace already hides ~/.ssh, this one shows Landlock itself at work:
+    # a world-readable file the namespace leaves visible, refused with EACCES.
+    check "$label: Landlock refuses a world-readable file outside its rules ($VISIBLE)" \
+        grep -q "read $VISIBLE: denied (Permission denied)" "$report"
+    local fav; fav=$(as_user "$u" "$h" pokectl fav pikachu 2>&1)
+    check "$label: favorites are writable: $fav" grep -q "pikachu" <<<"$fav"
+}
+
+# ---- (a) a desktop user: HOME in /home, make install from a clone in its home -------------
+UA=21adesk HA=/home/21adesk
+make_user "$UA" "$HA" && start_manager "$UA" "$HA" || { summary desktop-user; exit 1; }
+service_env "$UA" "$HA"
+t0=$(date +%s)
+if LOCKED=1 as_user "$UA" "$HA" make -C "$HA/pokedexd" -s install >"$TMP/install-a.log" 2>&1; then
+    ok_install=0; else ok_install=1; fi
+check "(a) make install as $UA from ~/pokedexd ($(( $(date +%s) - t0 )) s)" test $ok_install = 0
+grep '^sandbox:' "$TMP/install-a.log" | sed 's/^/     /'
+[ $ok_install = 0 ] || tail -30 "$TMP/install-a.log"
+check "(a) every namespace group applied" test "$(grep -c ': applied' "$TMP/install-a.log")" = 3
+verify "(a)" "$UA" "$HA" "$HA/.cache/pokedex" yes
+
+# ---- (c) a unit that cannot start: pokectl says why within 5 s ------------------------------
+dropin=$HA/.config/systemd/user/pokedex.service.d/zz-test-false.conf
+printf '[Service]\nExecStart=\nExecStart=/bin/false\n' >"$dropin"; chown "$UA:" "$dropin"
+as_user "$UA" "$HA" systemctl --user daemon-reload
+as_user "$UA" "$HA" systemctl --user stop pokedex.service
+t0=$(date +%s%N)
+out=$(as_user "$UA" "$HA" pokectl list 2>&1); code=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+echo "     (c) pokectl list: exit $code after $ms ms: $out"
+check "(c) pokectl list fails (exit $code)" test $code -ne 0
+check "(c) within 5 s ($ms ms)" test $ms -le 5000
+check "(c) names the unit and the failure" grep -q "pokedex.service failed to start (exit 1" <<<"$out"
+check "(c) points at the journal" grep -q "journalctl --user -u pokedex" <<<"$out"
+out=$(as_user "$UA" "$HA" pokectl status 2>&1)
+check "(c) pokectl status says the same: $out" grep -q "pokedex.service failed to start" <<<"$out"
+# pokectl browse, in tmux as the user: its status line says the same.
+as_user "$UA" "$HA" tmux -L 21c-browse new-session -d -x 220 -y 24 "$HA/.local/bin/pokectl browse"
+screen=
+for _ in $(seq 50); do
+    screen=$(as_user "$UA" "$HA" tmux -L 21c-browse capture-pane -p 2>/dev/null)
+    grep -q "pokedex.service failed to start" <<<"$screen" && break
+    sleep 0.2
+done
+check "(c) pokectl browse's status line: $(grep -o 'pokedex.service failed[^;]*' <<<"$screen" | head -1)" \
+    grep -q "pokedex.service failed to start (exit 1" <<<"$screen"
+as_user "$UA" "$HA" tmux -L 21c-browse kill-server 2>/dev/null
+rm -f "$dropin"
+as_user "$UA" "$HA" systemctl --user daemon-reload
+as_user "$UA" "$HA" systemctl --user reset-failed pokedex.service
+# make install also refuses to report success over a unit that does not start.
+printf '[Service]\nExecStart=\nExecStart=/bin/false\n' >"$dropin"; chown "$UA:" "$dropin"
+LOCKED=1 as_user "$UA" "$HA" make -C "$HA/pokedexd" -s install >"$TMP/install-c.log" 2>&1; code=$?
+check "(c) make install exits non-zero when the unit does not start (exit $code)" test $code -ne 0
+check "(c) ... with the unit's reason: $(grep 'did not start' "$TMP/install-c.log")" grep -q "did not start: pokedex.service failed to start (exit 1" "$TMP/install-c.log"
+rm -f "$dropin"
+
+# ---- (b) the same user where the kernel refuses user namespaces -----------------------------
+stop_manager "$(id -u "$UA")" "$MGR"
+start_manager "$UA" "$HA" "$TMP/no-userns" || { summary desktop-user; exit 1; }
+check "(b) under no-userns, unshare -U is refused" bash -c "! runuser -u $UA -- $TMP/no-userns unshare -U true 2>/dev/null"
+service_env "$UA" "$HA"
+rm -f "$HA/.cache/pokedex/sandbox-self-check"
+if LOCKED=1 as_user "$UA" "$HA" make -C "$HA/pokedexd" -s install >"$TMP/install-b.log" 2>&1; then ok_install=0; else ok_install=1; fi
+check "(b) make install" test $ok_install = 0
+grep '^sandbox:' "$TMP/install-b.log" | sed 's/^/     /'
+[ $ok_install = 0 ] || tail -30 "$TMP/install-b.log"
+check "(b) no namespace group installed" test "$(grep -c ': applied' "$TMP/install-b.log")" = 0
+verify "(b)" "$UA" "$HA" "$HA/.cache/pokedex" no
+stop_manager "$(id -u "$UA")" "$MGR"
+
+# ---- (d) a Silverblue-style home: /var/home/NAME, custom XDG_DATA_HOME and XDG_CACHE_HOME ----
+UD=21dsilver HD=/var/home/21dsilver
+mkdir -p /var/home
+make_user "$UD" "$HD" && ln -sfn "$HD" /home/$UD && start_manager "$UD" "$HD" || { summary desktop-user; exit 1; }
+service_env "$UD" "$HD"
+as_user "$UD" "$HD" systemctl --user set-environment XDG_DATA_HOME="$HD/Data" XDG_CACHE_HOME="$HD/Caches"
+EXTRA_ENV=(XDG_DATA_HOME="$HD/Data" XDG_CACHE_HOME="$HD/Caches")
+if LOCKED=1 as_user "$UD" "$HD" make -C "$HD/pokedexd" -s install >"$TMP/install-d.log" 2>&1; then ok_install=0; else ok_install=1; fi
+check "(d) make install with HOME=$HD and custom XDG dirs" test $ok_install = 0
+grep '^sandbox:' "$TMP/install-d.log" | sed 's/^/     /'
+[ $ok_install = 0 ] || tail -30 "$TMP/install-d.log"
+check "(d) make install says what it did about the home and the XDG dirs" \
+    grep -q "under /var/home, not /home" "$TMP/install-d.log"
+verify "(d)" "$UD" "$HD" "$HD/Caches/pokedex" yes
+check "(d) favorites in the custom XDG_DATA_HOME" test -s "$HD/Data/pokedex/favorites.json"
+pid=$(as_user "$UD" "$HD" systemctl --user show -p MainPID --value pokedex.service)
+check "(d) /var/home hidden in the mount namespace (but for its own directories)" \
+    bash -c "[ ! -e /proc/$pid/root$HD/.ssh/id_planted ] && [ -d /proc/$pid/root$HD/Data/pokedex ]"
+EXTRA_ENV=()
+
+summary desktop-user
