@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol", "PokedexBusServer", "PokedexTestKit"]),
         // Swift Testing, not XCTest: random inputs for the parts that meet hostile data.
         .testTarget(name: "PokedexPropertyTests", dependencies: [
-            "PokedexTerminal", "PokedexModels", .product(name: "PropertyBased", package: "swift-property-based"),
+            "PokedexTerminal", "PokedexModels", "PokedexCore", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
     ],
     swiftLanguageModes: [.v6]
