@@ -40,6 +40,7 @@ extension DesktopNotificationsClient {
             if sd_bus_message_get_error(reply) == nil, sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "u")), &id) >= 0, id != 0 {
                 if card.client.cards.count > 64 { card.client.cards.removeAll() }  // bounded, whoever never closes them
                 card.client.cards[id] = card.onAction
+                card.client.noteServer(reply!)
             }
             return 1
         }, box, 5_000_000)
@@ -49,7 +50,8 @@ extension DesktopNotificationsClient {
         }
     }
 
-    /// Subscribes to `ActionInvoked` once, from the notification server only.
+    /// Subscribes to `ActionInvoked` once, from the notification server only: the one that
+    /// answered `Notify` (``DesktopNotificationsClient/fromServer(_:)``).
     private func followActions(_ bus: OpaquePointer) {
         guard actionSlot == nil else { return }
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -57,8 +59,11 @@ extension DesktopNotificationsClient {
             bus, &actionSlot, Self.service, Self.path, Self.service, "ActionInvoked",
             { m, userdata, _ in
                 let client = Unmanaged<DesktopNotificationsClient>.fromOpaque(userdata!).takeUnretainedValue()
-                guard let values = try? MessageReader(m!).readAll(), values.count == 2,
-                      let id = values[0].uint, let key = values[1].string, let action = client.cards[UInt32(clamping: id)] else { return 0 }
+                guard client.fromServer(m!) else { return 0 }
+                var id: UInt32 = 0
+                let r = MessageReader(m!)
+                guard sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &id) >= 0,
+                      let key = try? r.readString(maxBytes: Coding.maxArgumentBytes), let action = client.cards[id] else { return 0 }
                 action(key)
                 return 0
             }, nil, me)

@@ -33,6 +33,10 @@ public final class DesktopNotificationsClient: DesktopNotifier, @unchecked Senda
     /// Cards with buttons still open, by notification id: what a button does.
     var cards: [UInt32: @Sendable (String) -> Void] = [:]
     var actionSlot: OpaquePointer?
+    /// The unique name of the server that answered the last `Notify`: its signals are the only
+    /// ones obeyed. sd-bus does not check a match's sender on the client side, so any
+    /// connection could send `ActionInvoked` with the server's path and interface.
+    var serverName: String?
 
     public init(loop: EventLoop, log: @escaping Logger) {
         self.loop = loop
@@ -61,7 +65,7 @@ public final class DesktopNotificationsClient: DesktopNotifier, @unchecked Senda
             { m, userdata, _ in
                 let client = Unmanaged<DesktopNotificationsClient>.fromOpaque(userdata!).takeUnretainedValue()
                 var id: UInt32 = 0
-                guard sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &id) >= 0 else { return 0 }
+                guard client.fromServer(m!), sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &id) >= 0 else { return 0 }
                 if id == client.currentID { client.currentID = 0 }
                 client.cards[id] = nil
                 return 0
@@ -127,12 +131,24 @@ public final class DesktopNotificationsClient: DesktopNotifier, @unchecked Senda
         } else {
             var id: UInt32 = 0
             if sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "u")), &id) >= 0 { currentID = id }
+            noteServer(reply)
             reportedMissing = false
         }
         if let next = queued {
             queued = nil
             send(next)
         }
+    }
+
+    /// Remembers who answered `Notify`.
+    func noteServer(_ reply: OpaquePointer) {
+        if let sender = sd_bus_message_get_sender(reply) { serverName = String(cString: sender) }
+    }
+
+    /// Whether a signal comes from the server that answered `Notify`; others are dropped.
+    func fromServer(_ m: OpaquePointer) -> Bool {
+        guard let sender = sd_bus_message_get_sender(m), let serverName else { return false }
+        return String(cString: sender) == serverName
     }
 
     func missing(_ why: String) {

@@ -9,8 +9,8 @@ enum DesktopSearchHandlers {
             SearchProvider2.getInitialResultSet.route { terms in s.desktopResults(terms) },
             SearchProvider2.getSubsearchResultSet.route { a in s.desktopNarrow(a.0, a.1) },
             SearchProvider2.getResultMetas.route { ids in s.desktopMetas(ids) },
-            SearchProvider2.activateResult.route { a in s.openResult(a.0) },
-            SearchProvider2.launchSearch.route { a in s.launchSearch(a.0) },
+            SearchProvider2.activateResult.route { a, caller in s.openResult(a.0, caller: caller) },
+            SearchProvider2.launchSearch.route { a, caller in s.launchSearch(a.0, caller: caller) },
         ]
     }
 
@@ -18,10 +18,10 @@ enum DesktopSearchHandlers {
         [
             KRunner1.actions.route { .now(KRunnerAction.every) },
             KRunner1.match.route { query in s.krunnerMatch(query) },
-            KRunner1.run.route { a in s.runDesktopAction(a.0, a.1) },
+            KRunner1.run.route { a, caller in s.runDesktopAction(a.0, a.1, caller: caller) },
             KRunner1.config.route { .now(()) },
             KRunner1.teardown.route { .now(()) },
-            KRunner1.setActivationToken.route { token in s.setActivationToken(token) },
+            KRunner1.setActivationToken.route { token, caller in s.setActivationToken(token, caller: caller ?? "") },
         ]
     }
 }

@@ -1,3 +1,4 @@
+import CSystemd
 import PokedexCore
 import PokedexProtocol
 
@@ -19,6 +20,12 @@ extension Method where Reply: Sendable {
     /// - Parameter bounded: whether the call ends at the service's deadline (false for
     ///   work that takes minutes by design, such as a whole sync).
     public func route(bounded: Bool = true, _ handler: @escaping (Args) throws(PokedexError) -> Answer<Reply>) -> MethodRoute {
+        route(bounded: bounded) { (args: Args, _: String?) throws(PokedexError) in try handler(args) }
+    }
+
+    /// Binds this method to `handler`, which also gets the caller's unique bus name (for what
+    /// must go only with the caller who asked, such as an activation token).
+    public func route(bounded: Bool = true, _ handler: @escaping (Args, String?) throws(PokedexError) -> Answer<Reply>) -> MethodRoute {
         MethodRoute(name: name) { m, pending in
             let args: Args
             do throws(BusError) {
@@ -30,7 +37,8 @@ extension Method where Reply: Sendable {
                 return Replies.fail(m, name: ours ? error.name : "org.freedesktop.DBus.Error.InvalidArgs", message: error.message)
             }
             do throws(PokedexError) {
-                switch try handler(args) {
+                let caller = sd_bus_message_get_sender(m).map { String(cString: $0) }
+                switch try handler(args, caller) {
                 case .now(let value):
                     Replies.send(m) { w throws(BusError) in try writeReply(w, value) }
                 case .later(let work):

@@ -20,6 +20,16 @@ public final class DesktopSearch: Sendable {
     private let decoder: (any ImageDecoder)?
     private let icons = Mutex(LRUCache<UInt32, RGBAImage>(capacity: iconCacheBytes))
     private let warming = Mutex<Set<UInt32>>([])
+    /// Sprites refused as KRunner icons, by path, with the file's size and mtime then: not read
+    /// again on every `Match` until the file changes.
+    private let refusedIcons = Mutex<[String: IconFile]>([:])
+    struct IconFile: Equatable {
+        let size: Int
+        let mtime: Double
+    }
+    /// The most pixels a KRunner icon is decoded from, checked in the PNG's header before
+    /// anything is decoded: the largest still sprite the cache keeps (512×512).
+    static let maxIconPixels = SpriteKind.maxPNGSide * SpriteKind.maxPNGSide
 
     init(search: SearchEngine, catalog: Catalog, records: Records, rows: Rows, details: Details,
          decoder: (any ImageDecoder)?) {
@@ -153,12 +163,27 @@ public final class DesktopSearch: Sendable {
         return RGBAImage(width: w, height: h, pixels: pixels)
     }
 
-    /// The sprite's pixels for KRunner, when it is cached; decoded once and kept.
+    /// The sprite's pixels for KRunner, when it is cached; decoded once and kept. A sprite
+    /// over ``maxIconPixels`` (from its header) or that does not decode is refused, and the
+    /// refusal remembered until the file changes: `Match` never decodes it again.
     public func icon(_ r: DesktopResult) -> RGBAImage? {
         guard !r.spritePath.isEmpty, let decoder else { return nil }
         if let known = icons.withLock({ $0.value(for: r.id) }) { return known }
-        guard let bytes = FileIO.readFile(r.spritePath, maxBytes: BodyKind.png.maxBytes), let decoded = decoder.decode(bytes),
-              decoded.width <= 512, decoded.height <= 512, let image = Self.cropped(decoded) else { return nil }
+        let path = r.spritePath
+        let file = FileIO.fileInfo(path).map { IconFile(size: $0.size, mtime: $0.mtime) }
+        if let file, refusedIcons.withLock({ $0[path] }) == file { return nil }
+        guard let bytes = FileIO.readFile(path, maxBytes: BodyKind.png.maxBytes), let size = PNGCheck.dimensions(bytes),
+              size.width > 0, size.height > 0, size.width <= Self.maxIconPixels / size.height,
+              let decoded = decoder.decode(bytes), decoded.width * decoded.height <= Self.maxIconPixels,
+              let image = Self.cropped(decoded) else {
+            if let file {
+                refusedIcons.withLock { refused in
+                    if refused.count >= 1024 { refused.removeAll() }  // bounded
+                    refused[path] = file
+                }
+            }
+            return nil
+        }
         icons.withLock { $0.set(image, for: r.id, cost: image.pixels.count) }
         return image
     }

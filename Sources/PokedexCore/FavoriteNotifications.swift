@@ -35,12 +35,14 @@ extension DesktopNotifier {
 /// Starts programs in the user's session, outside the service (its sandbox), as a launcher
 /// would: `pokectl browse` in a terminal. Never waits.
 public protocol DesktopLauncher: Sendable {
-    /// Opens `pokectl browse QUERY` in a terminal; false when there is no terminal to open.
-    func openBrowse(_ query: String) -> Bool
+    /// Opens `pokectl browse -- QUERY` in a terminal; false when there is no terminal to open.
+    /// `caller` is the bus name that asked (nil for the service's own card buttons): only its
+    /// activation token goes with the launch.
+    func openBrowse(_ query: String, caller: String?) -> Bool
     /// Puts `text` on the clipboard; false when no clipboard tool is there.
     func copy(_ text: String) -> Bool
-    /// The desktop's activation token for the next program started (Wayland focus).
-    func setActivationToken(_ token: String)
+    /// The desktop's activation token for the next program `caller` starts (Wayland focus).
+    func setActivationToken(_ token: String, caller: String)
 }
 
 /// Turns favorites changes into notifications, one at a time and in order, so the bubble

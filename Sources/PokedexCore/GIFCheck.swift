@@ -3,12 +3,19 @@
 /// does one that lies about its size: a screen over ``PNGCheck/maxSide``, or a frame that does
 /// not fit in its screen (a reader would allocate what the frame claims).
 public enum GIFCheck {
-    /// Whether `bytes` is a whole GIF87a or GIF89a file.
-    public static func isValid(_ bytes: [UInt8]) -> Bool {
+    /// The screen's width and height, from the first 10 bytes; nil when it is not a GIF.
+    public static func dimensions(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard bytes.count >= 10, bytes[0..<6].elementsEqual("GIF87a".utf8) || bytes[0..<6].elementsEqual("GIF89a".utf8) else { return nil }
+        return (uint16(bytes, 6), uint16(bytes, 8))
+    }
+
+    /// Whether `bytes` is a whole GIF87a or GIF89a file with a screen of at most `maxSide`
+    /// pixels each way.
+    public static func isValid(_ bytes: [UInt8], maxSide: Int = PNGCheck.maxSide) -> Bool {
         guard bytes.count >= 14, bytes[0..<6].elementsEqual("GIF87a".utf8) || bytes[0..<6].elementsEqual("GIF89a".utf8)
         else { return false }
         let screenWidth = uint16(bytes, 6), screenHeight = uint16(bytes, 8)
-        guard (1...PNGCheck.maxSide).contains(screenWidth), (1...PNGCheck.maxSide).contains(screenHeight) else { return false }
+        guard (1...max(1, maxSide)).contains(screenWidth), (1...max(1, maxSide)).contains(screenHeight) else { return false }
         var at = 13
         let flags = bytes[10]
         if flags & 0x80 != 0 { at += 3 << (Int(flags & 7) + 1) }

@@ -4,11 +4,19 @@
 /// (pokectl, a widget, an image viewer) is asked for 40 GB.
 public enum PNGCheck {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    /// The widest or tallest sprite accepted. PokeAPI's are 96 px; its largest artwork 475 px.
+    /// The widest or tallest PNG any check accepts; each sprite kind has its own, smaller cap
+    /// (``SpriteKind``).
     public static let maxSide = 4096
 
-    /// Whether `bytes` is a whole, undamaged PNG.
-    public static func isValid(_ bytes: [UInt8]) -> Bool {
+    /// The width and height its header claims, read from the first 24 bytes; nil when it is
+    /// not a PNG. Cheap: nothing is decoded or checksummed.
+    public static func dimensions(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard bytes.count >= 24, Array(bytes[0..<8]) == signature, bytes[12..<16].elementsEqual("IHDR".utf8) else { return nil }
+        return (Int(uint32(bytes, 16)), Int(uint32(bytes, 20)))
+    }
+
+    /// Whether `bytes` is a whole, undamaged PNG of at most `maxSide` pixels each way.
+    public static func isValid(_ bytes: [UInt8], maxSide: Int = PNGCheck.maxSide) -> Bool {
         guard bytes.count >= 8 + 12, Array(bytes[0..<8]) == signature else { return false }
         var at = 8
         var sawHeader = false
@@ -22,7 +30,7 @@ public enum PNGCheck {
             if !sawHeader {
                 guard Array(kind) == Array("IHDR".utf8), length >= 8 else { return false }
                 let width = Self.uint32(bytes, at + 8), height = Self.uint32(bytes, at + 12)
-                guard (1...UInt32(maxSide)).contains(width), (1...UInt32(maxSide)).contains(height) else { return false }
+                guard (1...UInt32(max(1, maxSide))).contains(width), (1...UInt32(max(1, maxSide))).contains(height) else { return false }
                 sawHeader = true
             }
             if Array(kind) == Array("IEND".utf8) { return end + 4 == bytes.count }

@@ -39,10 +39,10 @@ extension PokedexService {
 
     /// `ActivateResult(id)`: `pokectl browse` on it in a terminal, or a card with its sprite,
     /// genus and types, and buttons to favorite it and to open it.
-    public func openResult(_ id: String) -> Answer<Void> {
+    public func openResult(_ id: String, caller: String? = nil) -> Answer<Void> {
         desktop.metas([id]).map { [self] results in
             guard let r = results.first else { return }
-            if launcher?.openBrowse("#" + String(r.id)) == true { return }
+            if launcher?.openBrowse("#" + String(r.id), caller: caller) == true { return }
             let card = DesktopNotification(summary: r.name, body: r.description, imagePath: r.spritePath,
                                            soundName: FavoriteNotifications.soundName)
             let action = r.favorite ? (key: "unfavorite", label: "Remove from favorites") : (key: "favorite", label: "Add to favorites")
@@ -51,7 +51,7 @@ extension PokedexService {
                 case "favorite", "unfavorite":
                     let change = changeFavorite(String(r.id), key == "favorite" ? .add : .remove)
                     Task { _ = try? await change.value() }
-                case "open": _ = launcher?.openBrowse("#" + String(r.id))
+                case "open": _ = launcher?.openBrowse("#" + String(r.id), caller: nil)
                 default: break
                 }
             }
@@ -59,26 +59,27 @@ extension PokedexService {
     }
 
     /// `LaunchSearch(terms)`: `pokectl browse` with the terms as its search.
-    public func launchSearch(_ terms: [String]) -> Answer<Void> {
-        _ = launcher?.openBrowse(terms.joined(separator: " "))
+    public func launchSearch(_ terms: [String], caller: String? = nil) -> Answer<Void> {
+        _ = launcher?.openBrowse(terms.joined(separator: " "), caller: caller)
         return .now(())
     }
 
-    /// KRunner's `SetActivationToken(token)`: handed to the next program opened.
-    public func setActivationToken(_ token: String) -> Answer<Void> {
-        launcher?.setActivationToken(token)
+    /// KRunner's `SetActivationToken(token)`: handed to the next program `caller` opens, within
+    /// a few seconds (``ActivationTokens``).
+    public func setActivationToken(_ token: String, caller: String) -> Answer<Void> {
+        launcher?.setActivationToken(token, caller: caller)
         return .now(())
     }
 
     /// KRunner's `Run(id, action)`: favorite, unfavorite, copy the sprite's path, or open ("").
-    public func runDesktopAction(_ id: String, _ action: String) -> Answer<Void> {
+    public func runDesktopAction(_ id: String, _ action: String, caller: String? = nil) -> Answer<Void> {
         switch action {
         case KRunnerAction.favorite.id, KRunnerAction.unfavorite.id:
             return changeFavorite(id, action == KRunnerAction.favorite.id ? .add : .remove).map { _ in () }
         case KRunnerAction.copySpritePath.id:
             return spritePath(id).map { [launcher] path in _ = launcher?.copy(path) }
         default:
-            return openResult(id)
+            return openResult(id, caller: caller)
         }
     }
 }

@@ -9,8 +9,16 @@ struct SpriteKind: Sendable {
     let metaPrefix: String
     /// For messages: "sprite", "animated sprite".
     let noun: String
-    /// Whether a file is whole and undamaged.
+    /// Whether a file is whole and undamaged, and no bigger than ``maxSide``.
     let isWhole: @Sendable ([UInt8]) -> Bool
+    /// The size its header claims, read without decoding.
+    let dimensions: @Sendable ([UInt8]) -> (width: Int, height: Int)?
+    /// The widest or tallest image of this kind that is kept: a bigger one is refused when it
+    /// arrives, with a journal line, so no reader of the cache (pokectl, KRunner, a widget)
+    /// meets it. PokeAPI's default and shiny sprites are 96×96, its official artwork 475×475
+    /// and its HOME renders 512×512, any of which `--sprite-url-template` may name: 512. Its
+    /// generation-V animations are at most 96×96, Showdown's under 256: 256.
+    let maxSide: Int
     /// Whether the dominant colour is computed (and kept in the record).
     let hasColor: Bool
     /// Its size cap and budget on the network.
@@ -18,13 +26,27 @@ struct SpriteKind: Sendable {
 
     /// The default front sprite, `{id}.png`.
     static let png = SpriteKind(fileSuffix: ".png", metaPrefix: "sprite/", noun: "sprite",
-                                isWhole: PNGCheck.isValid, hasColor: true, body: .png)
+                                isWhole: { PNGCheck.isValid($0, maxSide: maxPNGSide) }, dimensions: PNGCheck.dimensions,
+                                maxSide: maxPNGSide, hasColor: true, body: .png)
     /// The generation-V animated sprite, `{id}-animated.gif`.
-    static let animatedGIF = SpriteKind(fileSuffix: "-animated.gif", metaPrefix: "sprite-animated/",
-                                        noun: "animated sprite", isWhole: GIFCheck.isValid, hasColor: false, body: .gif)
+    static let animatedGIF = SpriteKind(fileSuffix: "-animated.gif", metaPrefix: "sprite-animated/", noun: "animated sprite",
+                                        isWhole: { GIFCheck.isValid($0, maxSide: maxGIFSide) }, dimensions: GIFCheck.dimensions,
+                                        maxSide: maxGIFSide, hasColor: false, body: .gif)
     /// The shiny front sprite, `{id}-shiny.png`.
     static let shinyPNG = SpriteKind(fileSuffix: "-shiny.png", metaPrefix: "sprite-shiny/", noun: "shiny sprite",
-                                     isWhole: PNGCheck.isValid, hasColor: false, body: .png)
+                                     isWhole: { PNGCheck.isValid($0, maxSide: maxPNGSide) }, dimensions: PNGCheck.dimensions,
+                                     maxSide: maxPNGSide, hasColor: false, body: .png)
+
+    /// ``maxSide`` of the still sprites (default and shiny).
+    static let maxPNGSide = 512
+    /// ``maxSide`` of the animated ones.
+    static let maxGIFSide = 256
+
+    /// Why `bytes` is refused for its size, or nil when its header is within ``maxSide``.
+    func oversize(_ bytes: [UInt8]) -> String? {
+        guard let d = dimensions(bytes), d.width > maxSide || d.height > maxSide else { return nil }
+        return "\(d.width)×\(d.height), larger than the \(maxSide)×\(maxSide) any \(noun) is"
+    }
 }
 
 /// The sprites the service keeps of each Pokémon, one ``SpriteCache`` each.
@@ -154,7 +176,11 @@ final class SpriteCache: Sendable {
         guard bytes.count == meta.size, CRC32.checksum(bytes) == meta.crc32, kind.isWhole(bytes),
               let info = FileIO.fileInfo(path)
         else {
-            log(.warning, "\(kind.noun) \(path) is damaged; it will be fetched again")
+            if let why = kind.oversize(bytes) {
+                log(.warning, "\(kind.noun) \(path) is \(why); it is removed")
+            } else {
+                log(.warning, "\(kind.noun) \(path) is damaged; it will be fetched again")
+            }
             store.removeSprite(name)
             store.removeRecord(metaKey(id))
             states.withLock { $0[id] = .absent }
@@ -184,6 +210,10 @@ final class SpriteCache: Sendable {
                 if let path = verify(id, expectedURL: url) { return path }
                 // Checked and its colour found while the body still counts against the budget.
                 let fetched = try await fetcher.fetch(url, as: kind.body) { bytes throws -> ([UInt8], String) in
+                    if let why = kind.oversize(bytes) {
+                        log(.warning, "the \(kind.noun) at \(url) is \(why); it is not kept")
+                        throw PokedexError.unavailable("the \(kind.noun) at \(url) is \(why)")
+                    }
                     guard kind.isWhole(bytes) else { throw PokedexError.unavailable("the \(kind.noun) at \(url) is not a whole image") }
                     return (bytes, color(of: bytes))
                 }

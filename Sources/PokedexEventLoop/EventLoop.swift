@@ -14,6 +14,8 @@ public final class EventLoop: @unchecked Sendable {
     private var wakeSource: OpaquePointer?
     private let queue = Mutex<[@Sendable () -> Void]>([])
     private let loopThread = Mutex<pthread_t?>(nil)
+    /// Children being waited for (loop thread only).
+    private var children: [pid_t: ChildWatch] = [:]
 
     public init() throws(EventLoopError) {
         var e: OpaquePointer?
@@ -133,6 +135,28 @@ public final class EventLoop: @unchecked Sendable {
         return EventSource(source: s, box: box)
     }
 
+    /// Reaps child `pid` on the loop when it exits (`sd_event_add_child`), instead of a thread
+    /// waiting for each. SIGCHLD must be blocked in every thread (``blockSignals(_:)``). Safe
+    /// from any thread; `failed` gets the errno when the child cannot be watched.
+    public func reap(_ pid: pid_t, failed: @escaping @Sendable (Int32) -> Void = { _ in }) {
+        execute { [self] in
+            let watch = ChildWatch(pid: pid, loop: self)
+            let r = sd_event_add_child(event, &watch.source, pid, WEXITED, { _, _, userdata in
+                let w = Unmanaged<ChildWatch>.fromOpaque(userdata!).takeUnretainedValue()
+                // sd-event reaps the child once this returns; the source goes after that.
+                w.loop?.execute { [pid = w.pid] in w.loop?.children[pid] = nil }
+                return 0
+            }, Unmanaged.passUnretained(watch).toOpaque())
+            if r < 0 {
+                failed(-r)
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, WNOHANG)
+            } else {
+                children[pid] = watch
+            }
+        }
+    }
+
     /// Blocks `signals` in the calling thread, and so in every thread it starts later.
     /// Call first thing in `main`, before any other thread exists.
     public static func blockSignals(_ signals: [Int32]) {
@@ -141,6 +165,18 @@ public final class EventLoop: @unchecked Sendable {
         for s in signals { sigaddset(&set, s) }
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
+}
+
+/// One child waited for; its source is released with it.
+final class ChildWatch: @unchecked Sendable {
+    let pid: pid_t
+    weak var loop: EventLoop?
+    var source: OpaquePointer?
+    init(pid: pid_t, loop: EventLoop) {
+        self.pid = pid
+        self.loop = loop
+    }
+    deinit { sd_event_source_disable_unref(source) }
 }
 
 /// A live event source; disabled and released with this object.

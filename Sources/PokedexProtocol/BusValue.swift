@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import PokedexModels
 
 /// A D-Bus value of any type, as read from a message. Clients use it to decode
 /// replies generically (and print them as JSON).
@@ -75,6 +76,45 @@ public struct MessageReader {
         var p: UnsafePointer<CChar>?
         try busCheck(sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &p), "read s")
         return p.map { String(cString: $0) } ?? ""
+    }
+
+    /// A caller's string, refused unless it holds at most `maxBytes` bytes. The length is
+    /// measured on the message's own bytes (strnlen), so a 16 MB string is never copied.
+    public func readString(maxBytes: Int) throws(BusError) -> String {
+        var p: UnsafePointer<CChar>?
+        try busCheck(sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &p), "read s")
+        guard let p else { return "" }
+        let n = strnlen(p, maxBytes + 1)
+        guard n <= maxBytes else { throw Self.overCap("an argument of \(strlen(p)) bytes is longer than", maxBytes: maxBytes) }
+        return String(cString: p)
+    }
+
+    /// A caller's `as`, refused at its `maxCount + 1`th element or at the first string over
+    /// `maxBytes`: the work done is bounded by the cap, whatever the message holds.
+    public func readStrings(maxCount: Int, maxBytes: Int) throws(BusError) -> [String] {
+        try busCheck(sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "s"), "read as")
+        var out: [String] = []
+        while true {
+            var p: UnsafePointer<CChar>?
+            let r = sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &p)
+            try busCheck(r, "read as")
+            if r == 0 { break }
+            guard out.count < maxCount else {
+                throw BusError(name: PokedexError.Kind.invalidArgument.dbusName,
+                               message: "more than \(maxCount) strings; the cap is \(maxCount) strings of at most \(maxBytes) bytes")
+            }
+            guard let p else { out.append(""); continue }
+            guard strnlen(p, maxBytes + 1) <= maxBytes else {
+                throw Self.overCap("string \(out.count + 1) of \(strlen(p)) bytes is longer than", maxBytes: maxBytes)
+            }
+            out.append(String(cString: p))
+        }
+        try busCheck(sd_bus_message_exit_container(message), "read as")
+        return out
+    }
+
+    static func overCap(_ what: String, maxBytes: Int) -> BusError {
+        BusError(name: PokedexError.Kind.invalidArgument.dbusName, message: "\(what) the cap of \(maxBytes) bytes")
     }
 
     /// Reads every remaining value at this level.

@@ -22,7 +22,8 @@ public enum Coding {
             guard let s = v.string else { throw malformed("not an s") }
             return try bounded(s)
         },
-        read: { r throws(BusError) in try bounded(try r.readString()) })
+        read: { r throws(BusError) in try r.readString(maxBytes: maxArgumentBytes) },
+        cap: ArgumentCap(bytes: maxArgumentBytes))
 
     static func bounded(_ s: String) throws(BusError) -> String {
         guard s.utf8.count <= maxArgumentBytes else {

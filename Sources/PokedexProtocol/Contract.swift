@@ -6,6 +6,8 @@ import PokedexModels
 /// client holds); `read` takes it straight from a message, and defaults to `decode`.
 public struct Codec<T>: Sendable {
     public let signature: String
+    /// What a caller may send in this value, checked as it is read (nil: a fixed-size value).
+    public let cap: ArgumentCap?
     let write: @Sendable (MessageWriter, T) throws(BusError) -> Void
     let decode: @Sendable (BusValue) throws(BusError) -> T
     let read: @Sendable (MessageReader) throws(BusError) -> T
@@ -13,8 +15,9 @@ public struct Codec<T>: Sendable {
     public init(_ signature: String,
                 write: @escaping @Sendable (MessageWriter, T) throws(BusError) -> Void,
                 decode: @escaping @Sendable (BusValue) throws(BusError) -> T,
-                read: (@Sendable (MessageReader) throws(BusError) -> T)? = nil) {
+                read: (@Sendable (MessageReader) throws(BusError) -> T)? = nil, cap: ArgumentCap? = nil) {
         self.signature = signature
+        self.cap = cap
         self.write = write
         self.decode = decode
         if let read {
@@ -31,10 +34,41 @@ public struct Codec<T>: Sendable {
     }
 }
 
+/// The most a caller may send in one argument: how many elements an array may hold, and how
+/// many bytes each string in it (or the string itself) may hold. Checked while the message is
+/// read, element by element, before any ``BusValue`` is built; a call over it is answered
+/// with `InvalidArgument` naming the argument and the cap.
+public struct ArgumentCap: Sendable, Equatable, CustomStringConvertible {
+    /// Most elements, for an array; nil for a single string.
+    public let items: Int?
+    /// Most bytes of each string.
+    public let bytes: Int
+
+    public init(items: Int? = nil, bytes: Int) {
+        self.items = items
+        self.bytes = bytes
+    }
+
+    public var description: String {
+        items.map { "at most \($0) strings of at most \(bytes) bytes" } ?? "at most \(bytes) bytes"
+    }
+}
+
 /// One named argument, reply value or signal value, as introspection shows it.
 public struct Arg: Sendable, Equatable {
     public let name: String
     public let signature: String
+    /// The cap on what a caller may send in it; nil for fixed-size values and for replies.
+    public let cap: ArgumentCap?
+
+    public init(name: String, signature: String, cap: ArgumentCap? = nil) {
+        self.name = name
+        self.signature = signature
+        self.cap = cap
+    }
+
+    /// Introspection knows names and signatures only.
+    public static func == (a: Arg, b: Arg) -> Bool { a.name == b.name && a.signature == b.signature }
 }
 
 /// The top-level values of a call, a reply or a signal, in order: their names and
@@ -66,39 +100,51 @@ extension Fields where T == Void {
 }
 
 extension Fields {
+    /// Reads one value; a refusal names the argument it is about.
+    static func read<V>(_ r: MessageReader, _ name: String, _ c: Codec<V>) throws(BusError) -> V {
+        do throws(BusError) {
+            return try c.read(r)
+        } catch {
+            guard error.name == PokedexError.Kind.invalidArgument.dbusName else { throw error }
+            throw BusError(name: error.name, message: "\(name): \(error.message)")
+        }
+    }
+
+    static func arg<V>(_ name: String, _ c: Codec<V>) -> Arg { Arg(name: name, signature: c.signature, cap: c.cap) }
+
     static func value<V>(_ values: [BusValue], _ i: Int, _ c: Codec<V>) throws(BusError) -> V {
         guard i < values.count else { throw Coding.malformed("a reply with \(values.count) value(s)") }
         return try c.decode(values[i])
     }
 
     public static func one(_ name: String, _ c: Codec<T>) -> Fields<T> {
-        Fields(args: [Arg(name: name, signature: c.signature)],
+        Fields(args: [arg(name, c)],
                write: { w, v throws(BusError) in try c.write(w, v) },
-               read: { r throws(BusError) in try c.read(r) },
+               read: { r throws(BusError) in try read(r, name, c) },
                decode: { v throws(BusError) in try value(v, 0, c) })
     }
 
     public static func two<A, B>(_ a: String, _ ca: Codec<A>, _ b: String, _ cb: Codec<B>) -> Fields<(A, B)> where T == (A, B) {
-        Fields(args: [Arg(name: a, signature: ca.signature), Arg(name: b, signature: cb.signature)],
+        Fields(args: [arg(a, ca), arg(b, cb)],
                write: { w, v throws(BusError) in try ca.write(w, v.0); try cb.write(w, v.1) },
-               read: { r throws(BusError) in (try ca.read(r), try cb.read(r)) },
+               read: { r throws(BusError) in (try read(r, a, ca), try read(r, b, cb)) },
                decode: { v throws(BusError) in (try value(v, 0, ca), try value(v, 1, cb)) })
     }
 
     public static func three<A, B, C>(_ a: String, _ ca: Codec<A>, _ b: String, _ cb: Codec<B>, _ c: String, _ cc: Codec<C>)
         -> Fields<(A, B, C)> where T == (A, B, C) {
-        Fields(args: [Arg(name: a, signature: ca.signature), Arg(name: b, signature: cb.signature), Arg(name: c, signature: cc.signature)],
+        Fields(args: [arg(a, ca), arg(b, cb), arg(c, cc)],
                write: { w, v throws(BusError) in try ca.write(w, v.0); try cb.write(w, v.1); try cc.write(w, v.2) },
-               read: { r throws(BusError) in (try ca.read(r), try cb.read(r), try cc.read(r)) },
+               read: { r throws(BusError) in (try read(r, a, ca), try read(r, b, cb), try read(r, c, cc)) },
                decode: { v throws(BusError) in (try value(v, 0, ca), try value(v, 1, cb), try value(v, 2, cc)) })
     }
 
     public static func four<A, B, C, D>(_ a: String, _ ca: Codec<A>, _ b: String, _ cb: Codec<B>, _ c: String, _ cc: Codec<C>,
                                         _ d: String, _ cd: Codec<D>) -> Fields<(A, B, C, D)> where T == (A, B, C, D) {
-        Fields(args: [Arg(name: a, signature: ca.signature), Arg(name: b, signature: cb.signature),
-                      Arg(name: c, signature: cc.signature), Arg(name: d, signature: cd.signature)],
+        Fields(args: [arg(a, ca), arg(b, cb),
+                      arg(c, cc), arg(d, cd)],
                write: { w, v throws(BusError) in try ca.write(w, v.0); try cb.write(w, v.1); try cc.write(w, v.2); try cd.write(w, v.3) },
-               read: { r throws(BusError) in (try ca.read(r), try cb.read(r), try cc.read(r), try cd.read(r)) },
+               read: { r throws(BusError) in (try read(r, a, ca), try read(r, b, cb), try read(r, c, cc), try read(r, d, cd)) },
                decode: { v throws(BusError) in (try value(v, 0, ca), try value(v, 1, cb), try value(v, 2, cc), try value(v, 3, cd)) })
     }
 }

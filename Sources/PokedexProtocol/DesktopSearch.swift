@@ -11,10 +11,10 @@ public enum SearchProvider2 {
     public static let getInitialResultSet = Method(
         "GetInitialResultSet", args: .one("terms", DesktopCoding.terms), reply: .one("results", DesktopCoding.strings), errors: [])
     public static let getSubsearchResultSet = Method(
-        "GetSubsearchResultSet", args: .two("previous_results", DesktopCoding.strings, "terms", DesktopCoding.terms),
+        "GetSubsearchResultSet", args: .two("previous_results", DesktopCoding.identifiers, "terms", DesktopCoding.terms),
         reply: .one("results", DesktopCoding.strings), errors: [])
     public static let getResultMetas = Method(
-        "GetResultMetas", args: .one("identifiers", DesktopCoding.strings), reply: .one("metas", DesktopCoding.gnomeMetas), errors: [])
+        "GetResultMetas", args: .one("identifiers", DesktopCoding.identifiers), reply: .one("metas", DesktopCoding.gnomeMetas), errors: [])
     public static let activateResult = Method(
         "ActivateResult", args: .three("identifier", Coding.argument, "terms", DesktopCoding.terms, "timestamp", Coding.uint32),
         reply: .none, errors: [.notFound, .invalidArgument])
@@ -49,7 +49,16 @@ public enum KRunner1 {
 public enum DesktopCoding {
     /// The most terms a shell sends that are looked at; each is capped like any argument.
     public static let maxTerms = 16
+    /// The most terms a call may carry: GNOME Shell sends one per word typed in its entry.
+    public static let maxTermsSent = 64
+    /// The most ids one call may carry. GNOME Shell asks for metas a screenful at a time (its
+    /// list shows 5 per provider, its grid a few dozen) and hands back as `previous_results`
+    /// what the service answered (at most ``DesktopSearch`` `maxResults`, 20).
+    public static let maxIdentifiers = 64
+    /// The most bytes of one id: ids are Pokémon numbers in decimal.
+    public static let maxIdentifierBytes = 32
 
+    /// A reply's `as`.
     public static let strings = Codec<[String]>(
         "as", write: { w, v throws(BusError) in try w.append(strings: v) },
         decode: { v throws(BusError) in
@@ -57,13 +66,29 @@ public enum DesktopCoding {
             return items.compactMap(\.string)
         })
 
-    /// The terms typed: at most ``maxTerms``, each at most ``Coding/maxArgumentBytes``.
+    /// Result ids a shell sends back: at most ``maxIdentifiers`` of ``maxIdentifierBytes``,
+    /// refused as they are read.
+    public static let identifiers = Codec<[String]>(
+        "as", write: { w, v throws(BusError) in try w.append(strings: v) },
+        decode: { v throws(BusError) in
+            guard case .array(let items) = v, items.count <= maxIdentifiers else { throw Coding.malformed("not an as of ids") }
+            return items.compactMap(\.string).filter { $0.utf8.count <= maxIdentifierBytes }
+        },
+        read: { r throws(BusError) in try r.readStrings(maxCount: maxIdentifiers, maxBytes: maxIdentifierBytes) },
+        cap: ArgumentCap(items: maxIdentifiers, bytes: maxIdentifierBytes))
+
+    /// The terms typed: at most ``maxTermsSent``, each at most ``Coding/maxArgumentBytes``, of
+    /// which the first ``maxTerms`` are looked at.
     public static let terms = Codec<[String]>(
         "as", write: { w, v throws(BusError) in try w.append(strings: v) },
         decode: { v throws(BusError) in
             guard case .array(let items) = v else { throw Coding.malformed("not an as") }
             return try items.prefix(maxTerms).compactMap(\.string).map { s throws(BusError) in try Coding.bounded(s) }
-        })
+        },
+        read: { r throws(BusError) in
+            Array(try r.readStrings(maxCount: maxTermsSent, maxBytes: Coding.maxArgumentBytes).prefix(maxTerms))
+        },
+        cap: ArgumentCap(items: maxTermsSent, bytes: Coding.maxArgumentBytes))
 
     /// `aa{sv}`: `id`, `name`, `description`, `icon` (a serialized GIcon: `('file', <'file:///…'>)`
     /// for the cached sprite, else `('themed', <['…']>)`), `clipboardText`.

@@ -23,7 +23,8 @@ struct RandomSpriteOutput {
             throw Failure(message: "the sprite of \(pick.name) at \(pick.path) cannot be read; 'pokectl cache verify' repairs the cache",
                           code: .unavailable)
         }
-        let columns = options.width ?? cropped.width
+        // The sprite's own width, at most 96 columns: a sprite server may send any size.
+        let columns = min(options.width ?? min(cropped.width, Self.defaultMaxColumns), PixelArt.maxCells)
         // Without colour, the silhouette, unless pixels are forced.
         let pictures = Pictures.choose(colorMode == .none && !imageProtocol.forcesPixels ? .blocks : imageProtocol,
                                        environment: Terminal.environment)
@@ -45,6 +46,10 @@ struct RandomSpriteOutput {
         }
         print(lines.joined(separator: "\n"))
     }
+
+    /// The most columns a sprite takes without `--width`: a 96×96 PokeAPI sprite cropped is
+    /// narrower, so every real sprite keeps its own size.
+    static let defaultMaxColumns = 96
 
     /// Colour even into a pipe (a fetch tool reads one); none under NO_COLOR or `--color never`,
     /// which leaves the silhouette.

@@ -137,7 +137,8 @@ struct Pokedexd: ParsableCommand {
 
     func run() throws {
         // Before any other thread exists: signals go to the loop's signalfd, and curl is set up once.
-        EventLoop.blockSignals([SIGTERM, SIGINT])
+        // SIGCHLD too: the loop reaps the programs the launcher starts (sd_event_add_child).
+        EventLoop.blockSignals([SIGTERM, SIGINT, SIGCHLD])
         CurlHTTPClient.globalInit()
         // A fixed mmap threshold: a rare 1 MB message is mmapped and handed back on free,
         // instead of glibc raising the threshold and keeping such blocks in the heap for good.
@@ -167,7 +168,8 @@ struct Pokedexd: ParsableCommand {
             let notifier = notifications ? DesktopNotificationsClient(loop: loop, log: log) : nil
             let service = PokedexService(configuration: config, client: client, store: store, favorites: favorites,
                                          decoder: LibPNGDecoder(), notifier: notifier,
-                                         launcher: SessionLauncher(environment: ProcessInfo.processInfo.environment, log: log), log: log)
+                                         launcher: SessionLauncher(environment: ProcessInfo.processInfo.environment, loop: loop, log: log),
+                                         log: log)
             let server = PokedexBusServer(loop: loop, service: service, idleTimeout: idle, log: log)
             try server.start()
             service.start()

@@ -1,25 +1,31 @@
 import Glibc
 import PokedexCore
+import PokedexEventLoop
 import PokedexLocks
 
 /// Starts programs in the user's session for the desktop's search providers: `pokectl browse`
 /// in a terminal, a clipboard tool. Each runs as a transient unit of the user manager
 /// (`systemd-run --user`), so it is outside pokedexd's sandbox and has the session's
-/// environment; without `systemd-run` it is started directly. Never waits for the program.
+/// environment; without `systemd-run` it is started directly. Never waits for the program:
+/// the loop reaps it (``EventLoop/reap(_:failed:)``).
+///
+/// What the caller sent never becomes an option: the query follows pokectl's `--`, a
+/// `$TERMINAL` that is not a known terminal gets no query, and at most one launch of a kind
+/// a second goes ahead (``LaunchGate``).
 final class SessionLauncher: DesktopLauncher {
     private let pokectl: String
     private let path: [String]
     private let terminalOverride: String?
+    private let loop: EventLoop
     private let log: Logger
-    /// Plasma's activation token for the next program (Wayland's focus), used once.
-    private let token = Mutex<String?>(nil)
+    private let tokens = Mutex(ActivationTokens())
+    private let gates = Mutex<[String: LaunchGate]>([:])
 
-    func setActivationToken(_ token: String) { self.token.withLock { $0 = token } }
-
-    init(environment: [String: String], log: @escaping Logger) {
+    init(environment: [String: String], loop: EventLoop, log: @escaping Logger) {
+        self.loop = loop
         self.log = log
         path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
-        terminalOverride = environment["TERMINAL"]
+        terminalOverride = environment["TERMINAL"].flatMap { $0.isEmpty ? nil : $0 }
         // pokectl next to this pokedexd, else whichever is on PATH.
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
@@ -28,67 +34,79 @@ final class SessionLauncher: DesktopLauncher {
         pokectl = access("/" + dir + "/pokectl", X_OK) == 0 ? "/" + dir + "/pokectl" : "pokectl"
     }
 
-    /// Terminals and how each is told to run a command, most specific first.
-    static let terminals: [(name: String, run: [String])] = [
-        ("x-terminal-emulator", ["-e"]), ("gnome-terminal", ["--"]), ("kgx", ["--"]), ("konsole", ["-e"]),
-        ("xfce4-terminal", ["-x"]), ("kitty", []), ("alacritty", ["-e"]), ("foot", []), ("wezterm", ["start", "--"]), ("xterm", ["-e"]),
-    ]
+    func setActivationToken(_ token: String, caller: String) {
+        let now = Self.now()
+        tokens.withLock { $0.set(token, caller: caller, now: now) }
+    }
 
-    func openBrowse(_ query: String) -> Bool {
-        let command = [pokectl, "browse"] + (query.isEmpty ? [] : [query])
-        if let t = terminalOverride, let exe = find(t) { return run([exe, "-e"] + command) }
-        for t in Self.terminals {
-            if let exe = find(t.name) { return run([exe] + t.run + command) }
+    func openBrowse(_ query: String, caller: String?) -> Bool {
+        guard admit("browse") else { return true }  // one terminal for the burst
+        let token = tokens.withLock { $0.take(caller: caller, now: Self.now()) }
+        if let t = terminalOverride, let exe = find(t) {
+            if let convention = TerminalCommand.convention(of: t) {
+                return run(TerminalCommand.browse(terminal: exe, run: convention, pokectl: pokectl, query: query), token: token)
+            }
+            // How this terminal takes a command is not known: xterm's -e, and no caller text.
+            if !query.isEmpty {
+                log(.notice, "TERMINAL=\(t) is not a terminal pokedexd knows how to pass a search to; the search is dropped")
+            }
+            return run(TerminalCommand.browse(terminal: exe, run: ["-e"], pokectl: pokectl, query: ""), token: token)
+        }
+        for t in TerminalCommand.known {
+            if let exe = find(t.name) {
+                return run(TerminalCommand.browse(terminal: exe, run: t.run, pokectl: pokectl, query: query), token: token)
+            }
         }
         // No terminal known: the desktop's own launcher opens the app entry (without the query).
-        if let launch = find("gtk-launch") { return run([launch, "io.github.pokedexd.Pokedex1"]) }
+        if let launch = find("gtk-launch") { return run([launch, "io.github.pokedexd.Pokedex1"], token: token) }
         return false
     }
 
     func copy(_ text: String) -> Bool {
+        guard admit("copy") else { return true }
         for (tool, args) in [("wl-copy", [String]()), ("xclip", ["-selection", "clipboard"]), ("xsel", ["--clipboard", "--input"])] {
             guard let exe = find(tool) else { continue }
             // The text is an argument to sh, never part of its script.
-            return run(["/bin/sh", "-c", "printf %s \"$1\" | \"$0\"" + args.map { " " + $0 }.joined(), exe, text])
+            return run(["/bin/sh", "-c", "printf %s \"$1\" | \"$0\"" + args.map { " " + $0 }.joined(), exe, text], token: nil)
         }
         return false
     }
 
+    /// Whether a launch of `kind` may go now; the first refusal of a burst is logged.
+    private func admit(_ kind: String) -> Bool {
+        let now = Self.now()
+        let (ok, refused) = gates.withLock { g -> (Bool, Int) in
+            let ok = g[kind, default: LaunchGate()].admit(now: now)
+            return (ok, g[kind]?.refused ?? 0)
+        }
+        if !ok, refused == 1 { log(.notice, "\(kind) asked again within \(LaunchGate.interval) s of the last one: not started again") }
+        return ok
+    }
+
     private func find(_ name: String) -> String? {
         if name.hasPrefix("/") { return access(name, X_OK) == 0 ? name : nil }
+        guard !name.contains("/") else { return nil }
         return path.lazy.map { $0 + "/" + name }.first { access($0, X_OK) == 0 }
     }
 
-    /// Starts `argv` as a transient unit of the user manager, or directly; reaps it in the background.
-    private func run(_ argv: [String]) -> Bool {
-        let activation = token.withLock { t in defer { t = nil }; return t }
-        let setenv = activation.map { ["--setenv=XDG_ACTIVATION_TOKEN=" + $0] } ?? []
-        let full = find("systemd-run").map { [$0, "--user", "--collect", "--quiet"] + setenv + ["--"] + argv } ?? argv
-        var pid: pid_t = 0
-        var cArgs = full.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        let r = posix_spawn(&pid, full[0], &actions, nil, &cArgs, environ)
-        guard r == 0 else {
-            log(.warning, "cannot start \(full[0]): \(String(cString: strerror(r)))")
+    private static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// Starts `argv` as a transient unit of the user manager, or directly, and hands it to the
+    /// loop to reap.
+    private func run(_ argv: [String], token: String?) -> Bool {
+        let setenv = token.map { ["--setenv=XDG_ACTIVATION_TOKEN=" + $0] } ?? []
+        let systemdRun = find("systemd-run")
+        let full = systemdRun.map { [$0, "--user", "--collect", "--quiet"] + setenv + ["--"] + argv } ?? argv
+        let env = systemdRun == nil ? token.map { ["XDG_ACTIVATION_TOKEN": $0] } ?? [:] : [:]
+        guard let pid = ChildProcess.spawn(full, setenv: env) else {
+            log(.warning, "cannot start \(full[0]): \(String(cString: strerror(errno)))")
             return false
         }
-        let reaped = pid
-        var thread = pthread_t()
-        let box = UnsafeMutablePointer<pid_t>.allocate(capacity: 1)
-        box.pointee = reaped
-        pthread_create(&thread, nil, { arg in
-            let p = arg!.assumingMemoryBound(to: pid_t.self)
-            var status: Int32 = 0
-            waitpid(p.pointee, &status, 0)
-            p.deallocate()
-            return nil
-        }, box)
-        pthread_detach(thread)
+        loop.reap(pid) { [log] code in log(.warning, "cannot wait for process \(pid): \(String(cString: strerror(code)))") }
         log(.info, "started \(argv.joined(separator: " "))")
         return true
     }

@@ -18,9 +18,9 @@ final class DesktopSearchTests: XCTestCase {
         func showCard(_ n: DesktopNotification, actions: [(key: String, label: String)], onAction: @escaping @Sendable (String) -> Void) {
             cards.withLock { $0.append((n, actions.map(\.key), onAction)) }
         }
-        func openBrowse(_ query: String) -> Bool { opened.withLock { $0.append(query) }; return canOpen }
+        func openBrowse(_ query: String, caller: String?) -> Bool { opened.withLock { $0.append(query) }; return canOpen }
         func copy(_ text: String) -> Bool { false }
-        func setActivationToken(_ token: String) {}
+        func setActivationToken(_ token: String, caller: String) {}
     }
 
     func makeService(_ recorder: Recorder? = nil) throws -> PokedexService {

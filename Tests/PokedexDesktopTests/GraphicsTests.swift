@@ -139,4 +139,26 @@ final class GraphicsSupportTests: XCTestCase {
         XCTAssertFalse(GraphicsSupport.parse(Array("\u{1B}_Gi=31;OK\u{1B}\\".utf8)).complete, "still waiting for the DA answer")
         XCTAssertEqual(GraphicsSupport.tmuxPassthrough("\u{1B}_Ga=q\u{1B}\\"), "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=q\u{1B}\u{1B}\\\u{1B}\\")
     }
+
+    /// Whatever cell size a terminal claims (huge, zero, negative) or a sprite server sends, a
+    /// fitted picture stays within ``PixelArt/maxPixels`` and the arithmetic never traps.
+    func testHostileCellSizesAndHugeSpritesFitWithinTheCap() {
+        let sprite = paint(96, 96) { x, y in (UInt8(x), UInt8(y), 0, 255) }
+        let huge = RGBAImage(width: 4096, height: 4096, pixels: [UInt8](repeating: 255, count: 4096 * 4096 * 4))
+        let cells = [(Int.max, Int.max), (Int.min, Int.min), (0, 0), (-1, 20), (3000, 3000), (1, 1), (256, 257), (10, 20)]
+        for image in [sprite, huge] {
+            for cell in cells {
+                for room in [(1, 1), (96, 96), (1000, 1000), (Int.max, Int.max), (Int.min, 0)] {
+                    let fit = PixelArt.fitted(image, maxColumns: room.0, maxRows: room.1, cell: cell)
+                    XCTAssertLessThanOrEqual(fit.image.width * fit.image.height, PixelArt.maxPixels, "\(cell) \(room)")
+                    XCTAssertEqual(fit.image.pixels.count, fit.image.width * fit.image.height * 4)
+                    XCTAssertGreaterThanOrEqual(fit.columns, 1)
+                    XCTAssertLessThanOrEqual(fit.columns, PixelArt.maxCells)
+                    XCTAssertLessThanOrEqual(fit.rows, PixelArt.maxCells)
+                }
+            }
+        }
+        XCTAssertTrue(PixelArt.clampedCell(width: Int.max, height: Int.min) == (256, 1))
+        XCTAssertTrue(PixelArt.clampedCell(width: 9, height: 18) == (9, 18))
+    }
 }

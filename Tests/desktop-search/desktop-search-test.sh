@@ -174,6 +174,23 @@ activate_card() {
 check "GNOME: with no app entry, ActivateResult shows a card: Pikachu, its sprite, actions (favorite, open)" activate_card
 check "GNOME: LaunchSearch(['pika'], 0) returns" gn LaunchSearch "['pika']" 0
 
+# A card's buttons answer the server that showed it, not whoever sends ActionInvoked with its
+# path and interface (sd-bus does not check a match's sender on the client side).
+forged_action() {
+    local id; id=$(jq -r .id "$TMP/card.json") && echo "card $id" || return 1
+    pokectl unfav pikachu >/dev/null 2>&1
+    busctl --address="$DBUS_SESSION_BUS_ADDRESS" emit /org/freedesktop/Notifications org.freedesktop.Notifications \
+        ActionInvoked us "$id" favorite || return 1
+    sleep 0.5
+    pokectl show pikachu --json | jq -e '.favorite == false' >/dev/null || { echo "a forged ActionInvoked was obeyed"; return 1; }
+    gdbus call --session --dest org.freedesktop.Notifications --object-path /org/freedesktop/Notifications \
+        --method org.freedesktop.Notifications.InvokeAction "$id" favorite >/dev/null || return 1
+    for _ in $(seq 30); do pokectl show pikachu --json | jq -e '.favorite == true' >/dev/null && break; sleep 0.1; done
+    pokectl show pikachu --json | jq -e '.favorite == true' >/dev/null || { echo "the server's own ActionInvoked was not obeyed"; return 1; }
+    pokectl unfav pikachu >/dev/null
+}
+check "notification card: ActionInvoked from another connection is ignored, from the server obeyed" forged_action
+
 # ---- KRunner: Match as DBusRunner calls it -----------------------------------------------------
 krunner_signatures() {
     client signatures "$KRUNNER_PATH" "$KRUNNER_IFACE" | tee "$TMP/sig" &&
@@ -256,5 +273,87 @@ uncached_match() {
     jq -e '.[0].text == "Pikachu" and (.[0].icon_name != "" or .[0].properties["icon-data"] != null)' "$TMP/m2.json"
 }
 check "KRunner: sprites not cached: Match('pika') still has an icon name" uncached_match
+
+# ---- Launches: no caller text where a terminal or pokectl reads options (issue 26) ------------
+# Fake terminals (fake_terminal.py) record their argv, the descriptors they got beyond 0-2,
+# their blocked signals and any activation token. No systemd-run on the daemon's PATH: the
+# programs are spawned directly.
+kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
+mkdir -p "$TMP/bin"
+install -m 0755 "$ROOT/Tests/desktop-search/fake_terminal.py" "$TMP/bin/gnome-terminal"
+install -m 0755 "$ROOT/Tests/desktop-search/fake_terminal.py" "$TMP/bin/my-own-term"
+LAUNCHES=$TMP/launches.jsonl
+touch "$LAUNCHES"
+DAEMON_ENV=(PATH="$TMP/bin:$BUILD_DIR" LAUNCH_LOG="$LAUNCHES")
+start_daemon --notify=no || { summary desktop-search; exit 1; }
+launches() { wc -l <"$LAUNCHES"; }
+# wait_launch N: until N launches were recorded; prints the last one.
+wait_launch() {
+    for _ in $(seq 50); do [ "$(launches)" -ge "$1" ] && break; sleep 0.1; done
+    tail -1 "$LAUNCHES"; [ "$(launches)" -ge "$1" ]
+}
+# no_option_text QUERY: the last launch carries QUERY only as its last argument, right after
+# pokectl's "browse --", and in no other argument (but the terminal's and pokectl's own "--").
+no_option_text() {
+    tail -1 "$LAUNCHES" | jq -e --arg q "$1" '.argv as $a | ($a | length) as $n
+        | $a[$n - 1] == $q and $a[$n - 2] == "--" and $a[$n - 3] == "browse"
+        and ([$a[0:$n - 1][] | select(contains($q) and . != "--")] | length == 0)' >/dev/null
+}
+hostile_launch() {
+    sleep 1.05  # past the rate limit
+    gn LaunchSearch "[$1]" 0 >/dev/null && wait_launch "$3" && no_option_text "$2" && [ ! -e "$TMP/pwned" ]
+}
+n=0
+for q in "--command=touch $TMP/pwned" '--help' '--image-protocol=kitty' '-e' '--'; do
+    n=$((n + 1))
+    check "launch: LaunchSearch(['$q']) gives gnome-terminal -- …/pokectl browse -- QUERY, the query nowhere else" \
+        hostile_launch "'$q'" "$q" "$n"
+done
+clean_child() {
+    tail -1 "$LAUNCHES" | jq -e '.fds == [] and .sigblk == "0000000000000000"' >/dev/null ||
+        { echo "the child got descriptors or blocked signals"; return 1; }
+}
+check "launch: the terminal gets no descriptor beyond 0-2 and no blocked signal" clean_child
+no_zombies() {
+    sleep 0.5
+    local z; z=$(ps -o stat= --ppid "$DAEMON" | grep -c Z); echo "zombies: $z"; [ "$z" = 0 ]
+}
+check "launch: every child is reaped on the loop (no zombie under pokedexd)" no_zombies
+burst() {
+    sleep 1.05
+    local before; before=$(launches)
+    "$PY" "$ROOT/Tests/desktop-search/launch_clients.py" burst 200 || return 1
+    sleep 1
+    echo "terminals opened: $(($(launches) - before))"; [ "$(($(launches) - before))" -le 2 ]
+}
+check "launch: 200 LaunchSearch calls in a burst open at most 2 terminals (one a second)" burst
+tokens() {
+    sleep 1.05
+    local before; before=$(launches)
+    "$PY" "$ROOT/Tests/desktop-search/launch_clients.py" tokens || return 1
+    wait_launch $((before + 2)) >/dev/null
+    tail -2 "$LAUNCHES" | jq -s -e '.[0].token == null and .[1].token == "token-from-a-2"' >/dev/null ||
+        { tail -2 "$LAUNCHES"; echo "a token went to the wrong launch"; return 1; }
+}
+check "launch: an activation token goes only with a launch by the caller who set it" tokens
+kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
+DAEMON_ENV=(PATH="$TMP/bin:$BUILD_DIR" LAUNCH_LOG="$LAUNCHES" TERMINAL="$TMP/bin/my-own-term")
+start_daemon --notify=no || { summary desktop-search; exit 1; }
+unknown_terminal() {
+    local before; before=$(launches)
+    gn LaunchSearch "['--help']" 0 >/dev/null && wait_launch $((before + 1)) &&
+    tail -1 "$LAUNCHES" | jq -e '(.argv | length) == 4 and .argv[1] == "-e" and (.argv[2] | endswith("pokectl")) and .argv[3] == "browse"' >/dev/null &&
+    grep -q "is not a terminal pokedexd knows" "$TMP/pokedexd.log"
+}
+check "launch: an unknown \$TERMINAL gets '-e pokectl browse' without the search, and a journal line" unknown_terminal
+kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
+DAEMON_ENV=(PATH="$TMP/bin:$BUILD_DIR" LAUNCH_LOG="$LAUNCHES" TERMINAL=gnome-terminal)
+start_daemon --notify=no || { summary desktop-search; exit 1; }
+known_terminal() {
+    local before; before=$(launches)
+    gn LaunchSearch "['--help']" 0 >/dev/null && wait_launch $((before + 1)) &&
+    tail -1 "$LAUNCHES" | jq -e '.argv[1] == "--"' >/dev/null && no_option_text --help
+}
+check "launch: \$TERMINAL=gnome-terminal gets its own '--', the search after pokectl's '--'" known_terminal
 
 summary desktop-search

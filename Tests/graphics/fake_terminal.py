@@ -2,12 +2,19 @@
 """Runs a command on a pty that plays a terminal: it answers pokectl's graphics queries as kitty,
 as a sixel terminal, or not at all, and reports what the command wrote and how long it took.
 
-  fake_terminal.py {kitty|sixel|silent} [--env K=V]... [--keys SECONDS:TEXT]... [--size COLSxROWS] -- COMMAND...
+  fake_terminal.py KIND [--env K=V]... [--keys SECONDS:TEXT]... [--size COLSxROWS] [--pixels WxH] -- COMMAND...
 
+  KIND    kitty, sixel or silent; or a hostile terminal (sixel and kitty, lying about its
+          cells): huge (9223372036854775807 px each way), big (3000×3000), overflow (a
+          number past 64 bits), negative (-20;-10), zero (0;0), partial (an answer cut off
+          after "ESC[6;20", then nothing)
   --env   set (or, with an empty value, remove) a variable for the command
   --keys  type TEXT (Python escapes: \\x1b[6~ is PgDn) that many seconds after the start
   --size  the pty's size in cells (default 80x24; 10x20 pixels a cell)
-Prints one JSON object: {"seconds", "exit", "output" (latin-1), "queried", "answered_after"}.
+  --pixels  the pty's size in pixels as TIOCGWINSZ gives it (default cells × 10x20; up to
+          65535x65535: a hostile window size)
+Prints one JSON object: {"seconds", "exit", "output" (latin-1), "queried", "answered_after",
+"restored" (the pty is back in canonical mode with echo once the command exited)}.
 """
 import fcntl, json, os, pty, select, struct, sys, termios, time
 
@@ -15,6 +22,12 @@ ANSWERS = {
     "kitty": b"\x1b_Gi=31;OK\x1b\\\x1b[6;20;10t\x1b[?62;22c",
     "sixel": b"\x1b[6;20;10t\x1b[?62;4;22c",
     "silent": b"",
+    "huge": b"\x1b_Gi=31;OK\x1b\\\x1b[6;9223372036854775807;9223372036854775807t\x1b[?62;4;22c",
+    "big": b"\x1b_Gi=31;OK\x1b\\\x1b[6;3000;3000t\x1b[?62;4;22c",
+    "overflow": b"\x1b_Gi=31;OK\x1b\\\x1b[6;99999999999999999999999;99999999999999999999999t\x1b[?62;4;22c",
+    "negative": b"\x1b_Gi=31;OK\x1b\\\x1b[6;-20;-10t\x1b[?62;4;22c",
+    "zero": b"\x1b_Gi=31;OK\x1b\\\x1b[6;0;0t\x1b[?62;4;22c",
+    "partial": b"\x1b_Gi=31;OK\x1b\\\x1b[6;20",
 }
 
 
@@ -25,7 +38,7 @@ def main():
     env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor")
     env.pop("NO_COLOR", None)
     env.pop("TMUX", None)
-    keys, cols, rows = [], 80, 24
+    keys, cols, rows, pixels = [], 80, 24, None
     while opts:
         flag, value = opts[0], opts[1]
         opts = opts[2:]
@@ -40,6 +53,8 @@ def main():
             keys.append((float(at), text.encode("latin-1").decode("unicode_escape").encode("latin-1")))
         elif flag == "--size":
             cols, rows = map(int, value.split("x"))
+        elif flag == "--pixels":
+            pixels = tuple(map(int, value.split("x")))
         else:
             sys.exit(f"unknown option {flag}")
     keys.sort()
@@ -47,7 +62,8 @@ def main():
     pid, fd = pty.fork()
     if pid == 0:
         os.execvpe(cmd[0], cmd, env)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, cols * 10, rows * 20))
+    xpixel, ypixel = pixels or (cols * 10, rows * 20)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, xpixel, ypixel))
     out, queried, answered_after = b"", False, None
     while True:
         now = time.perf_counter() - start
@@ -70,9 +86,30 @@ def main():
             answered_after = time.perf_counter() - start
             if ANSWERS[kind]:
                 os.write(fd, ANSWERS[kind])
-    _, status = os.waitpid(pid, 0)
+    # Still running after 5 s of silence: keep reading (a writer blocked on a full pty would
+    # never exit), and kill it after 20 s more.
+    deadline = time.perf_counter() + 20
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.perf_counter() > deadline:
+            os.kill(pid, 9)
+            _, status = os.waitpid(pid, 0)
+            break
+        if select.select([fd], [], [], 0.1)[0]:
+            try:
+                out += os.read(fd, 65536)
+            except OSError:
+                pass
+    try:
+        lflag = termios.tcgetattr(fd)[3]
+        restored = bool(lflag & termios.ICANON) and bool(lflag & termios.ECHO)
+    except termios.error:
+        restored = None
     print(json.dumps({"seconds": time.perf_counter() - start, "exit": os.waitstatus_to_exitcode(status),
-                      "output": out.decode("latin-1"), "queried": queried, "answered_after": answered_after}))
+                      "output": out.decode("latin-1"), "queried": queried, "answered_after": answered_after,
+                      "restored": restored}))
 
 
 if __name__ == "__main__":

@@ -106,6 +106,23 @@ check "browse, sixel: the tiles' pictures, repainted when the page changes" bash
 check "browse, silent terminal: half-block tiles" bash -c "
     run silent --keys '1.5:q' -- pokectl browse && [ \$(field exit) = 0 ] && ! has \$'\e_Ga=' && ! has \$'\eP0;' && grep -qaE '▀|█' $TMP/run.out"
 
+# --- hostile terminals (issue 26): cell sizes huge, past 64 bits, negative, zero, cut off -----
+# pokectl survives each, its pictures stay small, and the terminal is given back (canonical mode
+# and echo on the pty, the alternate screen and mouse reporting left).
+for kind in huge big overflow negative zero partial; do
+    check "hostile terminal ($kind): show and browse exit 0, bounded output, the terminal given back" bash -c "
+        run $kind -- pokectl show 25 && [ \$(field exit) = 0 ] && [ \$(field restored) = true ] &&
+        [ \$(stat -c %s $TMP/run.out) -lt 4000000 ] &&
+        run $kind --keys '1.5:q' -- pokectl browse && [ \$(field exit) = 0 ] && [ \$(field restored) = true ] &&
+        has \$'\e[?1049l' && has \$'\e[?1000l' && [ \$(stat -c %s $TMP/run.out) -lt 8000000 ] ||
+        { echo exit \$(field exit) restored \$(field restored) bytes \$(stat -c %s $TMP/run.out); false; }"
+done
+check "hostile window size (TIOCGWINSZ 65535×65535 px on 80×24 cells): forced pictures stay small" bash -c "
+    run silent --pixels 65535x65535 -- pokectl show 25 --image-protocol kitty && [ \$(field exit) = 0 ] &&
+    [ \$(stat -c %s $TMP/run.out) -lt 4000000 ] &&
+    run silent --pixels 65535x65535 --keys '1.5:q' -- pokectl browse --image-protocol sixel && [ \$(field exit) = 0 ] &&
+    [ \$(field restored) = true ] && has \$'\e[?1049l'"
+
 # --- tmux ------------------------------------------------------------------------------------
 T="tmux -L pokedex-graphics -f /dev/null"
 $T new-session -d -x 100 -y 30 "env PATH=$PATH DBUS_SESSION_BUS_ADDRESS=$DBUS_SESSION_BUS_ADDRESS HOME=$HOME bash --norc"
@@ -128,5 +145,41 @@ check "tmux with allow-passthrough, no client terminal: tmux is asked, not the p
 check "tmux with allow-passthrough: a forced picture goes through tmux's DCS passthrough" bash -c "
     $T set -g allow-passthrough on &&
     in_tmux 'pokectl show pikachu --image-protocol kitty > $TMP/tmux.out' && grep -qaF \$'\ePtmux;\e\e_Ga=T' $TMP/tmux.out"
+
+# --- a sprite server that sends 4096×4096 sprites (the mock's huge_sprites, issue 26) ----------
+kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
+export XDG_CACHE_HOME=$TMP/home/.cache-huge
+curl -sf -X POST -d '{"huge_sprites": 4096}' "$MOCK/__control" >/dev/null
+start_daemon --notify=no || { summary graphics; exit 1; }
+pokectl list >/dev/null
+# bounded FILE: at most 100 lines and 200 KB.
+bounded() { local l b; l=$(wc -l <"$1"); b=$(stat -c %s "$1"); echo "$l lines, $b bytes"; [ "$l" -le 100 ] && [ "$b" -le 204800 ]; }
+export -f bounded
+check "huge sprites (4096×4096): refused when cached, with a journal line; show --random stays within 100 lines, 200 KB" bash -c "
+    pokectl show --random > $TMP/random.out 2>&1; bounded $TMP/random.out &&
+    grep -q '4096×4096, larger than the 512×512 any sprite is' $TMP/pokedexd.log &&
+    ! find $XDG_CACHE_HOME -name '*.png' -size +100k | grep -q ."
+check "huge sprites: show 25 and browse on a kitty terminal survive them" bash -c "
+    run kitty -- pokectl show 25 && [ \$(field exit) = 0 ] && [ \$(stat -c %s $TMP/run.out) -lt 204800 ] &&
+    run kitty --keys '1.5:q' -- pokectl browse && [ \$(field exit) = 0 ] && [ \$(field restored) = true ]"
+# At the cap (512×512, as big as a HOME render): kept, and drawn at most 96 columns wide.
+curl -sf -X POST -d '{"huge_sprites": 512}' "$MOCK/__control" >/dev/null
+pokectl show pikachu >/dev/null 2>&1; pokectl sprite 25 >/dev/null 2>&1
+check "sprites at the cap (512×512): show --random within 96 columns, 100 lines and 200 KB, in blocks, kitty and sixel" bash -c "
+    pokectl show --random > $TMP/random.out && bounded $TMP/random.out &&
+    [ \$(sed 's/\x1b\[[0-9;]*m//g' $TMP/random.out | wc -L) -le 96 ] &&
+    pokectl show --random --image-protocol kitty > $TMP/random-k.out && bounded $TMP/random-k.out &&
+    pokectl show --random --image-protocol sixel > $TMP/random-s.out && bounded $TMP/random-s.out"
+mkdir -p "$TMP/fakeneofetch"
+cat >"$TMP/fakeneofetch/neofetch" <<'EOF'
+#!/bin/bash
+# neofetch as pokedex-fetch runs it: the logo's size, from the file --ascii names.
+while [ $# -gt 0 ]; do [ "$1" = --ascii ] && { wc -c < "$2"; shift; }; shift; done
+echo neofetch-ran
+EOF
+chmod +x "$TMP/fakeneofetch/neofetch"
+check "pokedex-fetch with 200 columns of sprite (~300 KB of colour codes): neofetch runs, no 'Argument list too long'" bash -c "
+    out=\$(PATH=$TMP/fakeneofetch:\$PATH bash $ROOT/examples/fastfetch/pokedex-fetch --width 200 2>&1); rc=\$?; echo \"\$out\" | tail -3
+    [ \$rc = 0 ] && echo \"\$out\" | grep -q neofetch-ran && ! echo \"\$out\" | grep -q 'too long'"
 
 summary graphics

@@ -36,7 +36,10 @@ Control (not PokeAPI):
                    and still valid JSON; an image gets zero bytes after it; Content-Length is
                    honest), oversize_no_length (default false: send those padded bodies chunked,
                    with no Content-Length), cache_control (default "": the whole Cache-Control
-                   value, verbatim, on 200 and 304 alike); max_age is written verbatim into
+                   value, verbatim, on 200 and 304 alike), huge_sprites (default 0: when
+                   set, every /sprites/N.png and /sprites/shiny/N.png is a valid PNG of that
+                   many pixels each way, one colour, built once: 4096 is ~64 KB on the wire
+                   and 64 MB of pixels; --huge-sprites starts with 4096); max_age is written verbatim into
                    "public, max-age=VALUE" too: a string ("inf", "nan", "-1", "1e9", "abc") as
                    it is, a number as the JSON spelled it
   GET  /__stats    JSON: by_kind counts, requests, gzip, not_modified, connections,
@@ -82,7 +85,7 @@ while it is off): a server that trusts nothing plays against one. It serves
     Every other id, pikachu (#25) and the first page (1-20) included, answers hostile text in
     otherwise valid bodies and sprites. /__stats gains "hostile": how many of each attack were
     served (oversized, endless, endless_gone (the client left), gzip_bomb, png_bomb, gif_lie).
-Usage: mock_pokeapi.py --port 0 --port-file FILE [--sprite-port-file FILE] [--tls-cert PEM] [--hostile]
+Usage: mock_pokeapi.py --port 0 --port-file FILE [--sprite-port-file FILE] [--tls-cert PEM] [--hostile] [--huge-sprites]
   --port-file: the port, written atomically once the listener is open.
   --sprite-port-file: a second listener (same answers, settings and stats) on 127.0.0.1 on a
   free port, written atomically to FILE, for a sprite host of its own: set sprite_base to
@@ -107,7 +110,7 @@ settings = {"latency_ms": 0, "latency_prefix": "", "offline": False, "fail_statu
             "evil_sprite": False, "retry_after": 0, "fail_count": None, "total": 0,
             "fault_500": 0.0, "fault_cut": 0.0, "fault_429": 0.0, "seed": 1, "redirect_sprites": "",
             "sprite_base": "", "sprite_host_offline": False, "oversize": {}, "oversize_no_length": False,
-            "cache_control": "", "hostile": False}
+            "cache_control": "", "hostile": False, "huge_sprites": 0}
 in_flight = [0]  # the live count of GETs being answered; reset_stats never touches it
 SPRITE_PORT = [None]
 rng = random.Random(1)
@@ -134,6 +137,25 @@ def png(rgb, size=8):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+HUGE_PNGS = {}
+_huge_lock = threading.Lock()
+
+
+def huge_png(side):
+    """A valid side×side RGBA PNG of one colour, built once per size (zlib at level 9: a 4096
+    one is ~64 KB on the wire for 64 MB of pixels)."""
+    with _huge_lock:
+        if side not in HUGE_PNGS:
+            row = b"\x00" + bytes((200, 60, 40, 255)) * side
+            z = zlib.compressobj(9)
+            data = b"".join(z.compress(row) for _ in range(side)) + z.flush()
+            def chunk(kind, body):
+                return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+            HUGE_PNGS[side] = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 6, 0, 0, 0))
+                               + chunk(b"IDAT", data) + chunk(b"IEND", b""))
+        return HUGE_PNGS[side]
 
 
 # Hostile mode (see the docstring). Every payload goes into every human text field.
@@ -604,6 +626,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.hostile_count("gzip_bomb")
                 return self.send(200, gzip_bomb(body), compress=False, extra={"Content-Encoding": "gzip"})
             return self.send(200, self.sized(kind, body))
+        if s.get("huge_sprites") and re.match(r"^/sprites/(shiny/)?\d+\.png$", url.path):
+            return self.send(200, huge_png(int(s["huge_sprites"])), "image/png")
         m = re.match(r"^/sprites/(\d+)\.png$", url.path)
         if m:
             i = int(m.group(1))
@@ -684,8 +708,11 @@ def main():
     ap.add_argument("--tls-cert", help="serve HTTPS with this certificate (PEM, key included)")
     ap.add_argument("--sprite-port-file", help="open a second listener and write its port here")
     ap.add_argument("--hostile", action="store_true", help='start in hostile mode (as {"hostile": true})')
+    ap.add_argument("--huge-sprites", action="store_true", help='serve 4096×4096 sprites (as {"huge_sprites": 4096})')
     args = ap.parse_args()
     settings["hostile"] = args.hostile
+    if args.huge_sprites:
+        settings["huge_sprites"] = 4096
     if args.sprite_port_file:
         sprites = QuietServer(("127.0.0.1", 0), Handler)
         sprites.listener = "sprites"

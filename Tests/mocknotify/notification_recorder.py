@@ -63,6 +63,17 @@ class Recorder(dbus.service.Object):
     def NotificationClosed(self, nid, reason):
         pass
 
+    # Not part of the spec: the tests press a card's button through this, so that
+    # ActionInvoked comes from the server's own connection, as a real server sends it.
+    @dbus.service.method(IFACE, in_signature="us", out_signature="")
+    def InvokeAction(self, nid, key):
+        self.record({"member": "InvokeAction", "id": int(nid), "key": str(key)})
+        self.ActionInvoked(nid, key)
+
+    @dbus.service.signal(IFACE, signature="us")
+    def ActionInvoked(self, nid, key):
+        pass
+
     @dbus.service.method(IFACE, in_signature="", out_signature="as")
     def GetCapabilities(self):
         return ["body", "sound"]

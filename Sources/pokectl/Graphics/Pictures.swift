@@ -56,11 +56,13 @@ struct Pictures {
         }
     }
 
+    /// The terminal's answer, else its window size, clamped to 1…256 px either way
+    /// (``PixelArt/clampedCell(width:height:)``): a terminal may answer anything.
     static func cellSize(_ s: GraphicsSupport) -> (width: Int, height: Int) {
-        if let c = s.cell { return c }
+        if let c = s.cell { return PixelArt.clampedCell(width: c.width, height: c.height) }
         var w = winsize()
         if ioctl(1, UInt(TIOCGWINSZ), &w) == 0, w.ws_xpixel > 0, w.ws_ypixel > 0, w.ws_col > 0, w.ws_row > 0 {
-            return (Int(w.ws_xpixel) / Int(w.ws_col), Int(w.ws_ypixel) / Int(w.ws_row))
+            return PixelArt.clampedCell(width: Int(w.ws_xpixel) / Int(w.ws_col), height: Int(w.ws_ypixel) / Int(w.ws_row))
         }
         return (10, 20)
     }
