@@ -5,6 +5,7 @@ import PokedexBusServer
 import PokedexCore
 import PokedexCurl
 import PokedexEventLoop
+import PokedexModels
 import PokedexPNG
 
 /// `pokedexd`: the Pokédex service on the session bus.
@@ -70,6 +71,9 @@ struct Pokedexd: ParsableCommand {
     @Option(help: "Show a desktop notification when a favorite is added or removed: yes or no. [env: POKEDEX_NOTIFY] (default: yes)")
     var notify: String?
 
+    @Option(help: "Confine the service with Landlock (files, TCP ports, signals) where the kernel has it: yes or no. No is for finding out whether the sandbox is in the way; the unit's own options still apply. [env: POKEDEX_LANDLOCK] (default: yes)")
+    var landlock: String?
+
     @Flag(name: .shortAndLong, help: "Log every request, not only what a person needs to act on. [env: POKEDEX_VERBOSE=1]")
     var verbose = false
 
@@ -85,15 +89,18 @@ struct Pokedexd: ParsableCommand {
         return v
     }
 
-    /// `--notify`, else `POKEDEX_NOTIFY`, else yes.
-    func notificationsWanted() throws -> Bool {
-        let text = (notify ?? Self.env("POKEDEX_NOTIFY") ?? "yes").lowercased()
+    /// A yes-or-no option: the flag, else the environment variable, else yes.
+    static func yesOrNo(_ flag: String?, option: String, env name: String) throws -> Bool {
+        let text = (flag ?? env(name) ?? "yes").lowercased()
         switch text {
         case "yes", "y", "true", "on", "1": return true
         case "no", "n", "false", "off", "0": return false
-        default: throw ValidationError("--notify takes yes or no, not \(text)")
+        default: throw ValidationError("--\(option) takes yes or no, not \(text)")
         }
     }
+
+    /// `--notify`, else `POKEDEX_NOTIFY`, else yes.
+    func notificationsWanted() throws -> Bool { try Self.yesOrNo(notify, option: "notify", env: "POKEDEX_NOTIFY") }
 
     func makeConfiguration() throws -> (ServiceConfiguration, idle: Double) {
         let api = apiURL ?? Self.env("POKEDEX_API_URL") ?? ServiceConfiguration.defaultAPIURL
@@ -153,9 +160,12 @@ struct Pokedexd: ParsableCommand {
             throw ValidationError("the CA file \(caFile) cannot be read")
         }
         let notifications = try notificationsWanted()
+        let confine = try Self.yesOrNo(landlock, option: "landlock", env: "POKEDEX_LANDLOCK")
         let log = JournalLogger.make(verbose: verbose || Self.env("POKEDEX_VERBOSE") == "1")
         // Confined before any other thread exists (Landlock binds the calling thread and what it starts).
-        config.sandbox = Landlock.apply(Landlock.policy(config, caFile: caFile, environment: ProcessInfo.processInfo.environment), log: log)
+        config.sandbox = confine
+            ? Landlock.apply(Landlock.policy(config, caFile: caFile, environment: ProcessInfo.processInfo.environment), log: log)
+            : SandboxStatus(missing: ["turned off (--landlock=no)"], namespaces: Landlock.ownUserNamespace())
         if let checks = Self.env("POKEDEX_SANDBOX_SELFCHECK") { SandboxSelfCheck.run(checks, report: config.cacheDirectory + "/sandbox-self-check", log: log) }
         do {
             let loop = try EventLoop()
@@ -168,7 +178,8 @@ struct Pokedexd: ParsableCommand {
             let notifier = notifications ? DesktopNotificationsClient(loop: loop, log: log) : nil
             let service = PokedexService(configuration: config, client: client, store: store, favorites: favorites,
                                          decoder: LibPNGDecoder(), notifier: notifier,
-                                         launcher: SessionLauncher(environment: ProcessInfo.processInfo.environment, loop: loop, log: log),
+                                         launcher: SessionLauncher(environment: ProcessInfo.processInfo.environment,
+                                                                           confined: config.sandbox.restricted.contains("files"), loop: loop, log: log),
                                          log: log)
             let server = PokedexBusServer(loop: loop, service: service, idleTimeout: idle, log: log)
             try server.start()

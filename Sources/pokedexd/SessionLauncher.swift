@@ -6,7 +6,9 @@ import PokedexLocks
 /// Starts programs in the user's session for the desktop's search providers: `pokectl browse`
 /// in a terminal, a clipboard tool. Each runs as a transient unit of the user manager
 /// (`systemd-run --user`), so it is outside pokedexd's sandbox and has the session's
-/// environment; without `systemd-run` it is started directly. Never waits for the program:
+/// environment; without `systemd-run` it is started directly, unless Landlock confines pokedexd:
+/// a program started directly would share that sandbox (read-only files, no network), so then
+/// nothing is started and the journal says why. Never waits for the program:
 /// the loop reaps it (``EventLoop/reap(_:failed:)``).
 ///
 /// What the caller sent never becomes an option: the query follows pokectl's `--`, a
@@ -16,12 +18,15 @@ final class SessionLauncher: DesktopLauncher {
     private let pokectl: String
     private let path: [String]
     private let terminalOverride: String?
+    /// Landlock confines this process's files, and so whatever it starts directly.
+    private let confined: Bool
     private let loop: EventLoop
     private let log: Logger
     private let tokens = Mutex(ActivationTokens())
     private let gates = Mutex<[String: LaunchGate]>([:])
 
-    init(environment: [String: String], loop: EventLoop, log: @escaping Logger) {
+    init(environment: [String: String], confined: Bool, loop: EventLoop, log: @escaping Logger) {
+        self.confined = confined
         self.loop = loop
         self.log = log
         path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
@@ -100,6 +105,11 @@ final class SessionLauncher: DesktopLauncher {
     private func run(_ argv: [String], token: String?) -> Bool {
         let setenv = token.map { ["--setenv=XDG_ACTIVATION_TOKEN=" + $0] } ?? []
         let systemdRun = find("systemd-run")
+        if systemdRun == nil && confined {
+            log(.warning, "cannot start \(argv[0]): systemd-run is not on PATH, and a program pokedexd starts itself would share "
+                + "its Landlock sandbox (read-only files, no network); install systemd-run (package systemd), or start pokedexd with --landlock=no")
+            return false
+        }
         let full = systemdRun.map { [$0, "--user", "--collect", "--quiet"] + setenv + ["--"] + argv } ?? argv
         let env = systemdRun == nil ? token.map { ["XDG_ACTIVATION_TOKEN": $0] } ?? [:] : [:]
         guard let pid = ChildProcess.spawn(full, setenv: env) else {

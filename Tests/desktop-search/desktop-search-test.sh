@@ -277,16 +277,29 @@ check "KRunner: sprites not cached: Match('pika') still has an icon name" uncach
 # ---- Launches: no caller text where a terminal or pokectl reads options (issue 26) ------------
 # Fake terminals (fake_terminal.py) record their argv, the descriptors they got beyond 0-2,
 # their blocked signals and any activation token. No systemd-run on the daemon's PATH: the
-# programs are spawned directly.
+# programs are spawned directly, which Landlock forbids (they would share its sandbox).
 kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
 mkdir -p "$TMP/bin"
 install -m 0755 "$ROOT/Tests/desktop-search/fake_terminal.py" "$TMP/bin/gnome-terminal"
 install -m 0755 "$ROOT/Tests/desktop-search/fake_terminal.py" "$TMP/bin/my-own-term"
 LAUNCHES=$TMP/launches.jsonl
 touch "$LAUNCHES"
+launches() { wc -l <"$LAUNCHES"; }
 DAEMON_ENV=(PATH="$TMP/bin:$BUILD_DIR" LAUNCH_LOG="$LAUNCHES")
 start_daemon --notify=no || { summary desktop-search; exit 1; }
-launches() { wc -l <"$LAUNCHES"; }
+confined_no_systemd_run() {
+    if ! pokectl status --json | jq -e '.landlock | index("files")' >/dev/null; then
+        echo "skipped: Landlock does not confine files on this kernel"; return 0
+    fi
+    gn LaunchSearch "['pika']" 0 >/dev/null || return 1
+    for _ in $(seq 30); do grep -q "systemd-run is not on PATH" "$TMP/pokedexd.log" && break; sleep 0.1; done
+    grep "systemd-run is not on PATH" "$TMP/pokedexd.log" | tail -1 | grep -q -- "--landlock=no" && [ "$(launches)" -eq 0 ]
+}
+check "launch: confined by Landlock and no systemd-run: nothing started, a journal line says what to do" confined_no_systemd_run
+# The rest is about what goes on the command line, so the daemon runs unconfined.
+kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
+DAEMON_ENV=(PATH="$TMP/bin:$BUILD_DIR" LAUNCH_LOG="$LAUNCHES" POKEDEX_LANDLOCK=no)
+start_daemon --notify=no || { summary desktop-search; exit 1; }
 # wait_launch N: until N launches were recorded; prints the last one.
 wait_launch() {
     for _ in $(seq 50); do [ "$(launches)" -ge "$1" ] && break; sleep 0.1; done
@@ -337,7 +350,7 @@ tokens() {
 }
 check "launch: an activation token goes only with a launch by the caller who set it" tokens
 kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
-DAEMON_ENV=(PATH="$TMP/bin:$BUILD_DIR" LAUNCH_LOG="$LAUNCHES" TERMINAL="$TMP/bin/my-own-term")
+DAEMON_ENV=(PATH="$TMP/bin:$BUILD_DIR" LAUNCH_LOG="$LAUNCHES" POKEDEX_LANDLOCK=no TERMINAL="$TMP/bin/my-own-term")
 start_daemon --notify=no || { summary desktop-search; exit 1; }
 unknown_terminal() {
     local before; before=$(launches)
@@ -347,7 +360,7 @@ unknown_terminal() {
 }
 check "launch: an unknown \$TERMINAL gets '-e pokectl browse' without the search, and a journal line" unknown_terminal
 kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
-DAEMON_ENV=(PATH="$TMP/bin:$BUILD_DIR" LAUNCH_LOG="$LAUNCHES" TERMINAL=gnome-terminal)
+DAEMON_ENV=(PATH="$TMP/bin:$BUILD_DIR" LAUNCH_LOG="$LAUNCHES" POKEDEX_LANDLOCK=no TERMINAL=gnome-terminal)
 start_daemon --notify=no || { summary desktop-search; exit 1; }
 known_terminal() {
     local before; before=$(launches)
