@@ -86,6 +86,9 @@ public final class PokedexClient {
         try call(Pokedex1.searchDetailed, (query, limit))
     }
     /// → the new state.
+    public func searchPage(_ query: String, offset: UInt32, limit: UInt32) throws(BusError) -> ListPage {
+        try call(Pokedex1.searchPage, (query, offset, limit))
+    }
     public func toggleFavorite(_ pokemon: String) throws(BusError) -> Bool { try call(Pokedex1.toggleFavorite, pokemon) }
     public func setFavorite(_ pokemon: String, _ favorite: Bool) throws(BusError) { try call(Pokedex1.setFavorite, (pokemon, favorite)) }
     public func changeFavorite(_ pokemon: String, _ action: FavoriteAction) throws(BusError) -> FavoriteUpdate {

@@ -21,10 +21,19 @@ public final class PokedexSignalWatcher {
     var slots: [OpaquePointer?] = [nil, nil]
     var received: [BusSignal] = []
     /// The unique name (`:1.42`) that owns the service's name now; nil while nobody does.
-    private(set) var owner: String?
+    public private(set) var owner: String?
+    /// Whether the service's owner changes come out of ``next(timeout:)`` too.
+    let reportsOwner: Bool
 
-    /// Connects and subscribes; signals sent after this returns are seen.
-    public init() throws(BusError) {
+    /// The member of the signal ``next(timeout:)`` gives for a change of the service's owner
+    /// (with `reportingOwner`): values are the name, the old owner and the new ("" for none).
+    public static let ownerChanged = "NameOwnerChanged"
+
+    /// Connects and subscribes; signals sent after this returns are seen. With
+    /// `reportingOwner`, the service's owner changes (``ownerChanged``) are given too: the
+    /// service stopped, or started.
+    public init(reportingOwner: Bool = false) throws(BusError) {
+        reportsOwner = reportingOwner
         var b: OpaquePointer?
         let r = sd_bus_open_user_with_description(&b, "pokectl-watch")
         guard r >= 0, let b else { throw BusError(errno: r, "cannot connect to the session bus") }
@@ -37,6 +46,7 @@ public final class PokedexSignalWatcher {
             guard PokedexSignalWatcher.sender(m) == FreedesktopBus.daemonName,
                   let values = try? MessageReader(m!).readAll(), values.count == 3, let new = values[2].string else { return 0 }
             me.owner = new.isEmpty ? nil : new
+            if me.reportsOwner { me.received.append(BusSignal(interface: FreedesktopBus.daemonName, member: PokedexSignalWatcher.ownerChanged, values: values)) }
             return 0
         }, me), "cannot follow the service's owner")
         let signals = "type='signal',sender='\(Pokedex1.busName)',path='\(Pokedex1.objectPath)'"

@@ -99,21 +99,22 @@ final class CacheMaintenance: Sendable {
     private func verifyOnce() async throws(PokedexError) -> CacheVerifyResult {
         var checked = 0, orphans = 0
         var damaged: [CacheItem] = []
-        var unrepairable: [CacheVerifyResult.Failure] = []
         // A sprite is checked with its metadata record: the image's id → which of the two are there.
         var pairs: [CacheItem: (image: Bool, meta: Bool)] = [:]
         for file in try store.listing() {
             let item = item(file)
             switch item {
             case .index, .pokemon, .species, .filters, .otherRecord:
-                checked += 1
                 // Length, checksum and key; a damaged record is removed by the reading.
-                guard store.readRecord(file.name) == nil else { continue }
-                if case .otherRecord(let key) = item {
-                    unrepairable.append(.init(item: key, reason: "not a record this service writes; removed"))
-                } else {
-                    damaged.append(item)
+                let whole = store.readRecord(file.name) != nil
+                if case .otherRecord = item, !whole {
+                    // Not a record this service writes, and not whole: a stray file (someone's
+                    // notes, a copy), not damage. Removed by the reading; an orphan.
+                    orphans += 1
+                    continue
                 }
+                checked += 1
+                if !whole { damaged.append(item) }
             case .sprite(let id, let variant):
                 pairs[.sprite(id, variant), default: (false, false)].image = true
             case .spriteMeta(let id, let variant):
@@ -143,9 +144,9 @@ final class CacheMaintenance: Sendable {
             }
         }
         let notRepaired = await repair(damaged)
-        let failures = notRepaired + unrepairable
+        let failures = notRepaired
         let result = CacheVerifyResult(
-            checked: checked, damaged: damaged.count + unrepairable.count, repaired: damaged.count - notRepaired.count,
+            checked: checked, damaged: damaged.count, repaired: damaged.count - notRepaired.count,
             failed: failures.count, orphans: orphans,
             failures: Array(failures.sorted { $0.item < $1.item }.prefix(Self.failuresNamed)))
         log(result.failed == 0 ? .notice : .warning,

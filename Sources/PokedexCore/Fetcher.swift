@@ -154,7 +154,7 @@ public final class Fetcher: Sendable {
         self.health = health
         gate = RequestGate(limits: .init(maxInFlight: max(1, maxInFlight), perHostConnections: max(1, maxHostConnections),
                                          maxHeldBytes: max(1 << 20, maxHeldBytes)),
-                           multiplexes: { health.multiplexes($0) })
+                           multiplexes: { health.multiplexes($0) }, heardFrom: { health.heardFrom($0) })
         health.observe { [log] change in
             if change.up {
                 log(.notice, "\(change.host) answers again\(change.isAPI ? "; back online" : "")")
@@ -178,12 +178,24 @@ public final class Fetcher: Sendable {
     public func probe(_ url: String) async -> Bool {
         guard isAllowed(url), let host = HostHealth.authority(url) else { return false }
         let outage: Int
-        switch health.admit(host, .required) {
-        case .go(let o), .once(let o): outage = o
-        case .refused: return false
+        let admission = health.admit(host, .required)
+        switch admission {
+        case .go(let o): outage = o
+        case .once(let o): outage = o
+        case .wait:
+            // A caller's attempt is this try: its outcome is the probe's.
+            await health.waitForAttempt(host)
+            return health.isUp(host)
+        case .refused, .waitUntil: return false
         }
-        guard let ticket = try? await gate.enter(host: host, url: url, priority: .optional, bytes: 0) else { return false }
+        // Only the try's own attempt is ended here: a probe sent while the host was up must not
+        // end a caller's attempt begun since.
+        defer { if case .once = admission { health.endAttempt(host) } }
+        // At the caller's priority (background: warming up, probing): a host not heard from
+        // yet takes one such request at a time, so a warm-up never adds to a first burst.
+        guard let ticket = try? await gate.enter(host: host, url: url, priority: max(FetchPriority.current, .optional), bytes: 0) else { return false }
         defer { gate.release(ticket) }
+        if case .go = admission, health.downMessage(host) != nil { return false }
         do {
             let response = try await client.get(HTTPRequest(url: url, timeout: min(deadline, 5), maxBytes: BodyKind.none.maxBytes, method: .head))
             gate.transferEnded(ticket, bodyBytes: 0)
@@ -235,6 +247,7 @@ public final class Fetcher: Sendable {
         var redirects = 0
         var attempt = 0
         var lastChance = false
+        var waitedFor: Date?
         while true {
             guard isAllowed(current), let host = HostHealth.authority(current) else {
                 if httpsOnly, current.lowercased().hasPrefix("http:") {
@@ -250,17 +263,37 @@ public final class Fetcher: Sendable {
                 throw .hostNotAllowed(host)
             }
             let outage: Int
+            var attempting = false
             switch health.admit(host, priority) {
             case .go(let o): outage = o
-            case .once(let o): outage = o; lastChance = true
+            case .once(let o): outage = o; lastChance = true; attempting = true
+            case .wait:
+                // Calls that arrive together share one attempt: this one waits for its outcome.
+                await health.waitForAttempt(host)
+                guard deadline - clock.now().timeIntervalSince(start) > 0.05 else { throw .deadline(url: url) }
+                continue
+            case .waitUntil(let due):
+                // Its next try is a moment away: wait for it (once), within the deadline.
+                let wait = due.timeIntervalSince(clock.now())
+                guard waitedFor != due, wait < deadline - clock.now().timeIntervalSince(start) - 0.05,
+                      let message = health.downMessage(host) else {
+                    throw .hostDown(host: host, message: health.downMessage(host) ?? "\(host) is down")
+                }
+                waitedFor = due
+                try await pause(wait, start: start, url: url, failure: .hostDown(host: host, message: message))
+                continue
             case .refused(let message): throw .hostDown(host: host, message: message)
             }
+            defer { if attempting { health.endAttempt(host) } }
             guard !Task.isCancelled else { throw .cancelled(url: url) }
             let ticket: RequestGate.Ticket
             do { ticket = try await gate.enter(host: host, url: current, priority: priority, bytes: kind.expectedBytes) } catch {
                 throw .cancelled(url: url)
             }
             defer { gate.release(ticket) }
+            // The host may have gone down while this waited for room: then only the one
+            // attempt of its next try goes.
+            if !attempting, let message = health.downMessage(host) { throw .hostDown(host: host, message: message) }
             let remaining = deadline - clock.now().timeIntervalSince(start)
             guard remaining > 0.05 else { throw .deadline(url: url) }
             attempt += 1
@@ -273,7 +306,8 @@ public final class Fetcher: Sendable {
                 if case .tooLarge = failure { throw refuse(url, .tooLarge(url: current, limit: kind.maxBytes)) }
                 health.failed(host, failure, url: current, sentDuring: outage)
                 let permanent = if case .untrusted = failure { true } else { false }
-                guard attempt < maxAttempts, !lastChance, !permanent else { throw .transport(failure, url: current) }
+                // A host found down is not asked again before its next probe, by anyone.
+                guard attempt < maxAttempts, !lastChance, !permanent, health.isUp(host) else { throw .transport(failure, url: current) }
                 gate.release(ticket)
                 try await backoff(attempt: attempt, start: start, url: url, failure: .transport(failure, url: current))
                 continue
@@ -281,7 +315,12 @@ public final class Fetcher: Sendable {
                 throw .transport(.other("\(error)"), url: current)
             }
             gate.transferEnded(ticket, bodyBytes: response.body.count)
-            health.answered(host, status: response.status, multiplexed: response.multiplexed, sentDuring: outage)
+            // The one attempt of a try to a host out of reach, answered: it is there, whatever the
+            // status (as a probe counts it), and this caller may retry as with any host that is up.
+            let reachedBack = attempting && health.isUnreachable(host)
+            health.answered(host, status: reachedBack ? min(response.status, 499) : response.status,
+                            multiplexed: response.multiplexed, sentDuring: outage)
+            if attempting, health.isUp(host) { lastChance = false }
             switch response.status {
             case 200:
                 guard response.body.count <= kind.maxBytes else { throw refuse(url, .tooLarge(url: current, limit: kind.maxBytes)) }

@@ -6,9 +6,13 @@ import PokedexLocks
 ///
 /// - A host goes down on a failure to reach it at all (DNS, connect, TLS, time-out), on three
 ///   cut-off bodies in a row, or on eight server errors in a row with no answer between.
-/// - While it is down, nobody but a caller who cannot answer without it sends it anything,
-///   and that caller makes one attempt, not a retry schedule. Everything else fails at once.
-/// - It is tried again after 1 s, then 2, 4 … 30 s (``nextProbe``); any answer brings it back.
+/// - While it is down, nothing is sent to it before its next try is due: callers are answered
+///   from what is known ("cannot reach it since …; next try in N s"). When the try is due, one
+///   request goes (a caller's who cannot answer without it, or the probe), and whoever else
+///   needs the host meanwhile waits for that one attempt's outcome (``Admission/wait``). So
+///   no caller, however many, makes it exceed the probe schedule.
+/// - It is tried again after 1 s, then 2, 4 … 30 s, each up to a quarter longer at random
+///   (``probe(for:)``); any answer brings it back.
 /// - Each change is told once (``observe(_:)``): one journal line down, one up.
 final class HostHealth: Sendable {
     /// What a change looks like to the observer.
@@ -28,19 +32,41 @@ final class HostHealth: Sendable {
         var multiplexed: Bool?
         /// The last URL that failed here: what the probe asks again.
         var probeURL: String?
+        /// An answer came since the service started or the host was last down.
+        var heard = false
+        /// It went down for server errors (it answers, badly), not for being out of reach.
+        var downForErrors = false
+        /// While down: the one attempt of this try is under way.
+        var attempting = false
+        /// Who waits for that attempt's outcome.
+        var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
     /// How a request may go to its host.
     enum Admission: Equatable {
         /// Go ahead; `outage` is the host's counter when it was sent.
         case go(outage: Int)
-        /// The host is down; a caller who needs it gets this one attempt, with no retries.
+        /// The host is down and its next try is due: this caller makes the one attempt, with no
+        /// retries, and calls ``endAttempt(_:)`` when it is over.
         case once(outage: Int)
+        /// The host is down and another caller's attempt is under way: wait for it
+        /// (``waitForAttempt(_:)``), then ask again.
+        case wait
+        /// The host went down a moment ago and its next try is this close (at most
+        /// ``imminent`` seconds): wait until then, within the caller's deadline, and ask again,
+        /// so that one dropped connection does not fail every call of the next second.
+        case waitUntil(Date)
         /// The host is down: fail at once with this message.
         case refused(String)
     }
 
     static let firstBackoff = 1.0
+    /// A try due within this many seconds is waited for by a caller (the first two tries of an
+    /// outage, 1 and 2 s after it began); past that, callers are answered at once.
+    static let imminent = 2.0
+    /// Each pause is stretched by up to a quarter, at random: copies of the service that saw
+    /// the same outage begin do not probe in step (never shorter: the schedule is a floor).
+    static func jitter() -> Double { Double.random(in: 1...1.25) }
     static let maxBackoff = 30.0
     static let serverErrorsToGoDown = 8
     static let cutsToGoDown = 3
@@ -75,6 +101,21 @@ final class HostHealth: Sendable {
 
     func isUp(_ host: String) -> Bool { hosts.withLock { $0[host]?.down == nil } }
 
+    /// Whether the host is down for being out of reach (so that any answer proves it back).
+    func isUnreachable(_ host: String) -> Bool { hosts.withLock { h in h[host].map { $0.down != nil && !$0.downForErrors } ?? false } }
+
+    /// Whether the host has answered since the service started (and is not down since).
+    func heardFrom(_ host: String) -> Bool { hosts.withLock { $0[host]?.heard ?? false } }
+
+    /// What a caller is told while the host is down ("cannot reach … since …; next try in N s");
+    /// nil while it is up. For a request admitted before it went down, or waiting for a try.
+    func downMessage(_ host: String) -> String? {
+        hosts.withLock { h in
+            guard let entry = h[host], let down = entry.down else { return nil }
+            return Self.downMessage(host, down.since, down.reason, next: down.nextAttempt, now: clock.now(), trying: entry.attempting)
+        }
+    }
+
     /// Whether the host is known to multiplex (HTTP/2); nil until it answered once.
     func multiplexes(_ host: String) -> Bool? { hosts.withLock { $0[host]?.multiplexed } }
 
@@ -89,10 +130,51 @@ final class HostHealth: Sendable {
     /// Before each attempt.
     func admit(_ host: String, _ priority: FetchPriority) -> Admission {
         hosts.withLock { h in
-            let entry = h[host, default: Host()]
-            guard let down = entry.down else { return .go(outage: entry.outage) }
-            if priority == .required { return .once(outage: entry.outage) }
-            return .refused("\(host) has been unreachable since \(Self.clockTime(down.since)) (\(down.reason))")
+            guard var entry = h[host], let down = entry.down else { return .go(outage: h[host]?.outage ?? 0) }
+            let now = clock.now()
+            if priority == .required {
+                if entry.attempting { return .wait }
+                if now >= down.nextAttempt {
+                    entry.attempting = true
+                    h[host] = entry
+                    return .once(outage: entry.outage)
+                }
+                if down.backoff <= Self.imminent { return .waitUntil(down.nextAttempt) }
+            }
+            return .refused(Self.downMessage(host, down.since, down.reason, next: down.nextAttempt, now: now, trying: entry.attempting))
+        }
+    }
+
+    /// "cannot reach pokeapi.co since 13:45:02 UTC (…); next try in 4 s".
+    static func downMessage(_ host: String, _ since: Date, _ reason: String, next: Date, now: Date, trying: Bool) -> String {
+        let wait = next.timeIntervalSince(now)
+        let when = trying || wait <= 0 ? "trying again now" : "next try in \(Int(wait.rounded(.up))) s"
+        return "cannot reach \(host) since \(clockTime(since)) (\(reason)); \(when)"
+    }
+
+    /// The attempt ``admit(_:_:)`` granted with `.once` is over (answered, failed, or never
+    /// sent): those waiting for it ask again.
+    func endAttempt(_ host: String) {
+        let waiters: [CheckedContinuation<Void, Never>] = hosts.withLock { h in
+            guard var entry = h[host], entry.attempting else { return [] }
+            entry.attempting = false
+            defer { entry.waiters = []; h[host] = entry }
+            return entry.waiters
+        }
+        for w in waiters { w.resume() }
+    }
+
+    /// Returns when the attempt under way to `host` (if any) is over. Not cancellable: the
+    /// attempt ends within its own time-out.
+    func waitForAttempt(_ host: String) async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let queued = hosts.withLock { h -> Bool in
+                guard var entry = h[host], entry.attempting else { return false }
+                entry.waiters.append(c)
+                h[host] = entry
+                return true
+            }
+            if !queued { c.resume() }
         }
     }
 
@@ -103,6 +185,7 @@ final class HostHealth: Sendable {
             defer { h[host] = entry }
             if let multiplexed { entry.multiplexed = multiplexed }
             entry.cutInARow = 0
+            entry.heard = true
             if (500...599).contains(status) {
                 entry.serverErrorsInARow += 1
                 if entry.serverErrorsInARow >= Self.serverErrorsToGoDown, entry.down == nil {
@@ -132,7 +215,7 @@ final class HostHealth: Sendable {
             if var down = entry.down {
                 // Still down, whatever the failure: the next try waits longer.
                 down.backoff = min(down.backoff * 2, Self.maxBackoff)
-                down.nextAttempt = clock.now().addingTimeInterval(down.backoff)
+                down.nextAttempt = clock.now().addingTimeInterval(down.backoff * Self.jitter())
                 down.reason = failure.description
                 entry.down = down
                 return nil
@@ -154,10 +237,12 @@ final class HostHealth: Sendable {
 
     private func goDown(_ entry: inout Host, _ host: String, reason: String, url: String?) -> Change {
         entry.outage += 1
+        entry.heard = false
+        entry.downForErrors = url == nil
         entry.serverErrorsInARow = 0
         entry.cutInARow = 0
         if let url { entry.probeURL = url }
-        entry.down = (clock.now(), reason, clock.now().addingTimeInterval(Self.firstBackoff), Self.firstBackoff)
+        entry.down = (clock.now(), reason, clock.now().addingTimeInterval(Self.firstBackoff * Self.jitter()), Self.firstBackoff)
         return Change(host: host, up: false, isAPI: isAPI(host), reason: reason)
     }
 

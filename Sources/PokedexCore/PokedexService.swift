@@ -200,6 +200,20 @@ public final class PokedexService: Sendable {
         }
     }
 
+    /// `SearchPage(query, offset, limit)`: ``search(_:limit:)`` a page at a time, with how many
+    /// match in all (at most ``SearchEngine/maxMatches``).
+    public func searchPage(_ query: String, offset: UInt32, limit: UInt32) throws(PokedexError) -> Answer<ListPage> {
+        let q = try SearchEngine.check(query, limit: limit)
+        @Sendable func page(_ hits: [SearchHit], _ row: (PokemonIndex.Item) -> ListEntry) -> ListPage {
+            let start = min(Int(offset), hits.count), end = min(hits.count, start + Int(limit))
+            return ListPage(total: UInt32(hits.count), entries: hits[start..<end].map { row($0.item) })
+        }
+        if let hits = search.searchFromMemory(q, limit: SearchEngine.maxMatches) { return .now(page(hits, rows.fromMemory)) }
+        return .later { [self] () throws(PokedexError) in
+            page(try await search.search(q, limit: SearchEngine.maxMatches), rows.checkingDisk)
+        }
+    }
+
     private func match(_ hit: SearchHit, _ row: (PokemonIndex.Item) -> ListEntry) -> SearchMatch {
         SearchMatch(entry: row(hit.item), match: hit.match.rawValue, matchedName: hit.matched,
                     language: hit.language, distance: UInt32(hit.distance))

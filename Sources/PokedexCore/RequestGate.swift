@@ -58,12 +58,20 @@ final class RequestGate: Sendable {
 
     let limits: Limits
     private let multiplexes: @Sendable (String) -> Bool?
+    private let heardFrom: @Sendable (String) -> Bool
     private let state = Mutex(State())
 
-    /// - Parameter multiplexes: whether a host multiplexes (HTTP/2); nil while unknown.
-    init(limits: Limits, multiplexes: @escaping @Sendable (String) -> Bool?) {
+    /// - Parameters:
+    ///   - multiplexes: whether a host multiplexes (HTTP/2); nil while unknown.
+    ///   - heardFrom: whether a host has answered since the service started (or since it was
+    ///     last down). Until it has, work nobody waits for goes to it one request at a time:
+    ///     were it down, a cold start would send it a burst (the list and twenty guessed
+    ///     sprites) before the first failure says so.
+    init(limits: Limits, multiplexes: @escaping @Sendable (String) -> Bool?,
+         heardFrom: @escaping @Sendable (String) -> Bool = { _ in true }) {
         self.limits = limits
         self.multiplexes = multiplexes
+        self.heardFrom = heardFrom
     }
 
     /// Slots kept for callers: background work may not take them.
@@ -174,7 +182,8 @@ final class RequestGate: Sendable {
             let hostRoom = callers || w.priority == .prefetch ? hostCap : max(1, hostCap - 1)
             let byteRoom = callers ? limits.maxHeldBytes : limits.maxHeldBytes / 4 * 3
             if s.heldBytes > 0 && s.heldBytes + w.bytes > byteRoom { break }
-            guard s.inFlight < globalRoom, s.perHost[w.host, default: 0] < hostRoom else {
+            let probing = !callers && s.perHost[w.host, default: 0] > 0 && !heardFrom(w.host)
+            guard s.inFlight < globalRoom, s.perHost[w.host, default: 0] < hostRoom, !probing else {
                 i += 1
                 continue
             }

@@ -40,6 +40,9 @@ final class SearchEngine: Sendable {
         }
     }
 
+    /// The most matches ``PokedexService/searchPage(_:offset:limit:)`` counts and pages through.
+    static let maxMatches: UInt32 = 5000
+
     /// Checks a caller's query and limit.
     static func check(_ query: String, limit: UInt32) throws(PokedexError) -> SearchQuery {
         try Catalog.checkLimit(limit)

@@ -232,7 +232,8 @@ public struct SearchIndex: Sendable {
             }
         }
         let compactQuery = TextFolding.compact(query.text)
-        let allowed = EditDistance.allowed(forLength: compactQuery.count)
+        // Typos are allowed by the letters typed, each run once: ten z's are one letter.
+        let allowed = EditDistance.allowed(forLength: TextFolding.deduplicated(compactQuery).count)
         if best.count < limit, allowed > 0, TextFolding.isLatin(compactQuery) {
             fuzzy(compactQuery, allowed: allowed, offer)
         }
@@ -251,6 +252,10 @@ public struct SearchIndex: Sendable {
         let phoneticQuery = TextFolding.phonetic(query)
         let pMask = TextFolding.letterMask(phoneticQuery)
         let n = query.count
+        // Sound-alike keys collapse ("ouououou" is "u", "zszszs" is "s"): their typos are
+        // allowed by the key's own length, not by what was typed.
+        let phoneticAllowed = min(allowed, EditDistance.allowed(forLength: phoneticQuery.count))
+        let typed = TextFolding.deduplicated(query).count
         compact.withUnsafeBufferPointer { cb in
             phonetic.withUnsafeBufferPointer { pb in
                 query.withUnsafeBufferPointer { qb in
@@ -268,23 +273,26 @@ public struct SearchIndex: Sendable {
                             // A length gap, or each letter one side has and the other lacks, costs an edit.
                             if abs(c.count - n) <= allowed,
                                max((qMask & ~km).nonzeroBitCount, (km & ~qMask).nonzeroBitCount) <= allowed,
-                               let d = EditDistance.distance(qb, c, limit: allowed, scratch: &scratch) {
+                               let d = EditDistance.distance(qb, c, limit: allowed, scratch: &scratch),
+                               EditDistance.similarEnough(d, typed, c.count) {
                                 offer(k, .fuzzy, d)
                                 continue
                             }
                             // Sounds alike ("geodood", "quacksly"): one more than the sound distance.
                             let pm = phoneticMask[k], pr = phoneticRange[k]
-                            if abs(Int(pr.count) - phoneticQuery.count) < allowed,
-                               (pMask & ~pm).nonzeroBitCount < allowed, (pm & ~pMask).nonzeroBitCount < allowed {
+                            if phoneticAllowed > 0, abs(Int(pr.count) - phoneticQuery.count) < phoneticAllowed,
+                               (pMask & ~pm).nonzeroBitCount < phoneticAllowed, (pm & ~pMask).nonzeroBitCount < phoneticAllowed {
                                 let p = UnsafeBufferPointer(rebasing: pb[Int(pr.lowerBound)..<Int(pr.upperBound)])
-                                if let d = EditDistance.distance(pqb, p, limit: allowed - 1, scratch: &scratch) {
+                                if let d = EditDistance.distance(pqb, p, limit: phoneticAllowed - 1, scratch: &scratch),
+                                   EditDistance.similarEnough(d + 1, phoneticQuery.count, p.count) {
                                     offer(k, .fuzzy, d + 1)
                                     continue
                                 }
                             }
                             // A typo in the first letters of a longer name, as typed in a search box.
                             if n >= 4, n <= 16, c.count > n + allowed, (qMask & ~prefixMask[k * 16 + n - 1]).nonzeroBitCount < allowed,
-                               let d = EditDistance.distance(qb, UnsafeBufferPointer(rebasing: c[0..<n]), limit: allowed - 1, scratch: &scratch) {
+                               let d = EditDistance.distance(qb, UnsafeBufferPointer(rebasing: c[0..<n]), limit: allowed - 1, scratch: &scratch),
+                               EditDistance.similarEnough(d + 1, typed, n) {
                                 offer(k, .fuzzy, d + 1)
                             }
                         }

@@ -35,7 +35,10 @@ final class Sync: Sendable {
     }
 
     private func runOnce() async -> SyncResult {
+        // From the start, this sync's progress, not the last one's end (`1351/1351`).
+        update(SyncProgress(done: 0, total: progress.total, running: true))
         guard let index = try? await catalog.index() else {
+            update(SyncProgress(done: 0, total: progress.total, running: false))
             return SyncResult(complete: 0, failed: 1)
         }
         let items = index.items

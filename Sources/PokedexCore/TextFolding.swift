@@ -31,6 +31,15 @@ public enum TextFolding {
         folded.unicodeScalars.filter { $0 != "-" }.map(\.value)
     }
 
+    /// Each run of one letter counted once: "zzzzzzzzzz" → "z", "pikachuu" → "pikachu". The
+    /// typo allowance is measured on this, so that holding a key down earns no typos.
+    public static func deduplicated(_ compact: [UInt32]) -> [UInt32] {
+        var out: [UInt32] = []
+        out.reserveCapacity(compact.count)
+        for c in compact where out.last != c { out.append(c) }
+        return out
+    }
+
     /// A rough sound-alike key for Latin names: "geodood" and "geodude", "quacksly" and
     /// "quaxly", "mewww" and "mew" come out alike. ph→f, ck/c/q→k, x→ks, z→s, y→i,
     /// oo→u, ee→i, doubled letters once, no final e.
@@ -110,6 +119,12 @@ public enum EditDistance {
             let d = buf[prev + m]
             return d <= limit ? d : nil
         }
+    }
+
+    /// The floor of similarity under which a match with typos is no match: the typos may be
+    /// at most a third of the longer side (letters as typed, each run once, against the name).
+    public static func similarEnough(_ typos: Int, _ queryLength: Int, _ nameLength: Int) -> Bool {
+        typos * 3 <= max(queryLength, nameLength)
     }
 
     /// The typos allowed for a query of this many letters: none up to 2, one up to 4,

@@ -40,6 +40,14 @@ public enum Pokedex1 {
         "SearchDetailed", args: .two("query", Coding.argument, "limit", Coding.uint32),
         reply: .one("results", Coding.searchMatches), errors: [.invalidArgument, .unavailable])
 
+    /// ``search`` a page at a time, with how many match in all, as ``listPage`` pages the list
+    /// (`Search` stops at 100). limit: 1…100; an offset at or past total gives an empty list.
+    public static let searchPage = Method(
+        "SearchPage", args: .three("query", Coding.argument, "offset", Coding.uint32, "limit", Coding.uint32),
+        reply: Fields.two("total", Coding.uint32, "entries", Coding.entries)
+            .map({ ListPage(total: $0.0, entries: $0.1) }, { ($0.total, $0.entries) }),
+        errors: [.invalidArgument, .unavailable])
+
     /// Flips the favorite; durable before the reply. Returns the new state.
     public static let toggleFavorite = Method(
         "ToggleFavorite", args: .one("pokemon", Coding.argument), reply: .one("favorite", Coding.bool),
@@ -126,7 +134,7 @@ public enum Pokedex1 {
 
     /// The whole interface, in vtable order.
     public static let interface = Interface(name: interfaceName, objectPath: objectPath, members: [
-        listPage.shape, detail.shape, search.shape, searchDetailed.shape, toggleFavorite.shape, setFavorite.shape,
+        listPage.shape, detail.shape, search.shape, searchDetailed.shape, searchPage.shape, toggleFavorite.shape, setFavorite.shape,
         changeFavorite.shape, listFavorites.shape, spritePath.shape, randomSprite.shape, status.shape, sync.shape,
         cacheStats.shape, verifyCache.shape, clearCache.shape,
         favoriteChanged.shape,

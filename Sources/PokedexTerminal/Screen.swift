@@ -63,7 +63,7 @@ public struct Screen: Equatable, Sendable {
         let end = min(width, limit ?? width)
         var col = x
         for ch in text {
-            let w = TerminalText.width(String(ch))
+            let w = TerminalText.width(of: ch)
             guard w > 0 else { continue }
             if col + w > end { break }
             if col >= 0 {

@@ -159,14 +159,22 @@ struct Favs: ParsableCommand {
 struct Sprite: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the path of a Pokémon's sprite, fetching it if needed.",
-        discussion: "JSON: {\"pokemon\", \"sprite_path\"}")
+        discussion: "JSON: {\"pokemon\": the resolved API name, \"id\", \"query\": as given, \"sprite_path\"}")
 
     @Argument(help: "A name or number.") var pokemon: String
     @OptionGroup var common: Common
 
     func run() throws {
-        let path = try withClient { c throws(BusError) in try c.spritePath(pokemon) }
-        if common.json { return JSON.object([("pokemon", .string(pokemon)), ("sprite_path", .string(path))]).print() }
+        let (path, resolved) = try withClient { c throws(BusError) in
+            let path = try c.spritePath(pokemon)
+            // Which Pokémon "No. 25" or "Pikachu" named: the exact match, from memory by now.
+            let named = common.json ? (try? c.searchDetailed(pokemon, limit: 1))?.first.flatMap { $0.match == "exact" ? $0.entry : nil } : nil
+            return (path, named)
+        }
+        if common.json {
+            return JSON.object([("id", resolved.map { .int($0.id) } ?? .null), ("pokemon", .string(resolved?.name ?? pokemon)),
+                                ("query", .string(pokemon)), ("sprite_path", .string(path))]).print()
+        }
         print(Output.safe(path))
     }
 }
@@ -174,25 +182,32 @@ struct Sprite: ParsableCommand {
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Is the service running; its version, API, cache tiers and favorites. Does not start it.",
-        discussion: "JSON: {\"running\"} and, when running, every key of the Status method (version, api_url, cache_dir, data_dir, memory_entries, memory_bytes, memory_cap_bytes, disk_entries, disk_bytes, disk_cap_bytes, favorites, online, requests_in_flight, requests_max_in_flight, sandbox (one line), landlock_abi, landlock (what it restricts: files, tcp, scopes), landlock_missing, namespaces, and hosts: one object per host with host, api, up, and when down down_since, reason and next_attempt in seconds since the epoch; multiplexed once known). Exits 3 when not running.")
+        discussion: "JSON: {\"running\"} and, when not running, \"reason\"; when running, every key of the Status method (version, api_url, cache_dir, data_dir, memory_entries, memory_bytes, memory_cap_bytes, disk_entries, disk_bytes, disk_cap_bytes, favorites, online, requests_in_flight, requests_max_in_flight, sandbox (one line), landlock_abi, landlock (what it restricts: files, tcp, scopes), landlock_missing, namespaces, and hosts: one object per host with host, api, up, and when down down_since, reason and next_attempt in seconds since the epoch; multiplexed once known). Exits 3 when not running.")
 
     @OptionGroup var common: Common
 
     func run() throws {
-        let raw: BusValue? = try withClient(starting: false) { c throws(BusError) -> BusValue? in
-            let owned = try c.call(destination: FreedesktopBus.daemonName, path: FreedesktopBus.daemonPath,
-                                   interface: FreedesktopBus.daemonName, "NameHasOwner") { w throws(BusError) in
-                try w.append(Pokedex1.busName)
+        let raw: BusValue?
+        do {
+            raw = try withClient(starting: false) { c throws(BusError) -> BusValue? in
+                let owned = try c.call(destination: FreedesktopBus.daemonName, path: FreedesktopBus.daemonPath,
+                                       interface: FreedesktopBus.daemonName, "NameHasOwner") { w throws(BusError) in
+                    try w.append(Pokedex1.busName)
+                }
+                guard owned.first?.bool == true else { return nil }
+                return try c.values(Pokedex1.status, ()).first
             }
-            guard owned.first?.bool == true else { return nil }
-            return try c.values(Pokedex1.status, ()).first
+        } catch let failure as Failure where common.json {
+            // Nothing answers (no session bus, or the service does not reply): still one object.
+            JSON.object([("reason", .string(failure.message)), ("running", .bool(false))]).print()
+            throw Failure.silent(failure.code)
         }
         guard let raw else {
-            if common.json { JSON.object([("running", .bool(false))]).print() } else {
-                // A unit that failed says why (the first call would fail the same way).
-                let unit = PokedexClient.settledUnitState()
-                print(unit?.explanation(unit: PokedexClient.unitName)
-                      ?? "pokedexd is not running; the first call starts it (or: systemctl --user start pokedex)")
+            // A unit that failed says why (the first call would fail the same way).
+            let unit = PokedexClient.settledUnitState()
+            let why = unit?.explanation(unit: PokedexClient.unitName)
+            if common.json { JSON.object([("reason", .string(why ?? "the service is not running")), ("running", .bool(false))]).print() } else {
+                print(why ?? "pokedexd is not running; the first call starts it (or: systemctl --user start pokedex)")
             }
             throw Failure.silent(.unavailable)
         }

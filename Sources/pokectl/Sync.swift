@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import PokedexBusClient
 import PokedexModels
+import PokedexTerminal
 
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,15 +18,15 @@ struct Sync: ParsableCommand {
     func run() throws {
         let tty = isatty(1) == 1 && !common.json
         var lastLine = -1
+        var bar = ProgressBar()
         let started = monotonic()
         let result = try withClient { c throws(BusError) in
             try c.sync { done, total in
                 guard total > 0, !common.json else { return }
+                // Nothing until this sync's own progress shows (not the last one's end).
+                guard let line = bar.line(done: done, total: total) else { return }
                 if tty {
-                    let width = 30
-                    let filled = Int(done) * width / Int(total)
-                    let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-                    print("\r\(bar) \(done)/\(total)", terminator: "")
+                    print(line, terminator: "")
                     fflush(nil)
                 } else {
                     let tenth = Int(done) * 10 / Int(total)
@@ -33,7 +34,7 @@ struct Sync: ParsableCommand {
                 }
             }
         }
-        if tty { print("") }
+        if tty { print(bar.started ? "\r\u{1B}[K" : "", terminator: "") }
         if common.json {
             JSON.object([("complete", .int(result.complete)), ("failed", .int(result.failed))]).print()
         } else {

@@ -15,6 +15,8 @@ struct Watch: ParsableCommand {
             """)
 
     @Option(help: "Exit after this many events.") var count: Int?
+    /// `--json` is what watch always prints (one object a line); taken like every command's.
+    @OptionGroup var common: Common
 
     func validate() throws {
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }

@@ -199,17 +199,24 @@ final class CacheMaintenanceTests: XCTestCase {
         XCTAssertEqual(api.client.count(FakePokeAPI.base + "/pokemon/2/"), 2, "the first fetch and the repair's")
     }
 
-    func testUnknownDamagedRecordsAreRemovedAndCountedAsFailed() async throws {
+    func testUnknownDamagedRecordsAreStrayFilesRemovedAsOrphans() async throws {
         let store = try FileCacheStore(directory: dir + "/cache", capacity: 1 << 24)
         let s = try makeService(FakePokeAPI(), store: store)
         try store.writeRecord("moves/1", StoredRecord(payload: Array("{}".utf8), freshness: Freshness(etag: nil, fetchedAt: Date(), maxAge: 60)))
         try store.writeRecord("moves/2", StoredRecord(payload: Array("{}".utf8), freshness: Freshness(etag: nil, fetchedAt: Date(), maxAge: 60)))
         try flip(v1 + "/records/moves_2.rec")
+        // Issue 28: a stray file in the records folder is an orphan (removed, counted as such),
+        // not damage: verify has nothing to fail on.
+        try Data("my notes".utf8).write(to: URL(fileURLWithPath: v1 + "/records/notes.rec"))
+        try Data("my notes".utf8).write(to: URL(fileURLWithPath: v1 + "/records/notes.txt"))
         let r = try await s.verifyCache().value()
-        XCTAssertEqual(r, CacheVerifyResult(checked: 2, damaged: 1, repaired: 0, failed: 1, orphans: 0, failures: [
-            .init(item: "moves/2", reason: "not a record this service writes; removed"),
-        ]))
+        XCTAssertEqual(r, CacheVerifyResult(checked: 1, damaged: 0, repaired: 0, failed: 0, orphans: 3, failures: []))
         XCTAssertNotNil(store.readRecord("moves/1"), "a whole record of another kind is left alone")
+        XCTAssertNil(FileIO.fileInfo(v1 + "/records/moves_2.rec"))
+        XCTAssertNil(FileIO.fileInfo(v1 + "/records/notes.rec"))
+        XCTAssertNil(FileIO.fileInfo(v1 + "/records/notes.txt"))
+        let again = try await s.verifyCache().value()
+        XCTAssertEqual(again, CacheVerifyResult(checked: 1, damaged: 0, repaired: 0, failed: 0, orphans: 0, failures: []))
     }
 
     // MARK: Clear

@@ -110,8 +110,15 @@ final class FetcherTests: XCTestCase {
             XCTAssertTrue(error.asPokedexError(context: "x").message.contains("cannot reach pokeapi.test"))
         }
         XCTAssertFalse(f.isOnline)
-        XCTAssertEqual(client.count(url), 2, "no retry schedule against a host found unreachable")
-        _ = try await f.fetch(url)
+        XCTAssertEqual(client.count(url), 1, "no retry against a host found unreachable")
+        // Its next try is a second away: a caller waits for it (sends nothing before) and makes it.
+        do { _ = try await f.fetch(url); XCTFail("expected failure") } catch {
+            guard case .transport(.connection, _) = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(client.count(url), 2)
+        XCTAssertEqual(clock.sleeps.last ?? 0, 1.125, accuracy: 0.126, "waited for the try, 1 s after the failure")
+        _ = try await f.fetch(url)  // the next, 2 s later, is answered
+        XCTAssertEqual(clock.sleeps.last ?? 0, 2.25, accuracy: 0.251)
         XCTAssertTrue(f.isOnline)
     }
 
@@ -144,6 +151,7 @@ final class FetcherLoggingTests: XCTestCase {
         let f = Fetcher(client: client, clock: clock, allowedHosts: ["pokeapi.test"], log: { _, m in lines.withLock { $0.append(m) } })
         for _ in 0..<5 { _ = try? await f.fetch(url) }
         down.withLock { $0 = false }
+        clock.advance(5)  // the next try is due (tries after 1 and 2 s were waited for and failed)
         for _ in 0..<5 { _ = try await f.fetch(url) }
         _ = try? await f.fetch("https://evil.test/a.png")
         _ = try? await f.fetch("https://evil.test/b.png")

@@ -129,9 +129,12 @@ final class HostHealthTests: XCTestCase {
         XCTAssertEqual(hosts.map(\.host), ["pokeapi.test", "sprites.test"])
         XCTAssertEqual(hosts.map(\.up), [true, false])
         XCTAssertTrue(hosts[1].reason.contains("Could not resolve"), hosts[1].reason)
-        // A caller who needs it still gets one attempt; an answer brings it back, logged once.
+        // A caller who needs it is answered from what is known until the next try is due, then
+        // makes that one attempt; an answer brings it back, logged once.
         client.route(sprite) { _ in HTTPResponse(status: 200, body: [2]) }
         _ = try await f.fetch(sprite, as: .png)
+        XCTAssertEqual(client.count(sprite), 2)
+        XCTAssertEqual(clock.sleeps.last ?? 0, 1.125, accuracy: 0.126, "it waited for the try a second away, then made it")
         XCTAssertEqual(changes.withLock { $0 }, ["sprites.test false", "sprites.test true"])
         XCTAssertTrue(lines.withLock { $0.last ?? "" }.contains("sprites.test answers again"))
     }
@@ -163,13 +166,15 @@ final class HostHealthTests: XCTestCase {
         guard case .go(let before) = health.admit("sprites.test", .optional) else { return XCTFail() }
         for _ in 0..<20 { health.failed("sprites.test", .connection("Empty reply from server"), url: sprite, sentDuring: before) }
         let first = health.snapshot().first { $0.host == "sprites.test" }!
-        XCTAssertEqual(first.nextAttempt.map { $0 - clock.now().timeIntervalSince1970 } ?? -1, 1, accuracy: 0.01,
+        XCTAssertEqual(first.nextAttempt.map { $0 - clock.now().timeIntervalSince1970 } ?? -1, 1.125, accuracy: 0.126,
                        "the first probe in 1 s, not 30: only the first failure counted")
-        // A probe sent during the outage that fails does push it back.
+        // Nothing goes before the probe is due; a probe sent then that fails does push it back.
+        guard case .waitUntil = health.admit("sprites.test", .required) else { return XCTFail() }
+        clock.advance(1.25)
         guard case .once(let during) = health.admit("sprites.test", .required) else { return XCTFail() }
         health.failed("sprites.test", .connection("Empty reply from server"), url: sprite, sentDuring: during)
         let second = health.snapshot().first { $0.host == "sprites.test" }!
-        XCTAssertEqual(second.nextAttempt.map { $0 - clock.now().timeIntervalSince1970 } ?? -1, 2, accuracy: 0.01)
+        XCTAssertEqual(second.nextAttempt.map { $0 - clock.now().timeIntervalSince1970 } ?? -1, 2.25, accuracy: 0.251)
         // A probe finds it back; a late failure of a request sent before the outage leaves it up.
         health.answered("sprites.test", status: 200, multiplexed: nil, sentDuring: during)
         XCTAssertTrue(health.isUp("sprites.test"))

@@ -94,3 +94,55 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(TextFolding.phonetic(TextFolding.compact("geodood")), TextFolding.phonetic(TextFolding.compact("geodude")))
     }
 }
+
+/// Issue 28: the typo allowance comes from the letters typed, each run once, with a floor of
+/// similarity, so that nonsense finds nothing.
+final class SearchSaysNoTests: XCTestCase {
+    let index: SearchIndex = {
+        let names: [(UInt32, String)] = [
+            (23, "ekans"), (25, "pikachu"), (86, "seel"), (133, "eevee"), (151, "mew"), (845, "cramorant"), (173, "cleffa"),
+            (146, "moltres"), (74, "geodude"), (1, "bulbasaur"), (6, "charizard"),
+        ]
+        let list = PokemonIndex(items: names.map { .init(id: $0.0, name: $0.1) }, total: UInt32(names.count))
+        return SearchIndex(index: list, localized: [845: ["ja-roma": "Uu"], 173: ["ja-roma": "Py"], 146: ["ja-roma": "Fire"]])
+    }()
+
+    func hits(_ q: String) -> [String] { index.search(SearchQuery(parsing: q), limit: 3).map(\.item.name) }
+
+    func testHeldKeysAreNotTypos() {
+        XCTAssertEqual(hits("zzzzzzzzzz"), [], "was seel, 3 typos")
+        XCTAssertEqual(hits(String(repeating: "b", count: 16)), [], "was ekans")
+        XCTAssertEqual(hits(String(repeating: "é", count: 32)), [], "was seel and eevee")
+        XCTAssertEqual(hits("ouououououou"), [], "a sound-alike key that collapses to one letter")
+        XCTAssertEqual(hits("zszszszszs"), [])
+    }
+
+    func testRealTyposStillFind() {
+        XCTAssertEqual(hits("pikachuu").first, "pikachu")
+        XCTAssertEqual(hits("mewww").first, "mew")
+        XCTAssertEqual(hits("geodood").first, "geodude")
+        XCTAssertEqual(hits("charzard").first, "charizard")
+        XCTAssertEqual(hits("bulbsaur").first, "bulbasaur")
+    }
+
+    func testRandomLettersFindNothing() {
+        // Seeded: a failure prints the seed and the query, which replay it.
+        for seed in UInt64(1)...3 {
+            var state = seed
+            func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(state >> 33) }
+            for _ in 0..<500 {
+                let n = 10 + next() % 11, kind = next() % 3
+                let vowels = Array("aeiou"), consonants = Array("bcdfghjklmnpqrstvwxyz")
+                let pair = [Character(Unicode.Scalar(UInt8(97 + next() % 26))), Character(Unicode.Scalar(UInt8(97 + next() % 26)))]
+                let q = String((0..<n).map { i -> Character in
+                    switch kind {
+                    case 0: return Character(Unicode.Scalar(UInt8(97 + next() % 26)))
+                    case 1: return i % 2 == 0 ? consonants[next() % consonants.count] : vowels[next() % vowels.count]
+                    default: return pair[i % 2]
+                    }
+                })
+                XCTAssertEqual(hits(q), [], "seed \(seed): \(q)")
+            }
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import PokedexLocks
 import XCTest
 import PokedexTestKit
 @testable import PokedexCore
@@ -211,4 +212,22 @@ final class ServiceTests: XCTestCase {
                        "When several of these POKéMON gather, their electricity")
         XCTAssertEqual(APIDecoding.cleanFlavorText("  a \n\n b\u{AD} "), "a b")
     }
+
+    /// Issue 28: a second sync's progress starts at its own 0, not at the first one's end
+    /// (pokectl's bar showed `1351/1351` before anything happened).
+    func testASecondSyncReportsFromZero() async throws {
+        let api = FakePokeAPI()
+        let s = try makeService(api)
+        let seen = Mutex<[SyncProgress]>([])
+        s.observe { if case .sync(let p) = $0 { seen.withLock { $0.append(p) } } }
+        _ = try await s.sync().value()
+        let total = s.syncProgress.total
+        XCTAssertGreaterThan(total, 0)
+        XCTAssertEqual(s.syncProgress.done, total)
+        seen.withLock { $0 = [] }
+        _ = try await s.sync().value()
+        let second = seen.withLock { $0 }
+        XCTAssertEqual(second.first, SyncProgress(done: 0, total: total, running: true), "\(second.prefix(3))")
+    }
+
 }

@@ -145,8 +145,22 @@ enum BrowseSteps {
     /// latest generation or an older one; a detail the selected Pokémon or another).
     static func event(_ s: Step, _ m: BrowseModel) -> BrowseEvent {
         switch s.kind {
-        case 0..<45, 97...99:
+        case 0..<40, 97...99:
             return .input(.key(keys[s.a % keys.count]))
+        case 40..<42:
+            // A retry that comes due: for a page that failed, or one the model never asked for.
+            return .pageDue(offset: s.b % 9 == 8 ? [-20, 7, Int.max, Int.min][s.a % 4] : (s.a % 70) * BrowseModel.pageSize)
+        case 42..<44:
+            // The service goes away (its name lost its owner) and comes back.
+            return .service(down: s.b % 2 == 0 ? nil : "pokedexd stopped; waiting for it to come back")
+        case 44:
+            // A further page of results: where the model asked, at 0, or somewhere it did not.
+            let have = m.results?.count ?? 0
+            let offset = [have, 0, have + 7, -1][s.b % 4]
+            let total = UInt32(clamping: have + s.a % 150)
+            let generation = s.c % 4 == 0 ? m.searchGeneration - 1 : m.searchGeneration
+            return .searchPage(generation: generation, offset: offset,
+                               ListPage(total: total, entries: (0..<(s.a % 25)).map { entry(have + $0 * 3 + 1) }))
         case 45..<50:
             let coordinates = [0, -1, 1, 5, 15, 30, 79, 299, Int.max, Int.min]
             return .input(.mouse(MouseEvent([.press, .wheelDown, .wheelUp, .release, .other][s.c % 5],
@@ -250,6 +264,14 @@ enum BrowseSteps {
                 if offset < 0 || offset % BrowseModel.pageSize != 0 { out.append("asked for page at \(offset)") }
                 if !pages.insert(offset).inserted { out.append("asked for page \(offset) twice at once") }
             }
+            if case .retryPage(let offset, let after) = e {
+                if offset < 0 || offset % BrowseModel.pageSize != 0 { out.append("a retry for page at \(offset)") }
+                if !(after >= 1 && after <= 30) { out.append("a retry after \(after) s, not 1…30") }
+            }
+            if case .searchMore(let q, _, let offset) = e {
+                if q.isEmpty || offset < 0 { out.append("more results for \"\(q)\" from \(offset)") }
+                if let r = m.results, offset != r.count { out.append("more results from \(offset), with \(r.count) shown") }
+            }
         }
         return out
     }
@@ -279,7 +301,9 @@ enum BrowseSteps {
             let position = m.count == 0 ? "0 of 0" : "\(v.lowerBound + 1)–\(max(v.lowerBound + 1, v.upperBound)) of \(m.count)"
             if !status.contains(position) { out.append("status \"\(status)\" does not say \(position)") }
         }
-        if !status.contains(m.online ? "● online" : "● offline") { out.append("status \"\(status)\" does not say online=\(m.online)") }
+        // The service's own state first: gone (its name has no owner), else online or offline.
+        let says = m.serviceDown != nil ? "○ pokedexd" : m.online ? "● online" : "● offline"
+        if !status.contains(says) { out.append("status \"\(status)\" does not say \(says)") }
         if m.mode == .grid, m.source == .all, let total = m.total, !row(s, 0).contains("all \(total)") {
             out.append("title \"\(row(s, 0))\" does not say all \(total)")
         }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # `pokectl browse` driven as a person would, through tmux: open, scroll, search, open the detail,
 # favorite (here and from another client), resize, quit; the terminal's settings (`stty -g`)
-# the same before and after q, Ctrl-C, SIGTERM, SIGHUP and the service being killed; NO_COLOR;
+# the same before and after q, Ctrl-C, SIGTERM and SIGHUP; the service stopping, coming back and
+# not being there yet; TERM=dumb refused; NO_COLOR;
 # and a refusal when stdout is not a terminal. The daemon runs on a private bus against the
 # project's mock PokeAPI. BUILD_DIR picks the binaries (default .build/debug).
 # Prints "browse: N passed, M failed"; CAPTURE=FILE also keeps a `capture-pane -e` of the grid.
@@ -124,13 +125,33 @@ wait_for 'of 46' "NO_COLOR: the grid opens"
 if t capture-pane -e -p -t browse | grep -qE $'\e\[[0-9;]*(38|48);'; then fail "NO_COLOR: colour sequences"; else ok "NO_COLOR: no colour sequences"; fi
 keys q
 
-# The service killed mid-session: a clear message, the terminal restored.
+# Issue 28: the service killed mid-session: browse says so at once (no key), and reconnects when
+# it is back; with no service at all, it waits for it.
 open_browse killed
 wait_for 'of 46' "run for a killed service opens"
 kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
-keys Enter
-closed killed 3 "service killed"
-screen | grep -q "the Pokédex service went away" && ok "service killed: says so" || { fail "service killed: no message"; screen | sed 's/^/     |/'; }
+wait_for '○ service stopped' "service killed: 'service stopped' at once, without a key"
+start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=no
+wait_for '● online' "service back: browse reconnects"
+keys G
+wait_for '#046|of 46' "and answers keys from the new service"
+keys q
+closed killed 0 "service killed and back"
+kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
+open_browse waiting
+wait_for '○ waiting for the service' "no service at all: 'waiting for the service', not 'went away'"
+start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=no
+wait_for '1–[0-9]+ of 46' "the service starts: the grid comes"
+keys '?'
+wait_for 'back to the whole' "the keys' help opens"
+wait_for '^[^a-z]*list\) ' "its long lines wrap instead of being cut"
+keys x q
+closed waiting 0 "waiting, then served"
+
+# TERM=dumb: a refusal with a message, not escape codes as text.
+err=$(TERM=dumb script -qec "pokectl browse" /dev/null 2>&1); code=$?
+echo "$err" | grep -q "cannot draw on this terminal (TERM=dumb)" && ok "TERM=dumb: refuses with a message" || fail "TERM=dumb: $code $err"
+echo "$err" | grep -q $'\e\[?1049h' && fail "TERM=dumb: took over the screen" || ok "TERM=dumb: no full-screen escapes"
 
 # Not a terminal: a clear refusal, exit 2.
 err=$(pokectl browse </dev/null 2>&1 >/dev/null); code=$?

@@ -95,6 +95,20 @@ check "watch: FavoriteChanged and PropertiesChanged lines, each valid JSON" bash
     sed -n 2p $TMP/watch.out | jq -e '.event == \"PropertiesChanged\" and .interface == \"io.github.pokedexd.Pokedex1\" and .changed.Favorites == [7, 25, 1]' &&
     sed -n 3p $TMP/watch.out | jq -e '.event == \"FavoriteChanged\" and .favorite == false' &&
     sed -n 4p $TMP/watch.out | jq -e '.changed.Favorites == [7, 25]'"
+# Issue 28: --json as every command takes it; and the answers scripts need.
+pokectl watch --json --count 2 >"$TMP/watchjson.out" &
+WJ=$!
+sleep 0.5
+pokectl fav bulbasaur >/dev/null
+for _ in $(seq 50); do kill -0 $WJ 2>/dev/null || break; sleep 0.1; done
+check "watch --json: taken, one JSON object a line" bash -c "
+    [ \$(wc -l < $TMP/watchjson.out) = 2 ] && while read -r l; do echo \"\$l\" | jq -e 'type == \"object\"' >/dev/null || exit 1; done < $TMP/watchjson.out"
+pokectl unfav bulbasaur >/dev/null
+check "sprite --json names the resolved Pokémon, not the input" bash -c "
+    pokectl sprite 'No. 25' --json | jq -e '.pokemon == \"pikachu\" and .id == 25 and .query == \"No. 25\" and (.sprite_path | length > 0)'"
+check "status --json with no session bus: {running: false, reason} on stdout, exit 3" bash -c "
+    out=\$(DBUS_SESSION_BUS_ADDRESS=unix:path=$TMP/no-bus pokectl status --json 2>/dev/null); code=\$?
+    echo \"\$out\" | jq -e '.running == false and (.reason | length > 0)' && [ \$code = 3 ]"
 setsid "$W" --follow >"$TMP/follow.out" 2>&1 &
 FOLLOW=$!
 sleep 1

@@ -502,6 +502,17 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, b"{}")
         self.send(404, b"Not Found", "text/plain")
 
+    def do_HEAD(self):
+        # The service's probes: a server that is offline does not answer them either.
+        listener = getattr(self.server, "listener", "api")
+        with lock:
+            s = dict(settings)
+        if s["offline"] or (listener == "sprites" and s["sprite_host_offline"]):
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        self.send_error(501, "Unsupported method ('HEAD')")
+
     def do_GET(self):
         self.counted = False
         self.chunked_next = self.cut_next = False

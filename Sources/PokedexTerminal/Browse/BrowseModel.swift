@@ -18,10 +18,17 @@ public struct BrowseModel: Sendable {
     public internal(set) var total: Int?
     public internal(set) var loaded: [Int: ListEntry] = [:]
     var pagesAsked: Set<Int> = []
+    /// Pages that failed: how many times in a row. Each waits ``retryDelay(failures:)`` (the
+    /// driver adds jitter) before it is asked again, so an outage is never a storm of calls.
+    var pageFailures: [Int: Int] = [:]
     // Search: the line being typed, and the results of the latest query sent.
     public internal(set) var query = ""
     var searchGeneration = 0
     public internal(set) var results: [ListEntry]?
+    /// How many match in all (``results`` holds the first of them, a page at a time, as the grid).
+    public internal(set) var resultsTotal: Int?
+    /// The offset of the next page of results asked for and not yet here.
+    var resultsAsked: Int?
     public internal(set) var favorites: [ListEntry]?
     public internal(set) var source = Source.all
     public internal(set) var mode = Mode.grid
@@ -32,8 +39,15 @@ public struct BrowseModel: Sendable {
     /// The first grid row on screen.
     public internal(set) var top = 0
     public internal(set) var online = true
-    /// A one-line note for the status line (an error), until the next key.
+    /// A one-line note for the status line (an error), until the next key or until the
+    /// condition behind it clears.
     public internal(set) var message: String?
+    /// What ``message`` reports, so that it can go when that clears.
+    var messageCause: MessageCause?
+    enum MessageCause { case page, search, other }
+    /// Why the service does not answer ("service stopped", "waiting for the service", or a
+    /// diagnosis); nil while it runs. Shown in the status line.
+    public internal(set) var serviceDown: String?
     var spritesAsked: Set<UInt32> = []
     /// Nothing is asked of the service before ``start()`` (the first size comes before it).
     var started = false
@@ -63,7 +77,7 @@ public struct BrowseModel: Sendable {
     public var count: Int {
         switch source {
         case .all: return total ?? 0
-        case .search: return results?.count ?? 0
+        case .search: return max(results?.count ?? 0, resultsTotal ?? 0)
         case .favorites: return favorites?.count ?? 0
         }
     }
@@ -91,7 +105,7 @@ public struct BrowseModel: Sendable {
         var out: [BrowseEffect] = []
         switch event {
         case .input(let input):
-            if case .key = input { message = nil }
+            if case .key = input { message = nil; messageCause = nil }
             out = self.input(input)
         case .resized(let width, let height):
             layout = BrowseLayout(width: width, height: height)
@@ -101,35 +115,72 @@ public struct BrowseModel: Sendable {
             guard offset >= 0, offset % Self.pageSize == 0, offset <= Int(UInt32.max) else { break }
             total = Int(page.total)
             for (i, e) in page.entries.prefix(Self.pageSize).enumerated() { loaded[offset + i] = e }
+            pageFailures[offset / Self.pageSize] = nil
+            if messageCause == .page, pageFailures.isEmpty { message = nil; messageCause = nil }
         case .pageFailed(let offset, let why):
+            // Asked again after a pause that doubles (``retryDelay``), not at once.
+            let page = offset / Self.pageSize
+            let failures = pageFailures[page, default: 0] + 1
+            pageFailures[page] = failures
+            note(why, .page)
+            out.append(.retryPage(offset: page * Self.pageSize, after: Self.retryDelay(failures: failures)))
+        case .pageDue(let offset):
             pagesAsked.remove(offset / Self.pageSize)
-            message = why
+        case .service(let down):
+            let wasDown = serviceDown != nil
+            serviceDown = down
+            if wasDown, down == nil {
+                // Back: what failed meanwhile is asked again now, and the favorites anew.
+                retryFailedPages()
+                out.append(.loadFavorites)
+            }
         case .searchDue(let generation):
             if generation == searchGeneration, !query.isEmpty { out.append(.search(query: query, generation: generation)) }
         case .searchResults(let generation, let entries):
             guard generation == searchGeneration else { break }
             results = entries
+            resultsTotal = nil
+            resultsAsked = nil
             selected = 0
             top = 0
+        case .searchPage(let generation, let offset, let page):
+            guard generation == searchGeneration else { break }
+            resultsTotal = Int(page.total)
+            resultsAsked = nil
+            if offset == 0 {
+                results = page.entries
+                selected = 0
+                top = 0
+            } else if var r = results, r.count == offset {
+                r.append(contentsOf: page.entries)
+                results = r
+            }
         case .searchFailed(let generation, let why):
-            if generation == searchGeneration { results = []; message = why }
+            if generation == searchGeneration {
+                // A later page that failed is not asked again (no storm); a new query starts over.
+                if resultsAsked == nil { results = []; resultsTotal = nil }
+                note(why, .search)
+            }
         case .detail(let d):
             guard mode == .detail, detailLoading == d.name || detailLoading == String(d.id) else { break }
             detail = d
             detailLoading = nil
         case .detailFailed(let why):
             if mode == .detail { mode = .grid; detailLoading = nil }
-            message = why
+            note(why, .other)
         case .favorites(let list):
             favorites = list
         case .favoriteChanged(let id, let name, let favorite):
             noteFavorite(id: id, name: name, favorite: favorite)
         case .online(let up):
+            // The API is back: pages that failed are asked again now rather than at their
+            // next retry, and their error line goes once they arrive.
+            if up, !online { retryFailedPages() }
             online = up
         case .sprite(let id, let path):
             update(id) { $0.spritePath = path }
         case .failed(let why):
-            if !why.isEmpty { message = why }
+            if !why.isEmpty { note(why, .other) }
         }
         keepInBounds()
         return out + wants()
@@ -144,6 +195,21 @@ public struct BrowseModel: Sendable {
         let lastRow = count == 0 ? 0 : (count - 1) / layout.columns
         top = min(max(0, top), lastRow)
         reveal()
+    }
+
+    mutating func note(_ why: String, _ cause: MessageCause) {
+        message = why
+        messageCause = cause
+    }
+
+    /// Pages waiting for their retry are asked again at the next ``wants()``.
+    mutating func retryFailedPages() {
+        for page in pageFailures.keys { pagesAsked.remove(page) }
+    }
+
+    /// The pause before a failed page is asked again: 1 s, doubling to 30 s (before jitter).
+    public static func retryDelay(failures: Int) -> Double {
+        min(30, Double(1 << min(max(failures, 1) - 1, 5)))
     }
 
     // MARK: Keys and the mouse
@@ -230,6 +296,8 @@ public struct BrowseModel: Sendable {
         if query.isEmpty {
             source = .all
             results = nil
+        resultsTotal = nil
+        resultsAsked = nil
             selected = 0
             top = 0
             return []
@@ -264,6 +332,8 @@ public struct BrowseModel: Sendable {
         source = .all
         query = ""
         results = nil
+        resultsTotal = nil
+        resultsAsked = nil
         searchGeneration += 1
         selected = 0
         top = 0
@@ -324,6 +394,14 @@ public struct BrowseModel: Sendable {
                 out.append(.loadPage(offset: page * Self.pageSize))
             }
         }
+        // Results past the first page, as the grid's pages: when the screen and the next reach them.
+        if case .search(let q) = source, let r = results, let total = resultsTotal, r.count < total, resultsAsked == nil {
+            let last = (top + 2 * layout.rows) * layout.columns
+            if last >= r.count {
+                resultsAsked = r.count
+                out.append(.searchMore(query: q, generation: searchGeneration, offset: r.count))
+            }
+        }
         for i in visible {
             guard let e = entry(i), e.spritePath.isEmpty, !spritesAsked.contains(e.id) else { continue }
             spritesAsked.insert(e.id)
@@ -338,9 +416,15 @@ public enum BrowseEvent: Equatable, Sendable {
     case resized(width: Int, height: Int)
     case page(offset: Int, ListPage)
     case pageFailed(offset: Int, String)
+    /// A failed page's pause (``BrowseEffect/retryPage(offset:after:)``) is over.
+    case pageDue(offset: Int)
+    /// The service stopped (why, for the status line) or, with nil, answers again.
+    case service(down: String?)
     /// The debounce after typing ran out.
     case searchDue(generation: Int)
     case searchResults(generation: Int, [ListEntry])
+    /// A page of results at `offset`, with how many match in all.
+    case searchPage(generation: Int, offset: Int, ListPage)
     case searchFailed(generation: Int, String)
     case detail(PokemonDetail)
     case detailFailed(String)
@@ -356,8 +440,12 @@ public enum BrowseEvent: Equatable, Sendable {
 /// What the model asks of the service (or of the clock); the driver does it and answers with events.
 public enum BrowseEffect: Equatable, Sendable {
     case loadPage(offset: Int)
+    /// Ask for the page again after `after` seconds (with jitter): answered by ``BrowseEvent/pageDue(offset:)``.
+    case retryPage(offset: Int, after: Double)
     case scheduleSearch(generation: Int, after: Double)
     case search(query: String, generation: Int)
+    /// The next page of the results, from `offset`.
+    case searchMore(query: String, generation: Int, offset: Int)
     case loadDetail(name: String)
     case toggleFavorite(name: String)
     case loadFavorites

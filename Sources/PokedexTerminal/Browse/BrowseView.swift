@@ -96,7 +96,7 @@ public struct BrowseView {
         case (.searching, _): text = "/" + model.query
         case (.detail, _): text = model.detail.map { PokemonNames.display($0.name) } ?? model.detailLoading.map(PokemonNames.display) ?? ""
         case (_, .all): text = model.total.map { "all \($0)" } ?? "loading…"
-        case (_, .search(let q)): text = "search “\(q)”: " + (model.results.map { "\($0.count) found" } ?? "searching…")
+        case (_, .search(let q)): text = "search “\(q)”: " + (model.results.map { "\(max($0.count, model.resultsTotal ?? 0)) found" } ?? "searching…")
         case (_, .favorites): text = "favorites: " + (model.favorites.map { String($0.count) } ?? "…")
         }
         x = s.put(" " + UntrustedText.terminal(text), x: x, y: 0, style: Style(foreground: bar.foreground, background: bar.background, reverse: bar.reverse))
@@ -115,9 +115,13 @@ public struct BrowseView {
         default: position = model.count == 0 ? "0 of 0" : "\(visible.lowerBound + 1)–\(max(visible.lowerBound + 1, visible.upperBound)) of \(model.count)"
         }
         x = s.put(position, x: x, y: y, style: Style(foreground: base.foreground, background: base.background, bold: true, reverse: base.reverse)) + 2
-        let online = model.online ? "● online" : "● offline"
-        let onlineColour = coloured ? (model.online ? RGB(0x60, 0xD0, 0x60) : RGB(0xF0, 0x60, 0x60)) : nil
-        x = s.put(online, x: x, y: y, style: Style(foreground: onlineColour, background: base.background, reverse: base.reverse)) + 2
+        // The service first: when it does not answer, why (stopped, not started yet, or a
+        // diagnosis of its failure to start), in place of the API's state.
+        let up = model.serviceDown == nil && model.online
+        let online = model.serviceDown.map { "○ " + TerminalText.truncate(UntrustedText.terminal($0), to: max(8, s.width / 2)) }
+            ?? (model.online ? "● online" : "● offline")
+        let onlineColour = coloured ? (up ? RGB(0x60, 0xD0, 0x60) : RGB(0xF0, 0x60, 0x60)) : nil
+        x = s.put(online, x: x, y: y, style: Style(foreground: onlineColour, background: base.background, reverse: base.reverse), limit: s.width - 1) + 2
         let keys: String
         switch model.mode {
         case .searching: keys = "type to search · ⏎ keep · Esc all"
@@ -217,15 +221,27 @@ public struct BrowseView {
     ]
 
     func help(_ s: inout Screen) {
-        let w = min(s.width - 4, 64), h = min(s.height - 4, Self.keys.count + 4)
-        guard w > 2, h > 2 else { return }
+        let w = min(s.width - 4, 64)
+        guard w > 2 else { return }
+        // The keys in a column, what they do beside them, wrapped: nothing is cut at any width.
+        let keyColumn = min(22, max(8, w / 3)), textWidth = max(1, w - keyColumn - 2)
+        var rows: [(key: String, what: String)] = []
+        for (key, what) in Self.keys {
+            let keyLines = TerminalText.wrap(key, to: keyColumn - 2), whatLines = TerminalText.wrap(what, to: textWidth)
+            for i in 0..<max(keyLines.count, whatLines.count) {
+                rows.append((i < keyLines.count ? keyLines[i] : "", i < whatLines.count ? whatLines[i] : ""))
+            }
+        }
+        let h = min(s.height - 2, rows.count + 4)
+        guard h > 2 else { return }
         let x = (s.width - w) / 2, y = max(1, (s.height - h) / 2)
         let box = coloured ? Style(foreground: Self.white, background: RGB(0x20, 0x20, 0x40)) : Style(reverse: true)
         s.fill(x: x, y: y, width: w, height: h, style: box)
         s.put(" Keys", x: x + 1, y: y + 1, style: Style(foreground: box.foreground, background: box.background, bold: true, reverse: box.reverse))
-        for (i, (key, what)) in Self.keys.enumerated() where y + 3 + i < y + h {
-            let end = s.put(" " + key, x: x + 1, y: y + 3 + i, style: Style(foreground: box.foreground, background: box.background, bold: true, reverse: box.reverse), limit: x + w)
-            s.put(what, x: max(end + 1, x + 22), y: y + 3 + i, style: box, limit: x + w - 1)
+        let bold = Style(foreground: box.foreground, background: box.background, bold: true, reverse: box.reverse)
+        for (i, row) in rows.enumerated() where y + 3 + i < y + h - 1 {
+            if !row.key.isEmpty { s.put(" " + row.key, x: x + 1, y: y + 3 + i, style: bold, limit: x + keyColumn) }
+            s.put(row.what, x: x + keyColumn + 1, y: y + 3 + i, style: box, limit: x + w - 1)
         }
     }
 }

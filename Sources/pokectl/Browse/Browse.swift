@@ -27,6 +27,11 @@ struct Browse: ParsableCommand {
             throw Failure(message: "browse needs a terminal on its input and output; for scripts, use 'pokectl list' or 'pokectl search'",
                           code: .usage)
         }
+        // A terminal that cannot move the cursor or clear the screen (Emacs' shell, a dumb
+        // serial line) would show the escape codes as text.
+        if let why = Self.cannotDraw(term: Terminal.environment["TERM"]) {
+            throw Failure(message: "browse cannot draw on this terminal (\(why)); use 'pokectl list' or 'pokectl search' instead", code: .usage)
+        }
         Output.when = color
         let mode = color == .never ? ColorMode.none : color == .always ? Terminal.colorMode : ColorMode.detect(environment: Terminal.environment)
         // Asked before the screen is taken over: the answers come on the same input.
@@ -45,9 +50,17 @@ struct Browse: ParsableCommand {
         case .quit: return
         case .signal(let sig): TerminalSession.die(of: sig)
         case .serviceGone(let why):
-            throw Failure(message: "the Pokédex service went away (\(why)); the terminal is restored. Start it again with 'systemctl --user start pokedex'",
+            throw Failure(message: "browse lost the session bus (\(why)); the terminal is restored",
                           code: .unavailable)
         }
+    }
+}
+
+extension Browse {
+    /// Why a terminal of this `TERM` cannot show browse; nil when it can.
+    static func cannotDraw(term: String?) -> String? {
+        guard let term, !term.isEmpty else { return "TERM is not set" }
+        return term == "dumb" ? "TERM=dumb" : nil
     }
 }
 
@@ -65,6 +78,8 @@ struct BrowseLoop {
     var lanes: [String: Lane] = [:]
     /// Search debounces: generation → when it is due (monotonic seconds).
     var timers: [Int: Double] = [:]
+    /// Failed pages' retries: offset → when it is due (monotonic seconds).
+    var pageTimers: [Int: Double] = [:]
     var last: Screen?
     var art = ArtCache()
     let graphics: TileGraphics
@@ -93,7 +108,7 @@ struct BrowseLoop {
             let now = monotonic()
             var timeout: Int32 = -1  // nothing to wait for: sleep until something happens (no busy loop)
             if decoder.pendingEscape { timeout = 30 }
-            if let due = timers.values.min() { timeout = min(timeout < 0 ? Int32.max : timeout, Int32(max(0, (due - now) * 1000).rounded(.up))) }
+            if let due = (Array(timers.values) + Array(pageTimers.values)).min() { timeout = min(timeout < 0 ? Int32.max : timeout, Int32(max(0, (due - now) * 1000).rounded(.up))) }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { return .serviceGone("poll failed") }
             var events: [BrowseEvent] = []
@@ -140,6 +155,10 @@ struct BrowseLoop {
                 timers[generation] = nil
                 events.append(.searchDue(generation: generation))
             }
+            for (offset, at) in pageTimers where at <= due {
+                pageTimers[offset] = nil
+                events.append(.pageDue(offset: offset))
+            }
             for e in events {
                 if let end = perform(model.handle(e)) { return end }
             }
@@ -176,9 +195,11 @@ struct BrowseLoop {
             switch effect {
             case .quit: return .quit
             case .scheduleSearch(let generation, let after): timers = [generation: monotonic() + after]
+            // Jitter: windows opened together (or the service's signal to all of them) do not retry in step.
+            case .retryPage(let offset, let after): pageTimers[offset] = monotonic() + Double.random(in: after / 2...after)
             case .loadPage: lanes["pages"]!.submit(effect)
             case .spritePath: lanes["sprites"]!.submit(effect)
-            case .search, .loadDetail, .toggleFavorite, .loadFavorites: lanes["actions"]!.submit(effect)
+            case .search, .searchMore, .loadDetail, .toggleFavorite, .loadFavorites: lanes["actions"]!.submit(effect)
             }
         }
         return nil

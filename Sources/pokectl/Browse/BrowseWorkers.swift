@@ -14,6 +14,8 @@ enum BrowseResult: Sendable {
 /// The loop's inbox: results from any thread, and a pipe that wakes the loop's `poll`.
 final class Inbox: Sendable {
     private let items = Mutex<[BrowseResult]>([])
+    /// Whether the service's name has an owner now, as ``BrowseSignals`` last saw it.
+    let serviceRunning = Mutex<Bool>(true)
     let wake: (read: Int32, write: Int32)
 
     init() {
@@ -95,7 +97,9 @@ final class Lane: @unchecked Sendable {
             case .loadPage(let offset):
                 return .event(.page(offset: offset, try c.listPage(offset: UInt32(offset), limit: UInt32(BrowseModel.pageSize))))
             case .search(let query, let generation):
-                return .event(.searchResults(generation: generation, try c.search(query, limit: 100)))
+                return .event(.searchPage(generation: generation, offset: 0, try c.searchPage(query, offset: 0, limit: 100)))
+            case .searchMore(let query, let generation, let offset):
+                return .event(.searchPage(generation: generation, offset: offset, try c.searchPage(query, offset: UInt32(offset), limit: 100)))
             case .loadDetail(let name):
                 return .event(.detail(try c.detail(name)))
             case .toggleFavorite(let name):
@@ -105,14 +109,19 @@ final class Lane: @unchecked Sendable {
                 return .event(.favorites(try c.listFavorites()))
             case .spritePath(let id, let name):
                 return .event(.sprite(id: id, path: try c.spritePath(name)))
-            case .scheduleSearch, .quit:
+            case .scheduleSearch, .retryPage, .quit:
                 return .event(.failed(""))
             }
         } catch {
-            if Self.serviceGone(error) { return .fatal(error.message) }
+            if Self.busGone(error) { return .fatal(error.message) }
+            // The service is not there: browse waits for it (``BrowseSignals`` sees it come
+            // back); a failure to start it says why in the status line.
+            if Self.serviceGone(error), !inbox.serviceRunning.withLock({ $0 }) || Self.startFailed(error) {
+                inbox.post(.event(.service(down: Self.startFailed(error) ? error.message : "waiting for the service")))
+            }
             switch job {
             case .loadPage(let offset): return .event(.pageFailed(offset: offset, error.message))
-            case .search(_, let generation): return .event(.searchFailed(generation: generation, error.message))
+            case .search(_, let generation), .searchMore(_, let generation, _): return .event(.searchFailed(generation: generation, error.message))
             case .loadDetail: return .event(.detailFailed(error.message))
             case .spritePath: return .event(.failed(""))  // the placeholder stays; nothing to say
             default: return .event(.failed(error.message))
@@ -120,12 +129,21 @@ final class Lane: @unchecked Sendable {
         }
     }
 
-    /// Errors that mean nobody answers on the bus any more (as opposed to a call that failed).
+    /// Errors that mean the service does not answer (as opposed to a call that failed).
     static func serviceGone(_ e: BusError) -> Bool {
         ["org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
-         "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Disconnected",
-         "org.freedesktop.DBus.Error.Spawn.ChildExited", "org.freedesktop.DBus.Error.Spawn.Failed",
-         "org.freedesktop.systemd1.NoSuchUnit", "org.freedesktop.DBus.Error.NoServer"].contains(e.name)
+         "org.freedesktop.DBus.Error.NoReply"].contains(e.name) || startFailed(e)
+    }
+
+    /// The bus tried to start the service and could not.
+    static func startFailed(_ e: BusError) -> Bool {
+        ["org.freedesktop.DBus.Error.Spawn.ChildExited", "org.freedesktop.DBus.Error.Spawn.Failed",
+         "org.freedesktop.systemd1.NoSuchUnit"].contains(e.name)
+    }
+
+    /// Errors that mean the bus itself is gone: nothing more can be done.
+    static func busGone(_ e: BusError) -> Bool {
+        ["org.freedesktop.DBus.Error.Disconnected", "org.freedesktop.DBus.Error.NoServer"].contains(e.name)
             || e.message.contains("lost the bus connection")
     }
 }
@@ -138,11 +156,25 @@ enum BrowseSignals {
         pthread_create(&thread, nil, { arg in
             let inbox = Unmanaged<Inbox>.fromOpaque(arg!).takeRetainedValue()
             do {
-                let watcher = try PokedexSignalWatcher()
-                if let online = try? PokedexClient(timeout: 5).property(Pokedex1.online.name).bool { inbox.post(.event(.online(online))) }
+                let watcher = try PokedexSignalWatcher(reportingOwner: true)
+                // Asked without starting the service (no auto-start): only when it runs.
+                func serviceIs(running: Bool, _ why: String) {
+                    inbox.serviceRunning.withLock { $0 = running }
+                    inbox.post(.event(.service(down: running ? nil : why)))
+                    if running, let online = try? PokedexClient(timeout: 5).property(Pokedex1.online.name).bool { inbox.post(.event(.online(online))) }
+                }
+                if watcher.owner != nil {
+                    serviceIs(running: true, "")
+                } else {
+                    inbox.serviceRunning.withLock { $0 = false }
+                    // Not running yet: the first call may start it (bus activation); until then, say so.
+                    inbox.post(.event(.service(down: "waiting for the service")))
+                }
                 while true {
                     guard let s = try watcher.next(timeout: nil) else { continue }
-                    if s.member == Pokedex1.favoriteChanged.name, let (id, name, favorite) = try? Pokedex1.favoriteChanged.decode(s.values) {
+                    if s.member == PokedexSignalWatcher.ownerChanged, s.values.count == 3, let new = s.values[2].string {
+                        serviceIs(running: !new.isEmpty, "service stopped")
+                    } else if s.member == Pokedex1.favoriteChanged.name, let (id, name, favorite) = try? Pokedex1.favoriteChanged.decode(s.values) {
                         inbox.post(.event(.favoriteChanged(id: id, name: name, favorite: favorite)))
                     } else if s.member == FreedesktopBus.propertiesChanged, s.values.count == 3, case .dict(let props) = s.values[1] {
                         for p in props where p.key.string == Pokedex1.online.name {

@@ -8,6 +8,7 @@
 //                                         errors, other errors, and p50/p99/max seconds per call
 //   pokedex-bench search-core CACHE_DIR CASES   in-process search over a synced disk tier:
 //                                         latency by query length, index memory, the query set's accuracy
+//                                         (a case expecting "-" must find nothing)
 //   pokedex-bench sanitize DATA_DIR     UntrustedText over every genus, flavour text and name of
 //                                         PokeAPI's species, as served and with escapes added,
 //                                         against a copy of the same text as the baseline: ns/text
@@ -233,18 +234,45 @@ do {
         print(line)
         // The query set.
         guard let text = try? String(contentsOfFile: args[3], encoding: .utf8) else { fail("cannot read \(args[3])") }
-        var total = 0, first = 0, top3 = 0
+        var total = 0, first = 0, top3 = 0, nothing = 0, nothingRight = 0
         var misses: [String] = []
         for row in text.split(separator: "\n") where !row.hasPrefix("# ") {  // "#025" is a query
             let f = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard f.count >= 2 else { continue }
             total += 1
             let hits = index.search(SearchQuery(parsing: f[0]), limit: 3).map(\.item.name)
+            // "-": nonsense, which must find nothing.
+            if f[1] == "-" {
+                nothing += 1
+                if hits.isEmpty { nothingRight += 1; first += 1; top3 += 1 } else { misses.append("\(f[0]) → \(hits) (wanted nothing)") }
+                continue
+            }
             if hits.first == f[1] { first += 1 }
             if hits.contains(f[1]) { top3 += 1 } else { misses.append("\(f[0]) → \(hits) (wanted \(f[1]))") }
             if hits.first != f[1] && hits.contains(f[1]) { misses.append("\(f[0]) → \(hits) (wanted \(f[1]) first)") }
         }
-        print("cases=\(total) first=\(first) top3=\(top3)")
+        print("cases=\(total) first=\(first) top3=\(top3) nothing=\(nothingRight)/\(nothing)")
+        // Random letters (10 to 20, a fixed seed): a search that finds something in them is wrong.
+        var seed: UInt64 = 28
+        var found: [String] = []
+        for _ in 0..<2000 {
+            func next() -> Int { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Int(seed >> 33) }
+            // Any letters; or pronounceable (consonant, vowel, …); or two letters in turn.
+            let n = 10 + next() % 11, kind = next() % 3
+            let vowels = Array("aeiou"), consonants = Array("bcdfghjklmnpqrstvwxyz")
+            let pair = [Character(Unicode.Scalar(UInt8(97 + next() % 26))), Character(Unicode.Scalar(UInt8(97 + next() % 26)))]
+            let q = String((0..<n).map { i -> Character in
+                switch kind {
+                case 0: return Character(Unicode.Scalar(UInt8(97 + next() % 26)))
+                case 1: return i % 2 == 0 ? consonants[next() % consonants.count] : vowels[next() % vowels.count]
+                default: return pair[i % 2]
+                }
+            })
+            let hits = index.search(SearchQuery(parsing: q), limit: 3)
+            if let h = hits.first { found.append("\(q) → \(h.item.name) (\(h.distance) typos)") }
+        }
+        print("random_letters_found=\(found.count)/2000")
+        for f in found.prefix(10) { print("  random: \(f)") }
         for m in misses { print("  miss: \(m)") }
     default:
         fail("unknown command \(args[1])")
