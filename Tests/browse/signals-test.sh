@@ -8,24 +8,9 @@
 # and draws the whole screen; with `stty susp undef`, Ctrl-Z does nothing.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD_DIR=${BUILD_DIR:-$ROOT/.build/debug}
-TMP=$(mktemp -d -p /run pokedex-signals.XXXXXX 2>/dev/null || mktemp -d)
-export HOME=$TMP/home XDG_CACHE_HOME=$TMP/home/.cache XDG_DATA_HOME=$TMP/home/.local/share
-export PATH=$BUILD_DIR:$PATH LC_ALL=C.UTF-8 TERM=xterm-256color COLORTERM=truecolor
-unset NO_COLOR TMUX
-mkdir -p "$HOME"
-SOCK=$TMP/tmux.0.sock
-PIDS=()
-cleanup() {
-    tmux -S "$SOCK" kill-server 2>/dev/null
-    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-    wait 2>/dev/null
-    rm -rf "$TMP" 2>/dev/null || { sleep 1; rm -rf "$TMP"; }
-}
-trap cleanup EXIT
-passed=0 failed=0
-ok()   { passed=$((passed + 1)); echo "ok   $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+SUITE=signals
+source "$ROOT/Tests/lib/suite.sh"
+as_colour_terminal
 
 source "$ROOT/Tests/lib/private-service.sh"
 start_private_bus

@@ -11,3 +11,17 @@ summary() {
     echo "$1: $passed passed, $failed failed"
     [ "$failed" = 0 ]
 }
+
+# jq 1.6 exits 0 under -e when its input holds no value at all, so a command that printed
+# nothing would pass every `COMMAND | jq -e FILTER` check. Here, with -e, jq must also have
+# printed something (a filter that holds prints `true`); otherwise it fails with status 4.
+jq() {
+    local a checking=0 out code
+    for a in "$@"; do case $a in -e|--exit-status) checking=1 ;; esac; done
+    [ "$checking" = 1 ] || { command jq "$@"; return; }
+    out=$(command jq "$@"); code=$?
+    if [ -z "$out" ]; then echo "jq: no value in the input" >&2; return 4; fi
+    printf '%s\n' "$out"
+    return "$code"
+}
+export -f jq  # for the checks that run in `bash -c`

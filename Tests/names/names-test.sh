@@ -6,17 +6,8 @@
 # non-zero, for any Int. BUILD_DIR picks the binaries (default .build/debug).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD_DIR=${BUILD_DIR:-$ROOT/.build/debug}
-TMP=$(mktemp -d -p /run pokedex-names.XXXXXX 2>/dev/null || mktemp -d)
-export HOME=$TMP/home XDG_CACHE_HOME=$TMP/home/.cache XDG_DATA_HOME=$TMP/home/.local/share
-export PATH=$BUILD_DIR:$PATH LC_ALL=C.UTF-8
-mkdir -p "$HOME"
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$TMP"; }
-trap cleanup EXIT
-passed=0 failed=0
-ok()   { passed=$((passed + 1)); echo "ok   $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+SUITE=names
+source "$ROOT/Tests/lib/suite.sh"
 source "$ROOT/Tests/lib/private-service.sh"
 start_private_bus
 start_mock

@@ -5,19 +5,9 @@
 # bench/soak runs longer. BUILD_DIR picks the binaries (default .build/debug).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD_DIR=${BUILD_DIR:-$ROOT/.build/debug}
-TMP=$(mktemp -d -p /run pokedex-soak.XXXXXX 2>/dev/null || mktemp -d)
-export HOME=$TMP/home XDG_CACHE_HOME=$TMP/home/.cache XDG_DATA_HOME=$TMP/home/.local/share
-export PATH=$BUILD_DIR:$PATH LC_ALL=C.UTF-8 TERM=xterm-256color COLORTERM=truecolor
-unset NO_COLOR TMUX
-mkdir -p "$HOME"
-PIDS=()
-cleanup() {
-    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-    wait 2>/dev/null
-    rm -rf "$TMP" 2>/dev/null || { sleep 1; rm -rf "$TMP"; }
-}
-trap cleanup EXIT
+SUITE=soak
+source "$ROOT/Tests/lib/suite.sh"
+as_colour_terminal
 source "$ROOT/Tests/lib/private-service.sh"
 start_private_bus
 start_mock
