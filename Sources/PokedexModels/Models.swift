@@ -492,10 +492,16 @@ public struct SandboxStatus: Equatable, Sendable {
         self.namespaces = namespaces
     }
 
-    /// `landlock ABI 7 (files, tcp, scopes); namespaces: yes`.
+    /// `landlock ABI 7 (files, tcp, scopes); namespaces: yes`, or
+    /// `no landlock (landlock is not in this kernel); namespaces: no`.
     public var summary: String {
-        var landlock = restricted.isEmpty ? "no landlock" : "landlock ABI \(landlockABI) (\(restricted.joined(separator: ", ")))"
-        if !missing.isEmpty { landlock += ", without " + missing.joined(separator: "; ") }
+        var landlock: String
+        if restricted.isEmpty {
+            landlock = "no landlock" + (missing.isEmpty ? "" : " (" + missing.joined(separator: "; ") + ")")
+        } else {
+            landlock = "landlock ABI \(landlockABI) (\(restricted.joined(separator: ", ")))"
+            if !missing.isEmpty { landlock += ", without " + missing.joined(separator: "; ") }
+        }
         return landlock + "; namespaces: " + (namespaces ? "yes" : "no")
     }
 }

@@ -165,7 +165,7 @@ struct Pokedexd: ParsableCommand {
         // Confined before any other thread exists (Landlock binds the calling thread and what it starts).
         config.sandbox = confine
             ? Landlock.apply(Landlock.policy(config, caFile: caFile, environment: ProcessInfo.processInfo.environment), log: log)
-            : SandboxStatus(missing: ["turned off (--landlock=no)"], namespaces: Landlock.ownUserNamespace())
+            : SandboxStatus(missing: ["turned off by --landlock=no"], namespaces: Landlock.ownUserNamespace())
         if let checks = Self.env("POKEDEX_SANDBOX_SELFCHECK") { SandboxSelfCheck.run(checks, report: config.cacheDirectory + "/sandbox-self-check", log: log) }
         do {
             let loop = try EventLoop()

@@ -300,6 +300,8 @@ check "launch: confined by Landlock and no systemd-run: nothing started, a journ
 kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
 DAEMON_ENV=(PATH="$TMP/bin:$BUILD_DIR" LAUNCH_LOG="$LAUNCHES" POKEDEX_LANDLOCK=no)
 start_daemon --notify=no || { summary desktop-search; exit 1; }
+unconfined_says_so() { pokectl status | grep -F "no landlock (turned off by --landlock=no)"; }
+check "--landlock=no: pokectl status says the sandbox is off, and why" unconfined_says_so
 # wait_launch N: until N launches were recorded; prints the last one.
 wait_launch() {
     for _ in $(seq 50); do [ "$(launches)" -ge "$1" ] && break; sleep 0.1; done
