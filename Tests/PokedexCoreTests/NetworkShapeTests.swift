@@ -37,11 +37,15 @@ final class RequestGateTests: XCTestCase {
         // A slot frees: the next background job gets it only because no caller waits.
         let late = enter(g, "https://h.test/caller2", .optional, order: order)
         await settle()
-        g.release(try await background[0].value)
+        // Tasks start in no set order: the job that frees its slot is one that was admitted
+        // (awaiting one of the two still queued would wait for ever).
+        let admitted = try XCTUnwrap(order.withLock { $0.first })
+        let first = try XCTUnwrap(background.indices.first { "https://h.test/bg\($0)" == admitted })
+        g.release(try await background[first].value)
         await settle()
         XCTAssertEqual(order.withLock { $0.last }, "https://h.test/caller2")
         for t in [caller, late] { g.release(try await t.value) }
-        for t in background.dropFirst() { t.cancel() }
+        for (i, t) in background.enumerated() where i != first { t.cancel() }
         await settle()
         XCTAssertEqual(g.usage.waiting, 0, "cancelled waiters leave the queue")
     }
