@@ -135,7 +135,12 @@ final class Sprites: Sendable {
         default: return true  // a 404: the body names the real URL
         }
         if !pattern.bodiesName(host: host) {
-            _ = try? await learning.run(host) { [records] in _ = try await records.pokemon(item) }
+            _ = try? await learning.run(host) { [records, pattern] in
+                // A body fetched since this guess was made may have taught the pattern already
+                // (its flight ended a moment ago): the new guess goes first, not another body.
+                guard pattern.guess(item.id) == guess else { return }
+                _ = try await records.pokemon(item)
+            }
         }
         return !pattern.bodiesName(host: host)
     }
