@@ -1,13 +1,10 @@
-import Foundation
-
 /// How names and queries are compared: case, accents and width folded away, katakana
 /// read as hiragana, and separators (space, dot, apostrophe, colon) read as hyphens.
 /// "Flabébé" and "flabebe" fold alike, as do "Mr. Mime" and "mr-mime", "ＰＩＫＡ" and "pika".
 public enum TextFolding {
     public static func fold(_ text: String) -> String {
         // Plain ASCII (most queries) needs no Unicode folding: lower-case and separators only.
-        let folded = text.utf8.allSatisfy({ $0 < 0x80 }) ? text.lowercased()
-            : text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        let folded = text.utf8.allSatisfy({ $0 < 0x80 }) ? text.lowercased() : UnicodeFolding.fold(text)
         var out = String.UnicodeScalarView()
         var lastHyphen = false
         for u in folded.unicodeScalars {
