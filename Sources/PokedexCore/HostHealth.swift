@@ -69,7 +69,11 @@ final class HostHealth: Sendable {
     static func jitter() -> Double { Double.random(in: 1...1.25) }
     static let maxBackoff = 30.0
     static let serverErrorsToGoDown = 8
-    static let cutsToGoDown = 3
+    /// Bodies cut off in a row (no whole answer between them) that take a host down. A host
+    /// going away mid-transfer cuts every transfer under way, then refuses connections (which
+    /// takes it down at once); a lossy link that cuts one body in ten cuts three in a row about
+    /// once in a thousand answers, and a host taken down refuses callers until its next try.
+    static let cutsToGoDown = 6
 
     private let apiHost: String?
     private let clock: any PokedexClock
@@ -223,7 +227,7 @@ final class HostHealth: Sendable {
             switch failure {
             case .truncated:
                 entry.cutInARow += 1
-                // One cut-off body is a hiccup; three in a row, the network is going away mid-transfer.
+                // One cut-off body is a hiccup; six in a row (no whole answer between), the network is going away mid-transfer.
                 guard entry.cutInARow >= Self.cutsToGoDown else { return nil }
             case .connection, .timedOut, .untrusted:
                 break

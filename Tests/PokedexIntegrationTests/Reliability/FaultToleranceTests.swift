@@ -22,6 +22,9 @@ final class FaultToleranceTests: XCTestCase {
 
     enum Outcome: Equatable { case data, typedError(String), otherError(String) }
 
+    /// The typed errors' messages, in order: what a failed run prints.
+    var typedMessages: [String] = []
+
     /// Runs a call, returning what it ended in and how long it took.
     func timed(_ body: () throws(BusError) -> Void) -> (Outcome, Double) {
         let start = now()
@@ -30,6 +33,7 @@ final class FaultToleranceTests: XCTestCase {
             return (.data, now() - start)
         } catch {
             let outcome: Outcome = error.name.hasPrefix(errorPrefix) ? .typedError(error.name) : .otherError("\(error.name): \(error.message)")
+            if case .typedError = outcome { typedMessages.append("\(error.name): \(error.message)") }
             return (outcome, now() - start)
         }
     }
@@ -62,6 +66,7 @@ final class FaultToleranceTests: XCTestCase {
         let data = outcomes.filter { $0 == .data }.count
         let untyped = outcomes.filter { if case .otherError = $0 { return true } else { return false } }
         print("faults injected: \(faults); calls: \(outcomes.count), data: \(data), typed errors: \(outcomes.count - data - untyped.count), slowest: \(String(format: "%.2f", slowest)) s")
+        for m in typedMessages { print("typed error: \(m)") }
         XCTAssertGreaterThan(faults["500"] ?? 0, 50)
         XCTAssertGreaterThan(faults["cut"] ?? 0, 25)
         XCTAssertGreaterThan(faults["429"] ?? 0, 5)
