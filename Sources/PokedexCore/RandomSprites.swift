@@ -36,15 +36,9 @@ final class RandomSprites: Sendable {
     /// Draws from a SplitMix64 generator seeded once from the system's: a shuffle of 1,351
     /// takes microseconds, where asking the kernel for each number took milliseconds.
     static func fastDraw() -> Draw {
-        let state = Mutex(UInt64.random(in: .min ... .max))
+        let generator = Mutex(SplitMix64(seed: UInt64.random(in: .min ... .max)))
         return {
-            let z = state.withLock { s -> UInt64 in
-                s &+= 0x9E37_79B9_7F4A_7C15
-                var z = s
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
-            }
+            let z = generator.withLock { $0.next() }
             return Double(z >> 11) * 0x1.0p-53
         }
     }

@@ -50,7 +50,7 @@ final class UnicodeFoldingTests: XCTestCase {
         let plain: [ClosedRange<UInt32>] = [0x20...0x40, 0x3041...0x3096, 0x30A1...0x30FA, 0xFF01...0xFF5E, 0xFF66...0xFF9D,
                                             0x4E00...0x9FFF, 0xAC00...0xD7A3]
         let seed = UInt64(ProcessInfo.processInfo.environment["POKEDEX_FOLDING_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
-        var rng = SplitMix(seed)
+        var rng = SplitMix64(seed: seed)
         func pick(_ pools: [ClosedRange<UInt32>]) -> Unicode.Scalar? {
             let pool = pools[Int(rng.next() % UInt64(pools.count))]
             let v = pool.lowerBound + UInt32(rng.next() % UInt64(pool.count))
@@ -95,18 +95,5 @@ final class UnicodeFoldingTests: XCTestCase {
         XCTAssertEqual(UnicodeFolding.fold("ﾎﾟｯﾎﾟ"), "ポッポ")
         XCTAssertEqual(UnicodeFolding.fold("a\u{3099}"), "a", "a mark on a Latin letter goes, whatever it is")
         XCTAssertEqual(UnicodeFolding.fold("\u{301}e"), "\u{301}e", "a mark with no letter before it stays")
-    }
-}
-
-/// A small seeded generator: the same seed, the same strings.
-private struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

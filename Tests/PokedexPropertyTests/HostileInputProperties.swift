@@ -26,7 +26,7 @@ import Testing
     /// a second apart, and a call a second or more after the last launch always launches.
     @Test func launchesAreOneASecondWhateverTheCalls() async {
         await propertyCheck(count: 300, input: Gen.uint64()) { seed in
-            var rng = SplitMix(seed)
+            var rng = SplitMix64(seed: seed)
             var gate = LaunchGate()
             var now = 1000.0
             var last: Double?
@@ -46,7 +46,7 @@ import Testing
     /// Any query, for any known terminal: it is one argument, the last, after pokectl's `--`.
     @Test func theQueryIsNeverAnOption() async {
         await propertyCheck(count: 300, input: Gen.uint64(), Gen.int(in: 0..<TerminalCommand.known.count)) { seed, which in
-            var rng = SplitMix(seed)
+            var rng = SplitMix64(seed: seed)
             let alphabet = Array("-=e x/'\";$`\\\n\t#25pika".unicodeScalars)
             var query = ""
             for _ in 0..<Int(rng.next() % 24) { query.unicodeScalars.append(alphabet[Int(rng.next() % UInt64(alphabet.count))]) }

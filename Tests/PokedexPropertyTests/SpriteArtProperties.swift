@@ -1,3 +1,4 @@
+import PokedexCore
 import PokedexModels
 import PropertyBased
 @testable import PokedexTerminal
@@ -9,7 +10,7 @@ import Testing
     /// An image of `width × height` whose visible pixels fill exactly the box `seed` picks
     /// (edges included, so a box can touch the bottom and right edges), in colours from `seed`.
     static func image(width: Int, height: Int, seed: UInt64) -> RGBAImage {
-        var rng = SplitMix(seed)
+        var rng = SplitMix64(seed: seed)
         let x0 = Int(rng.next() % UInt64(width)), y0 = Int(rng.next() % UInt64(height))
         let x1 = x0 + Int(rng.next() % UInt64(width - x0)), y1 = y0 + Int(rng.next() % UInt64(height - y0))
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -61,18 +62,5 @@ import Testing
             while let c = it.next(), c != "m" { if !("0"..."9").contains(c) && c != ";" { return false } }
         }
         return true
-    }
-}
-
-/// A small deterministic generator, so one property input is one image.
-struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,0 +1,16 @@
+/// SplitMix64 (Steele, Lea and Flood): a tiny, fast generator of well-mixed 64-bit numbers
+/// from one word of state. Seeded, the same seed gives the same numbers: random sprite draws
+/// (seeded once from the system's) and the tests' replayable random inputs.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
