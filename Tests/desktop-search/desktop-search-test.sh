@@ -8,21 +8,15 @@
 # (default .build/debug). Prints "desktop-search: N passed, M failed".
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD_DIR=${BUILD_DIR:-$ROOT/.build/debug}
-TMP=$(mktemp -d -p /run pokedex-desktop-search.XXXXXX 2>/dev/null || mktemp -d)
-export HOME=$TMP/home XDG_CACHE_HOME=$TMP/home/.cache XDG_DATA_HOME=$TMP/home/.local/share
-export PATH=$BUILD_DIR:$PATH NO_COLOR=1 LC_ALL=C.UTF-8
-mkdir -p "$HOME"
+SUITE=desktop-search
+source "$ROOT/Tests/lib/suite.sh"
+export NO_COLOR=1
 PY=/usr/bin/python3  # Debian's, with python3-dbus and python3-gi
 CLIENT=$ROOT/Tests/desktop-search/search_clients.py
 DESKTOP=$ROOT/desktop
 SERVICE=io.github.pokedexd.Pokedex1
 GNOME_PATH=/io/github/pokedexd/SearchProvider GNOME_IFACE=org.gnome.Shell.SearchProvider2
 KRUNNER_PATH=/io/github/pokedexd/KRunner KRUNNER_IFACE=org.kde.krunner1
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$TMP"; }
-trap cleanup EXIT
-source "$ROOT/Tests/lib/check.sh"
 # show [LINES]: the output of the last check when it passed, indented (the real gdbus and Match
 # replies, for the note).
 show() { [ "$last" = ok ] && sed 's/^/     | /' "$TMP/check.out" | head -"${1:-8}"; return 0; }

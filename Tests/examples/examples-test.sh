@@ -4,15 +4,9 @@
 # BUILD_DIR picks the binaries (default .build/debug). Prints "examples: N passed, M failed".
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD_DIR=${BUILD_DIR:-$ROOT/.build/debug}
-TMP=$(mktemp -d -p /run pokedex-examples.XXXXXX 2>/dev/null || mktemp -d)
-export HOME=$TMP/home XDG_CACHE_HOME=$TMP/home/.cache XDG_DATA_HOME=$TMP/home/.local/share
-export PATH=$BUILD_DIR:$PATH NO_COLOR=1 LC_ALL=C.UTF-8
-mkdir -p "$HOME"
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$TMP"; }
-trap cleanup EXIT
-source "$ROOT/Tests/lib/check.sh"
+SUITE=examples
+source "$ROOT/Tests/lib/suite.sh"
+export NO_COLOR=1
 
 source "$ROOT/Tests/lib/private-service.sh"
 start_private_bus

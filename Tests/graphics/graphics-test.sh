@@ -6,16 +6,10 @@
 # BUILD_DIR picks the binaries (default .build/debug). Prints "graphics: N passed, M failed".
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD_DIR=${BUILD_DIR:-$ROOT/.build/debug}
-TMP=$(mktemp -d -p /run pokedex-graphics.XXXXXX 2>/dev/null || mktemp -d)
-export HOME=$TMP/home XDG_CACHE_HOME=$TMP/home/.cache XDG_DATA_HOME=$TMP/home/.local/share
-export PATH=$BUILD_DIR:$PATH LC_ALL=C.UTF-8
+SUITE=graphics
+source "$ROOT/Tests/lib/suite.sh"
 unset NO_COLOR TMUX
-mkdir -p "$HOME"
-PIDS=()
-cleanup() { tmux -L pokedex-graphics kill-server 2>/dev/null; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$TMP"; }
-trap cleanup EXIT
-source "$ROOT/Tests/lib/check.sh"
+on_cleanup() { tmux -L pokedex-graphics kill-server 2>/dev/null; }
 FAKE=$ROOT/Tests/graphics/fake_terminal.py
 # run KIND [fake options] -- command...: the JSON report in $TMP/run.json, the output in $TMP/run.out
 run() { python3 "$FAKE" "$@" >"$TMP/run.json" && jq -j .output "$TMP/run.json" | iconv -f utf-8 -t latin1 >"$TMP/run.out"; }
