@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Says what a body held that is not PokeAPI's shape and was dropped: one line per entry.
 public typealias Dropped = (String) -> Void

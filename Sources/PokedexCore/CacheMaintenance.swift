@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PokedexLocks
 
 /// `CacheStats`, `VerifyCache` and `ClearCache`: what the disk tier holds, by kind; every

@@ -30,7 +30,7 @@ final class Catalog: Sendable {
 
     /// Trims, lower-cases and checks a caller's Pokémon name or number.
     static func normalize(_ query: String) throws(PokedexError) -> String {
-        let q = query.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let q = query.trimmingWhitespace().lowercased()
         guard !q.isEmpty else { throw .invalidArgument("give a Pokémon name or number, not an empty string") }
         return q
     }
@@ -57,7 +57,7 @@ final class Catalog: Sendable {
                 throw .notFound("\(stem): did you mean \(names.dropLast().joined(separator: ", ")) or \(names.last!)?")
             }
         }
-        throw .notFound("no Pokémon named \(quoted(original.trimmingCharacters(in: .whitespacesAndNewlines)))")
+        throw .notFound("no Pokémon named \(quoted(String(original.trimmingWhitespace())))")
     }
 
     /// The most candidates an ambiguous name lists.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Time as the core sees it. Injected, so tests can move it by hand.
 public protocol PokedexClock: Sendable {

@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 
 /// Everything the service can be told. The defaults work with no configuration.
 public struct ServiceConfiguration: Sendable {
@@ -88,7 +91,12 @@ public enum XDGPaths {
         guard let v = ProcessInfo.processInfo.environment[name], v.hasPrefix("/") else { return nil }
         return v
     }
-    static var home: String { ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory() }
+    static var home: String {
+        if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty { return home }
+        // As glibc's tools do without $HOME: the password database's entry.
+        if let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { return String(cString: dir) }
+        return "/"
+    }
 
     /// `$XDG_CACHE_HOME`, or `~/.cache`.
     public static func cacheHome() -> String { env("XDG_CACHE_HOME") ?? home + "/.cache" }

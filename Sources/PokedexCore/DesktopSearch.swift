@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PokedexLocks
 
 /// What the desktop's search providers ask (GNOME Shell's overview, KRunner): the Pokémon for
@@ -56,7 +56,7 @@ public final class DesktopSearch: Sendable {
     /// it (`No.` `25`); each term alone is matched as `Search` matches a query. Nothing is
     /// described here: the shells ask for the few they show (``metas(_:)``).
     public func results(_ terms: [String], within allowed: Set<UInt32>? = nil) -> Answer<[Ranked]> {
-        let terms = terms.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let terms = terms.map { String($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
         guard !terms.isEmpty else { return .now([]) }
         let queries = Self.queries(terms)
         let fromMemory = queries.compactMap { search.searchFromMemory($0, limit: PokedexService.maxLimit) }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import PokedexLocks
 
 /// One favorite, as stored.

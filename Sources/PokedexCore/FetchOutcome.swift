@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why the ``Fetcher`` gave up.
 public enum FetchError: Error, Equatable, Sendable {

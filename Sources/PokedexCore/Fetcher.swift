@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PokedexLocks
 
 /// Everything about the network in one place: the host allowlist, redirects, retries with
@@ -289,7 +289,7 @@ public final class Fetcher: Sendable {
 
     /// Capped exponential backoff with full jitter: 0.1 s, 0.2 s, 0.4 s … at most 2 s.
     private func backoff(attempt: Int, start: Date, url: String, failure: FetchError) async throws(FetchError) {
-        let cap = min(2.0, 0.1 * pow(2.0, Double(attempt - 1)))
+        let cap = min(2.0, 0.1 * Double(1 << min(max(attempt - 1, 0), 5)))
         try await pause(Double.random(in: cap / 2...cap), start: start, url: url, failure: failure)
     }
 
@@ -313,11 +313,11 @@ public final class Fetcher: Sendable {
     static func maxAge(cacheControl: String?) -> Double? {
         guard let cc = cacheControl else { return nil }
         for part in cc.split(separator: ",") {
-            let kv = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            let kv = part.trimmingWhitespace().split(separator: "=", maxSplits: 1)
             let name = kv.first?.lowercased() ?? ""
             if name == "no-store" || name == "no-cache" { return 0 }
             guard name == "max-age", kv.count == 2 else { continue }
-            var value = Substring(kv[1].trimmingCharacters(in: .whitespaces))
+            var value = kv[1].trimmingWhitespace()
             if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
             guard !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
             // Digits only: too many of them is simply "very long".

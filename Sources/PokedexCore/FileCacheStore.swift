@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import PokedexLocks
 
 /// The disk tier: `<cache>/v1/records/*.rec` and `<cache>/v1/sprites/*.png`,
@@ -70,7 +73,7 @@ public final class FileCacheStore: CacheStore {
     }
 
     private func recordPath(_ key: String) -> String {
-        recordsDir + "/" + key.replacingOccurrences(of: "/", with: "_") + ".rec"
+        recordsDir + "/" + String(String.UnicodeScalarView(key.unicodeScalars.map { $0 == "/" ? "_" : $0 })) + ".rec"
     }
 
     public func readRecord(_ key: String) -> StoredRecord? {

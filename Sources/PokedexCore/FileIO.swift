@@ -3,7 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
+import FoundationEssentials
+import PokedexLocks
 
 /// Small POSIX file helpers: private modes, atomic replace, durable writes.
 public enum FileIO {
@@ -84,21 +85,31 @@ public enum FileIO {
         return Array(out[0..<done])
     }
 
-    nonisolated(unsafe) private static var counter = 0
-    private static let counterLock = NSLock()
+    private static let counter = Mutex(0)
+
+    /// `path`'s directory and last component, as `dirname` and `basename` split them
+    /// ("/a/b" is "/a" and "b"; "b" is "." and "b"; "/b" is "/" and "b").
+    static func splitPath(_ path: String) -> (directory: String, name: String) {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.last == "/" { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return (".", String(trimmed)) }
+        let name = String(trimmed[trimmed.index(after: slash)...])
+        var dir = trimmed[..<slash]
+        while dir.count > 1, dir.last == "/" { dir = dir.dropLast() }
+        return (dir.isEmpty ? "/" : String(dir), name)
+    }
 
     /// Writes `bytes` to `path` atomically: a temporary file in the same directory, then
     /// `rename`. With `durable`, the file and then the directory are fsynced, so once this
     /// returns the new content survives a crash or power loss. Files are created 0600.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool) throws {
-        let dir = (path as NSString).deletingLastPathComponent
-        let base = (path as NSString).lastPathComponent
+        let (dir, base) = splitPath(path)
         // A new file of our own: O_EXCL fails on anything already there (a leftover, or a link
         // planted to make us write elsewhere), and O_NOFOLLOW refuses a link outright.
         var tmp = ""
         var fd: Int32 = -1
         for _ in 0..<4 {
-            let n: Int = counterLock.withLock { counter += 1; return counter }
+            let n: Int = counter.withLock { $0 += 1; return $0 }
             tmp = "\(dir)/.\(base).tmp.\(getpid()).\(n).\(UInt32.random(in: 0...UInt32.max))"
             fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             if fd >= 0 || errno != EEXIST { break }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PokedexLocks
 
 /// Each host's health, on its own: the API and the sprite host fail independently (some

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PokedexLocks
 
 /// Freshness of a cached resource, as the HTTP answer that brought it said.

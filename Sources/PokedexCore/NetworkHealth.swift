@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PokedexLocks
 
 /// Each host's health as the service uses it: `Online` follows the API host alone; a host

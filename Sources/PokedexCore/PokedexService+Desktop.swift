@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The desktop's search providers: GNOME Shell's `SearchProvider2` and KRunner's `krunner1`
 /// ask the service through these, and get what ``DesktopSearch`` finds.
@@ -28,7 +28,7 @@ extension PokedexService {
     /// KRunner's `Match(query)`: the results with their sprites' pixels.
     public func krunnerMatch(_ query: String) -> Answer<[KRunnerMatch]> {
         let terms = query.split(whereSeparator: \.isWhitespace).map(String.init)
-        guard query.trimmingCharacters(in: .whitespaces).count >= Self.krunnerMinLetters else { return .now([]) }
+        guard query.trimmingWhitespace().count >= Self.krunnerMinLetters else { return .now([]) }
         return desktop.results(terms).map { [desktop] ranked in
             ranked.prefix(Self.krunnerMatches).enumerated().map { i, r in
                 let result = desktop.describe(r)

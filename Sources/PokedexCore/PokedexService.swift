@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The Pokédex: answers list, detail, search, sprite and favorites questions from the
 /// memory tier, the disk tier or PokeAPI, in that order.

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import PokedexLocks
 
 /// One kind of resource the loader knows how to keep: its URL, how to decode the API's

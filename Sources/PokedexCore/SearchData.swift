@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PokedexLocks
 
 /// Which Pokémon have which type, and which generation introduced them: built from the

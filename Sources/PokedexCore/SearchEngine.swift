@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PokedexLocks
 
 /// Search: the index over every name (API and localized), and the type and generation

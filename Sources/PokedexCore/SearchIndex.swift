@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 
 /// Why a search result matched.
 public enum MatchKind: String, Sendable {
@@ -62,7 +65,7 @@ public struct SearchQuery: Equatable, Sendable {
                 types.append(String(lower.dropFirst(5)))
             } else if lower.hasPrefix("gen:") || lower.hasPrefix("generation:") {
                 let value = lower.split(separator: ":", maxSplits: 1).last.map(String.init) ?? ""
-                generation = Int(value) ?? Self.roman[value.replacingOccurrences(of: "generation-", with: "")]
+                generation = Int(value) ?? Self.roman[value.replacing("generation-", with: "")]
                 if generation == nil { generation = -1 }  // unknown: matches nothing
             } else {
                 words.append(String(token))

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PokedexLocks
 
 /// Which image a ``SpriteCache`` holds: where its files go and how a whole one looks.

@@ -18,7 +18,7 @@ final class SpriteURLPattern: Sendable {
     }
 
     func guess(_ id: UInt32) -> String {
-        state.withLock { $0.template }.replacingOccurrences(of: "{id}", with: String(id))
+        state.withLock { $0.template }.replacing("{id}", with: String(id))
     }
 
     /// Whether the bodies seen name their sprites on this host (so fetching another body

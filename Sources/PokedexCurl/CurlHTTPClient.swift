@@ -269,8 +269,12 @@ final class Transfer {
             headers.removeAll()  // a new response (after 100 Continue)
         } else if let colon = line.firstIndex(of: ":") {
             let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-            headers[name] = value
+            // HTTP's optional white space around a field value, and the line's CRLF.
+            let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+            let bytes = Array(line.utf8[line.utf8.index(after: colon)...])
+            let start = bytes.firstIndex(where: { !isSpace($0) }) ?? bytes.endIndex
+            let end = bytes.lastIndex(where: { !isSpace($0) }).map { $0 + 1 } ?? start
+            headers[name] = String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
         }
         return count
     }

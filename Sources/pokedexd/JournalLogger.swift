@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import PokedexCore
 import PokedexModels
 
@@ -19,7 +22,14 @@ enum JournalLogger {
                 let tag = level.rawValue <= LogLevel.error.rawValue ? "error: " : level == .warning ? "warning: " : ""
                 line = "pokedexd: \(tag)\(message)\n"
             }
-            FileHandle.standardError.write(Data(line.utf8))
+            // A line in one write(2) (a short one is finished), so threads do not interleave lines.
+            var bytes = Array(line.utf8)[...]
+            while !bytes.isEmpty {
+                let n = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                bytes = bytes.dropFirst(n)
+            }
         }
     }
 }

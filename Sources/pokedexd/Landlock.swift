@@ -1,5 +1,5 @@
 import CLandlock
-import Foundation
+import FoundationEssentials
 import Glibc
 import PokedexCore
 
@@ -53,7 +53,7 @@ enum Landlock {
         }
         p.execute += loaders
         // The API's port; a sprite host named without a port is reached on the API scheme's.
-        let urls = [config.apiURL, config.spriteURLTemplate?.replacingOccurrences(of: "{id}", with: "1")].compactMap { $0 }
+        let urls = [config.apiURL, config.spriteURLTemplate?.replacing("{id}", with: "1")].compactMap { $0 }
         for url in urls {
             if let port = Self.port(url) { p.connectPorts.insert(port) }
         }

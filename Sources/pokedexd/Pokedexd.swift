@@ -1,5 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PokedexProtocol
 import PokedexBusServer
 import PokedexCore
@@ -109,7 +112,7 @@ struct Pokedexd: ParsableCommand {
         }
         var hosts = spriteHosts
         if hosts.isEmpty, let e = Self.env("POKEDEX_SPRITE_HOSTS") {
-            hosts = e.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            hosts = e.split(separator: ",").map { String($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
         }
         if hosts.isEmpty { hosts = ServiceConfiguration.defaultSpriteHosts }
         let memory = try Self.number(memoryCacheMiB, "POKEDEX_MEMORY_CACHE_MIB", 32)

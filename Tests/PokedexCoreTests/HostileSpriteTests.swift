@@ -64,7 +64,7 @@ final class HostileSpriteTests: XCTestCase {
         let s = try makeService(FakePokeAPI(), decoder: decoder, log: log)
         // A file bigger than any sprite kept, planted in place of one (an old cache, another program).
         let big = dir + "/big.png"
-        FileManager.default.createFile(atPath: big, contents: Data(encodePNG(paint(1024, 600) { _, _ in (9, 9, 9, 255) })))
+        _ = FileManager.default.createFile(atPath: big, contents: Data(encodePNG(paint(1024, 600) { _, _ in (9, 9, 9, 255) })))
         let result = DesktopResult(id: 25, name: "Pikachu", description: "", spritePath: big)
         for _ in 0..<5 { XCTAssertNil(s.desktop.icon(result)) }
         XCTAssertEqual(decoder.calls.withLock { $0 }, 0, "refused from the header, never decoded")
@@ -72,13 +72,13 @@ final class HostileSpriteTests: XCTestCase {
         let broken = dir + "/broken.png"
         var bytes = encodePNG(paint(8, 8) { _, _ in (9, 9, 9, 255) })
         bytes[bytes.count - 20] ^= 0xFF
-        FileManager.default.createFile(atPath: broken, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: broken, contents: Data(bytes))
         let r2 = DesktopResult(id: 26, name: "Raichu", description: "", spritePath: broken)
         for _ in 0..<5 { XCTAssertNil(s.desktop.icon(r2)) }
         XCTAssertEqual(decoder.calls.withLock { $0 }, 1, "decoded once, the refusal remembered")
         // The file replaced by a good sprite: tried again, and kept.
         usleep(10_000)
-        FileManager.default.createFile(atPath: broken, contents: Data(encodePNG(paint(8, 9) { _, _ in (9, 9, 9, 255) })))
+        _ = FileManager.default.createFile(atPath: broken, contents: Data(encodePNG(paint(8, 9) { _, _ in (9, 9, 9, 255) })))
         XCTAssertNotNil(s.desktop.icon(r2))
         XCTAssertEqual(decoder.calls.withLock { $0 }, 2)
     }
