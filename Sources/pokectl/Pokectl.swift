@@ -75,6 +75,14 @@ struct Failure: Error {
         exit(code.rawValue)
     }
 
+    /// How this pokectl was installed, as the fix to name: the package's lives in /usr/bin.
+    static var installHint: String {
+        var buf = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buf, buf.count)
+        let exe = n > 0 ? String(decoding: buf[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        return exe.hasPrefix("/usr/bin/") ? "reinstall the package ('sudo apt install --reinstall pokedexd')" : "run 'make install'"
+    }
+
     /// Maps a bus error (the service's own, or the bus's) to a line that says what to do.
     init(_ e: BusError) {
         switch e.name {
@@ -90,10 +98,14 @@ struct Failure: Error {
         case PokedexError.namePrefix + "Storage":
             message = e.message + "; free some disk space and try again"
             code = .storage
+        case "org.freedesktop.DBus.Error.NoServer":
+            message = "no session bus (\(e.message)); pokectl reaches pokedexd through a desktop session's bus: "
+                + "run it inside a session, or as 'dbus-run-session -- pokectl …'"
+            code = .unavailable
         case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
              "org.freedesktop.DBus.Error.Spawn.ChildExited", "org.freedesktop.DBus.Error.Spawn.Failed",
-             "org.freedesktop.systemd1.NoSuchUnit", "org.freedesktop.DBus.Error.NoServer":
-            message = "pokedexd is not running and could not be started (\(e.message)); run 'make install', or 'systemctl --user start pokedex'"
+             "org.freedesktop.systemd1.NoSuchUnit":
+            message = "pokedexd is not running and could not be started (\(e.message)); \(Self.installHint), or 'systemctl --user start pokedex'"
             code = .unavailable
         case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut":
             message = "pokedexd did not answer in time; see 'journalctl --user -u pokedex'"
