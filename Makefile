@@ -20,14 +20,20 @@ KRUNNERDIR ?= $(DATADIR)/krunner/dbusplugins
 
 SWIFT       ?= swift
 RELEASE_DIR  = .build/release
-# Debian packages the build, the tests and the service need.
+# Debian packages the build and the service need (make release, make install, make deb).
+BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config
+# And what the tests need besides (make test).
 DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin neofetch libseccomp-dev gcc git passwd util-linux procps
 
-.PHONY: all build release deps test test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
+.PHONY: all build release deps deps-build deps-package deb test-package install-files test test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
 
 all: build
 
-## deps: install the Debian packages that are missing (apt-get; sudo when not root).
+## deps: install the Debian packages the build and the tests need that are missing (apt-get;
+## sudo when not root). deps-build: only those the build needs.
+deps-build:
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(BUILD_PACKAGES)"
+
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -38,17 +44,28 @@ deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
+# What `make deb` needs besides the build's: Debian's packaging tools. `make test-package`
+# adds lintian, and debootstrap for the clean Debian 12 root the package is tried in.
+PACKAGE_PACKAGES = $(BUILD_PACKAGES) debhelper dpkg-dev
+PACKAGE_TEST_PACKAGES = lintian debootstrap binutils
+
+## deps-package: the build's and the packaging tools (apt-get; sudo when not root).
+deps-package:
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PACKAGE_PACKAGES)"
+
 build: deps
 	$(SWIFT) build
 
 # A static Swift runtime: pokectl starts in about the time busctl does (bench/pokectl-startup.sh).
-release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product pokedexd
-	$(SWIFT) build -c release --static-swift-stdlib --product pokectl
+# Bound at start (-z now, with the default RELRO): the GOT is read-only once running.
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -z -Xlinker now
+release: deps-build
+	$(SWIFT) build $(RELEASE_FLAGS) --product pokedexd
+	$(SWIFT) build $(RELEASE_FLAGS) --product pokectl
 
 ## test: every test: unit tests, the daemon on a private bus (with the reliability suite), the
 ## examples, the systemd session test, then the integration tests again under ASan and TSan.
-test: deps test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-session test-desktop-user check-sanitizers
+test: deps test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-session test-desktop-user test-package check-sanitizers
 
 test-unit:
 	$(SWIFT) build --build-tests
@@ -126,8 +143,46 @@ test-session: release
 test-desktop-user: release
 	bash Tests/desktop-user/desktop-user-test.sh
 
+## deb: pokedexd_VERSION_ARCH.deb (and its -dbgsym package) in this directory, from the same
+## release build as `make install` (debian/rules). Install it with `sudo apt install ./pokedexd_*.deb`.
+DEB_VERSION = $(shell dpkg-parsechangelog -S Version 2>/dev/null)
+DEB_ARCH    = $(shell dpkg --print-architecture 2>/dev/null)
+deb: deps-package release
+	rm -f pokedexd_*.deb pokedexd-dbgsym_*.deb pokedexd_*.buildinfo pokedexd_*.changes
+	POKEDEX_DEB_DIR=$(CURDIR) dpkg-buildpackage -b --no-sign \
+	  --buildinfo-option=-u$(CURDIR) --changes-option=-u$(CURDIR) \
+	  --buildinfo-file=$(CURDIR)/pokedexd_$(DEB_VERSION)_$(DEB_ARCH).buildinfo \
+	  --changes-file=$(CURDIR)/pokedexd_$(DEB_VERSION)_$(DEB_ARCH).changes
+	@ls -l pokedexd_$(DEB_VERSION)_$(DEB_ARCH).deb
+
+# The .deb in a debootstrapped Debian 12 with no Swift: installed with apt, activated on a
+# private bus against the mock, every file checked, lintian, then remove and purge (as root).
+test-package: deb
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PACKAGE_TEST_PACKAGES)"
+	bash Tests/package/package-test.sh
+
 ## install: build in release mode, install under PREFIX, then enable and start the user unit.
-install: deps release
+## install-files: only the files, from the release build as it is (what debian/rules runs).
+install: deps-build release install-files
+	@# The namespace drop-ins this user's manager applies (probed), then start it and say whether it runs.
+	@if [ -z "$(DESTDIR)" ] && systemctl --user show-environment >/dev/null 2>&1; then \
+	  systemctl --user daemon-reload && \
+	  "$(DATADIR)/pokedexd/pokedex-sandbox-setup" "$(USERUNITDIR)" "$(BINDIR)" "$(DATADIR)/pokedexd/sandbox" && \
+	  systemctl --user daemon-reload && systemctl --user enable pokedex.service 2>&1 | grep -v '^Created symlink' ; \
+	  systemctl --user reset-failed pokedex.service 2>/dev/null; \
+	  if systemctl --user restart pokedex.service && systemctl --user -q is-active pokedex.service; then \
+	    echo "pokedex.service is running: try 'pokectl list'"; \
+	  else \
+	    echo "make install: pokedex.service did not start: $$("$(BINDIR)/pokectl" status 2>&1 | head -1)" >&2; \
+	    journalctl --user -u pokedex.service -n 5 --no-pager >&2 2>/dev/null || true; \
+	    systemctl --user status pokedex.service --no-pager -n 0 >&2 || true; \
+	    echo "see 'journalctl --user -u pokedex'" >&2; exit 1; \
+	  fi; \
+	else \
+	  echo "installed$(if $(DESTDIR), into $(DESTDIR)); the unit was not started$(if $(DESTDIR),, (no user manager is running)); $(DATADIR)/pokedexd/pokedex-sandbox-setup adds the namespace sandbox this user's manager can apply"; \
+	fi
+
+install-files:
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(DBUSSERVICEDIR)" "$(DESTDIR)$(DBUSINTERFACEDIR)"
 	install -m 0755 $(RELEASE_DIR)/pokedexd $(RELEASE_DIR)/pokectl "$(DESTDIR)$(BINDIR)/"
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/pokedex.service > "$(DESTDIR)$(USERUNITDIR)/pokedex.service"
@@ -154,30 +209,13 @@ install: deps release
 	install -m 0755 examples/fastfetch/pokedex-fetch "$(DESTDIR)$(EXAMPLESDIR)/fastfetch/"
 	@if [ -x $(RELEASE_DIR)/pokectl ] && $(RELEASE_DIR)/pokectl --generate-completion-script bash >/dev/null 2>&1; then \
 	  install -d "$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"; \
-	  $(RELEASE_DIR)/pokectl --generate-completion-script bash > "$(DESTDIR)$(BASHCOMPDIR)/pokectl"; \
+	  $(RELEASE_DIR)/pokectl --generate-completion-script bash | sed '1{/^#!/d}' > "$(DESTDIR)$(BASHCOMPDIR)/pokectl"; \
 	  $(RELEASE_DIR)/pokectl --generate-completion-script zsh > "$(DESTDIR)$(ZSHCOMPDIR)/_pokectl"; \
 	  $(RELEASE_DIR)/pokectl --generate-completion-script fish > "$(DESTDIR)$(FISHCOMPDIR)/pokectl.fish"; \
 	fi
 	install -d "$(DESTDIR)$(DATADIR)/pokedexd/sandbox"
 	install -m 0755 systemd/pokedex-sandbox-setup "$(DESTDIR)$(DATADIR)/pokedexd/"
 	install -m 0644 systemd/sandbox/*.conf "$(DESTDIR)$(DATADIR)/pokedexd/sandbox/"
-	@# The namespace drop-ins this user's manager applies (probed), then start it and say whether it runs.
-	@if [ -z "$(DESTDIR)" ] && systemctl --user show-environment >/dev/null 2>&1; then \
-	  systemctl --user daemon-reload && \
-	  "$(DATADIR)/pokedexd/pokedex-sandbox-setup" "$(USERUNITDIR)" "$(BINDIR)" "$(DATADIR)/pokedexd/sandbox" && \
-	  systemctl --user daemon-reload && systemctl --user enable pokedex.service 2>&1 | grep -v '^Created symlink' ; \
-	  systemctl --user reset-failed pokedex.service 2>/dev/null; \
-	  if systemctl --user restart pokedex.service && systemctl --user -q is-active pokedex.service; then \
-	    echo "pokedex.service is running: try 'pokectl list'"; \
-	  else \
-	    echo "make install: pokedex.service did not start: $$("$(BINDIR)/pokectl" status 2>&1 | head -1)" >&2; \
-	    journalctl --user -u pokedex.service -n 5 --no-pager >&2 2>/dev/null || true; \
-	    systemctl --user status pokedex.service --no-pager -n 0 >&2 || true; \
-	    echo "see 'journalctl --user -u pokedex'" >&2; exit 1; \
-	  fi; \
-	else \
-	  echo "installed$(if $(DESTDIR), into $(DESTDIR)); the unit was not started$(if $(DESTDIR),, (no user manager is running)); $(DATADIR)/pokedexd/pokedex-sandbox-setup adds the namespace sandbox this user's manager can apply"; \
-	fi
 
 uninstall:
 	@if [ -z "$(DESTDIR)" ] && systemctl --user show-environment >/dev/null 2>&1; then \
