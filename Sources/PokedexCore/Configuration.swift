@@ -46,6 +46,9 @@ public struct ServiceConfiguration: Sendable {
     public var requestDeadline: Double
     /// How long a 404 is remembered, in seconds.
     public var notFoundTTL: Double
+    /// The language names are shown in on the desktop (GNOME Shell, KRunner, notifications):
+    /// a PokeAPI code, English where a name has none in it (``NameLanguage``).
+    public var language = "en"
 
     public init(
         apiURL: String = ServiceConfiguration.defaultAPIURL,

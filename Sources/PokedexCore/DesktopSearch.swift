@@ -31,8 +31,12 @@ public final class DesktopSearch: Sendable {
     /// anything is decoded: the largest still sprite the cache keeps (512×512).
     static let maxIconPixels = SpriteKind.maxPNGSide * SpriteKind.maxPNGSide
 
+    /// The language of the names results show (a PokeAPI code).
+    private let language: String
+
     init(search: SearchEngine, catalog: Catalog, records: Records, rows: Rows, details: Details,
-         decoder: (any ImageDecoder)?) {
+         decoder: (any ImageDecoder)?, language: String = "en") {
+        self.language = language
         self.search = search
         self.catalog = catalog
         self.records = records
@@ -74,7 +78,9 @@ public final class DesktopSearch: Sendable {
         return terms.prefix(8).map { SearchQuery(parsing: $0) }
     }
 
-    /// The first term's hits, in its order, that every other term also found. A term with
+    /// The first term's hits that every other term also found, ordered by how well the worst
+    /// of the terms matched, then in the first term's order: "char izard" puts Charizard (both
+    /// in its name) before Charmeleon (whose romaji name "Lizardo" holds "izard"). A term with
     /// exact, prefix or substring hits counts only those: a typo-tolerant match is for a term
     /// that found nothing else ("mon13" must not keep "mon1" and "mon3").
     static func intersect(_ hits: [[SearchHit]]) -> [SearchHit] {
@@ -83,8 +89,23 @@ public final class DesktopSearch: Sendable {
             return precise.isEmpty ? h : precise
         }
         guard let first = hits.first else { return [] }
-        let others = hits.dropFirst().map { Set($0.map(\.item.id)) }
-        return first.filter { h in others.allSatisfy { $0.contains(h.item.id) } }
+        guard hits.count > 1 else { return first }  // one term: the index's own order
+        let rank = { (h: SearchHit) in MatchKind.rank(h.match, localized: !h.language.isEmpty) }
+        // Each other term's best rank for each Pokémon it found.
+        let others: [[UInt32: Int]] = hits.dropFirst().map { term in
+            var best: [UInt32: Int] = [:]
+            for h in term { best[h.item.id] = min(best[h.item.id] ?? .max, rank(h)) }
+            return best
+        }
+        let kept = first.enumerated().compactMap { position, h -> (hit: SearchHit, worst: Int, position: Int)? in
+            var worst = rank(h)
+            for term in others {
+                guard let r = term[h.item.id] else { return nil }
+                worst = max(worst, r)
+            }
+            return (h, worst, position)
+        }
+        return kept.sorted { ($0.worst, $0.position) < ($1.worst, $1.position) }.map(\.hit)
     }
 
     /// The hits within `allowed`, then the first ``maxResults``: relevance falls with the rank.
@@ -127,7 +148,7 @@ public final class DesktopSearch: Sendable {
         if let genus = species?.genus, !genus.isEmpty { parts.append(genus) }
         if let types = record?.types, !types.isEmpty { parts.append(types.map(PokemonNames.display).joined(separator: " / ")) }
         if record == nil || species == nil || row.spritePath.isEmpty { warm(item) }
-        let name = PokemonNames.display(item.name, species: species)
+        let name = DisplayNames.name(id: item.id, apiName: item.name, species: species, language: language)
         return DesktopResult(id: item.id, name: name, description: parts.joined(separator: " · "),
                              spritePath: row.spritePath, favorite: row.favorite)
     }

@@ -68,8 +68,8 @@ final class FavoriteNotifications: Sendable {
 
     /// What a change looks like, from what is known of the Pokémon.
     static func notification(for change: FavoriteChange, types: [String], species: SpeciesRecord?,
-                             spritePath: String) -> DesktopNotification {
-        let name = PokemonNames.display(change.name, species: species)
+                             spritePath: String, language: String = "en") -> DesktopNotification {
+        let name = DisplayNames.name(id: change.id, apiName: change.name, species: species, language: language)
         let summary = "\(name) \(change.favorite ? "added to" : "removed from") favorites"
         var parts: [String] = []
         if let genus = species?.genus, !genus.isEmpty { parts.append(genus) }

@@ -76,7 +76,7 @@ public final class PokedexService: Sendable {
         let rows = Rows(sprites: sprites, favorites: favorites)
         self.rows = rows
         desktop = DesktopSearch(search: search, catalog: catalog, records: records, rows: rows, details: details,
-                                decoder: decoder)
+                                decoder: decoder, language: configuration.language)
         prefetch = PagePrefetch(enabled: configuration.prefetch, maxConcurrent: max(1, min(configuration.maxRequests / 2, 32)),
                                 catalog: catalog, sprites: sprites)
         let health = NetworkHealth(fetcher: fetcher, clock: clock)
@@ -96,7 +96,8 @@ public final class PokedexService: Sendable {
                 let record = try? await records.pokemon(item)
                 let species: SpeciesRecord? = if let record { await records.species(for: record) } else { nil }
                 let sprite = (try? await sprites.ensure(item)) ?? ""
-                return FavoriteNotifications.notification(for: change, types: record?.types ?? [], species: species, spritePath: sprite)
+                return FavoriteNotifications.notification(for: change, types: record?.types ?? [], species: species, spritePath: sprite,
+                                                          language: configuration.language)
             }
         }
         health.follow { [prefetch, weak health] change in

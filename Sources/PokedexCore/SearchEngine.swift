@@ -75,10 +75,22 @@ final class SearchEngine: Sendable {
         return .notFound(message + "; did you mean \"\(guess)\"?")
     }
 
-    /// (species whose localized names are indexed, species the API lists).
+    /// (species whose localized names are indexed, species the API lists): every species the
+    /// bundled table knows from the first start, and those whose records came since.
     var coverage: (localized: UInt32, species: UInt32) {
-        let species = catalog.cachedIndex?.items.filter { PokemonID.isDefaultForm($0.id) }.count ?? 0
-        return (UInt32(state.withLock { $0.localized.count }), UInt32(species))
+        let species = catalog.cachedIndex?.items.filter { PokemonID.isDefaultForm($0.id) } ?? []
+        let fromRecords = state.withLock { $0.localized }
+        let localized = species.filter { fromRecords[$0.id] != nil || BundledNames.names($0.id, apiName: $0.name) != nil }
+        return (UInt32(localized.count), UInt32(species.count))
+    }
+
+    /// Each species' names from its record where one was read, else from the bundled table.
+    static func withBundledNames(_ fromRecords: [UInt32: [String: String]], index: PokemonIndex) -> [UInt32: [String: String]] {
+        var out = fromRecords
+        for item in index.items where PokemonID.isDefaultForm(item.id) && out[item.id] == nil {
+            if let names = BundledNames.names(item.id, apiName: item.name) { out[item.id] = names }
+        }
+        return out
     }
 
     /// The search index, built from the list, every species record on disk, and the type
@@ -94,7 +106,7 @@ final class SearchEngine: Sendable {
         }
         let (localized, filters) = state.withLock { ($0.localized, $0.filters) }
         let built = SearchIndex(
-            index: index, localized: localized,
+            index: index, localized: Self.withBundledNames(localized, index: index),
             types: (filters?.types ?? [:]).mapValues(Set.init),
             generations: Self.generationsByPokemon(filters ?? SearchFilters(types: [:], generations: [:]), index: index))
         state.withLock { $0.built = (built, false) }

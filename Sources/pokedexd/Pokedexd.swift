@@ -129,13 +129,15 @@ struct Pokedexd: ParsableCommand {
         guard deadline > 0, maxHost >= 1, idle >= 0 else {
             throw ValidationError("--timeout and --max-host-connections must be positive, --idle-timeout not negative")
         }
-        let config = ServiceConfiguration(
+        var config = ServiceConfiguration(
             apiURL: api, spriteHosts: hosts,
             cacheDirectory: XDGPaths.absolute(cacheDir ?? Self.env("POKEDEX_CACHE_DIR") ?? XDGPaths.cacheHome() + "/pokedex"),
             dataDirectory: XDGPaths.absolute(dataDir ?? Self.env("POKEDEX_DATA_DIR") ?? XDGPaths.dataHome() + "/pokedex"),
             memoryCacheBytes: memory << 20, diskCacheBytes: disk << 20, requestDeadline: deadline,
             spriteURLTemplate: spriteURLTemplate ?? Self.env("POKEDEX_SPRITE_URL_TEMPLATE"), maxHostConnections: maxHost,
             prefetch: prefetch && Self.env("POKEDEX_PREFETCH") != "0", maxRequests: maxRequests, syncParallel: syncParallel)
+        // Names on the desktop in the session's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
+        config.language = NameLanguage.fromEnvironment(ProcessInfo.processInfo.environment)
         if let t = config.spriteURLTemplate, !t.contains("{id}") {
             throw ValidationError("the sprite URL template \(t) has no {id}")
         }
@@ -191,7 +193,7 @@ struct Pokedexd: ParsableCommand {
                 try loop.onSignal(SIGTERM) { server.shutdown() },
                 try loop.onSignal(SIGINT) { server.shutdown() },
             ]
-            log(.notice, "version \(ServiceConfiguration.version) serving \(Pokedex1.busName); API \(config.apiURL); cache \(config.cacheDirectory); data \(config.dataDirectory); sandbox: \(config.sandbox.summary)")
+            log(.notice, "version \(ServiceConfiguration.version) serving \(Pokedex1.busName); API \(config.apiURL); cache \(config.cacheDirectory); data \(config.dataDirectory); names in \(config.language); sandbox: \(config.sandbox.summary)")
             let code = loop.run()
             withExtendedLifetime(sources) {}
             server.close()

@@ -143,7 +143,10 @@ final class DesktopServiceTests: XCTestCase {
                                               imagePath: "/x/122.png", soundName: "message-new-instant"))
         let bare = FavoriteNotifications.notification(for: FavoriteChange(id: 10001, name: "deoxys-attack", favorite: true, allIDs: []),
                                                       types: [], species: nil, spritePath: "")
-        XCTAssertEqual(bare.summary, "Deoxys Attack added to favorites")
+        XCTAssertEqual(bare.summary, "Attack Deoxys added to favorites", "the form's name as written, from the bundled table")
         XCTAssertEqual(bare.body, "#10001", "offline with nothing cached: still says which one")
+        let unknown = FavoriteNotifications.notification(for: FavoriteChange(id: 10999, name: "deoxys-new-form", favorite: true, allIDs: []),
+                                                         types: [], species: nil, spritePath: "")
+        XCTAssertEqual(unknown.summary, "Deoxys New Form added to favorites", "a form newer than the table: its identifier")
     }
 }

@@ -207,6 +207,23 @@ final class ServiceTests: XCTestCase {
         XCTAssertEqual(sub.map(\.name), ["pikachu"])
     }
 
+    /// Names in every language are searchable before any species record arrives: the bundled
+    /// table (tools/gen-name-table.py) supplies them, for the Pokémon the API still calls so.
+    func testSearchInEveryLanguageBeforeAnyRecord() async throws {
+        let api = FakePokeAPI()
+        let s = try makeService(api)
+        for query in ["皮卡丘", "피카츄", "ピカチュウ"] {
+            let found = try await s.searchDetailed(query, limit: 3).value()
+            XCTAssertEqual(found.first?.entry.name, "pikachu", query)
+            XCTAssertEqual(found.first?.matchedName, query, query)
+        }
+        XCTAssertEqual(api.client.requests.filter { $0.url.contains("/pokemon-species/") }.count, 0, "no species record was needed")
+        XCTAssertEqual(s.searchCoverage.localized, 1, "pikachu; the table knows no \"mon3\", whatever its id")
+        XCTAssertEqual(s.searchCoverage.species, 30)
+        let mon = try await s.search("Bisaknosp", limit: 3).value()
+        XCTAssertFalse(mon.contains { $0.name == "mon2" }, "id 2's German name is Ivysaur's, not this list's mon2's")
+    }
+
     func testFlavorTextCleaning() {
         XCTAssertEqual(APIDecoding.cleanFlavorText("When several of\nthese POKéMON\ngather, their\u{0C}electricity"),
                        "When several of these POKéMON gather, their electricity")
