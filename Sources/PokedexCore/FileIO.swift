@@ -87,6 +87,19 @@ public enum FileIO {
 
     private static let counter = Mutex(0)
 
+    /// Writes all of `bytes` to `fd`, finishing short writes and retrying on EINTR; false (with
+    /// errno set) when a write fails.
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let w = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if w < 0 && errno == EINTR { continue }
+            guard w > 0 else { return false }
+            done += w
+        }
+        return true
+    }
+
     /// `path`'s directory and last component, as `dirname` and `basename` split them
     /// ("/a/b" is "/a" and "b"; "b" is "." and "b"; "/b" is "/" and "b").
     static func splitPath(_ path: String) -> (directory: String, name: String) {
@@ -119,16 +132,10 @@ public enum FileIO {
         defer {
             if !ok { unlink(tmp) }
         }
-        var done = 0
-        while done < bytes.count {
-            let w = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if w < 0 && errno == EINTR { continue }
-            guard w > 0 else {
-                let why = errnoText()
-                close(fd)
-                throw PokedexError.storage("cannot write \(path): \(why)")
-            }
-            done += w
+        guard writeAll(fd, bytes) else {
+            let why = errnoText()
+            close(fd)
+            throw PokedexError.storage("cannot write \(path): \(why)")
         }
         if durable && fsync(fd) != 0 {
             let why = errnoText()

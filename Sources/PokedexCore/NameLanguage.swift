@@ -10,7 +10,7 @@ public enum NameLanguage {
     /// (`pt_BR`: PokeAPI has no Portuguese names).
     public static func fromEnvironment(_ env: [String: String]) -> String {
         let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { env[$0] }.first { !$0.isEmpty } ?? ""
-        let base = locale.split(whereSeparator: { $0 == "." || $0 == "@" }).first.map(String.init) ?? ""
+        let base = name(of: locale)
         if base.isEmpty || base == "C" || base == "POSIX" { return "en" }
         for preference in (env["LANGUAGE"] ?? "").split(separator: ":") {
             if let code = code(forLocale: String(preference)) { return code }
@@ -22,8 +22,7 @@ public enum NameLanguage {
     /// has no names in it. Japanese is ja-hrkt, the kana the games print; Chinese is zh-hant
     /// for Taiwan, Hong Kong and Macau, zh-hans elsewhere.
     public static func code(forLocale locale: String) -> String? {
-        let name = locale.split(whereSeparator: { $0 == "." || $0 == "@" }).first.map(String.init) ?? ""
-        let parts = name.split(separator: "_", maxSplits: 1)
+        let parts = name(of: locale).split(separator: "_", maxSplits: 1)
         guard let language = parts.first?.lowercased(), !language.isEmpty else { return nil }
         let territory = parts.count > 1 ? parts[1].uppercased() : ""
         let code: String
@@ -33,5 +32,10 @@ public enum NameLanguage {
         default: code = language
         }
         return available.contains(code) ? code : nil
+    }
+
+    /// A locale without its encoding and modifier: "de_AT.UTF-8@euro" is "de_AT".
+    private static func name(of locale: String) -> String {
+        locale.split(whereSeparator: { $0 == "." || $0 == "@" }).first.map(String.init) ?? ""
     }
 }

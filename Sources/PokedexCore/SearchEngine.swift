@@ -80,15 +80,20 @@ final class SearchEngine: Sendable {
     var coverage: (localized: UInt32, species: UInt32) {
         let species = catalog.cachedIndex?.items.filter { PokemonID.isDefaultForm($0.id) } ?? []
         let fromRecords = state.withLock { $0.localized }
-        let localized = species.filter { fromRecords[$0.id] != nil || BundledNames.names($0.id, apiName: $0.name) != nil }
+        let localized = species.filter { Self.names(of: $0, fromRecords: fromRecords) != nil }
         return (UInt32(localized.count), UInt32(species.count))
     }
 
-    /// Each species' names from its record where one was read, else from the bundled table.
+    /// A species' names: from its record where one was read, else from the bundled table.
+    static func names(of item: PokemonIndex.Item, fromRecords: [UInt32: [String: String]]) -> [String: String]? {
+        fromRecords[item.id] ?? BundledNames.names(item.id, apiName: item.name)
+    }
+
+    /// Every listed species' names, as ``names(of:fromRecords:)`` gives them.
     static func withBundledNames(_ fromRecords: [UInt32: [String: String]], index: PokemonIndex) -> [UInt32: [String: String]] {
         var out = fromRecords
-        for item in index.items where PokemonID.isDefaultForm(item.id) && out[item.id] == nil {
-            if let names = BundledNames.names(item.id, apiName: item.name) { out[item.id] = names }
+        for item in index.items where PokemonID.isDefaultForm(item.id) {
+            if let names = names(of: item, fromRecords: fromRecords) { out[item.id] = names }
         }
         return out
     }

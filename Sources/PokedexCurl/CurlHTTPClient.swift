@@ -3,6 +3,7 @@ import CCurlShims
 import Glibc
 import PokedexCore
 import PokedexEventLoop
+import PokedexModels
 
 /// The core's ``HTTPClient`` over libcurl's multi interface, on the daemon's one
 /// `sd_event` loop: curl's sockets and timer are mapped onto `sd_event` sources
@@ -269,12 +270,8 @@ final class Transfer {
             headers.removeAll()  // a new response (after 100 Continue)
         } else if let colon = line.firstIndex(of: ":") {
             let name = line[..<colon].lowercased()
-            // HTTP's optional white space around a field value, and the line's CRLF.
-            let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
-            let bytes = Array(line.utf8[line.utf8.index(after: colon)...])
-            let start = bytes.firstIndex(where: { !isSpace($0) }) ?? bytes.endIndex
-            let end = bytes.lastIndex(where: { !isSpace($0) }).map { $0 + 1 } ?? start
-            headers[name] = String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
+            // The white space around a field value, and the line's CRLF.
+            headers[name] = String(line[line.index(after: colon)...].trimmingWhitespace())
         }
         return count
     }

@@ -273,11 +273,6 @@ public enum PokemonNames {
     public static func display(_ apiName: String) -> String {
         apiName.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
     }
-
-    /// The species' English name when it has one (`Mr. Mime`), else ``display(_:)``.
-    public static func display(_ apiName: String, species: SpeciesRecord?) -> String {
-        species?.names["en"].flatMap { $0.isEmpty ? nil : $0 } ?? display(apiName)
-    }
 }
 
 /// What PokeAPI's ids mean.

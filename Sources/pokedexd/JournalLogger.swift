@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
 import PokedexCore
 import PokedexModels
@@ -23,13 +20,7 @@ enum JournalLogger {
                 line = "pokedexd: \(tag)\(message)\n"
             }
             // A line in one write(2) (a short one is finished), so threads do not interleave lines.
-            var bytes = Array(line.utf8)[...]
-            while !bytes.isEmpty {
-                let n = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
-                bytes = bytes.dropFirst(n)
-            }
+            _ = FileIO.writeAll(2, Array(line.utf8))
         }
     }
 }
