@@ -84,12 +84,20 @@ public enum TerminalText {
         let columns = max(columns, 10)
         var lines: [String] = []
         var line = ""
-        for word in s.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init) {
+        // An ideographic space (the games' Japanese text) is a place to break, as a space is.
+        for word in s.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\u{3000}" }).map(String.init) {
             var word = word
             while width(word) > columns {
-                // A word longer than a line: cut it.
+                // A word longer than a line (Japanese and Chinese have no spaces): cut it at
+                // the column, counting wide characters as two.
                 if !line.isEmpty { lines.append(line); line = "" }
-                let head = String(word.prefix(columns))
+                var head = "", used = 0
+                for ch in word {
+                    let w = width(of: ch)
+                    if used + w > columns, !head.isEmpty { break }
+                    head.append(ch)
+                    used += w
+                }
                 lines.append(head)
                 word = String(word.dropFirst(head.count))
             }
