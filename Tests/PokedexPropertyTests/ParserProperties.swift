@@ -34,6 +34,17 @@ import Testing
         pokedex_crash_note(nil)
     }
 
+    /// What the property above once shrank to (seed m1e8DSTZ…): a combining mark right after the
+    /// answer's final "c" merged with it into one Character, and the whole read as incomplete
+    /// while its prefix was complete.
+    @Test func aCombiningMarkAfterTheFinalByteDoesNotHideIt() {
+        let answer = Array("\u{1B}[?62;4;22c".utf8)
+        let s = GraphicsSupport.parse(answer + [0xCC, 0x80])
+        #expect(s.complete && s.sixel)
+        let size = GraphicsSupport.parse(Array("\u{1B}[6;16;8t".utf8) + [0xCC, 0x80])
+        #expect(size.cell?.width == 8 && size.cell?.height == 16)
+    }
+
     /// A well-formed answer after any noise without ESC is read right, whatever its numbers.
     @Test func wellFormedAnswersAreReadRight() async {
         let plain = Gen.int(in: 0x20...0x7E).array(of: 0...20).map { $0.map(UInt8.init) }

@@ -30,24 +30,30 @@ public struct GraphicsSupport: Equatable, Sendable {
     public static func parse(_ reply: [UInt8]) -> GraphicsSupport {
         var s = GraphicsSupport()
         s.kitty = KittyGraphics.answersQuery(reply)
-        let text = String(decoding: reply, as: UTF8.self)
+        // Read as bytes, not Characters: a combining mark the terminal (or noise) sends after
+        // the final byte would merge with it into one Character and hide it.
         // ESC [ ? 62 ; 4 ; 22 c
-        if let da = text.firstRange(of: "\u{1B}[?") {
-            let rest = text[da.upperBound...]
-            if let end = rest.firstIndex(of: "c") {
-                s.complete = true
-                s.sixel = rest[..<end].split(separator: ";").contains("4")
-            }
+        if let params = Self.parameters(in: reply, after: Array("\u{1B}[?".utf8), final: UInt8(ascii: "c")) {
+            s.complete = true
+            s.sixel = params.contains("4")
         }
         // ESC [ 6 ; height ; width t
-        if let r = text.firstRange(of: "\u{1B}[6;") {
-            let rest = text[r.upperBound...]
-            if let end = rest.firstIndex(of: "t") {
-                let f = rest[..<end].split(separator: ";").compactMap { Int($0) }
-                if f.count == 2, f[0] > 0, f[1] > 0 { s.cell = (f[1], f[0]) }
-            }
+        if let params = Self.parameters(in: reply, after: Array("\u{1B}[6;".utf8), final: UInt8(ascii: "t")) {
+            let f = params.compactMap { Int($0) }
+            if f.count == 2, f[0] > 0, f[1] > 0 { s.cell = (f[1], f[0]) }
         }
         return s
+    }
+
+    /// The `;`-separated parameters between the first `introducer` in `reply` and the `final`
+    /// byte after it; nil when the answer is not complete.
+    static func parameters(in reply: [UInt8], after introducer: [UInt8], final: UInt8) -> [Substring]? {
+        guard reply.count >= introducer.count,
+              let start = (0...(reply.count - introducer.count)).first(where: { reply[$0..<($0 + introducer.count)].elementsEqual(introducer) })
+        else { return nil }
+        let rest = reply[(start + introducer.count)...]
+        guard let end = rest.firstIndex(of: final) else { return nil }
+        return String(decoding: rest[..<end], as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false)
     }
 
     /// What tmux says of itself and of the terminal its client runs in, asked with
