@@ -20,12 +20,16 @@ KRUNNERDIR ?= $(DATADIR)/krunner/dbusplugins
 
 SWIFT       ?= swift
 RELEASE_DIR  = .build/release
+LOCALEDIR   ?= $(DATADIR)/locale
+# The programs' own words: po/LANG.po (tools/update-po), built into .build/locale by msgfmt.
+LANGUAGES    = $(basename $(notdir $(wildcard po/*.po)))
+CATALOGUES   = $(foreach l,$(LANGUAGES),.build/locale/$(l)/LC_MESSAGES/pokedexd.mo)
 # Debian packages the build and the service need (make release, make install, make deb).
-BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config
+BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config gettext
 # And what the tests need besides (make test).
-DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin neofetch libseccomp-dev gcc git passwd util-linux procps
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin neofetch libseccomp-dev gcc git passwd util-linux procps
 
-.PHONY: all build release deps deps-build deps-package deb test-package install-files test test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
+.PHONY: all build release catalogues locales deps deps-build deps-package deb test-package install-files test test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
 
 all: build
 
@@ -59,9 +63,23 @@ build: deps
 # A static Swift runtime: pokectl starts in about the time busctl does (bench/pokectl-startup.sh).
 # Bound at start (-z now, with the default RELRO): the GOT is read-only once running.
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -z -Xlinker now
-release: deps-build
+release: deps-build catalogues
 	$(SWIFT) build $(RELEASE_FLAGS) --product pokedexd
 	$(SWIFT) build $(RELEASE_FLAGS) --product pokectl
+
+## locales: the locales the tests read pokectl in (German, Japanese), generated where missing.
+TEST_LOCALES = de_DE ja_JP
+locales:
+	@for l in $(TEST_LOCALES); do \
+	  locale -a 2>/dev/null | grep -qix "$$l.utf8" || { echo "generating $$l.UTF-8"; \
+	    if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; $$SUDO localedef -i $$l -f UTF-8 $$l.UTF-8 || exit 1; }; \
+	done
+
+## catalogues: po/*.po checked and built into .build/locale (msgfmt -c).
+catalogues: $(CATALOGUES)
+.build/locale/%/LC_MESSAGES/pokedexd.mo: po/%.po
+	@mkdir -p $(dir $@)
+	msgfmt -c -o $@ $<
 
 ## test: every test: unit tests, the daemon on a private bus (with the reliability suite), the
 ## examples, the systemd session test, then the integration tests again under ASan and TSan.
@@ -75,7 +93,7 @@ test-unit:
 	# sanitiser; 10,000 random cases each (POKEDEX_PROPERTY_COUNT changes it).
 	$(SWIFT) test --skip-build --disable-xctest --filter PokedexPropertyTests
 
-test-integration:
+test-integration: catalogues locales
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing --filter PokedexIntegrationTests
 
@@ -213,6 +231,10 @@ install-files:
 	  $(RELEASE_DIR)/pokectl --generate-completion-script zsh > "$(DESTDIR)$(ZSHCOMPDIR)/_pokectl"; \
 	  $(RELEASE_DIR)/pokectl --generate-completion-script fish > "$(DESTDIR)$(FISHCOMPDIR)/pokectl.fish"; \
 	fi
+	for l in $(LANGUAGES); do \
+	  install -d "$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES" && \
+	  install -m 0644 .build/locale/$$l/LC_MESSAGES/pokedexd.mo "$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/" || exit 1; \
+	done
 	install -d "$(DESTDIR)$(DATADIR)/pokedexd/sandbox"
 	install -m 0755 systemd/pokedex-sandbox-setup "$(DESTDIR)$(DATADIR)/pokedexd/"
 	install -m 0644 systemd/sandbox/*.conf "$(DESTDIR)$(DATADIR)/pokedexd/sandbox/"
@@ -231,6 +253,7 @@ uninstall:
 	  "$(DESTDIR)$(BASHCOMPDIR)/pokectl" "$(DESTDIR)$(ZSHCOMPDIR)/_pokectl" "$(DESTDIR)$(FISHCOMPDIR)/pokectl.fish" \
 	  "$(DESTDIR)$(MANDIR)/man1/pokectl.1" "$(DESTDIR)$(MANDIR)/man8/pokedexd.8"
 	rm -rf "$(DESTDIR)$(EXAMPLESDIR)" "$(DESTDIR)$(DATADIR)/pokedexd"
+	for l in $(LANGUAGES); do rm -f "$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/pokedexd.mo"; done
 	rm -f "$(DESTDIR)$(USERUNITDIR)"/pokedex.service.d/sandbox-*.conf
 	-rmdir "$(DESTDIR)$(USERUNITDIR)/pokedex.service.d" 2>/dev/null
 	@if [ -z "$(DESTDIR)" ] && systemctl --user show-environment >/dev/null 2>&1; then systemctl --user daemon-reload; fi

@@ -31,6 +31,7 @@ let package = Package(
         .target(name: "CTerminalShims"),
         // Landlock's three system calls (pokedexd confines itself; no header needed).
         .target(name: "CLandlock"),
+        .target(name: "CLocale"),
 
         // A lock ThreadSanitizer understands (pthread), in place of Synchronization.Mutex.
         .target(name: "PokedexLocks"),
@@ -43,6 +44,7 @@ let package = Package(
         .target(name: "PokedexPNG", dependencies: ["PokedexModels", "CPNG"]),
         // Drawing in a terminal: sprites as half blocks, the detail card (pure Swift, no bus).
         .target(name: "PokedexTerminal", dependencies: ["PokedexModels"]),
+        .target(name: "PokedexLocale", dependencies: ["PokedexModels", "CLocale"]),
 
         // The contract: every member of every published interface, described once, and the
         // message coding it is built from. The server, the client and pokectl all use it.
@@ -60,13 +62,13 @@ let package = Package(
         .executableTarget(
             name: "pokedexd",
             dependencies: [
-                "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG", "PokedexLocks", "CLandlock",
+                "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG", "PokedexLocks", "CLandlock", "PokedexLocale",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "pokectl",
             dependencies: [
-                "PokedexModels", "PokedexBusClient", "PokedexProtocol", "PokedexLocks", "PokedexPNG", "PokedexTerminal", "CTerminalShims",
+                "PokedexModels", "PokedexBusClient", "PokedexProtocol", "PokedexLocks", "PokedexPNG", "PokedexTerminal", "CTerminalShims", "PokedexLocale",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -29,6 +29,8 @@ enum PokedexHandlers {
             // Reading every file and fetching the damaged again takes as long as the cache is big.
             Pokedex1.verifyCache.route(bounded: false) { s.verifyCache() },
             Pokedex1.clearCache.route { s.clearCache() },
+            Pokedex1.localizedDetail.route { a throws(PokedexError) in try s.localizedDetail(a.0, language: a.1) },
+            Pokedex1.displayNames.route { a throws(PokedexError) in try s.displayNames(a.0, language: a.1) },
         ]
     }
 

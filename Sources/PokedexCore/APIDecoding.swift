@@ -16,6 +16,11 @@ public enum APIDecoding {
     public static let maxGenusBytes = 256
     public static let maxFlavorBytes = 2048
     public static let maxLocalizedNameBytes = 128
+    /// The most types, abilities and stats a Pokémon keeps (the games have 2, 3 and 6): each
+    /// is a resource `LocalizedDetail` reads, so a body cannot make one call a storm of requests.
+    public static let maxTypes = 8
+    public static let maxAbilities = 16
+    public static let maxStats = 16
 
     /// `name` if it is a PokeAPI name; otherwise nil, said to `dropped`.
     static func checked(_ name: String, _ what: String, _ dropped: Dropped) -> String? {
@@ -29,6 +34,21 @@ public enum APIDecoding {
         guard text.utf8.count > cap else { return text }
         dropped("dropped \(what): \(text.utf8.count) bytes, over its cap of \(cap)")
         return ""
+    }
+
+    /// The first `cap` of a list; the rest dropped, said to `dropped`.
+    static func capped<T>(_ items: [T], _ cap: Int, _ what: String, _ dropped: Dropped) -> [T] {
+        guard items.count > cap else { return items }
+        dropped("dropped \(items.count - cap) \(what): over the cap of \(cap)")
+        return Array(items.prefix(cap))
+    }
+
+    /// Whether texts by language (a record's, read back from the disk) hold only languages
+    /// names are shown in, each within `cap` bytes.
+    static func withinCaps(_ texts: [String: String]?, _ cap: Int) -> Bool {
+        guard let texts else { return true }
+        return texts.count <= NameLanguage.available.count
+            && texts.allSatisfy { NameLanguage.available.contains($0.key) && $0.value.utf8.count <= cap }
     }
 
     /// A record's own name: one that is not a name makes the body unusable.
@@ -99,6 +119,7 @@ public enum APIDecoding {
         }
         var id: UInt32
         var name: String
+        var forms: [NamedResource]?
         var height: UInt32?
         var weight: UInt32?
         var types: [TypeSlot]
@@ -114,14 +135,17 @@ public enum APIDecoding {
         let name = try ownName(p.name, "pokemon \(p.id)")
         return PokemonRecord(
             id: p.id, name: name, height: p.height ?? 0, weight: p.weight ?? 0,
-            types: p.types.sorted { $0.slot < $1.slot }.compactMap { checked($0.type.name, "a type of \(name)", dropped) },
-            abilities: p.abilities.sorted { $0.slot < $1.slot }.compactMap { checked($0.ability.name, "an ability of \(name)", dropped) },
-            stats: p.stats.compactMap { s in checked(s.stat.name, "a stat of \(name)", dropped).map { .init(name: $0, value: s.base_stat) } },
+            types: capped(p.types.sorted { $0.slot < $1.slot }.compactMap { checked($0.type.name, "a type of \(name)", dropped) },
+                          maxTypes, "types of \(name)", dropped),
+            abilities: capped(p.abilities.sorted { $0.slot < $1.slot }.compactMap { checked($0.ability.name, "an ability of \(name)", dropped) },
+                              maxAbilities, "abilities of \(name)", dropped),
+            stats: capped(p.stats.compactMap { s in checked(s.stat.name, "a stat of \(name)", dropped).map { .init(name: $0, value: s.base_stat) } },
+                          maxStats, "stats of \(name)", dropped),
             spriteURL: p.sprites?.front_default,
             animatedSpriteURL: p.sprites?.versions?.genV?.blackWhite?.animated?.front_default,
             // "" where the API names none; nil is left to records kept before shiny sprites were.
             shinySpriteURL: p.sprites?.front_shiny ?? "",
-            speciesURL: p.species?.url)
+            speciesURL: p.species?.url, formURL: p.forms?.first?.url)
     }
 
     struct SpeciesBody: Decodable {
@@ -139,10 +163,10 @@ public enum APIDecoding {
     public static func species(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> SpeciesRecord {
         let s = try decode(SpeciesBody.self, body)
         let name = try ownName(s.name, "pokemon-species \(s.id)")
-        let genus = capped(s.genera?.first { $0.language.name == "en" }?.genus ?? "", maxGenusBytes, "the genus of \(name)", dropped)
-        // The most recent English entry: the oldest games shout "POKéMON" in capitals.
-        let flavor = capped(s.flavor_text_entries?.last { $0.language.name == "en" }?.flavor_text ?? "", maxFlavorBytes,
-                            "the flavour text of \(name)", dropped)
+        // Each language's newest flavour text: the oldest games shout "POKéMON" in capitals.
+        let genera = byLanguage(s.genera ?? [], \.genus, \.language.name, maxGenusBytes, "genus of \(name)", dropped)
+        let flavors = byLanguage(s.flavor_text_entries ?? [], \.flavor_text, \.language.name, maxFlavorBytes,
+                                 "flavour text of \(name)", dropped).mapValues(cleanFlavorText)
         var names: [String: String] = [:]
         for n in s.names ?? [] {
             guard APIName.isLanguageCode(n.language.name) else {
@@ -152,7 +176,8 @@ public enum APIDecoding {
             let text = capped(n.name, maxLocalizedNameBytes, "the \(n.language.name) name of \(name)", dropped)
             if !text.isEmpty { names[n.language.name] = text }
         }
-        return SpeciesRecord(id: s.id, name: name, genus: genus, flavorText: cleanFlavorText(flavor), names: names)
+        return SpeciesRecord(id: s.id, name: name, genus: genera["en"] ?? "", flavorText: flavors["en"] ?? "", names: names,
+                             genera: genera, flavorTexts: flavors)
     }
 
     /// Removes the API's form feeds, soft hyphens and hard line breaks, and folds spaces.

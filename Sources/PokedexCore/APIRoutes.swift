@@ -12,7 +12,14 @@ struct APIRoutes: Sendable {
     var generationList: String { api + "/generation/?limit=100" }
     func generation(_ name: String) -> String { api + "/generation/\(name)/" }
 
+    /// A type's, an ability's or a stat's resource, read for its names.
+    func named(_ kind: NamedKind, _ name: String) -> String { api + "/\(kind.rawValue)/\(name)/" }
+
     static let indexKey = "index/pokemon"
     static func pokemonKey(_ id: UInt32) -> String { "pokemon/\(id)" }
     static func speciesKey(_ id: UInt32) -> String { "species/\(id)" }
+    /// One slash, as every key: the disk tier's file name (`names-type_electric.rec`) reads back as it.
+    static func namesKey(_ kind: NamedKind, _ name: String) -> String { "names-\(kind.rawValue)/\(name)" }
+    /// The `pokemon-form` of Pokémon `id` (its own id at the API may differ).
+    static func formKey(_ id: UInt32) -> String { "form/\(id)" }
 }

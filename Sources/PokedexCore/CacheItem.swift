@@ -4,6 +4,10 @@ enum CacheItem: Hashable, Sendable {
     case pokemon(UInt32)
     case species(UInt32)
     case filters
+    /// A type's, an ability's or a stat's names (`names-{kind}/{name}`).
+    case names(NamedKind, String)
+    /// A Pokémon's form record (`form/{id}`).
+    case form(UInt32)
     /// A sprite's image file.
     case sprite(UInt32, SpriteVariant)
     /// A sprite's metadata record (`sprite/{id}`, `sprite-animated/{id}`, `sprite-shiny/{id}`).
@@ -36,6 +40,13 @@ enum CacheItem: Hashable, Sendable {
         if let last = key.split(separator: "/").last, let id = UInt32(last) {
             if APIRoutes.pokemonKey(id) == key { return .pokemon(id) }
             if APIRoutes.speciesKey(id) == key { return .species(id) }
+            if APIRoutes.formKey(id) == key { return .form(id) }
+        }
+        for kind in NamedKind.allCases {
+            let prefix = APIRoutes.namesKey(kind, "")
+            if key.hasPrefix(prefix), APIName.isValid(String(key.dropFirst(prefix.count))) {
+                return .names(kind, String(key.dropFirst(prefix.count)))
+            }
         }
         return .otherRecord(key)
     }
@@ -46,6 +57,7 @@ enum CacheItem: Hashable, Sendable {
         case .pokemon: return .pokemon
         case .species: return .species
         case .filters: return .filters
+        case .names, .form: return .names
         case .sprite(_, .still), .spriteMeta(_, .still): return .sprites
         case .sprite(_, .animated), .spriteMeta(_, .animated): return .animatedSprites
         case .sprite(_, .shiny), .spriteMeta(_, .shiny): return .shinySprites

@@ -104,7 +104,7 @@ final class CacheMaintenance: Sendable {
         for file in try store.listing() {
             let item = item(file)
             switch item {
-            case .index, .pokemon, .species, .filters, .otherRecord:
+            case .index, .pokemon, .species, .filters, .names, .form, .otherRecord:
                 // Length, checksum and key; a damaged record is removed by the reading.
                 let whole = store.readRecord(file.name) != nil
                 if case .otherRecord = item, !whole {
@@ -194,6 +194,11 @@ final class CacheMaintenance: Sendable {
             case .pokemon(let id): _ = try await loader.refetch(APIRoutes.pokemonKey(id), url: routes.pokemon(id), .pokemon)
             case .species(let id): _ = try await loader.refetch(APIRoutes.speciesKey(id), url: routes.species(id), .species)
             case .filters: try await search.refetchFilters()
+            case .names(let kind, let name): _ = try await loader.refetch(APIRoutes.namesKey(kind, name), url: routes.named(kind, name), .names)
+            case .form(let id):
+                let record = try await records.pokemon(named(id))
+                guard let url = record.formURL else { throw PokedexError.notFound("the API names no form for \(record.name) any more") }
+                _ = try await loader.refetch(APIRoutes.formKey(id), url: url, .names)
             case .sprite(let id, .still): _ = try await sprites.ensure(named(id))
             case .sprite(let id, .shiny): _ = try await sprites.ensureShiny(named(id))
             case .sprite(let id, .animated):
@@ -219,6 +224,8 @@ final class CacheMaintenance: Sendable {
         case .pokemon(let id): return store.readRecord(APIRoutes.pokemonKey(id)) != nil
         case .species(let id): return store.readRecord(APIRoutes.speciesKey(id)) != nil
         case .filters: return store.readRecord(ResourceLoader.filtersKey) != nil
+        case .names(let kind, let name): return store.readRecord(APIRoutes.namesKey(kind, name)) != nil
+        case .form(let id): return store.readRecord(APIRoutes.formKey(id)) != nil
         case .sprite(let id, let variant): return sprites.cache(variant).checkOnDisk(id) != nil
         case .spriteMeta, .otherRecord, .orphan: return true
         }
@@ -231,6 +238,8 @@ final class CacheMaintenance: Sendable {
         case .pokemon(let id): return APIRoutes.pokemonKey(id)
         case .species(let id): return APIRoutes.speciesKey(id)
         case .filters: return ResourceLoader.filtersKey
+        case .names(let kind, let name): return APIRoutes.namesKey(kind, name)
+        case .form(let id): return APIRoutes.formKey(id)
         case .sprite(let id, let variant): return sprites.cache(variant).fileName(id)
         case .spriteMeta(let id, let variant): return sprites.cache(variant).metaKey(id)
         case .otherRecord(let key): return key

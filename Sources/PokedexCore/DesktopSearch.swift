@@ -33,10 +33,12 @@ public final class DesktopSearch: Sendable {
 
     /// The language of the names results show (a PokeAPI code).
     private let language: String
+    private let terms: Terms
 
-    init(search: SearchEngine, catalog: Catalog, records: Records, rows: Rows, details: Details,
+    init(search: SearchEngine, catalog: Catalog, records: Records, rows: Rows, details: Details, terms: Terms,
          decoder: (any ImageDecoder)?, language: String = "en") {
         self.language = language
+        self.terms = terms
         self.search = search
         self.catalog = catalog
         self.records = records
@@ -145,10 +147,14 @@ public final class DesktopSearch: Sendable {
         let record = records.cachedPokemon(item.id)
         let species: SpeciesRecord? = record.flatMap { records.cachedSpecies(for: $0) ?? nil }
         var parts = [PokemonID.display(item.id)]
-        if let genus = species?.genus, !genus.isEmpty { parts.append(genus) }
-        if let types = record?.types, !types.isEmpty { parts.append(types.map(PokemonNames.display).joined(separator: " / ")) }
-        if record == nil || species == nil || row.spritePath.isEmpty { warm(item) }
-        let name = DisplayNames.name(id: item.id, apiName: item.name, species: species, language: language)
+        if let genus = species?.genus(in: language), !genus.isEmpty { parts.append(genus) }
+        if let types = record?.types, !types.isEmpty {
+            parts.append(types.map { terms.cachedName(.type, $0, language: language) }.joined(separator: " / "))
+        }
+        let localized = language == "en" || record.map { terms.localizeFromMemory($0, language: language) != nil } ?? false
+        if record == nil || species == nil || row.spritePath.isEmpty || !localized { warm(item) }
+        let name = DisplayNames.name(id: item.id, apiName: item.name, species: species, form: record.flatMap(terms.cachedForm),
+                                     language: language)
         return DesktopResult(id: item.id, name: name, description: parts.joined(separator: " · "),
                              spritePath: row.spritePath, favorite: row.favorite)
     }
@@ -157,7 +163,9 @@ public final class DesktopSearch: Sendable {
     private func warm(_ item: PokemonIndex.Item) {
         guard warming.withLock({ $0.count < 256 && $0.insert(item.id).inserted }) else { return }
         Task(priority: .utility) { [self] in
-            _ = try? await withPriority(.background) { () async throws(PokedexError) in try await details.load(item) }
+            // In the service's language, other than English: the names of its types come with it.
+            let language = language == "en" ? nil : language
+            _ = try? await withPriority(.background) { () async throws(PokedexError) in try await details.load(item, language: language) }
             _ = warming.withLock { $0.remove(item.id) }
         }
     }

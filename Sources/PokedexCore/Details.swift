@@ -3,15 +3,22 @@ final class Details: Sendable {
     private let records: Records
     private let sprites: Sprites
     private let favorites: FavoritesBook
+    private let terms: Terms
+    /// The service's language: the display name of a `Detail` asked without one.
+    private let language: String
 
-    init(records: Records, sprites: Sprites, favorites: FavoritesBook) {
+    init(records: Records, sprites: Sprites, favorites: FavoritesBook, terms: Terms, language: String) {
         self.records = records
         self.sprites = sprites
         self.favorites = favorites
+        self.terms = terms
+        self.language = language
     }
 
-    /// The detail if memory has every part of it, else nil.
-    func fromMemory(_ item: PokemonIndex.Item) -> PokemonDetail? {
+    /// The detail if memory has every part of it, else nil. `language`: the display texts in
+    /// it (nil: English texts, as `Detail` has always answered, and the display name in the
+    /// service's language).
+    func fromMemory(_ item: PokemonIndex.Item, language: String? = nil) -> PokemonDetail? {
         guard let record = records.cachedPokemon(item.id),
               let path = sprites.still.knownPath(item.id), !(path.isEmpty && record.spriteURL != nil)
         else { return nil }
@@ -21,20 +28,48 @@ final class Details: Sendable {
             animated = known
         }
         guard case .some(let species) = records.cachedSpecies(for: record) else { return nil }
-        return make(record, species: species, spritePath: path, animatedPath: animated)
+        var detail = make(record, species: species, spritePath: path, animatedPath: animated)
+        if let language {
+            guard let localized = terms.localizeFromMemory(record, language: language) else { return nil }
+            localize(&detail, record, species: species, localized, language)
+        } else {
+            detail.displayName = DisplayNames.name(id: record.id, apiName: record.name, species: species,
+                                                   form: terms.cachedForm(record), language: self.language)
+        }
+        return detail
     }
 
     /// The detail from whichever tier has each part, fetching what none has.
-    func load(_ item: PokemonIndex.Item) async throws(PokedexError) -> PokemonDetail {
+    func load(_ item: PokemonIndex.Item, language: String? = nil) async throws(PokedexError) -> PokemonDetail {
         let record = try await records.pokemon(item)
         async let species = records.species(for: record)
-        // The sprites are worth a try, not a wait on a host that is down.
+        // The sprites and the names of things are worth a try, not a wait on a host that is down.
         async let sprite = withPriority(.optional) { await sprites.stillPathIfAny(record) }
         async let animated = withPriority(.optional) { await sprites.animatedPathIfAny(record) }
-        let detail = await make(record, species: species, spritePath: sprite, animatedPath: animated)
+        async let localized = withPriority(.optional) { () async -> LocalizedTerms? in
+            guard let language else { return nil }
+            return await terms.localize(record, language: language)
+        }
+        var detail = await make(record, species: species, spritePath: sprite, animatedPath: animated)
+        if let language, let localized = await localized {
+            localize(&detail, record, species: await species, localized, language)
+        } else {
+            detail.displayName = DisplayNames.name(id: record.id, apiName: record.name, species: await species,
+                                                   form: terms.cachedForm(record), language: self.language)
+        }
         // The parts above stand in "" for what failed; a cancelled call is not answered with that.
         if Task.isCancelled { throw .unavailable("the details of \(item.name) were cancelled before they were complete") }
         return detail
+    }
+
+    private func localize(_ d: inout PokemonDetail, _ r: PokemonRecord, species: SpeciesRecord?, _ t: LocalizedTerms, _ language: String) {
+        d.language = language
+        d.displayName = DisplayNames.name(id: r.id, apiName: r.name, species: species, form: t.form, language: language)
+        d.genus = species?.genus(in: language) ?? ""
+        d.flavorText = species?.flavorText(in: language) ?? ""
+        d.typeNames = t.types
+        d.abilityNames = t.abilities
+        d.statNames = t.stats
     }
 
     private func make(_ r: PokemonRecord, species: SpeciesRecord?, spritePath: String, animatedPath: String) -> PokemonDetail {

@@ -66,14 +66,30 @@ final class FavoriteNotifications: Sendable {
     /// Queues a change; returns at once.
     func post(_ change: FavoriteChange) { changes.yield(change) }
 
+    /// What a change looks like, from its record, species, sprite and (in a language other
+    /// than English) the names of its types, fetched if needed: worth a try, not a wait.
+    static func describe(_ change: FavoriteChange, records: Records, sprites: Sprites, terms: Terms,
+                         language: String, words: Words) async -> DesktopNotification {
+        let item = PokemonIndex.Item(id: change.id, name: change.name)
+        let record = try? await records.pokemon(item)
+        let species: SpeciesRecord? = if let record { await records.species(for: record) } else { nil }
+        let sprite = (try? await sprites.ensure(item)) ?? ""
+        let localized: LocalizedTerms? = if let record, language != "en" {
+            await withPriority(.optional) { await terms.localize(record, language: language) }
+        } else { nil }
+        return notification(for: change, types: localized?.types ?? record?.types.map(PokemonNames.display) ?? [],
+                            species: species, form: localized?.form, spritePath: sprite, language: language, words: words)
+    }
+
     /// What a change looks like, from what is known of the Pokémon.
-    static func notification(for change: FavoriteChange, types: [String], species: SpeciesRecord?,
-                             spritePath: String, language: String = "en") -> DesktopNotification {
-        let name = DisplayNames.name(id: change.id, apiName: change.name, species: species, language: language)
-        let summary = "\(name) \(change.favorite ? "added to" : "removed from") favorites"
+    /// `types`: as the games name them, in `language`.
+    static func notification(for change: FavoriteChange, types: [String], species: SpeciesRecord?, form: NamesRecord? = nil,
+                             spritePath: String, language: String = "en", words: Words = .english) -> DesktopNotification {
+        let name = DisplayNames.name(id: change.id, apiName: change.name, species: species, form: form, language: language)
+        let summary = change.favorite ? words.trf("%s added to favorites", name) : words.trf("%s removed from favorites", name)
         var parts: [String] = []
-        if let genus = species?.genus, !genus.isEmpty { parts.append(genus) }
-        if !types.isEmpty { parts.append(types.map(PokemonNames.display).joined(separator: " / ")) }
+        if let genus = species?.genus(in: language), !genus.isEmpty { parts.append(genus) }
+        if !types.isEmpty { parts.append(types.joined(separator: " / ")) }
         if parts.isEmpty { parts.append("#\(change.id)") }
         return DesktopNotification(summary: summary, body: parts.joined(separator: " · "),
                                    imagePath: spritePath, soundName: soundName)

@@ -16,6 +16,9 @@ public struct Freshness: Sendable, Codable, Equatable {
         self.maxAge = maxAge
     }
 
+    /// The same, without its ETag: revalidating it fetches the body whatever the server holds.
+    var withoutETag: Freshness { Freshness(etag: nil, fetchedAt: fetchedAt, maxAge: maxAge) }
+
     /// Whether it may still be served without asking the API.
     public func isFresh(at now: Date) -> Bool { now.timeIntervalSince(fetchedAt) < maxAge }
 }
@@ -25,6 +28,8 @@ public enum CachedResource: Sendable {
     case index(PokemonIndex)
     case pokemon(PokemonRecord)
     case species(SpeciesRecord)
+    /// A type's, an ability's, a stat's or a form's names.
+    case names(NamesRecord)
 }
 
 /// The memory tier: compact records, bounded in bytes, least recently used first out.

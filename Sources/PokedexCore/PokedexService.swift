@@ -20,7 +20,9 @@ public final class PokedexService: Sendable {
     let catalog: Catalog
     let search: SearchEngine
     let sprites: Sprites
+    let records: Records
     let details: Details
+    let terms: Terms
     let rows: Rows
     let prefetch: PagePrefetch
     let health: NetworkHealth
@@ -38,10 +40,11 @@ public final class PokedexService: Sendable {
     /// - Parameters:
     ///   - decoder: reads sprites' pixels for their dominant colour; nil leaves `color` empty.
     ///   - notifier: shows favorites changes on the desktop; nil shows nothing.
+    ///   - words: the notifications' own words, in the session's language.
     public init(configuration: ServiceConfiguration, client: any HTTPClient, store: any CacheStore,
                 favorites: FavoritesBook, clock: any PokedexClock = SystemClock(),
                 decoder: (any ImageDecoder)? = nil, notifier: (any DesktopNotifier)? = nil,
-                launcher: (any DesktopLauncher)? = nil, log: @escaping Logger = { _, _ in }) {
+                launcher: (any DesktopLauncher)? = nil, words: Words = .english, log: @escaping Logger = { _, _ in }) {
         self.notifier = notifier
         self.launcher = launcher
         self.configuration = configuration
@@ -65,25 +68,28 @@ public final class PokedexService: Sendable {
         let pattern = SpriteURLPattern(configured: configuration.spriteURLTemplate)
         self.pattern = pattern
         let records = Records(loader: loader, routes: routes, pattern: pattern, log: log) { search.noteSpecies($0) }
+        self.records = records
         let sprites = Sprites(
             still: SpriteCache(store: store, fetcher: fetcher, clock: clock, decoder: decoder, log: log),
             animated: SpriteCache(kind: .animatedGIF, store: store, fetcher: fetcher, clock: clock, decoder: nil, log: log),
             shiny: SpriteCache(kind: .shinyPNG, store: store, fetcher: fetcher, clock: clock, decoder: nil, log: log),
             records: records, pattern: pattern, log: log)
         self.sprites = sprites
-        let details = Details(records: records, sprites: sprites, favorites: favorites)
+        let terms = Terms(loader: loader, routes: routes, log: log)
+        self.terms = terms
+        let details = Details(records: records, sprites: sprites, favorites: favorites, terms: terms, language: configuration.language)
         self.details = details
         let rows = Rows(sprites: sprites, favorites: favorites)
         self.rows = rows
         desktop = DesktopSearch(search: search, catalog: catalog, records: records, rows: rows, details: details,
-                                decoder: decoder, language: configuration.language)
+                                terms: terms, decoder: decoder, language: configuration.language)
         prefetch = PagePrefetch(enabled: configuration.prefetch, maxConcurrent: max(1, min(configuration.maxRequests / 2, 32)),
                                 catalog: catalog, sprites: sprites)
         let health = NetworkHealth(fetcher: fetcher, clock: clock)
         self.health = health
         let events = ServiceEvents()
         self.events = events
-        syncing = Sync(catalog: catalog, records: records, sprites: sprites, search: search,
+        syncing = Sync(catalog: catalog, records: records, sprites: sprites, terms: terms, search: search,
                        workers: configuration.syncParallel, log: log) { events.emit(.sync($0)) }
         maintenance = CacheMaintenance(configuration: configuration, store: store, loader: loader, catalog: catalog,
                                        records: records, sprites: sprites, search: search, prefetch: prefetch,
@@ -92,12 +98,8 @@ public final class PokedexService: Sendable {
                                       warmsShiny: configuration.prefetch, log: log)
         notifications = notifier.map { notifier in
             FavoriteNotifications(notifier: notifier) { change in
-                let item = PokemonIndex.Item(id: change.id, name: change.name)
-                let record = try? await records.pokemon(item)
-                let species: SpeciesRecord? = if let record { await records.species(for: record) } else { nil }
-                let sprite = (try? await sprites.ensure(item)) ?? ""
-                return FavoriteNotifications.notification(for: change, types: record?.types ?? [], species: species, spritePath: sprite,
-                                                          language: configuration.language)
+                await FavoriteNotifications.describe(change, records: records, sprites: sprites, terms: terms,
+                                                     language: configuration.language, words: words)
             }
         }
         health.follow { [prefetch, weak health] change in
@@ -112,10 +114,12 @@ public final class PokedexService: Sendable {
     /// going and coming back, sync progress. From whichever thread it happened on.
     public func observe(_ handler: @escaping @Sendable (ServiceEvent) -> Void) { events.observe(handler) }
 
-    /// Starts background work, unless prefetching is off: pre-warms the first page, opens the
+    /// Starts background work: parses the bundled names; unless prefetching is off, pre-warms the first page, opens the
     /// connections to the API and the sprite host (DNS, TCP, TLS) so the first call pays only
     /// for its own requests, then loads the type and generation filters and builds the search index.
     public func start() {
+        // The bundled names, parsed off the bus thread before the first call needs them.
+        Task.detached(priority: .utility) { _ = BundledNames.entries.count }
         guard configuration.prefetch else { return }
         prefetch.start()
         Task(priority: .utility) { [self] in

@@ -15,6 +15,10 @@ struct ResourceKind<Record: Codable & Sendable>: Sendable {
     /// Whether a record read back from the disk has the shape decoding gives: anyone who can
     /// write the cache can put any bytes there, so a record that does not is treated as absent.
     var isWellFormed: @Sendable (Record) -> Bool = { _ in true }
+    /// Whether a record kept by an older version lacks what this one reads (a species' texts in
+    /// other languages, a form's URL): it is used, and fetched again whole in the background (no
+    /// `If-None-Match`: a `304` would keep the old shape).
+    var isOutdated: @Sendable (Record) -> Bool = { _ in false }
 
     /// A record from its disk payload, or nil when it does not decode or is not well formed.
     func fromDisk(_ payload: [UInt8]) -> Record? {
@@ -31,7 +35,10 @@ extension ResourceKind where Record == PokemonIndex {
 extension ResourceKind where Record == PokemonRecord {
     static let pokemon = ResourceKind(noun: "pokemon", body: .pokemonJSON, decodeBody: APIDecoding.pokemon, wrap: { .pokemon($0) }, unwrap: {
         if case .pokemon(let v) = $0 { return v } else { return nil }
-    }, isWellFormed: { p in ([p.name] + p.types + p.abilities + p.stats.map(\.name)).allSatisfy(APIName.isValid) })
+    }, isWellFormed: { p in
+        ([p.name] + p.types + p.abilities + p.stats.map(\.name)).allSatisfy(APIName.isValid)
+            && p.types.count <= APIDecoding.maxTypes && p.abilities.count <= APIDecoding.maxAbilities && p.stats.count <= APIDecoding.maxStats
+    }, isOutdated: { p in p.formURL == nil && !PokemonID.isDefaultForm(p.id) })
 }
 extension ResourceKind where Record == SpeciesRecord {
     static let species = ResourceKind(noun: "pokemon-species", decodeBody: APIDecoding.species, wrap: { .species($0) }, unwrap: {
@@ -39,6 +46,18 @@ extension ResourceKind where Record == SpeciesRecord {
     }, isWellFormed: { s in
         APIName.isValid(s.name) && s.genus.utf8.count <= APIDecoding.maxGenusBytes && s.flavorText.utf8.count <= APIDecoding.maxFlavorBytes
             && s.names.allSatisfy { APIName.isLanguageCode($0.key) && $0.value.utf8.count <= APIDecoding.maxLocalizedNameBytes }
+            && APIDecoding.withinCaps(s.genera, APIDecoding.maxGenusBytes) && APIDecoding.withinCaps(s.flavorTexts, APIDecoding.maxFlavorBytes)
+    }, isOutdated: { s in s.genera == nil || s.flavorTexts == nil })
+}
+
+extension ResourceKind where Record == NamesRecord {
+    static let names = ResourceKind(noun: "names", decodeBody: APIDecoding.names, wrap: { .names($0) }, unwrap: {
+        if case .names(let v) = $0 { return v } else { return nil }
+    }, isWellFormed: { n in
+        APIName.isValid(n.name) && [n.names, n.formNames].allSatisfy { texts in
+            texts.count <= NameLanguage.available.count
+                && texts.allSatisfy { APIName.isLanguageCode($0.key) && $0.value.utf8.count <= APIDecoding.maxLocalizedNameBytes }
+        }
     })
 }
 
@@ -104,7 +123,11 @@ final class ResourceLoader: Sendable {
                 if let v = cached(key, url: url, kind) { return kind.wrap(v) }
                 if let stored = store.readRecord(key), let v = kind.fromDisk(stored.payload) {
                     remember(key, kind.wrap(v), stored.freshness, bytes: stored.payload.count)
-                    if !stored.freshness.isFresh(at: clock.now()) { revalidateInBackground(key, url: url, kind, stored.freshness) }
+                    if kind.isOutdated(v) {
+                        revalidateInBackground(key, url: url, kind, stored.freshness.withoutETag)
+                    } else if !stored.freshness.isFresh(at: clock.now()) {
+                        revalidateInBackground(key, url: url, kind, stored.freshness)
+                    }
                     return kind.wrap(v)
                 }
                 let (value, size, etag, maxAge) = try await fetchDecoded(url, kind)
@@ -127,8 +150,9 @@ final class ResourceLoader: Sendable {
     /// it is returned, not in the background: what `Sync` uses, so a sync leaves nothing stale.
     func loadFresh<R>(_ key: String, url: String, _ kind: ResourceKind<R>) async throws -> R {
         let value = try await load(key, url: url, kind)
-        guard let entry = memory.get(key), !entry.freshness.isFresh(at: clock.now()) else { return value }
-        return try await revalidate(key, url: url, kind, entry.freshness) ?? value
+        let outdated = kind.isOutdated(value)
+        guard let entry = memory.get(key), outdated || !entry.freshness.isFresh(at: clock.now()) else { return value }
+        return try await revalidate(key, url: url, kind, outdated ? entry.freshness.withoutETag : entry.freshness) ?? value
     }
 
     /// GETs and decodes a body while it counts against the fetcher's budget of bytes held.
@@ -149,6 +173,12 @@ final class ResourceLoader: Sendable {
         }
         guard let value = kind.unwrap(resource) else { throw FetchError.http(status: 0, url: url) }
         return value
+    }
+
+    /// Keeps a record another fetch brought along (a type's names, read with its members for
+    /// the search filters), in both tiers, fresh for `maxAge` seconds: it is not fetched again.
+    func keep<R>(_ key: String, _ value: R, _ kind: ResourceKind<R>, maxAge: Double) {
+        try? persist(key, value, Freshness(etag: nil, fetchedAt: clock.now(), maxAge: maxAge), kind)
     }
 
     /// Waits, without blocking a thread, until every write started in the background has

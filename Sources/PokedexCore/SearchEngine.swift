@@ -162,7 +162,16 @@ final class SearchEngine: Sendable {
         let (typeList, genList) = try await (typeNames, genNames)
         let types = try await withThrowingTaskGroup(of: (String, [UInt32]).self) { group in
             for name in typeList {
-                group.addTask { [self] in (name, try await fetchJSON(routes.type(name), FilterDecoding.typeMembers)) }
+                group.addTask { [self] in
+                    // Its names too, as `LocalizedDetail` reads them: the type is not fetched twice.
+                    let (ids, names) = try await fetchJSON(routes.type(name)) { body, dropped in
+                        (try FilterDecoding.typeMembers(body, dropped: dropped), try? APIDecoding.names(body, dropped: dropped))
+                    }
+                    if let names {
+                        loader.keep(APIRoutes.namesKey(.type, name), names, .names, maxAge: 7 * 86400)
+                    }
+                    return (name, ids)
+                }
             }
             var out: [String: [UInt32]] = [:]
             for try await (name, ids) in group { out[name] = ids }

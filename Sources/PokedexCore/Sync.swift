@@ -1,12 +1,14 @@
 import PokedexLocks
 
 /// `Sync`: everything a person needs offline: every list entry, every detail (pokemon and
-/// species) and every default sprite. What is already on disk is skipped, so an
+/// species), every default sprite, and the names of every type, ability, stat and form, so a
+/// `LocalizedDetail` in any language answers offline too. What is already on disk is skipped, so an
 /// interrupted sync resumes where it stopped. Concurrent calls join the one running.
 final class Sync: Sendable {
     private let catalog: Catalog
     private let records: Records
     private let sprites: Sprites
+    private let terms: Terms
     private let search: SearchEngine
     private let workers: Int
     private let log: Logger
@@ -15,11 +17,12 @@ final class Sync: Sendable {
     private let flight = SingleFlight<Int, SyncResult>()
 
     /// - Parameter report: told of every step, for the `SyncProgress` property.
-    init(catalog: Catalog, records: Records, sprites: Sprites, search: SearchEngine, workers: Int,
+    init(catalog: Catalog, records: Records, sprites: Sprites, terms: Terms, search: SearchEngine, workers: Int,
          log: @escaping Logger, report: @escaping @Sendable (SyncProgress) -> Void) {
         self.catalog = catalog
         self.records = records
         self.sprites = sprites
+        self.terms = terms
         self.search = search
         self.workers = max(1, workers)
         self.log = log
@@ -79,7 +82,10 @@ final class Sync: Sendable {
         async let sprite: Bool = if let url = record.spriteURL {
             (try? await sprites.still.ensure(record.id, url: url)) != nil
         } else { true }
-        let (haveSpecies, haveSprite) = await (species, sprite)
+        // The names of its types, abilities, stats and form: each fetched once for every Pokémon,
+        // and a name that cannot be had is made from its identifier, so it does not fail the Pokémon.
+        async let named = terms.localize(record, language: "en")
+        let (haveSpecies, haveSprite, _) = await (species, sprite, named)
         return haveSpecies && haveSprite
     }
 

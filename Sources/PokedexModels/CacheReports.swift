@@ -8,6 +8,8 @@ public enum CacheKind: String, Sendable, CaseIterable {
     case species
     /// The type and generation filters (`meta/search-filters`).
     case filters
+    /// The names of types, abilities and stats (`names-{kind}/{name}`), and forms (`form/{id}`).
+    case names
     /// Default sprites, `{id}.png`, with their metadata records (`sprite/{id}`).
     case sprites
     /// Animated sprites, `{id}-animated.gif`, with their metadata records (`sprite-animated/{id}`).

@@ -89,6 +89,21 @@ public struct MessageReader {
         return String(cString: p)
     }
 
+    /// A caller's `au`, refused when it holds more than `maxCount` numbers: read in place, in
+    /// one step, so the work done does not grow with what the message holds.
+    public func readUInt32s(maxCount: Int) throws(BusError) -> [UInt32] {
+        var p: UnsafeRawPointer?
+        var size = 0
+        try busCheck(sd_bus_message_read_array(message, CChar(UInt8(ascii: "u")), &p, &size), "read au")
+        let count = size / MemoryLayout<UInt32>.size
+        guard count <= maxCount else {
+            throw BusError(name: PokedexError.Kind.invalidArgument.dbusName,
+                           message: "\(count) numbers, over the cap of \(maxCount)")
+        }
+        guard let p, count > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: p.assumingMemoryBound(to: UInt32.self), count: count))
+    }
+
     /// A caller's `as`, refused at its `maxCount + 1`th element or at the first string over
     /// `maxBytes`: the work done is bounded by the cap, whatever the message holds.
     public func readStrings(maxCount: Int, maxBytes: Int) throws(BusError) -> [String] {

@@ -161,6 +161,22 @@ public enum Coding {
                 try w.entry("flavor_text", "s") { () throws(BusError) in try w.append(d.flavorText) }
                 try w.entry("color", "s") { () throws(BusError) in try w.append(d.color) }
                 try w.entry("animated_sprite_path", "s") { () throws(BusError) in try w.append(d.animatedSpritePath) }
+                if !d.displayName.isEmpty { try w.entry("display_name", "s") { () throws(BusError) in try w.append(d.displayName) } }
+                guard !d.language.isEmpty else { return }
+                // `LocalizedDetail`'s: the language, and the names of types, abilities and stats in it.
+                try w.entry("language", "s") { () throws(BusError) in try w.append(d.language) }
+                try w.entry("type_names", "as") { () throws(BusError) in try w.append(strings: d.typeNames) }
+                try w.entry("ability_names", "as") { () throws(BusError) in try w.append(strings: d.abilityNames) }
+                try w.entry("stat_names", "a{ss}") { () throws(BusError) in
+                    try w.container("a", "{ss}") { () throws(BusError) in
+                        for (stat, name) in zip(d.stats, d.statNames) {
+                            try w.container("e", "ss") { () throws(BusError) in
+                                try w.append(stat.name)
+                                try w.append(name)
+                            }
+                        }
+                    }
+                }
             }
         },
         decode: { v throws(BusError) in
@@ -169,12 +185,22 @@ public enum Coding {
             if case .dict(let pairs)? = d["stats"] {
                 for p in pairs { if let k = p.key.string, let u = p.value.uint { stats.append(.init(name: k, value: UInt32(u))) } }
             }
-            return PokemonDetail(
+            var detail = PokemonDetail(
                 id: UInt32(id), name: name, height: UInt32(d["height"]?.uint ?? 0), weight: UInt32(d["weight"]?.uint ?? 0),
                 types: d["types"]?.array?.compactMap(\.string) ?? [], abilities: d["abilities"]?.array?.compactMap(\.string) ?? [],
                 stats: stats, spritePath: d["sprite_path"]?.string ?? "", favorite: d["favorite"]?.bool ?? false,
                 genus: d["genus"]?.string ?? "", flavorText: d["flavor_text"]?.string ?? "",
                 color: d["color"]?.string ?? "", animatedSpritePath: d["animated_sprite_path"]?.string ?? "")
+            detail.displayName = d["display_name"]?.string ?? ""
+            detail.language = d["language"]?.string ?? ""
+            detail.typeNames = d["type_names"]?.array?.compactMap(\.string) ?? []
+            detail.abilityNames = d["ability_names"]?.array?.compactMap(\.string) ?? []
+            var statNames: [String: String] = [:]
+            if case .dict(let pairs)? = d["stat_names"] {
+                for p in pairs { if let k = p.key.string, let v = p.value.string { statNames[k] = v } }
+            }
+            detail.statNames = statNames.isEmpty ? [] : stats.map { statNames[$0.name] ?? "" }
+            return detail
         })
 
     /// `Status`'s `a{sv}`.

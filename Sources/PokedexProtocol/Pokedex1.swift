@@ -30,6 +30,21 @@ public enum Pokedex1 {
     public static let detail = Method(
         "Detail", args: .one("pokemon", Coding.argument), reply: .one("detail", Coding.detail), errors: lookupErrors)
 
+    /// ``detail`` in a language: "" (the service's, from its session's locale), a PokeAPI code
+    /// ("de", "ja-hrkt") or a locale ("de_DE.UTF-8"). The genus and flavour text are in it, and
+    /// `display_name`, `type_names`, `ability_names` and `stat_names` are added, each in English
+    /// where the API has none in it; `language` says which. Identifiers stay as ``detail`` gives them.
+    public static let localizedDetail = Method(
+        "LocalizedDetail", args: .two("pokemon", Coding.argument, "language", Coding.language),
+        reply: .one("detail", Coding.detail), errors: lookupErrors)
+
+    /// Names as the games write them, in a language as ``localizedDetail`` takes it, for the
+    /// ids asked (at most 4096), in their order; an id that is no Pokémon is left out. Never
+    /// waits on the network: the service ships every name.
+    public static let displayNames = Method(
+        "DisplayNames", args: .two("ids", Coding.ids, "language", Coding.language),
+        reply: .one("names", Coding.displayNames), errors: [.invalidArgument, .unavailable])
+
     /// By name (any language) or number, with typos forgiven; `type:` and `gen:` filter.
     public static let search = Method(
         "Search", args: .two("query", Coding.argument, "limit", Coding.uint32), reply: .one("results", Coding.entries),
@@ -136,7 +151,7 @@ public enum Pokedex1 {
     public static let interface = Interface(name: interfaceName, objectPath: objectPath, members: [
         listPage.shape, detail.shape, search.shape, searchDetailed.shape, searchPage.shape, toggleFavorite.shape, setFavorite.shape,
         changeFavorite.shape, listFavorites.shape, spritePath.shape, randomSprite.shape, status.shape, sync.shape,
-        cacheStats.shape, verifyCache.shape, clearCache.shape,
+        cacheStats.shape, verifyCache.shape, clearCache.shape, localizedDetail.shape, displayNames.shape,
         favoriteChanged.shape,
         favorites.shape, online.shape, syncProgress.shape, searchCoverage.shape, version.shape, apiURL.shape,
     ])

@@ -15,8 +15,12 @@ public struct DetailCard {
     /// A picture the terminal draws itself (kitty graphics, sixel) over this many cells: the card
     /// leaves them blank, and ``renderLeavingRoom()`` says on which line they start.
     public let graphic: (columns: Int, rows: Int)?
+    /// The card's own words (labels) and decimal separator, in the reader's language.
+    public let words: Words
 
-    public init(detail: PokemonDetail, image: RGBAImage?, width: Int, mode: ColorMode, graphic: (columns: Int, rows: Int)? = nil) {
+    public init(detail: PokemonDetail, image: RGBAImage?, width: Int, mode: ColorMode, graphic: (columns: Int, rows: Int)? = nil,
+                words: Words = .english) {
+        self.words = words
         self.detail = detail.terminalSafe
         self.image = image
         self.width = max(width, 20)
@@ -79,38 +83,55 @@ public struct DetailCard {
     }
 
     /// Name, genus, types, sizes, abilities and stats, in lines of at most `width` columns.
+    /// Names as the service gives them in the reader's language where it does
+    /// (`LocalizedDetail`), else made from the identifiers.
     func facts(width: Int) -> [String] {
         let p = painter
         var lines: [String] = []
         let number = PokemonID.display(detail.id)
-        var title = p.bold(PokemonNames.display(detail.name)) + "  " + p.dim(number)
+        let name = detail.displayName.isEmpty ? PokemonNames.display(detail.name) : detail.displayName
+        var title = p.bold(name) + "  " + p.dim(number)
         if detail.favorite { title += "  " + p.colored("★", RGB(0xF8, 0xD0, 0x30)) }
         lines.append(title)
         if !detail.genus.isEmpty { lines.append(p.dim(TerminalText.truncate(detail.genus, to: width))) }
         lines.append("")
-        lines.append(detail.types.map(badge).joined(separator: " "))
+        lines.append(detail.types.indices.map { badge(detail.types[$0], named: Self.localized(detail.typeNames, $0)) }.joined(separator: " "))
         lines.append("")
-        let label = 10
-        lines.append(p.dim(TerminalText.pad("Height", to: label)) + Self.height(detail.height))
-        lines.append(p.dim(TerminalText.pad("Weight", to: label)) + Self.weight(detail.weight))
+        // In English the games' short labels ("Sp. Atk"), not the API's long names.
+        let statLabels = detail.stats.indices.map { i in
+            (detail.language == "en" ? Self.statLabels[detail.stats[i].name] : nil) ?? Self.localized(detail.statNames, i)
+                ?? Self.statLabels[detail.stats[i].name].map(words.tr) ?? PokemonNames.display(detail.stats[i].name)
+        }
+        let labels = [words.tr("Height"), words.tr("Weight"), words.tr("Abilities")] + statLabels
+        // As wide as the widest label ("Spezialverteidigung"), within reason for a narrow card.
+        let label = min(max(10, (labels.map(TerminalText.width).max() ?? 0) + 1), max(10, width / 3))
+        func labelled(_ text: String) -> String { p.dim(TerminalText.pad(TerminalText.truncate(text, to: label - 1), to: label)) }
+        lines.append(labelled(labels[0]) + height(detail.height))
+        lines.append(labelled(labels[1]) + weight(detail.weight))
         if !detail.abilities.isEmpty {
-            let abilities = detail.abilities.map(PokemonNames.display).joined(separator: ", ")
-            lines.append(p.dim(TerminalText.pad("Abilities", to: label)) + TerminalText.truncate(abilities, to: width - label))
+            let abilities = detail.abilities.indices.map { Self.localized(detail.abilityNames, $0) ?? PokemonNames.display(detail.abilities[$0]) }
+            // TRANSLATORS: between the names of a Pokémon's abilities ("Static, Lightning Rod"); "、" in Japanese.
+            let separator = words.tr(", ")
+            lines.append(labelled(labels[2]) + TerminalText.truncate(abilities.joined(separator: separator), to: width - label))
         }
         lines.append("")
         let barWidth = max(5, min(24, width - label - 5))
-        for stat in detail.stats {
-            let name = Self.statLabels[stat.name] ?? PokemonNames.display(stat.name)
+        for (stat, name) in zip(detail.stats, statLabels) {
             let value = String(stat.value)
-            lines.append(p.dim(TerminalText.pad(name, to: label)) + String(repeating: " ", count: max(0, 3 - value.count)) + value
+            lines.append(labelled(name) + String(repeating: " ", count: max(0, 3 - value.count)) + value
                          + " " + bar(stat.value, width: barWidth))
         }
         return lines
     }
 
+    /// The `i`th of names the service gave, parallel to identifiers; nil where it gave none.
+    static func localized(_ names: [String], _ i: Int) -> String? {
+        i < names.count && !names[i].isEmpty ? names[i] : nil
+    }
+
     /// A type as a coloured badge (` Electric ` on yellow), or `[Electric]` without colour.
-    func badge(_ type: String) -> String {
-        let name = PokemonNames.display(type)
+    func badge(_ type: String, named: String? = nil) -> String {
+        let name = named ?? PokemonNames.display(type)
         guard mode != .none, let colour = Self.typeColors[type] else { return "[\(name)]" }
         let text: RGB = colour.luma > 150 ? RGB(0x20, 0x20, 0x20) : RGB(0xFF, 0xFF, 0xFF)
         return painter.set(foreground: text, background: colour) + " \(name) " + painter.reset
@@ -132,25 +153,28 @@ public struct DetailCard {
         return painter.colored(s, colour)
     }
 
-    /// Decimetres as metres and feet-inches: `0.4 m (1′04″)`.
-    static func height(_ decimetres: UInt32) -> String {
-        let inches = Int((Double(decimetres) * 3.937008).rounded())
-        let inch = inches % 12
-        return "\(tenths(Int(decimetres))) m (\(inches / 12)′\(inch < 10 ? "0" : "")\(inch)″)"
-    }
+    /// Decimetres as metres and feet-inches: `0.4 m (1′04″)`, `0,4 m` in German.
+    func height(_ decimetres: UInt32) -> String { Self.height(decimetres, words: words) }
 
     /// Hectograms as kilograms and pounds: `6.0 kg (13.2 lb)`.
-    static func weight(_ hectograms: UInt32) -> String {
-        let tenthsOfPounds = Int((Double(hectograms) * 2.2046226).rounded())
-        return "\(tenths(Int(hectograms))) kg (\(tenths(tenthsOfPounds)) lb)"
+    func weight(_ hectograms: UInt32) -> String { Self.weight(hectograms, words: words) }
+
+    static func height(_ decimetres: UInt32, words: Words = .english) -> String {
+        let inches = Int((Double(decimetres) * 3.937008).rounded())
+        let inch = inches % 12
+        return "\(words.tenths(Int(decimetres))) m (\(inches / 12)′\(inch < 10 ? "0" : "")\(inch)″)"
     }
 
-    /// `n` tenths as `x.y`.
-    static func tenths(_ n: Int) -> String { "\(n / 10).\(n % 10)" }
+    static func weight(_ hectograms: UInt32, words: Words = .english) -> String {
+        let tenthsOfPounds = Int((Double(hectograms) * 2.2046226).rounded())
+        return "\(words.tenths(Int(hectograms))) kg (\(words.tenths(tenthsOfPounds)) lb)"
+    }
 
+    /// The stats' short labels in English, looked up as words to translate (they are the
+    /// labels when the service gave no names: `Detail`, or an older service).
     static let statLabels = [
-        "hp": "HP", "attack": "Attack", "defense": "Defense", "special-attack": "Sp. Atk",
-        "special-defense": "Sp. Def", "speed": "Speed",
+        "hp": Words.english.tr("HP"), "attack": Words.english.tr("Attack"), "defense": Words.english.tr("Defense"),
+        "special-attack": Words.english.tr("Sp. Atk"), "special-defense": Words.english.tr("Sp. Def"), "speed": Words.english.tr("Speed"),
     ]
 
     /// The colours the games' type badges use.
@@ -179,6 +203,11 @@ extension PokemonDetail {
         d.flavorText = safe(flavorText)
         d.color = safe(color)
         d.animatedSpritePath = safe(animatedSpritePath)
+        d.displayName = safe(displayName)
+        d.language = safe(language)
+        d.typeNames = typeNames.map(safe)
+        d.abilityNames = abilityNames.map(safe)
+        d.statNames = statNames.map(safe)
         return d
     }
 }

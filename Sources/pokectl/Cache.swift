@@ -18,7 +18,7 @@ struct Cache: ParsableCommand {
                 and are revalidated when next asked for.
                 JSON: {"bytes", "cache_dir", "disk_cap_bytes", "files", "kinds": {KIND: {"bytes", "count", \
                 "newest_fetched_at", "oldest_fetched_at", "stale"}}, "memory_bytes", "memory_cap_bytes", \
-                "memory_entries", "now"}, KIND being list, pokemon, species, filters, sprites, animated_sprites \
+                "memory_entries", "now"}, KIND being list, pokemon, species, filters, names, sprites, animated_sprites \
                 or other; times in seconds since 1970 by the service's clock (null when none is known).
                 """)
 

@@ -7,7 +7,7 @@ import PokedexTerminal
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List Pokémon in the API's order, a page at a time.",
-        discussion: "JSON: {\"total\", \"page\", \"per_page\", \"entries\": [{\"id\", \"name\", \"sprite_path\", \"favorite\"}]}")
+        discussion: "Names as the games write them, in the language of --language or the terminal's locale. JSON: {\"total\", \"page\", \"per_page\", \"entries\": [{\"id\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}]}")
 
     @Option(help: "Page number, from 1.") var page = 1
     @Option(help: "Entries per page, 1 to 100.") var perPage = 20
@@ -26,7 +26,7 @@ struct List: ParsableCommand {
         // answer's total then says how many pages there are.
         let offset = Paging.offset(page: page, perPage: perPage) ?? UInt32.max
         let drawing = images && !common.json && (Terminal.colorMode != .none || imageProtocol.forcesPixels)
-        let result = try withClient { c throws(BusError) in
+        let (result, names) = try withClient { c throws(BusError) in
             var page = try c.listPage(offset: offset, limit: UInt32(perPage))
             if drawing {
                 // Sprites not fetched yet are fetched now (the service does that in the background anyway).
@@ -34,23 +34,23 @@ struct List: ParsableCommand {
                     page.entries[i].spritePath = (try? c.spritePath(String(page.entries[i].id))) ?? ""
                 }
             }
-            return page
+            return (page, Language.names(page.entries.map(\.id), c))
         }
         guard Paging.exists(page: page, perPage: perPage, total: result.total) else {
             throw Failure(message: Paging.pastTheEnd(page: page, perPage: perPage, total: result.total), code: .notFound)
         }
         if drawing {
             let pictures = Pictures.choose(imageProtocol, environment: Terminal.environment)
-            for e in result.entries { Output.thumbnailRow(e, pictures: pictures) }
+            for e in result.entries { Output.thumbnailRow(e, name: names[e.id], pictures: pictures) }
             let pages = Paging.pages(total: result.total, perPage: perPage)
             return print(Output.dim("page \(page) of \(pages) · \(result.total) Pokémon"))
         }
         if common.json {
-            JSON.object([("entries", .array(result.entries.map(JSON.init))), ("page", .int(page)),
+            JSON.object([("entries", .array(result.entries.map { JSON($0, displayName: names[$0.id]) })), ("page", .int(page)),
                          ("per_page", .int(perPage)), ("total", .int(result.total))]).print()
             return
         }
-        Output.table(Output.entryHeader, Output.entryRows(result.entries))
+        Output.table(Output.entryHeader, Output.entryRows(result.entries, names: names))
         let pages = Paging.pages(total: result.total, perPage: perPage)
         print(Output.dim("page \(page) of \(pages) · \(result.total) Pokémon"))
     }
@@ -80,8 +80,10 @@ struct Search: ParsableCommand {
 
     func run() throws {
         let full = ([query] + types.map { "type:\($0)" } + (gen.map { ["gen:\($0)"] } ?? [])).joined(separator: " ")
-        let (reply, (localized, species)) = try withClient { c throws(BusError) in
-            (try c.values(Pokedex1.searchDetailed, (full, UInt32(limit))), try c.get(Pokedex1.searchCoverage))
+        let (reply, (localized, species), names) = try withClient { c throws(BusError) in
+            let reply = try c.values(Pokedex1.searchDetailed, (full, UInt32(limit)))
+            let ids = common.json ? [] : ((try? Pokedex1.searchDetailed.decodeReply(reply)) ?? []).map(\.entry.id)
+            return (reply, try c.get(Pokedex1.searchCoverage), Language.names(ids, c))
         }
         if common.json {
             return JSON.object([
@@ -96,7 +98,7 @@ struct Search: ParsableCommand {
             var why = r.match
             if !r.language.isEmpty { why += " (\(r.language): \(r.matchedName))" }
             if r.distance > 0 { why += " (\(r.distance) typo\(r.distance == 1 ? "" : "s"))" }
-            return [String(r.entry.id), Output.star(r.entry.favorite), Output.safe(r.entry.name), Output.safe(why)]
+            return [String(r.entry.id), Output.star(r.entry.favorite), Output.safe(names[r.entry.id] ?? r.entry.name), Output.safe(why)]
         })
         if localized < species {
             print(Output.dim("other languages searched for \(localized) of \(species) species; 'pokectl sync' indexes them all"))
@@ -106,11 +108,14 @@ struct Search: ParsableCommand {
 
 /// Makes one favorites change in one call, and prints what it did, human or JSON.
 func changeFavorite(_ pokemon: String, _ action: FavoriteAction, json: Bool) throws {
-    let u = try withClient { c throws(BusError) in try c.changeFavorite(pokemon, action) }
+    let (u, names) = try withClient { c throws(BusError) in
+        let u = try c.changeFavorite(pokemon, action)
+        return (u, json ? [:] : Language.names([u.id], c))
+    }
     if json {
         return JSON.object([("changed", .bool(u.changed)), ("favorite", .bool(u.favorite)), ("name", .string(u.name))]).print()
     }
-    let name = Output.safe(u.name)
+    let name = Output.safe(names[u.id] ?? u.name)
     switch (u.favorite, u.changed) {
     case (true, true): print(Output.yellow("★") + " \(name) added to favorites")
     case (false, true): print("☆ \(name) removed from favorites")
@@ -144,15 +149,18 @@ struct Unfav: ParsableCommand {
 struct Favs: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List favorites in the order they were added.",
-        discussion: "JSON: {\"favorites\": [{\"id\", \"name\", \"sprite_path\", \"favorite\"}]}")
+        discussion: "Names as the games write them, in the language of --language or the terminal's locale. JSON: {\"favorites\": [{\"id\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}]}")
 
     @OptionGroup var common: Common
 
     func run() throws {
-        let favs = try withClient { c throws(BusError) in try c.listFavorites() }
-        if common.json { return JSON.object([("favorites", .array(favs.map(JSON.init)))]).print() }
+        let (favs, names) = try withClient { c throws(BusError) in
+            let favs = try c.listFavorites()
+            return (favs, Language.names(favs.map(\.id), c))
+        }
+        if common.json { return JSON.object([("favorites", .array(favs.map { JSON($0, displayName: names[$0.id]) }))]).print() }
         if favs.isEmpty { return print("no favorites yet: add one with 'pokectl fav NAME'") }
-        Output.table(Output.entryHeader, Output.entryRows(favs))
+        Output.table(Output.entryHeader, Output.entryRows(favs, names: names))
     }
 }
 

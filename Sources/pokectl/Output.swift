@@ -71,15 +71,16 @@ enum Output {
         return column.map { String(repeating: " ", count: w - width($0)) + $0 }
     }
 
-    static func entryRows(_ entries: [ListEntry]) -> [[String]] {
-        entries.map { [String($0.id), star($0.favorite), safe($0.name), $0.spritePath.isEmpty ? dim("-") : safe($0.spritePath)] }
+    /// `names`: as the games write them (``Language/names(_:_:)``); an entry without one shows its identifier.
+    static func entryRows(_ entries: [ListEntry], names: [UInt32: String] = [:]) -> [[String]] {
+        entries.map { [String($0.id), star($0.favorite), safe(names[$0.id] ?? $0.name), $0.spritePath.isEmpty ? dim("-") : safe($0.spritePath)] }
     }
     static let entryHeader = ["#", "★", "NAME", "SPRITE"]
 
     /// A list row with its sprite as a 10×5 thumbnail, the number and name beside its middle.
-    static func thumbnailRow(_ e: ListEntry, pictures: Pictures) {
+    static func thumbnailRow(_ e: ListEntry, name: String?, pictures: Pictures) {
         let columns = 10, rows = 5
-        let label = dim("#" + String(e.id)) + " " + bold(safe(e.name)) + (e.favorite ? " " + yellow("★") : "")
+        let label = dim("#" + String(e.id)) + " " + bold(safe(name ?? e.name)) + (e.favorite ? " " + yellow("★") : "")
         if pictures.protocolUsed != .blocks, let sprite = Terminal.image(at: e.spritePath),
            let picture = pictures.drawing(sprite, maxColumns: columns, maxRows: rows) {
             print(picture.sequence, terminator: "")
@@ -149,9 +150,10 @@ indirect enum JSON {
         }
     }
 
-    init(_ e: ListEntry) {
-        self = .object([("favorite", .bool(e.favorite)), ("id", .int(e.id)), ("name", .string(e.name)),
-                        ("sprite_path", .string(e.spritePath))])
+    /// `displayName`: as the games write it, added where known; `name` stays the identifier.
+    init(_ e: ListEntry, displayName: String? = nil) {
+        self = .object([("display_name", displayName.map(JSON.string)), ("favorite", .bool(e.favorite)), ("id", .int(e.id)),
+                        ("name", .string(e.name)), ("sprite_path", .string(e.spritePath))].compactMap { k, v in v.map { (k, $0) } })
     }
 
     func print() { Swift.print(text) }

@@ -29,6 +29,8 @@ struct Pokectl: ParsableCommand {
               NO_COLOR   no colour and no pictures, even on a terminal
               COLORTERM  truecolor or 24bit: pictures in 24-bit colour (else the 256-colour palette)
               COLUMNS    the width to fit (else the terminal's)
+              LANGUAGE, LC_ALL, LC_MESSAGES, LANG
+                         the language of names and of pokectl's words (--language overrides it for names)
             """,
         version: PokedexVersion.current,
         subcommands: [Browse.self, List.self, Show.self, Search.self, Fav.self, Unfav.self, Favs.self, Sprite.self, Status.self, Sync.self, Cache.self, Watch.self])
@@ -60,8 +62,12 @@ struct Common: ParsableArguments {
     @Option(help: "Colour and pictures: auto (on a terminal, unless NO_COLOR is set), always or never.")
     var color: Output.When = .auto
 
+    @Option(help: ArgumentHelp("Names, genus and flavour text in this language: a PokeAPI code (en, de, fr, es, it, ja, ja-hrkt, ja-roma, ko, zh-hans, zh-hant, es-419) or a locale (de_DE.UTF-8). Default: the terminal's locale.", valueName: "code"))
+    var language: String?
+
     mutating func validate() throws {
         Output.when = color
+        try Language.choose(language)
     }
 }
 

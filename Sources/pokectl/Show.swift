@@ -16,8 +16,11 @@ struct Show: ParsableCommand {
             --random prints a sprite drawn at random among the cached ones (and its name) as coloured half \
             blocks, even into a pipe, for fastfetch (--file-raw -) or neofetch (--ascii); it never waits on the \
             network while the cache holds one. NO_COLOR or --color never gives the silhouette.
-            JSON: every key of the Detail method (id, name, height, weight, types, abilities, stats, sprite_path, \
-            favorite, genus, flavor_text, color, animated_sprite_path); with --random: {"id", "name", "path", "shiny"}.
+            Names, genus, flavour text, types, abilities and stats are in the language of --language, else of the \
+            terminal's locale, each in English where PokeAPI has none in it.
+            JSON: every key of the LocalizedDetail method (id, name, height, weight, types, abilities, stats, sprite_path, \
+            favorite, genus, flavor_text, color, animated_sprite_path, display_name, language, type_names, ability_names, \
+            stat_names); with --random: {"id", "name", "path", "shiny"}.
             """)
 
     @Argument(help: "A name or number (not with --random).") var pokemon: String?
@@ -47,7 +50,7 @@ struct Show: ParsableCommand {
     }
 
     private func card(_ pokemon: String) throws {
-        let reply = try withClient { c throws(BusError) in try c.values(Pokedex1.detail, pokemon) }
+        let reply = try withClient { c throws(BusError) in try Language.detail(pokemon, c) }
         if common.json, let raw = reply.first { return JSON(raw).print() }
         let d = try decoded { () throws(BusError) in try Pokedex1.detail.decodeReply(reply) }
         let forced = imageProtocol.forcesPixels
@@ -57,7 +60,8 @@ struct Show: ParsableCommand {
         if verbose { printError("pokectl: sprite drawn with \(pictures.protocolUsed.rawValue): \(pictures.reason)") }
         if let sprite,
            let picture = pictures.drawing(sprite, maxColumns: min(DetailCard.imageColumns, Terminal.width), maxRows: DetailCard.imageColumns / 2) {
-            let card = DetailCard(detail: d, image: nil, width: Terminal.width, mode: mode, graphic: (picture.columns, picture.rows))
+            let card = DetailCard(detail: d, image: nil, width: Terminal.width, mode: mode, graphic: (picture.columns, picture.rows),
+                                  words: Language.words)
                 .renderLeavingRoom()
             for (i, line) in card.lines.enumerated() {
                 if i == card.pictureLine { print(picture.sequence, terminator: "") }
@@ -65,7 +69,7 @@ struct Show: ParsableCommand {
             }
             return
         }
-        for line in DetailCard(detail: d, image: sprite, width: Terminal.width, mode: mode).render() { print(line) }
+        for line in DetailCard(detail: d, image: sprite, width: Terminal.width, mode: mode, words: Language.words).render() { print(line) }
     }
 }
 

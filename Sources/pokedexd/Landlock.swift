@@ -42,9 +42,10 @@ enum Landlock {
                           "/lib/ld-linux-riscv64-lp64d.so.1", "/lib64/ld64.so.2"]
 
     /// The policy for this configuration: the API's and sprites' ports, the two directories.
-    static func policy(_ config: ServiceConfiguration, caFile: String?, environment: [String: String]) -> Policy {
+    static func policy(_ config: ServiceConfiguration, caFile: String?, localeDirectory: String? = nil,
+                       environment: [String: String]) -> Policy {
         var p = Policy()
-        p.read = systemReads + (caFile.map { [$0] } ?? [])
+        p.read = systemReads + (caFile.map { [$0] } ?? []) + (localeDirectory.map { [$0] } ?? [])
         p.readWrite = [config.cacheDirectory, config.dataDirectory]
         p.readWriteFiles = ["/dev/null"]
         let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)

@@ -7,6 +7,7 @@ import PokedexProtocol
 import PokedexBusServer
 import PokedexCore
 import PokedexCurl
+import PokedexLocale
 import PokedexEventLoop
 import PokedexModels
 import PokedexPNG
@@ -167,9 +168,14 @@ struct Pokedexd: ParsableCommand {
         let notifications = try notificationsWanted()
         let confine = try Self.yesOrNo(landlock, option: "landlock", env: "POKEDEX_LANDLOCK")
         let log = JournalLogger.make(verbose: verbose || Self.env("POKEDEX_VERBOSE") == "1")
+        // The notifications' words in the session's language; their catalogue stays readable in the
+        // sandbox. Beside the binary only: TEXTDOMAINDIR would choose what Landlock lets it read.
+        let localeDirectory = Words.localeDirectory(environment: [:])
+        let words = Words.gettext(localeDirectory: localeDirectory)
         // Confined before any other thread exists (Landlock binds the calling thread and what it starts).
         config.sandbox = confine
-            ? Landlock.apply(Landlock.policy(config, caFile: caFile, environment: ProcessInfo.processInfo.environment), log: log)
+            ? Landlock.apply(Landlock.policy(config, caFile: caFile, localeDirectory: localeDirectory,
+                                             environment: ProcessInfo.processInfo.environment), log: log)
             : SandboxStatus(missing: ["turned off by --landlock=no"], namespaces: Landlock.ownUserNamespace())
         if let checks = Self.env("POKEDEX_SANDBOX_SELFCHECK") { SandboxSelfCheck.run(checks, report: config.cacheDirectory + "/sandbox-self-check", log: log) }
         do {
@@ -185,7 +191,7 @@ struct Pokedexd: ParsableCommand {
                                          decoder: LibPNGDecoder(), notifier: notifier,
                                          launcher: SessionLauncher(environment: ProcessInfo.processInfo.environment,
                                                                            confined: config.sandbox.restricted.contains("files"), loop: loop, log: log),
-                                         log: log)
+                                         words: words, log: log)
             let server = PokedexBusServer(loop: loop, service: service, idleTimeout: idle, log: log)
             try server.start()
             service.start()

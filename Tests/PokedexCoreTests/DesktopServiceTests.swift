@@ -138,9 +138,17 @@ final class DesktopServiceTests: XCTestCase {
     func testNotificationText() {
         let species = SpeciesRecord(id: 122, name: "mr-mime", genus: "Barrier Pokémon", flavorText: "", names: ["en": "Mr. Mime"])
         let n = FavoriteNotifications.notification(for: FavoriteChange(id: 122, name: "mr-mime", favorite: false, allIDs: []),
-                                                   types: ["psychic", "fairy"], species: species, spritePath: "/x/122.png")
+                                                   types: ["Psychic", "Fairy"], species: species, spritePath: "/x/122.png")
         XCTAssertEqual(n, DesktopNotification(summary: "Mr. Mime removed from favorites", body: "Barrier Pokémon · Psychic / Fairy",
                                               imagePath: "/x/122.png", soundName: "message-new-instant"))
+        // In German: the name, the genus and the types as the games print them, and the words from the catalogue.
+        let german = Words { ["%s removed from favorites": "%s aus den Favoriten entfernt"][$0] ?? $0 }
+        let deSpecies = SpeciesRecord(id: 122, name: "mr-mime", genus: "Barrier Pokémon", flavorText: "",
+                                      names: ["en": "Mr. Mime", "de": "Pantimos"], genera: ["en": "Barrier Pokémon", "de": "Barriere"])
+        let de = FavoriteNotifications.notification(for: FavoriteChange(id: 122, name: "mr-mime", favorite: false, allIDs: []),
+                                                    types: ["Psycho", "Fee"], species: deSpecies, spritePath: "", language: "de", words: german)
+        XCTAssertEqual(de.summary, "Pantimos aus den Favoriten entfernt")
+        XCTAssertEqual(de.body, "Barriere · Psycho / Fee")
         let bare = FavoriteNotifications.notification(for: FavoriteChange(id: 10001, name: "deoxys-attack", favorite: true, allIDs: []),
                                                       types: [], species: nil, spritePath: "")
         XCTAssertEqual(bare.summary, "Attack Deoxys added to favorites", "the form's name as written, from the bundled table")

@@ -110,6 +110,38 @@ final class DetailCardTests: XCTestCase {
         }
     }
 
+    /// The card as a German reader sees it: the service's names, the catalogue's labels, a comma.
+    func testGermanCardWithTheServicesNamesAndTheCataloguesWords() throws {
+        var d = Self.charizard
+        d.displayName = "Glurak"
+        d.language = "de"
+        d.genus = "Flammen-Pokémon"
+        d.typeNames = ["Feuer", "Flug"]
+        d.abilityNames = ["Großbrand", "Solarkraft"]
+        d.statNames = ["KP", "Angriff", "Verteidigung", "Spezialangriff", "Spezialverteidigung", "Initiative"]
+        d.flavorText = "Glurak fliegt durch die Lüfte, um starke Gegner aufzuspüren."
+        let german = Words(decimalSeparator: ",") { ["Height": "Größe", "Weight": "Gewicht", "Abilities": "Fähigkeiten"][$0] ?? $0 }
+        let lines = DetailCard(detail: d, image: nil, width: 80, mode: .none, words: german).render()
+        XCTAssertEqual(lines.prefix(4), ["Glurak  #006", "Flammen-Pokémon", "", "[Feuer] [Flug]"])
+        XCTAssertTrue(lines.contains("Größe               1,7 m (5′07″)"), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains("Gewicht             90,5 kg (199,5 lb)"), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains("Fähigkeiten         Großbrand, Solarkraft"))
+        XCTAssertTrue(lines.contains { $0.hasPrefix("Spezialverteidigung  85 ") }, "the label column as wide as the widest label")
+        assertFits(lines, 80)
+        // A narrow card cuts a long label rather than the column.
+        let narrow = DetailCard(detail: d, image: nil, width: 36, mode: .none, words: german).render()
+        assertFits(narrow, 36)
+        XCTAssertTrue(narrow.contains { $0.hasPrefix("Spezialver…  85 ") }, narrow.joined(separator: "\n"))
+        // Japanese: wide labels counted as two columns, and the text wrapped where it has no spaces.
+        var ja = d
+        ja.displayName = "リザードン"
+        ja.statNames = ["HP", "こうげき", "ぼうぎょ", "とくこう", "とくぼう", "すばやさ"]
+        ja.flavorText = String(repeating: "ちじょう　１４００メートルまで　はねを　つかって　とぶことが　できる。", count: 2)
+        let jaLines = DetailCard(detail: ja, image: nil, width: 40, mode: .none).render()
+        assertFits(jaLines, 40)
+        XCTAssertTrue(jaLines.contains { $0.hasPrefix("すばやさ  100 ") }, jaLines.joined(separator: "\n"))
+    }
+
     static func render(_ d: PokemonDetail, width: Int = 80) -> [String] {
         DetailCard(detail: d, image: nil, width: width, mode: .none).render()
     }

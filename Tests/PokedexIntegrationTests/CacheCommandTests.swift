@@ -118,16 +118,19 @@ final class CacheCommandTests: XCTestCase {
         func bytes(_ match: (String) -> Bool) -> Int { disk.filter { match($0.key) }.values.reduce(0, +) }
         func count(_ match: (String) -> Bool) -> Int { disk.keys.filter(match).count }
         let kinds = try XCTUnwrap(s["kinds"] as? [String: [String: Any]])
-        XCTAssertEqual(Set(kinds.keys), ["list", "pokemon", "species", "filters", "sprites", "animated_sprites", "shiny_sprites", "other"])
+        XCTAssertEqual(Set(kinds.keys), ["list", "pokemon", "species", "filters", "names", "sprites", "animated_sprites", "shiny_sprites", "other"])
         let expected: [String: (count: Int, bytes: Int)] = [
             "list": (1, bytes { $0 == "records/index_pokemon.rec" }),
             "pokemon": (4, bytes { $0.hasPrefix("records/pokemon_") }),
             "species": (4, bytes { $0.hasPrefix("records/species_") }),
             "filters": (1, bytes { $0 == "records/meta_search-filters.rec" }),
+            // Each type's names, kept from the filters' bodies.
+            "names": (count { $0.hasPrefix("records/names-type_") }, bytes { $0.hasPrefix("records/names-") }),
             "sprites": (count { $0.hasSuffix(".png") }, bytes { $0.hasSuffix(".png") || $0.hasPrefix("records/sprite_") }),
             "animated_sprites": (4, bytes { $0.hasSuffix("-animated.gif") || $0.hasPrefix("records/sprite-animated_") }),
             "other": (0, 0),
         ]
+        XCTAssertGreaterThan(count { $0.hasPrefix("records/names-type_") }, 0, "the types' names are on disk")
         let now = try XCTUnwrap(s["now"] as? Int)
         XCTAssertEqual(Double(now), Date().timeIntervalSince1970, accuracy: 60)
         for (name, e) in expected {

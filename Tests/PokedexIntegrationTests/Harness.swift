@@ -84,6 +84,7 @@ final class Harness {
         environment["XDG_CACHE_HOME"] = home + "/cache"
         environment["XDG_DATA_HOME"] = home + "/data"
         environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        Self.englishLocale(&environment)
         environment.merge(env) { $1 }
         p.environment = environment
         _ = FileManager.default.createFile(atPath: home + "/pokedexd.log", contents: nil)
@@ -139,13 +140,15 @@ final class Harness {
     /// Runs the pokectl built next to the daemon, on this test's bus, without colour: its exit
     /// status, standard output and standard error.
     @discardableResult
-    func pokectl(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
+    func pokectl(_ args: [String], env extra: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.buildDir + "/pokectl")
         p.arguments = args
         var env = ProcessInfo.processInfo.environment
         env["DBUS_SESSION_BUS_ADDRESS"] = busAddress
         env["NO_COLOR"] = "1"
+        Self.englishLocale(&env)
+        env.merge(extra) { $1 }
         p.environment = env
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
@@ -154,6 +157,13 @@ final class Harness {
         let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    /// The tests' expectations are English, whatever the machine's locale: a test that wants
+    /// another language says so.
+    static func englishLocale(_ env: inout [String: String]) {
+        for name in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_NUMERIC"] { env[name] = nil }
+        env["LANG"] = "C.UTF-8"
     }
 
     // MARK: Mock control

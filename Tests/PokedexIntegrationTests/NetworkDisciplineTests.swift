@@ -118,6 +118,12 @@ final class NetworkDisciplineTests: XCTestCase {
         let offline = try PokedexClient()
         for id in 1...44 { XCTAssertFalse(try offline.detail(String(id)).spritePath.isEmpty, "#\(id)") }
         XCTAssertEqual(try offline.detail("deoxys-attack").genus, "Test Pokémon 386")
+        // In another language too: the names of types, abilities, stats and forms came with the sync.
+        let de = try offline.call(Pokedex1.localizedDetail, ("charizard", "de"))
+        XCTAssertEqual(de.typeNames, ["Feuer", "Flug"])
+        XCTAssertEqual(de.abilityNames, ["Statik", "Blitzfänger"])
+        XCTAssertEqual(de.statNames.last, "Initiative")
+        XCTAssertEqual(try offline.call(Pokedex1.localizedDetail, ("deoxys-attack", "de")).displayName, "Deoxys (Angriff)")
         for offset: UInt32 in stride(from: 0, to: 46, by: 20) {
             XCTAssertTrue(try offline.listPage(offset: offset, limit: 20).entries.allSatisfy { !$0.spritePath.isEmpty })
         }

@@ -141,7 +141,7 @@ verify() {  # label name home cachedir [namespaces yes|no]
     local exposure; exposure=$(as_user "$u" "$h" systemd-analyze --user security pokedex.service 2>/dev/null | grep -o 'exposure level for pokedex.service: [0-9.]* [A-Z]*')
     echo "     $label: unit $state; ${exposure:-exposure not reported}"
     local out; out=$(as_user "$u" "$h" timeout 20 pokectl list 2>&1)
-    check "$label: pokectl list answers" grep -q bulbasaur <<<"$out"
+    check "$label: pokectl list answers" grep -qi bulbasaur <<<"$out"
     [ "$last" = ok ] || echo "$out" | head -3
     local status; status=$(as_user "$u" "$h" pokectl status 2>&1 | grep '^sandbox')
     echo "     $label: $status"
@@ -158,7 +158,7 @@ verify() {  # label name home cachedir [namespaces yes|no]
     check "$label: Landlock refuses a world-readable file outside its rules ($VISIBLE)" \
         grep -q "read $VISIBLE: denied (Permission denied)" "$report"
     local fav; fav=$(as_user "$u" "$h" pokectl fav pikachu 2>&1)
-    check "$label: favorites are writable: $fav" grep -q "pikachu" <<<"$fav"
+    check "$label: favorites are writable: $fav" grep -qi "pikachu" <<<"$fav"
 }
 
 # ---- (a) a desktop user: HOME in /home, make install from a clone in its home -------------

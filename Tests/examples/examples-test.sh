@@ -22,16 +22,20 @@ check "waybar: no favorites is valid JSON with class empty" \
     bash -c "$W | jq -e '.class == \"empty\" and (.text | length > 0)'"
 check "conky: no favorites" bash -c "$C | grep -qx '\${color grey}no favorites yet\${color}'"
 
-# rofi/dmenu: the menu gets every name, one per line; the choice becomes a favorite.
+# rofi/dmenu: the menu gets every name as the games write it with its identifier, one per
+# line ("Mr. Mime (mr-mime)"); the choice becomes a favorite.
 check "rofi: the menu is fed all 46 names and the choice is set" bash -c "
-    POKEDEX_MENU='tee $TMP/menu-input | grep -x squirtle' $R | grep -qx '★ squirtle is a favorite' &&
-    [ \$(wc -l < $TMP/menu-input) = 46 ] && grep -qx pikachu $TMP/menu-input &&
+    POKEDEX_MENU='tee $TMP/menu-input | grep -w squirtle' $R | grep -qx '★ squirtle is a favorite' &&
+    [ \$(wc -l < $TMP/menu-input) = 46 ] && grep -qxF 'Pikachu (pikachu)' $TMP/menu-input &&
+    grep -qxF 'Nidoran♀ (nidoran-f)' $TMP/menu-input && grep -qxF 'Attack Deoxys (deoxys-attack)' $TMP/menu-input &&
     pokectl favs --json | jq -e '[.favorites[].name] == [\"squirtle\"]'"
 check "rofi: picking it again keeps it a favorite (idempotent)" bash -c "
-    POKEDEX_MENU='grep -x squirtle' $R >/dev/null && pokectl favs --json | jq -e '[.favorites[].name] == [\"squirtle\"]'"
+    POKEDEX_MENU='grep -w squirtle' $R >/dev/null && pokectl favs --json | jq -e '[.favorites[].name] == [\"squirtle\"]'"
 check "rofi: nothing picked exits 1 and changes nothing" bash -c "
     POKEDEX_MENU='grep -x nothing-like-this' $R; [ \$? = 1 ] && pokectl favs --json | jq -e '.favorites | length == 1'"
-POKEDEX_MENU='grep -x pikachu' $R >/dev/null
+POKEDEX_MENU='grep -w pikachu' $R >/dev/null
+check "rofi: a German session's menu, in German" bash -c "
+    POKEDEX_MENU='tee $TMP/menu-input | grep -w pikachu' LC_ALL=de_DE.UTF-8 $R >/dev/null && grep -qxF 'Glurak (charizard)' $TMP/menu-input"
 
 # Waybar: a random favorite, its colour and sprite.
 check "waybar: JSON with text, tooltip, class, colour and an existing sprite" bash -c "
@@ -52,7 +56,7 @@ check "conky: image, coloured name, count" bash -c "
     echo \"\$out\" | grep -Eq '^\\\$\{image /.*/sprites/25.png -p 0,0 -s 64x64\}' &&
     echo \"\$out\" | grep -Eq '^\\\$\{color #[0-9a-f]{6}\}\\\$\{font :bold:size=12\}Pikachu\\\$\{font\}\\\$\{color\} #25\$' &&
     echo \"\$out\" | grep -qx 'Mouse Pokémon · Electric' &&
-    echo \"\$out\" | grep -qx '\${color grey}2 favorites:\${color} squirtle, pikachu'"
+    echo \"\$out\" | grep -qx '\${color grey}2 favorites:\${color} Squirtle, Pikachu'"
 check "conky: the conkyrc calls the script" grep -q 'execpi 30 .*/examples/conky/pokedex-conky' "$ROOT/examples/conky/pokedex.conkyrc"
 
 # pokectl show and list --images against the real service: pictures only when asked for colour.
@@ -73,7 +77,7 @@ check "show --no-image: no picture even with colour" bash -c "
     COLORTERM=truecolor pokectl show pikachu --color always --no-image | plain | head -1 | grep -q '^Pikachu'"
 check "list --images: a small sprite per row, the name beside it" bash -c "
     out=\$(COLORTERM=truecolor pokectl list --images --per-page 3 --color always); echo \"\$out\" | plain | head -1 | grep -q '[▀▄█]' &&
-    echo \"\$out\" | plain | grep -q '#1 bulbasaur' && echo \"\$out\" | plain | grep -q '#3 venusaur'"
+    echo \"\$out\" | plain | grep -q '#1 Bulbasaur' && echo \"\$out\" | plain | grep -q '#3 Venusaur'"
 check "list --images off a terminal: the plain table" bash -c "pokectl list --images --per-page 3 | head -1 | grep -q '^#  *★  *NAME'"
 
 # pokectl watch: one JSON line per signal, flushed as it comes.
@@ -211,8 +215,9 @@ start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=no || exit 
 check "hostile API: the daemon serves pikachu (hostile genus and flavour text)" bash -c "
     pokectl show pikachu --json | jq -e '.name == \"pikachu\" and (.genus | contains(\"Mouse Pokémon\"))'"
 check "hostile API, rofi: one clean line per entry, the real names kept, the choice set" bash -c "
-    POKEDEX_MENU='tee $TMP/menu-input | grep -x pikachu' $R | grep -qx '★ pikachu is a favorite' &&
-    widget rofi cat $TMP/menu-input >/dev/null && grep -qx bulbasaur $TMP/menu-input && grep -qx venusaur-mega $TMP/menu-input &&
+    POKEDEX_MENU='tee $TMP/menu-input | grep -w pikachu' $R | grep -qx '★ pikachu is a favorite' &&
+    widget rofi cat $TMP/menu-input >/dev/null && grep -qxF 'Bulbasaur (bulbasaur)' $TMP/menu-input &&
+    grep -qxF 'Mega Venusaur (venusaur-mega)' $TMP/menu-input &&
     [ \$(wc -l < $TMP/menu-input) -ge 46 ]"
 check "hostile API, waybar: valid JSON and Pango markup, no controls, the text kept (escaped) over 10 runs" bash -c "
     for i in \$(seq 10); do widget waybar $W || exit 1; done >$TMP/all.out &&
@@ -236,9 +241,12 @@ args=(); for a in "$@"; do args+=("${a//"$P"/}"); done
 out=$(pokectl "${args[@]}") || exit $?
 case " $* " in *" --json "*) ;; *) printf '%s\n' "$out"; exit 0 ;; esac
 printf '%s' "$out" | jq -c --arg p "$P" --arg colour "${HOSTILE_COLOUR-$P}" --slurpfile ps "$TMP/payloads.json" '
-    if has("favorites") then .favorites |= map(.name += $p)
-    elif has("entries") then .entries |= [to_entries[] | .value.name += $ps[0][.key % ($ps[0] | length)] | .value]
-    else .name += $p | .genus = $p + .genus + $p | .types |= map(. + $p) | .color += $colour | .sprite_path += $p end'
+    def poison($x): if type == "string" then . + $x else . end;
+    if has("favorites") then .favorites |= map(.name += $p | .display_name |= poison($p))
+    elif has("entries") then .entries |= [to_entries[] | $ps[0][.key % ($ps[0] | length)] as $x
+        | .value.name += $x | .value.display_name |= poison($x) | .value]
+    else .name += $p | .display_name |= poison($p) | .genus = $p + .genus + $p | .types |= map(. + $p)
+        | .type_names |= (if . then map(. + $p) else . end) | .color += $colour | .sprite_path += $p end'
 EOF
 chmod +x "$TMP/hostile-pokectl"
 export HOSTILE=$TMP/hostile-pokectl
@@ -252,7 +260,7 @@ for colour in payloads newline; do
         echo \"\$out\" | grep -q '^#[0-9]* [A-Z].* · .*Pokémon'"
     check "hostile names ($colour after the colour), polybar: one line, no colour tag, no tag from data" bash -c "
         out=\$(POKECTL=\$HOSTILE widget polybar $W --polybar) && echo \"\$out\" && echo \"\$out\" | grep -q '^● [A-Z]' &&
-        echo \"\$out\" | grep -qF '% {A1:touch /tmp/pwned Polybar:}x% {A}'"
+        echo \"\$out\" | grep -qF '% {A1:touch /tmp/pwned-polybar:}x% {A}'"
     check "hostile names ($colour after the colour), conky: no image, no colour, every \$ doubled" bash -c "
         out=\$(POKECTL=\$HOSTILE widget conky $C) && [ \$(echo \"\$out\" | wc -l) = 3 ] &&
         echo \"\$out\" | grep -qF '\${color white}' && echo \"\$out\" | grep -qF '\$\${exec touch /tmp/pwned-conky}' &&
@@ -260,9 +268,11 @@ for colour in payloads newline; do
 done
 unset HOSTILE_COLOUR
 check "hostile names, rofi: names with controls left out, the others one per line" bash -c "
-    POKEDEX_MENU='tee $TMP/menu-input | grep -x pikachu' POKECTL=\$HOSTILE $R; cat -v $TMP/menu-input; widget rofi cat $TMP/menu-input >/dev/null &&
-    grep -qxF 'caterpie\${exec touch /tmp/pwned-conky}' $TMP/menu-input && ! grep -q '^bulbasaur' $TMP/menu-input &&
-    grep -qxF 'metapod%{A1:touch /tmp/pwned-polybar:}x%{A}' $TMP/menu-input && [ \$(wc -l < $TMP/menu-input) -ge 10 ]"
+    POKEDEX_MENU='tee $TMP/menu-input | grep -w pikachu' POKECTL=\$HOSTILE $R; cat -v $TMP/menu-input; widget rofi cat $TMP/menu-input >/dev/null &&
+    grep -qxF 'Caterpie\${exec touch /tmp/pwned-conky} (caterpie\${exec touch /tmp/pwned-conky})' $TMP/menu-input &&
+    ! grep -q '^Bulbasaur' $TMP/menu-input &&
+    grep -qxF 'Metapod%{A1:touch /tmp/pwned-polybar:}x%{A} (metapod%{A1:touch /tmp/pwned-polybar:}x%{A})' $TMP/menu-input &&
+    [ \$(wc -l < $TMP/menu-input) -ge 10 ]"
 cat >"$TMP/nodetail" <<'EOF'
 #!/bin/sh
 # A favorite with a hostile name, and no details for it.

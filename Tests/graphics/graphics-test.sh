@@ -79,7 +79,7 @@ check "the card's text steps over the picture (no spaces written on it) and room
 # --- list --images and browse ----------------------------------------------------------------
 check "list --images: one kitty picture per row, none with an id a later one would replace" bash -c "
     run kitty -- pokectl list --images --per-page 5 && [ \$(count \$'\e_Ga=T,f=100') = 5 ] && ! grep -qaP '\e_G[^;]*,i=\d' $TMP/run.out &&
-    grep -qa 'bulbasaur' $TMP/run.out"
+    grep -qa 'Bulbasaur' $TMP/run.out"
 check "list --images: sixel rows, the labels stepping over the pictures (no spaces written on them)" bash -c "
     run sixel -- pokectl list --images --per-page 4 && [ \$(count \$'\eP0;1;0q') = 4 ] &&
     ! grep -aP '^ ' $TMP/run.out | grep -av 'page 1 of' && [ \$(grep -acP '^\e\[12C.*#\d' $TMP/run.out) = 4 ]"

@@ -143,7 +143,7 @@ check "busctl ListPage ends with raticate" grep -q '20 "raticate"' <<<"$out"
 
 # 4. pokectl fav, favs --json
 out=$("$POKECTL" fav pikachu 2>&1)
-check "pokectl fav pikachu: $out" grep -q "pikachu added to favorites" <<<"$out"
+check "pokectl fav pikachu: $out" grep -qi "pikachu added to favorites" <<<"$out"
 out=$("$POKECTL" favs --json)
 check "pokectl favs --json shows pikachu" grep -q '"name":"pikachu"' <<<"$out"
 
@@ -157,7 +157,7 @@ check "favorite survives restart" grep -q '"name":"pikachu"' <<<"$out"
 systemctl --user stop pokedex
 check "inactive after stop" bash -c '! systemctl --user -q is-active pokedex'
 out=$("$POKECTL" list 2>&1)
-check "pokectl list after stop (D-Bus activation)" grep -q "bulbasaur" <<<"$out" || { echo "$out"; journalctl --user -u pokedex --no-pager 2>/dev/null | tail -5; systemctl --user status pokedex --no-pager | tail -5; }
+check "pokectl list after stop (D-Bus activation)" grep -qi "bulbasaur" <<<"$out" || { echo "$out"; journalctl --user -u pokedex --no-pager 2>/dev/null | tail -5; systemctl --user status pokedex --no-pager | tail -5; }
 check "activation started pokedex.service" systemctl --user -q is-active pokedex
 "$POKECTL" status >/dev/null
 check "pokectl status exits 0 while running" test $? -eq 0

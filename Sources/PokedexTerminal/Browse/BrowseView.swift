@@ -22,9 +22,17 @@ public struct BrowseView {
     }
 
     public let pictures: Pictures
+    /// The words of the title, the status line and the keys' help, in the reader's language.
+    public let words: Words
+    /// A Pokémon's name as the games write it, where the driver knows it (else its identifier,
+    /// made readable).
+    public let displayName: (UInt32) -> String?
 
     public init(model: BrowseModel, mode: ColorMode, art: @escaping (String) -> TileArt?,
-                image: @escaping (String) -> RGBAImage?, pictures: Pictures = .none) {
+                image: @escaping (String) -> RGBAImage?, pictures: Pictures = .none,
+                words: Words = .english, displayName: @escaping (UInt32) -> String? = { _ in nil }) {
+        self.words = words
+        self.displayName = displayName
         self.model = model
         self.mode = mode
         self.art = art
@@ -94,10 +102,14 @@ public struct BrowseView {
         let text: String
         switch (model.mode, model.source) {
         case (.searching, _): text = "/" + model.query
-        case (.detail, _): text = model.detail.map { PokemonNames.display($0.name) } ?? model.detailLoading.map(PokemonNames.display) ?? ""
-        case (_, .all): text = model.total.map { "all \($0)" } ?? "loading…"
-        case (_, .search(let q)): text = "search “\(q)”: " + (model.results.map { "\(max($0.count, model.resultsTotal ?? 0)) found" } ?? "searching…")
-        case (_, .favorites): text = "favorites: " + (model.favorites.map { String($0.count) } ?? "…")
+        case (.detail, _):
+            text = model.detail.map { $0.displayName.isEmpty ? PokemonNames.display($0.name) : $0.displayName }
+                ?? model.detailLoading.map(PokemonNames.display) ?? ""
+        case (_, .all): text = model.total.map { words.trf("all %s", String($0)) } ?? words.tr("loading…")
+        case (_, .search(let q)):
+            text = words.trf("search “%s”: ", q)
+                + (model.results.map { words.trf("%s found", String(max($0.count, model.resultsTotal ?? 0))) } ?? words.tr("searching…"))
+        case (_, .favorites): text = words.trf("favorites: %s", model.favorites.map { String($0.count) } ?? "…")
         }
         x = s.put(" " + UntrustedText.terminal(text), x: x, y: 0, style: Style(foreground: bar.foreground, background: bar.background, reverse: bar.reverse))
         if model.mode == .searching { s.put("▏", x: x, y: 0, style: Style(foreground: bar.foreground, background: bar.background, bold: true, reverse: bar.reverse)) }
@@ -112,22 +124,24 @@ public struct BrowseView {
         let position: String
         switch model.mode {
         case .detail: position = model.detail.map { "#\($0.id)" } ?? ""
-        default: position = model.count == 0 ? "0 of 0" : "\(visible.lowerBound + 1)–\(max(visible.lowerBound + 1, visible.upperBound)) of \(model.count)"
+        default:
+            position = model.count == 0 ? words.trf("%s of %s", "0", "0")
+                : words.trf("%s of %s", "\(visible.lowerBound + 1)–\(max(visible.lowerBound + 1, visible.upperBound))", String(model.count))
         }
         x = s.put(position, x: x, y: y, style: Style(foreground: base.foreground, background: base.background, bold: true, reverse: base.reverse)) + 2
         // The service first: when it does not answer, why (stopped, not started yet, or a
         // diagnosis of its failure to start), in place of the API's state.
         let up = model.serviceDown == nil && model.online
         let online = model.serviceDown.map { "○ " + TerminalText.truncate(UntrustedText.terminal($0), to: max(8, s.width / 2)) }
-            ?? (model.online ? "● online" : "● offline")
+            ?? "● " + (model.online ? words.tr("online") : words.tr("offline"))
         let onlineColour = coloured ? (up ? RGB(0x60, 0xD0, 0x60) : RGB(0xF0, 0x60, 0x60)) : nil
         x = s.put(online, x: x, y: y, style: Style(foreground: onlineColour, background: base.background, reverse: base.reverse), limit: s.width - 1) + 2
         let keys: String
         switch model.mode {
-        case .searching: keys = "type to search · ⏎ keep · Esc all"
-        case .detail: keys = "Esc back · f favorite · q quit"
-        case .help: keys = "any key: back"
-        case .grid: keys = "⏎ open  / search  f fav  F favs  ? keys  q quit"
+        case .searching: keys = words.tr("type to search · ⏎ keep · Esc all")
+        case .detail: keys = words.tr("Esc back · f favorite · q quit")
+        case .help: keys = words.tr("any key: back")
+        case .grid: keys = words.tr("⏎ open  / search  f fav  F favs  ? keys  q quit")
         }
         let text = model.message.map { UntrustedText.terminal($0) } ?? keys
         let style = model.message != nil && coloured ? Style(foreground: RGB(0xFF, 0xB0, 0x40), background: base.background, bold: true)
@@ -147,9 +161,11 @@ public struct BrowseView {
         if model.count == 0 {
             let text: String
             switch model.source {
-            case .all: text = model.total == nil ? "loading the list…" : "the list is empty"
-            case .search(let q): text = model.results == nil ? "searching…" : "nothing matches “\(UntrustedText.terminal(q))”"
-            case .favorites: text = model.favorites == nil ? "loading favorites…" : "no favorites yet: f on any Pokémon keeps it"
+            case .all: text = model.total == nil ? words.tr("loading the list…") : words.tr("the list is empty")
+            case .search(let q):
+                text = model.results == nil ? words.tr("searching…") : words.trf("nothing matches “%s”", UntrustedText.terminal(q))
+            case .favorites:
+                text = model.favorites == nil ? words.tr("loading favorites…") : words.tr("no favorites yet: f on any Pokémon keeps it")
             }
             s.put(text, x: 2, y: BrowseLayout.gridTop + 1, style: Style(dim: true))
         }
@@ -193,7 +209,7 @@ public struct BrowseView {
                              bold: true, reverse: label.reverse)
             s.put(" ★", x: end, y: y + 5, style: star, limit: x + w)
         }
-        let name = TerminalText.truncate(UntrustedText.terminal(PokemonNames.display(e.name)), to: w - 1)
+        let name = TerminalText.truncate(UntrustedText.terminal(displayName(e.id) ?? PokemonNames.display(e.name)), to: w - 1)
         s.put(" " + name, x: x, y: y + 6, style: label, limit: x + w)
     }
 
@@ -201,24 +217,30 @@ public struct BrowseView {
 
     func detail(_ s: inout Screen) {
         guard let d = model.detail else {
-            s.put("loading \(UntrustedText.terminal(model.detailLoading ?? ""))…", x: 2, y: 2, style: Style(dim: true))
+            s.put(words.trf("loading %s…", UntrustedText.terminal(model.detailLoading ?? "")), x: 2, y: 2, style: Style(dim: true))
             return
         }
         // A window too small for a card (it can shrink to 1×1 at any moment) shows none.
         guard s.width >= Self.minimumCardWidth, s.height >= 4 else { return }
-        let card = DetailCard(detail: d, image: d.spritePath.isEmpty ? nil : image(d.spritePath), width: s.width - 2, mode: mode).render()
+        let card = DetailCard(detail: d, image: d.spritePath.isEmpty ? nil : image(d.spritePath), width: s.width - 2, mode: mode,
+                              words: words).render()
         for (i, line) in card.prefix(s.height - 3).enumerated() { s.putANSI(line, x: 1, y: 2 + i, limit: s.width - 1) }
     }
 
     /// The narrowest window the detail card is drawn in.
     static let minimumCardWidth = 12
 
-    public static let keys: [(String, String)] = [
-        ("← ↑ ↓ → / h j k l", "move"), ("PgUp PgDn", "a screen up or down"), ("Home End / g G", "first, last"),
-        ("wheel, click", "scroll, select; click again to open"), ("Enter", "open the detail"),
-        ("Esc, Backspace", "back to the grid (Esc: back to the whole list)"), ("/", "search as you type; Enter keeps it"),
-        ("f", "favorite on or off"), ("F", "favorites only, or all again"), ("?", "these keys"), ("q, Ctrl-C", "quit"),
-    ]
+    /// The keys and what they do, in English; `Words.english.tr` marks each for translation
+    /// (`tools/update-po`), and ``help(_:)`` looks them up in the reader's language.
+    public static let keys: [(String, String)] = {
+        let t = Words.english
+        return [
+            ("← ↑ ↓ → / h j k l", t.tr("move")), ("PgUp PgDn", t.tr("a screen up or down")), ("Home End / g G", t.tr("first, last")),
+            (t.tr("wheel, click"), t.tr("scroll, select; click again to open")), ("Enter", t.tr("open the detail")),
+            ("Esc, Backspace", t.tr("back to the grid (Esc: back to the whole list)")), ("/", t.tr("search as you type; Enter keeps it")),
+            ("f", t.tr("favorite on or off")), ("F", t.tr("favorites only, or all again")), ("?", t.tr("these keys")), ("q, Ctrl-C", t.tr("quit")),
+        ]
+    }()
 
     func help(_ s: inout Screen) {
         let w = min(s.width - 4, 64)
@@ -226,7 +248,7 @@ public struct BrowseView {
         // The keys in a column, what they do beside them, wrapped: nothing is cut at any width.
         let keyColumn = min(22, max(8, w / 3)), textWidth = max(1, w - keyColumn - 2)
         var rows: [(key: String, what: String)] = []
-        for (key, what) in Self.keys {
+        for (key, what) in Self.keys.map({ (words.tr($0.0), words.tr($0.1)) }) {
             let keyLines = TerminalText.wrap(key, to: keyColumn - 2), whatLines = TerminalText.wrap(what, to: textWidth)
             for i in 0..<max(keyLines.count, whatLines.count) {
                 rows.append((i < keyLines.count ? keyLines[i] : "", i < whatLines.count ? whatLines[i] : ""))
@@ -237,7 +259,7 @@ public struct BrowseView {
         let x = (s.width - w) / 2, y = max(1, (s.height - h) / 2)
         let box = coloured ? Style(foreground: Self.white, background: RGB(0x20, 0x20, 0x40)) : Style(reverse: true)
         s.fill(x: x, y: y, width: w, height: h, style: box)
-        s.put(" Keys", x: x + 1, y: y + 1, style: Style(foreground: box.foreground, background: box.background, bold: true, reverse: box.reverse))
+        s.put(" " + words.tr("Keys"), x: x + 1, y: y + 1, style: Style(foreground: box.foreground, background: box.background, bold: true, reverse: box.reverse))
         let bold = Style(foreground: box.foreground, background: box.background, bold: true, reverse: box.reverse)
         for (i, row) in rows.enumerated() where y + 3 + i < y + h - 1 {
             if !row.key.isEmpty { s.put(" " + row.key, x: x + 1, y: y + 3 + i, style: bold, limit: x + keyColumn) }

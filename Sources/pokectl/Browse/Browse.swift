@@ -208,7 +208,8 @@ struct BrowseLoop {
     /// Draws a frame if the screen changed.
     mutating func draw() {
         let view = BrowseView(model: model, mode: mode, art: { [art, mode] path in art.tile(path, mode) },
-                              image: { [art] path in art.image(path) }, pictures: graphics.protocolUsed == .kitty ? .layered : graphics.protocolUsed == .sixel ? .painted : .none)
+                              image: { [art] path in art.image(path) }, pictures: graphics.protocolUsed == .kitty ? .layered : graphics.protocolUsed == .sixel ? .painted : .none,
+                              words: Language.words, displayName: BrowseNames.shared.name)
         let screen = view.render()
         guard screen != last else { return }
         last = screen

@@ -95,18 +95,28 @@ final class Lane: @unchecked Sendable {
         do {
             switch job {
             case .loadPage(let offset):
-                return .event(.page(offset: offset, try c.listPage(offset: UInt32(offset), limit: UInt32(BrowseModel.pageSize))))
+                let page = try c.listPage(offset: UInt32(offset), limit: UInt32(BrowseModel.pageSize))
+                BrowseNames.shared.learn(page.entries, c)
+                return .event(.page(offset: offset, page))
             case .search(let query, let generation):
-                return .event(.searchPage(generation: generation, offset: 0, try c.searchPage(query, offset: 0, limit: 100)))
+                let page = try c.searchPage(query, offset: 0, limit: 100)
+                BrowseNames.shared.learn(page.entries, c)
+                return .event(.searchPage(generation: generation, offset: 0, page))
             case .searchMore(let query, let generation, let offset):
-                return .event(.searchPage(generation: generation, offset: offset, try c.searchPage(query, offset: UInt32(offset), limit: 100)))
+                let page = try c.searchPage(query, offset: UInt32(offset), limit: 100)
+                BrowseNames.shared.learn(page.entries, c)
+                return .event(.searchPage(generation: generation, offset: offset, page))
             case .loadDetail(let name):
-                return .event(.detail(try c.detail(name)))
+                return .event(.detail(try Pokedex1.detail.decodeReply(try Language.detail(name, c))))
             case .toggleFavorite(let name):
                 _ = try c.toggleFavorite(name)  // FavoriteChanged brings the change to the screen
-                return .event(.favorites(try c.listFavorites()))
+                let favorites = try c.listFavorites()
+                BrowseNames.shared.learn(favorites, c)
+                return .event(.favorites(favorites))
             case .loadFavorites:
-                return .event(.favorites(try c.listFavorites()))
+                let favorites = try c.listFavorites()
+                BrowseNames.shared.learn(favorites, c)
+                return .event(.favorites(favorites))
             case .spritePath(let id, let name):
                 return .event(.sprite(id: id, path: try c.spritePath(name)))
             case .scheduleSearch, .retryPage, .quit:
@@ -189,4 +199,21 @@ enum BrowseSignals {
         }, box)
         pthread_detach(thread)
     }
+}
+
+/// Names as the games write them, for the tiles: learnt with each page, search and favorites
+/// list the lanes fetch (``Language/names(_:_:)``, from memory at the service), read by the
+/// view on the loop's thread.
+final class BrowseNames: Sendable {
+    static let shared = BrowseNames()
+    private let names = Mutex<[UInt32: String]>([:])
+
+    func learn(_ entries: [ListEntry], _ c: PokedexClient) {
+        let missing = names.withLock { known in entries.map(\.id).filter { known[$0] == nil } }
+        guard !missing.isEmpty else { return }
+        let found = Language.names(missing, c)
+        names.withLock { $0.merge(found) { a, _ in a } }
+    }
+
+    func name(_ id: UInt32) -> String? { names.withLock { $0[id] } }
 }

@@ -24,6 +24,7 @@ final class OversizeArgumentTests: XCTestCase {
     enum Payload {
         case string(String)
         case strings([String])
+        case uint32s([UInt32])
         case uint32(UInt32)
         case bool(Bool)
         case double(Double)
@@ -32,6 +33,7 @@ final class OversizeArgumentTests: XCTestCase {
             switch self {
             case .string(let s): try w.append(s)
             case .strings(let a): try w.append(strings: a)
+            case .uint32s(let a): try w.append(uints: a)
             case .uint32(let u): try w.append(u)
             case .bool(let b): try w.append(b)
             case .double(let d): try w.append(d)
@@ -43,6 +45,7 @@ final class OversizeArgumentTests: XCTestCase {
             switch signature {
             case "s": return .string("1")
             case "as": return .strings(["1"])
+            case "au": return .uint32s([1])
             case "u": return .uint32(1)
             case "b": return .bool(false)
             case "d": return .double(0)
@@ -70,6 +73,10 @@ final class OversizeArgumentTests: XCTestCase {
                         ("one string of \(cap.bytes + 1) bytes", .strings([String(repeating: "1", count: cap.bytes + 1)])),
                         ("16 MB of \(ids.count) ids", .strings(ids)),
                         ("one 16 MB string", .strings([String(repeating: "1", count: hugeBytes)]))]
+            case "au":
+                let items = cap.items ?? 0
+                return [("\(items + 1) ids", .uint32s(Array(repeating: 25, count: items + 1))),
+                        ("16 MB of ids", .uint32s(Array(repeating: 25, count: hugeBytes / 4)))]
             default:
                 return []
             }

@@ -1,8 +1,22 @@
 /// The language names are shown in: a PokeAPI code ("de", "ja-hrkt", "zh-hant"), chosen from
 /// the locale as a desktop session sets it.
 public enum NameLanguage {
-    /// The codes the bundled table has names in.
-    public static var available: [String] { BundledNames.columns }
+    /// The codes PokeAPI has names in, as the bundled name table's columns (a test checks
+    /// they agree).
+    public static let available = ["en", "de", "fr", "es", "it", "ja", "ja-hrkt", "ja-roma", "ko", "zh-hans", "zh-hant", "es-419"]
+    /// The most bytes a caller's language argument may hold.
+    public static let maxArgumentBytes = 64
+
+    /// A caller's language: "" (the service's own, `fallback`), a PokeAPI code in any case
+    /// ("de", "ja-Hrkt"), or a locale ("de_DE.UTF-8", "zh_TW"). Nil when PokeAPI has no names
+    /// in it.
+    public static func resolve(_ argument: String, fallback: String) -> String? {
+        if argument.isEmpty { return fallback }
+        let lower = argument.lowercased()
+        if available.contains(lower) { return lower }
+        if lower == "roomaji" { return "ja-roma" }
+        return code(forLocale: argument)
+    }
 
     /// The language of a session's environment, read as gettext reads it: `LANGUAGE` (a
     /// colon-separated list of preferences, the first one available wins) unless the locale is

@@ -1,0 +1,110 @@
+/// The kinds of resource read for their names alone.
+enum NamedKind: String, CaseIterable, Sendable {
+    case type, ability, stat
+}
+
+/// What a Pokémon's types, abilities and stats are called in one language, and its form.
+struct LocalizedTerms: Sendable {
+    var types: [String]
+    var abilities: [String]
+    var stats: [String]
+    /// The form's record, for a Pokémon that is not its species' default.
+    var form: NamesRecord?
+}
+
+/// The names of types, abilities and stats as the games print them ("Elektro", "Blitzfänger",
+/// "Initiative"), and of forms, through the tiers. They never change, so each is read once
+/// for every Pokémon that has it, not once a Pokémon; a name the API cannot give now is
+/// made from the identifier ("Lightning Rod").
+final class Terms: Sendable {
+    private let loader: ResourceLoader
+    private let routes: APIRoutes
+    private let log: Logger
+
+    init(loader: ResourceLoader, routes: APIRoutes, log: @escaping Logger) {
+        self.loader = loader
+        self.routes = routes
+        self.log = log
+    }
+
+    /// Every term of `record` in `language`, fetching what no tier has.
+    func localize(_ record: PokemonRecord, language: String) async -> LocalizedTerms {
+        let wanted = Self.wanted(record)
+        let found = await withTaskGroup(of: (Int, NamesRecord?).self) { group in
+            for (i, w) in wanted.enumerated() {
+                group.addTask { [self] in (i, await names(w.kind, w.name)) }
+            }
+            if let url = record.formURL, !PokemonID.isDefaultForm(record.id) {
+                group.addTask { [self] in (-1, await form(record.id, url: url)) }
+            }
+            var out: [Int: NamesRecord] = [:]
+            for await (i, r) in group { if let r { out[i] = r } }
+            return out
+        }
+        return assemble(record, wanted, language) { found[$0] } form: { found[-1] }
+    }
+
+    /// Every term of `record` in `language` if memory has them all, else nil; never waits.
+    func localizeFromMemory(_ record: PokemonRecord, language: String) -> LocalizedTerms? {
+        let wanted = Self.wanted(record)
+        var found: [NamesRecord] = []
+        for w in wanted {
+            guard let r = loader.cached(APIRoutes.namesKey(w.kind, w.name), url: routes.named(w.kind, w.name), .names) else { return nil }
+            found.append(r)
+        }
+        var form: NamesRecord?
+        if let url = record.formURL, !PokemonID.isDefaultForm(record.id) {
+            guard let f = loader.cached(APIRoutes.formKey(record.id), url: url, .names) else { return nil }
+            form = f
+        }
+        return assemble(record, wanted, language) { found[$0] } form: { form }
+    }
+
+    /// The names of one type, ability or stat; nil when no tier has them and the API does
+    /// not give them now.
+    func names(_ kind: NamedKind, _ name: String) async -> NamesRecord? {
+        do {
+            return try await loader.load(APIRoutes.namesKey(kind, name), url: routes.named(kind, name), .names)
+        } catch {
+            log(.debug, "no names for \(kind.rawValue) \(name): \(error)")
+            return nil
+        }
+    }
+
+    /// The form record of Pokémon `id`, from its `pokemon-form` URL.
+    func form(_ id: UInt32, url: String) async -> NamesRecord? {
+        do {
+            return try await loader.load(APIRoutes.formKey(id), url: url, .names)
+        } catch {
+            log(.debug, "no form names for #\(id): \(error)")
+            return nil
+        }
+    }
+
+    /// A type's, an ability's or a stat's name in `language` from memory, else made from its
+    /// identifier; never waits.
+    func cachedName(_ kind: NamedKind, _ name: String, language: String) -> String {
+        loader.cached(APIRoutes.namesKey(kind, name), url: routes.named(kind, name), .names)
+            .flatMap { LocalizedText.pick($0.names, language) } ?? PokemonNames.display(name)
+    }
+
+    /// The form record of Pokémon `id` if memory has it.
+    func cachedForm(_ record: PokemonRecord) -> NamesRecord? {
+        guard let url = record.formURL, !PokemonID.isDefaultForm(record.id) else { return nil }
+        return loader.cached(APIRoutes.formKey(record.id), url: url, .names)
+    }
+
+    private static func wanted(_ r: PokemonRecord) -> [(kind: NamedKind, name: String)] {
+        r.types.map { (NamedKind.type, $0) } + r.abilities.map { (.ability, $0) } + r.stats.map { (.stat, $0.name) }
+    }
+
+    private func assemble(_ r: PokemonRecord, _ wanted: [(kind: NamedKind, name: String)], _ language: String,
+                          _ found: (Int) -> NamesRecord?, form: () -> NamesRecord?) -> LocalizedTerms {
+        let names = wanted.indices.map { i in
+            found(i).flatMap { LocalizedText.pick($0.names, language) } ?? PokemonNames.display(wanted[i].name)
+        }
+        let t = r.types.count, a = r.abilities.count
+        return LocalizedTerms(types: Array(names[0..<t]), abilities: Array(names[t..<(t + a)]),
+                              stats: Array(names[(t + a)...]), form: form())
+    }
+}

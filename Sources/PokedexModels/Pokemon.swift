@@ -1,0 +1,132 @@
+// A Pokémon as the service keeps it (the compact records of PokeAPI's bodies) and as it
+// answers `Detail` and `LocalizedDetail`.
+
+/// What the service keeps of a 300–600 KB `pokemon` body.
+public struct PokemonRecord: Sendable, Codable, Equatable {
+    public var id: UInt32
+    public var name: String
+    public var height: UInt32
+    public var weight: UInt32
+    /// Type names in slot order.
+    public var types: [String]
+    /// Ability names in slot order.
+    public var abilities: [String]
+    /// Stat name → base stat, in the API's order.
+    public var stats: [Stat]
+    /// The default front sprite's URL, if the API names one.
+    public var spriteURL: String?
+    /// The generation-V animated sprite's URL, if the API names one.
+    public var animatedSpriteURL: String?
+    /// The shiny front sprite's URL (`front_shiny`); "" where the API names none; nil in
+    /// records kept before shiny sprites were.
+    public var shinySpriteURL: String?
+    /// The species resource's URL.
+    public var speciesURL: String?
+    /// The `pokemon-form` resource's URL of its form (the first the API lists); nil in records
+    /// kept before forms were read.
+    public var formURL: String?
+
+    public struct Stat: Sendable, Codable, Equatable {
+        public var name: String
+        public var value: UInt32
+        public init(name: String, value: UInt32) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public init(id: UInt32, name: String, height: UInt32, weight: UInt32, types: [String], abilities: [String], stats: [Stat], spriteURL: String?, animatedSpriteURL: String?, shinySpriteURL: String? = nil, speciesURL: String?, formURL: String? = nil) {
+        self.id = id
+        self.name = name
+        self.height = height
+        self.weight = weight
+        self.types = types
+        self.abilities = abilities
+        self.stats = stats
+        self.spriteURL = spriteURL
+        self.animatedSpriteURL = animatedSpriteURL
+        self.shinySpriteURL = shinySpriteURL
+        self.speciesURL = speciesURL
+        self.formURL = formURL
+    }
+}
+
+/// What the service keeps of a `pokemon-species` body.
+public struct SpeciesRecord: Sendable, Codable, Equatable {
+    public var id: UInt32
+    public var name: String
+    /// English genus, "" where the API has none.
+    public var genus: String
+    /// English flavour text, cleaned; "" where the API has none.
+    public var flavorText: String
+    /// Language code → localized name.
+    public var names: [String: String]
+    /// Language code → genus; nil in records kept before other languages were.
+    public var genera: [String: String]?
+    /// Language code → the newest flavour text in it, cleaned; nil in records kept before
+    /// other languages were.
+    public var flavorTexts: [String: String]?
+
+    public init(id: UInt32, name: String, genus: String, flavorText: String, names: [String: String],
+                genera: [String: String]? = nil, flavorTexts: [String: String]? = nil) {
+        self.id = id
+        self.name = name
+        self.genus = genus
+        self.flavorText = flavorText
+        self.names = names
+        self.genera = genera
+        self.flavorTexts = flavorTexts
+    }
+
+    /// The genus in `language`, else English ("" where there is none).
+    public func genus(in language: String) -> String { genera.flatMap { LocalizedText.pick($0, language) } ?? genus }
+    /// The newest flavour text in `language`, else English ("" where there is none).
+    public func flavorText(in language: String) -> String { flavorTexts.flatMap { LocalizedText.pick($0, language) } ?? flavorText }
+}
+
+/// The answer to `Detail`.
+public struct PokemonDetail: Equatable, Sendable {
+    public var id: UInt32
+    public var name: String
+    public var height: UInt32
+    public var weight: UInt32
+    public var types: [String]
+    public var abilities: [String]
+    public var stats: [PokemonRecord.Stat]
+    public var spritePath: String
+    public var favorite: Bool
+    public var genus: String
+    public var flavorText: String
+    /// The sprite's dominant colour as `#rrggbb`, or "" while there is no sprite.
+    public var color: String
+    /// Absolute path of the generation-V animated GIF in the disk cache, or "" where the API has none.
+    public var animatedSpritePath: String
+    /// The name as the games write it ("Mr. Mime", "Alolan Raichu"), in ``language``.
+    public var displayName = ""
+    /// The PokeAPI code the display texts are in: the genus, the flavour text and the names below
+    /// (each in English where the API has none in it).
+    public var language = ""
+    /// ``types``, ``abilities`` and ``stats`` as the games name them, in the same order; empty
+    /// where not asked for (`Detail`) or not known.
+    public var typeNames: [String] = []
+    public var abilityNames: [String] = []
+    public var statNames: [String] = []
+
+    public init(id: UInt32, name: String, height: UInt32, weight: UInt32, types: [String], abilities: [String],
+                stats: [PokemonRecord.Stat], spritePath: String, favorite: Bool, genus: String, flavorText: String,
+                color: String = "", animatedSpritePath: String = "") {
+        self.id = id
+        self.name = name
+        self.height = height
+        self.weight = weight
+        self.types = types
+        self.abilities = abilities
+        self.stats = stats
+        self.spritePath = spritePath
+        self.favorite = favorite
+        self.genus = genus
+        self.flavorText = flavorText
+        self.color = color
+        self.animatedSpritePath = animatedSpritePath
+    }
+}
