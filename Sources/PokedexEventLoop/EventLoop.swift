@@ -72,6 +72,18 @@ public final class EventLoop: @unchecked Sendable {
         assert(inLoop || loopThread.withLock({ $0 }) == nil, "called off the event loop's thread", file: file, line: line)
     }
 
+    /// Lets the service manager watch the loop: where it asked (`WatchdogSec=`, which sets
+    /// `WATCHDOG_USEC` and `WATCHDOG_PID`), the loop sends `WATCHDOG=1` at half the interval
+    /// from its own iterations, so a loop thread that is wedged stops the pings and the manager
+    /// restarts the service. Returns the interval in seconds, 0 when none was asked for, or a
+    /// negative errno.
+    public func enableWatchdog() -> Double {
+        let r = sd_event_set_watchdog(event, 1)
+        guard r > 0 else { return Double(r) }
+        var usec: UInt64 = 0
+        return sd_watchdog_enabled(0, &usec) > 0 ? Double(usec) / 1_000_000 : 0
+    }
+
     /// Runs the loop on the calling thread until ``exit(_:)``; returns the exit code.
     public func run() -> Int32 {
         loopThread.withLock { $0 = pthread_self() }

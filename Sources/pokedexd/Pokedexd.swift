@@ -180,6 +180,9 @@ struct Pokedexd: ParsableCommand {
         if let checks = Self.env("POKEDEX_SANDBOX_SELFCHECK") { SandboxSelfCheck.run(checks, report: config.cacheDirectory + "/sandbox-self-check", log: log) }
         do {
             let loop = try EventLoop()
+            // systemd's WatchdogSec=: pinged from the loop's own iterations (a wedged loop is restarted).
+            let watchdog = loop.enableWatchdog()
+            if watchdog < 0 { log(.warning, "the service manager's watchdog could not be armed (errno \(Int(-watchdog))); running without it") }
             let store = try FileCacheStore(directory: config.cacheDirectory, capacity: config.diskCacheBytes)
             let favorites = try FavoritesBook(persistence: FileFavoritesPersistence(directory: config.dataDirectory, log: log))
             var curlOptions = CurlHTTPClient.Options()
@@ -199,7 +202,7 @@ struct Pokedexd: ParsableCommand {
                 try loop.onSignal(SIGTERM) { server.shutdown() },
                 try loop.onSignal(SIGINT) { server.shutdown() },
             ]
-            log(.notice, "version \(ServiceConfiguration.version) serving \(Pokedex1.busName); API \(config.apiURL); cache \(config.cacheDirectory); data \(config.dataDirectory); names in \(config.language); sandbox: \(config.sandbox.summary)")
+            log(.notice, "version \(ServiceConfiguration.version) serving \(Pokedex1.busName); API \(config.apiURL); cache \(config.cacheDirectory); data \(config.dataDirectory); names in \(config.language); sandbox: \(config.sandbox.summary)\(watchdog > 0 ? "; watchdog \(Int(watchdog)) s" : "")")
             let code = loop.run()
             withExtendedLifetime(sources) {}
             server.close()

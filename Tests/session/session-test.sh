@@ -172,6 +172,42 @@ out=$("$POKECTL" search pika --json 2>&1)
 check "next call after idle exit activates it" grep -q '"name":"pikachu"' <<<"$out"
 systemctl --user unset-environment POKEDEX_IDLE_TIMEOUT
 
+# The watchdog: the loop pings the manager (WatchdogSec=), so an idle service lives on, and a
+# stopped one (SIGSTOP: its loop cannot ping) is killed and restarted with its favorites. A
+# drop-in shortens the interval to 3 s for the test.
+check "the unit asks for a watchdog: WatchdogUSec=$(systemctl --user show -p WatchdogUSec --value pokedex)" \
+    test "$(systemctl --user show -p WatchdogUSec --value pokedex)" = 30s
+wd=$HOME/.config/systemd/user/pokedex.service.d/zz-watchdog-test.conf
+mkdir -p "$(dirname "$wd")"
+printf '[Service]\nWatchdogSec=3\nTimeoutAbortSec=2\n' >"$wd"
+systemctl --user daemon-reload
+systemctl --user restart pokedex
+pid=$(systemctl --user show -p MainPID --value pokedex)
+sleep 8
+check "idle for 8 s under a 3 s watchdog: the same process (the loop pings)" \
+    test "$(systemctl --user show -p MainPID --value pokedex)" = "$pid"
+restarts=$(systemctl --user show -p NRestarts --value pokedex)
+kill -STOP "$pid"
+t0=$(date +%s%N)
+new=$pid
+# WatchdogSec + TimeoutAbortSec + RestartSec, and a few seconds for the start.
+for _ in $(seq 150); do
+    new=$(systemctl --user show -p MainPID --value pokedex)
+    [ "$new" != "$pid" ] && [ "$new" != 0 ] && systemctl --user -q is-active pokedex && break
+    sleep 0.1
+done
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+check "a stopped service is restarted by its manager in $ms ms (3 s + 2 s + 2 s allowed, and the start)" \
+    bash -c "[ '$new' != '$pid' ] && [ '$new' != 0 ] && [ $ms -lt 11000 ]"
+check "the restart is counted: NRestarts $restarts -> $(systemctl --user show -p NRestarts --value pokedex)" \
+    test "$(systemctl --user show -p NRestarts --value pokedex)" -gt "$restarts"
+out=$("$POKECTL" favs --json 2>&1)
+check "favorites intact after the watchdog's restart" grep -q '"name":"pikachu"' <<<"$out"
+kill -CONT "$pid" 2>/dev/null
+rm -f "$wd"
+systemctl --user daemon-reload
+systemctl --user restart pokedex
+
 # pokectl sync: everything for offline use, plain progress lines when not on a terminal
 out=$("$POKECTL" sync 2>&1)
 check "pokectl sync: $(echo "$out" | tail -1)" grep -q "46 Pokémon ready offline" <<<"$out"
