@@ -16,7 +16,7 @@ public final class PokedexClient {
         var b: OpaquePointer?
         let r = sd_bus_open_user_with_description(&b, "pokectl")
         guard r >= 0, let b else {
-            throw BusError(name: "org.freedesktop.DBus.Error.NoServer",
+            throw BusError(name: BusError.Name.noServer,
                            message: "cannot connect to the session bus: \(String(cString: strerror(-r)))")
         }
         bus = b
@@ -179,9 +179,10 @@ extension PokedexClient {
         defer { sd_bus_slot_unref(slot) }
         while outcome.reply == nil && outcome.error == nil {
             let r = sd_bus_process(bus, nil)
-            try busCheck(r, "lost the bus connection")
+            if r < 0 { throw BusError.disconnected(errno: r) }
             if r > 0 { continue }
-            try busCheck(sd_bus_wait(bus, UInt64(interval * 1_000_000)), "lost the bus connection")
+            let w = sd_bus_wait(bus, UInt64(interval * 1_000_000))
+            if w < 0 { throw BusError.disconnected(errno: w) }
             if let (done, total) = try? poller.get(Pokedex1.syncProgress) { progress(done, total) }
         }
         if let e = outcome.error { throw e }

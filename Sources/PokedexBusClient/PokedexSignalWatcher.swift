@@ -92,7 +92,7 @@ public final class PokedexSignalWatcher {
         while true {
             if !received.isEmpty { return received.removeFirst() }
             let r = sd_bus_process(bus, nil)
-            try busCheck(r, "lost the bus connection")
+            if r < 0 { throw BusError.disconnected(errno: r) }
             if r > 0 { continue }
             var wait = UInt64.max
             if let timeout {
@@ -101,7 +101,8 @@ public final class PokedexSignalWatcher {
                 if left <= 0 { return nil }
                 wait = UInt64(left * 1_000_000)
             }
-            try busCheck(sd_bus_wait(bus, wait), "lost the bus connection")
+            let w = sd_bus_wait(bus, wait)
+            if w < 0 { throw BusError.disconnected(errno: w) }
         }
     }
 }

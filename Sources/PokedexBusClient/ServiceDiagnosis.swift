@@ -124,7 +124,7 @@ extension PokedexClient {
         guard let unit = try? unitState(Self.unitName) else {
             // No systemd to ask: a plain bus activating the binary. Wait as long as a call would.
             timeout = saved
-            if started.name == "org.freedesktop.DBus.Error.NoReply" || started.name == "org.freedesktop.DBus.Error.Timeout" {
+            if started.name == BusError.Name.noReply || started.isTimeout {
                 if (try? startService(Pokedex1.busName)) != nil { return nil }
             }
             return nil  // the call that follows reports the bus's own error
@@ -174,7 +174,7 @@ extension PokedexClient {
     public func unitState(_ unit: String) throws(BusError) -> UnitState {
         // Asked only of a running systemd: a bus that would activate one is not one.
         guard try nameHasOwner("org.freedesktop.systemd1") else {
-            throw BusError(name: "org.freedesktop.DBus.Error.ServiceUnknown", message: "no systemd on this bus")
+            throw BusError(name: BusError.Name.serviceUnknown, message: "no systemd on this bus")
         }
         let path = try call(destination: "org.freedesktop.systemd1", path: "/org/freedesktop/systemd1",
                             interface: "org.freedesktop.systemd1.Manager", "LoadUnit") { w throws(BusError) in

@@ -31,7 +31,7 @@ enum Language {
         do {
             return try c.values(Pokedex1.localizedDetail, (pokemon, code))
         } catch {
-            guard error.name == "org.freedesktop.DBus.Error.UnknownMethod" else { throw error }
+            guard error.name == BusError.Name.unknownMethod else { throw error }
             return try c.values(Pokedex1.detail, pokemon)
         }
     }

@@ -104,16 +104,17 @@ struct Failure: Error {
         case PokedexError.namePrefix + "Storage":
             message = e.message + "; free some disk space and try again"
             code = .storage
-        case "org.freedesktop.DBus.Error.NoServer":
+        case BusError.Name.noServer:
             message = "no session bus (\(e.message)); pokectl reaches pokedexd through a desktop session's bus: "
                 + "run it inside a session, or as 'dbus-run-session -- pokectl …'"
             code = .unavailable
-        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
-             "org.freedesktop.DBus.Error.Spawn.ChildExited", "org.freedesktop.DBus.Error.Spawn.Failed",
-             "org.freedesktop.systemd1.NoSuchUnit":
+        case BusError.Name.noReply:
+            message = "pokedexd stopped before it answered (\(e.message)); see 'journalctl --user -u pokedex'"
+            code = .unavailable
+        case _ where e.isServiceGone:
             message = "pokedexd is not running and could not be started (\(e.message)); \(Self.installHint), or 'systemctl --user start pokedex'"
             code = .unavailable
-        case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut":
+        case _ where e.isTimeout:
             message = "pokedexd did not answer in time; see 'journalctl --user -u pokedex'"
             code = .unavailable
         default:

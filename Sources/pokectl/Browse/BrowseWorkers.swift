@@ -123,11 +123,11 @@ final class Lane: @unchecked Sendable {
                 return .event(.failed(""))
             }
         } catch {
-            if Self.busGone(error) { return .fatal(error.message) }
+            if error.isBusGone { return .fatal(error.message) }
             // The service is not there: browse waits for it (``BrowseSignals`` sees it come
             // back); a failure to start it says why in the status line.
-            if Self.serviceGone(error), !inbox.serviceRunning.withLock({ $0 }) || Self.startFailed(error) {
-                inbox.post(.event(.service(down: Self.startFailed(error) ? error.message : "waiting for the service")))
+            if error.isServiceGone, !inbox.serviceRunning.withLock({ $0 }) || error.isStartFailure {
+                inbox.post(.event(.service(down: error.isStartFailure ? error.message : "waiting for the service")))
             }
             switch job {
             case .loadPage(let offset): return .event(.pageFailed(offset: offset, error.message))
@@ -137,24 +137,6 @@ final class Lane: @unchecked Sendable {
             default: return .event(.failed(error.message))
             }
         }
-    }
-
-    /// Errors that mean the service does not answer (as opposed to a call that failed).
-    static func serviceGone(_ e: BusError) -> Bool {
-        ["org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
-         "org.freedesktop.DBus.Error.NoReply"].contains(e.name) || startFailed(e)
-    }
-
-    /// The bus tried to start the service and could not.
-    static func startFailed(_ e: BusError) -> Bool {
-        ["org.freedesktop.DBus.Error.Spawn.ChildExited", "org.freedesktop.DBus.Error.Spawn.Failed",
-         "org.freedesktop.systemd1.NoSuchUnit"].contains(e.name)
-    }
-
-    /// Errors that mean the bus itself is gone: nothing more can be done.
-    static func busGone(_ e: BusError) -> Bool {
-        ["org.freedesktop.DBus.Error.Disconnected", "org.freedesktop.DBus.Error.NoServer"].contains(e.name)
-            || e.message.contains("lost the bus connection")
     }
 }
 
