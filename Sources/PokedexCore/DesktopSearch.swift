@@ -147,14 +147,15 @@ public final class DesktopSearch: Sendable {
         let record = records.cachedPokemon(item.id)
         let species: SpeciesRecord? = record.flatMap { records.cachedSpecies(for: $0) ?? nil }
         var parts = [PokemonID.display(item.id)]
+        // Outside English, every name of the record from memory, once: what is missing is warmed.
+        let localized = language == "en" ? nil : record.flatMap { terms.localizeFromMemory($0, language: language) }
         if let genus = species?.genus(in: language), !genus.isEmpty { parts.append(genus) }
         if let types = record?.types, !types.isEmpty {
-            parts.append(types.map { terms.cachedName(.type, $0, language: language) }.joined(separator: " / "))
+            parts.append((localized?.types ?? types.map { terms.cachedName(.type, $0, language: language) }).joined(separator: " / "))
         }
-        let localized = language == "en" || record.map { terms.localizeFromMemory($0, language: language) != nil } ?? false
-        if record == nil || species == nil || row.spritePath.isEmpty || !localized { warm(item) }
-        let name = DisplayNames.name(id: item.id, apiName: item.name, species: species, form: record.flatMap(terms.cachedForm),
-                                     language: language)
+        if record == nil || species == nil || row.spritePath.isEmpty || (language != "en" && localized == nil) { warm(item) }
+        let name = DisplayNames.name(id: item.id, apiName: item.name, species: species,
+                                     form: localized?.form ?? record.flatMap(terms.cachedForm), language: language)
         return DesktopResult(id: item.id, name: name, description: parts.joined(separator: " · "),
                              spritePath: row.spritePath, favorite: row.favorite)
     }

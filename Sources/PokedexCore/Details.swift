@@ -32,9 +32,6 @@ final class Details: Sendable {
         if let language {
             guard let localized = terms.localizeFromMemory(record, language: language) else { return nil }
             localize(&detail, record, species: species, localized, language)
-        } else {
-            detail.displayName = DisplayNames.name(id: record.id, apiName: record.name, species: species,
-                                                   form: terms.cachedForm(record), language: self.language)
         }
         return detail
     }
@@ -53,9 +50,6 @@ final class Details: Sendable {
         var detail = await make(record, species: species, spritePath: sprite, animatedPath: animated)
         if let language, let localized = await localized {
             localize(&detail, record, species: await species, localized, language)
-        } else {
-            detail.displayName = DisplayNames.name(id: record.id, apiName: record.name, species: await species,
-                                                   form: terms.cachedForm(record), language: self.language)
         }
         // The parts above stand in "" for what failed; a cancelled call is not answered with that.
         if Task.isCancelled { throw .unavailable("the details of \(item.name) were cancelled before they were complete") }
@@ -72,12 +66,15 @@ final class Details: Sendable {
         d.statNames = t.stats
     }
 
+    /// `Detail`'s answer: English texts, and the name in the service's language.
     private func make(_ r: PokemonRecord, species: SpeciesRecord?, spritePath: String, animatedPath: String) -> PokemonDetail {
-        PokemonDetail(
+        var d = PokemonDetail(
             id: r.id, name: r.name, height: r.height, weight: r.weight, types: r.types, abilities: r.abilities,
             stats: r.stats, spritePath: spritePath, favorite: favorites.contains(r.id),
             genus: species?.genus ?? "", flavorText: species?.flavorText ?? "",
             color: spritePath.isEmpty ? "" : sprites.still.knownColor(r.id), animatedSpritePath: animatedPath)
+        d.displayName = DisplayNames.name(id: r.id, apiName: r.name, species: species, form: terms.cachedForm(r), language: language)
+        return d
     }
 }
 

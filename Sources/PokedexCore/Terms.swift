@@ -34,7 +34,7 @@ final class Terms: Sendable {
             for (i, w) in wanted.enumerated() {
                 group.addTask { [self] in (i, await names(w.kind, w.name)) }
             }
-            if let url = record.formURL, !PokemonID.isDefaultForm(record.id) {
+            if let url = Self.formURL(record) {
                 group.addTask { [self] in (-1, await form(record.id, url: url)) }
             }
             var out: [Int: NamesRecord] = [:]
@@ -53,8 +53,8 @@ final class Terms: Sendable {
             found.append(r)
         }
         var form: NamesRecord?
-        if let url = record.formURL, !PokemonID.isDefaultForm(record.id) {
-            guard let f = loader.cached(APIRoutes.formKey(record.id), url: url, .names) else { return nil }
+        if Self.formURL(record) != nil {
+            guard let f = cachedForm(record) else { return nil }
             form = f
         }
         return assemble(record, wanted, language) { found[$0] } form: { form }
@@ -90,8 +90,13 @@ final class Terms: Sendable {
 
     /// The form record of Pokémon `id` if memory has it.
     func cachedForm(_ record: PokemonRecord) -> NamesRecord? {
-        guard let url = record.formURL, !PokemonID.isDefaultForm(record.id) else { return nil }
-        return loader.cached(APIRoutes.formKey(record.id), url: url, .names)
+        Self.formURL(record).flatMap { loader.cached(APIRoutes.formKey(record.id), url: $0, .names) }
+    }
+
+    /// The form record's URL of a Pokémon that is not its species' default (whose name is its
+    /// species'), else nil.
+    private static func formURL(_ r: PokemonRecord) -> String? {
+        PokemonID.isDefaultForm(r.id) ? nil : r.formURL
     }
 
     private static func wanted(_ r: PokemonRecord) -> [(kind: NamedKind, name: String)] {
