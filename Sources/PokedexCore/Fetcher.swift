@@ -27,7 +27,7 @@ public final class Fetcher: Sendable {
     }
 
     struct Remembered {
-        let until: Date
+        let until: Instant
         let error: FetchError
         /// False for a refused body (too large, not a whole image, not PokeAPI's shape):
         /// pre-warming, sync, revalidation and a Detail's sprite do not fetch it again, but a
@@ -148,7 +148,7 @@ public final class Fetcher: Sendable {
     /// held. Runs at ``FetchPriority/current``.
     public func fetch<Value: Sendable>(_ url: String, etag: String? = nil, as kind: BodyKind,
                                        decode: ([UInt8]) throws -> Value) async throws(FetchError) -> Fetched<Value> {
-        let start = clock.now()
+        let start = clock.instant()
         let priority = FetchPriority.current
         if let known = state.withLock({ s -> FetchError? in
             guard let r = s.remembered[url] else { return nil }
@@ -159,7 +159,7 @@ public final class Fetcher: Sendable {
         var redirects = 0
         var attempt = 0
         var lastChance = false
-        var waitedFor: Date?
+        var waitedFor: Instant?
         while true {
             guard isAllowed(current), let host = HostHealth.authority(current) else {
                 if httpsOnly, current.lowercased().hasPrefix("http:") {
@@ -182,12 +182,12 @@ public final class Fetcher: Sendable {
             case .wait:
                 // Calls that arrive together share one attempt: this one waits for its outcome.
                 await health.waitForAttempt(host)
-                guard deadline - clock.now().timeIntervalSince(start) > 0.05 else { throw .deadline(url: url) }
+                guard deadline - (clock.instant() - start) > 0.05 else { throw .deadline(url: url) }
                 continue
             case .waitUntil(let due):
                 // Its next try is a moment away: wait for it (once), within the deadline.
-                let wait = due.timeIntervalSince(clock.now())
-                guard waitedFor != due, wait < deadline - clock.now().timeIntervalSince(start) - 0.05,
+                let wait = due - clock.instant()
+                guard waitedFor != due, wait < deadline - (clock.instant() - start) - 0.05,
                       let message = health.downMessage(host) else {
                     throw .hostDown(host: host, message: health.downMessage(host) ?? "\(host) is down")
                 }
@@ -206,7 +206,7 @@ public final class Fetcher: Sendable {
             // The host may have gone down while this waited for room: then only the one
             // attempt of its next try goes.
             if !attempting, let message = health.downMessage(host) { throw .hostDown(host: host, message: message) }
-            let remaining = deadline - clock.now().timeIntervalSince(start)
+            let remaining = deadline - (clock.instant() - start)
             guard remaining > 0.05 else { throw .deadline(url: url) }
             attempt += 1
             let response: HTTPResponse
@@ -280,7 +280,7 @@ public final class Fetcher: Sendable {
     }
 
     private func remember(_ url: String, _ error: FetchError, for seconds: Double, evenForCallers: Bool) {
-        let until = clock.now().addingTimeInterval(seconds)
+        let until = clock.instant() + seconds
         state.withLock { s in
             if s.remembered.count > 10_000 { s.remembered.removeAll() }
             s.remembered[url] = Remembered(until: until, error: error, evenForCallers: evenForCallers)
@@ -288,14 +288,14 @@ public final class Fetcher: Sendable {
     }
 
     /// Capped exponential backoff with full jitter: 0.1 s, 0.2 s, 0.4 s … at most 2 s.
-    private func backoff(attempt: Int, start: Date, url: String, failure: FetchError) async throws(FetchError) {
+    private func backoff(attempt: Int, start: Instant, url: String, failure: FetchError) async throws(FetchError) {
         let cap = min(2.0, 0.1 * Double(1 << min(max(attempt - 1, 0), 5)))
         try await pause(Double.random(in: cap / 2...cap), start: start, url: url, failure: failure)
     }
 
     /// Sleeps unless that would pass the deadline, in which case the last failure stands.
-    private func pause(_ seconds: Double, start: Date, url: String, failure: FetchError) async throws(FetchError) {
-        let remaining = deadline - clock.now().timeIntervalSince(start)
+    private func pause(_ seconds: Double, start: Instant, url: String, failure: FetchError) async throws(FetchError) {
+        let remaining = deadline - (clock.instant() - start)
         guard seconds < remaining - 0.05 else { throw failure }
         do { try await clock.sleep(seconds: seconds) } catch { throw Task.isCancelled ? .cancelled(url: url) : .deadline(url: url) }
     }

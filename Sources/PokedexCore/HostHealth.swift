@@ -24,7 +24,8 @@ final class HostHealth: Sendable {
     }
 
     private struct Host {
-        var down: (since: Date, reason: String, nextAttempt: Date, backoff: Double)?
+        /// When it went down and its next try, on the monotonic clock: a wall-clock step moves neither.
+        var down: (since: Instant, reason: String, nextAttempt: Instant, backoff: Double)?
         /// Bumped each time it goes down: an answer to a request sent before that proves nothing.
         var outage = 0
         var serverErrorsInARow = 0
@@ -55,7 +56,7 @@ final class HostHealth: Sendable {
         /// The host went down a moment ago and its next try is this close (at most
         /// ``imminent`` seconds): wait until then, within the caller's deadline, and ask again,
         /// so that one dropped connection does not fail every call of the next second.
-        case waitUntil(Date)
+        case waitUntil(Instant)
         /// The host is down: fail at once with this message.
         case refused(String)
     }
@@ -116,7 +117,7 @@ final class HostHealth: Sendable {
     func downMessage(_ host: String) -> String? {
         hosts.withLock { h in
             guard let entry = h[host], let down = entry.down else { return nil }
-            return Self.downMessage(host, down.since, down.reason, next: down.nextAttempt, now: clock.now(), trying: entry.attempting)
+            return Self.downMessage(host, clock.wallTime(of: down.since), down.reason, wait: down.nextAttempt - clock.instant(), trying: entry.attempting)
         }
     }
 
@@ -124,7 +125,7 @@ final class HostHealth: Sendable {
     func multiplexes(_ host: String) -> Bool? { hosts.withLock { $0[host]?.multiplexed } }
 
     /// When a host that is down is next due for a probe, and what to ask it; nil while it is up.
-    func probe(for host: String) -> (at: Date, url: String)? {
+    func probe(for host: String) -> (at: Instant, url: String)? {
         hosts.withLock { h in
             guard let entry = h[host], let down = entry.down, let url = entry.probeURL else { return nil }
             return (down.nextAttempt, url)
@@ -135,7 +136,7 @@ final class HostHealth: Sendable {
     func admit(_ host: String, _ priority: FetchPriority) -> Admission {
         hosts.withLock { h in
             guard var entry = h[host], let down = entry.down else { return .go(outage: h[host]?.outage ?? 0) }
-            let now = clock.now()
+            let now = clock.instant()
             if priority == .required {
                 if entry.attempting { return .wait }
                 if now >= down.nextAttempt {
@@ -145,13 +146,12 @@ final class HostHealth: Sendable {
                 }
                 if down.backoff <= Self.imminent { return .waitUntil(down.nextAttempt) }
             }
-            return .refused(Self.downMessage(host, down.since, down.reason, next: down.nextAttempt, now: now, trying: entry.attempting))
+            return .refused(Self.downMessage(host, clock.wallTime(of: down.since), down.reason, wait: down.nextAttempt - now, trying: entry.attempting))
         }
     }
 
     /// "cannot reach pokeapi.co since 13:45:02 UTC (…); next try in 4 s".
-    static func downMessage(_ host: String, _ since: Date, _ reason: String, next: Date, now: Date, trying: Bool) -> String {
-        let wait = next.timeIntervalSince(now)
+    static func downMessage(_ host: String, _ since: Date, _ reason: String, wait: Double, trying: Bool) -> String {
         let when = trying || wait <= 0 ? "trying again now" : "next try in \(Int(wait.rounded(.up))) s"
         return "cannot reach \(host) since \(clockTime(since)) (\(reason)); \(when)"
     }
@@ -219,7 +219,7 @@ final class HostHealth: Sendable {
             if var down = entry.down {
                 // Still down, whatever the failure: the next try waits longer.
                 down.backoff = min(down.backoff * 2, Self.maxBackoff)
-                down.nextAttempt = clock.now().addingTimeInterval(down.backoff * Self.jitter())
+                down.nextAttempt = clock.instant() + down.backoff * Self.jitter()
                 down.reason = failure.description
                 entry.down = down
                 return nil
@@ -246,7 +246,8 @@ final class HostHealth: Sendable {
         entry.serverErrorsInARow = 0
         entry.cutInARow = 0
         if let url { entry.probeURL = url }
-        entry.down = (clock.now(), reason, clock.now().addingTimeInterval(Self.firstBackoff * Self.jitter()), Self.firstBackoff)
+        let now = clock.instant()
+        entry.down = (now, reason, now + Self.firstBackoff * Self.jitter(), Self.firstBackoff)
         return Change(host: host, up: false, isAPI: isAPI(host), reason: reason)
     }
 
@@ -259,8 +260,8 @@ final class HostHealth: Sendable {
         let all = hosts.withLock { h in
             h.map { key, v in
                 HostStatus(host: key, isAPI: apiHost == key, up: v.down == nil,
-                           downSince: v.down?.since.timeIntervalSince1970, reason: v.down?.reason ?? "",
-                           nextAttempt: v.down?.nextAttempt.timeIntervalSince1970, multiplexed: v.multiplexed)
+                           downSince: v.down.map { clock.wallTime(of: $0.since).timeIntervalSince1970 }, reason: v.down?.reason ?? "",
+                           nextAttempt: v.down.map { clock.wallTime(of: $0.nextAttempt).timeIntervalSince1970 }, multiplexed: v.multiplexed)
             }
         }
         var out = all.sorted { ($0.isAPI ? 0 : 1, $0.host) < ($1.isAPI ? 0 : 1, $1.host) }

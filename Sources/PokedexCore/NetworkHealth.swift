@@ -37,7 +37,7 @@ final class NetworkHealth: Sendable {
         // Weak: the probing ends with the service.
         Task(priority: .background) { [weak self, clock] in
             while let health = self, let due = health.fetcher.health.probe(for: host) {
-                let wait = due.at.timeIntervalSince(clock.now())
+                let wait = due.at - clock.instant()
                 if wait > 0 { do { try await clock.sleep(seconds: wait) } catch { break } }
                 guard let health = self else { return }
                 // A caller's request may have brought it back while this slept.

@@ -2,8 +2,11 @@ import Foundation
 import PokedexCore
 import PokedexLocks
 
-/// A clock moved by hand. `sleep` returns at once, recording how long, and (unless told
+/// Two clocks moved by hand. `sleep` returns at once, recording how long, and (unless told
 /// otherwise) advances time by that much.
+///
+/// ``advance(_:)`` moves both clocks, as time passing does; ``stepWall(_:)`` moves only the
+/// wall clock, as NTP or a person setting the time does, and must change no deadline.
 ///
 /// A clock that advances on sleep is shared by every task that sleeps on it: a background
 /// loop (probing while offline) moves time for a fetch's deadline too. A test whose answer
@@ -11,14 +14,17 @@ import PokedexLocks
 public final class ManualClock: PokedexClock {
     private let advancesOnSleep: Bool
     public init(advancesOnSleep: Bool = true) { self.advancesOnSleep = advancesOnSleep }
-    private let state = Mutex((now: Date(timeIntervalSince1970: 1_800_000_000), sleeps: [Double]()))
+    private let state = Mutex((now: Date(timeIntervalSince1970: 1_800_000_000), instant: 1000.0, sleeps: [Double]()))
     public func now() -> Date { state.withLock { $0.now } }
-    public func advance(_ seconds: Double) { state.withLock { $0.now += seconds } }
+    public func instant() -> Instant { state.withLock { Instant(seconds: $0.instant) } }
+    public func advance(_ seconds: Double) { state.withLock { $0.now += seconds; $0.instant += seconds } }
+    /// The wall clock jumps by `seconds` (back if negative); monotonic time does not move.
+    public func stepWall(_ seconds: Double) { state.withLock { $0.now += seconds } }
     public var sleeps: [Double] { state.withLock { $0.sleeps } }
     public func sleep(seconds: Double) async throws {
         state.withLock { s in
             s.sleeps.append(seconds)
-            if advancesOnSleep { s.now += seconds }
+            if advancesOnSleep { s.now += seconds; s.instant += seconds }
         }
         await Task.yield()
         try Task.checkCancellation()
