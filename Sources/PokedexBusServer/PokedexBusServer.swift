@@ -147,7 +147,10 @@ public final class PokedexBusServer: @unchecked Sendable {
     private func perform(_ steps: [ExitSequence.Step]) {
         for step in steps {
             switch step {
-            case .notifyStopping: sd_notify(0, "STOPPING=1")
+            case .notifyStopping:
+                sd_notify(0, "STOPPING=1")
+                // Nothing new starts in the background; what runs is cancelled while the loop still turns.
+                service.beginShutdown()
             case .releaseName: releaseNameAndExit()
             case .armGrace: armGrace()
             }

@@ -34,9 +34,11 @@ public final class DesktopSearch: Sendable {
     /// The language of the names results show (a PokeAPI code).
     private let language: String
     private let terms: Terms
+    private let background: BackgroundWork
 
     init(search: SearchEngine, catalog: Catalog, records: Records, rows: Rows, details: Details, terms: Terms,
-         decoder: (any ImageDecoder)?, language: String = "en") {
+         decoder: (any ImageDecoder)?, background: BackgroundWork, language: String = "en") {
+        self.background = background
         self.language = language
         self.terms = terms
         self.search = search
@@ -163,7 +165,7 @@ public final class DesktopSearch: Sendable {
     /// Loads the detail (record, species, sprite) in the background, once at a time per Pokémon.
     private func warm(_ item: PokemonIndex.Item) {
         guard warming.withLock({ $0.count < 256 && $0.insert(item.id).inserted }) else { return }
-        Task(priority: .utility) { [self] in
+        background.run(.utility) { [self] in
             // In the service's language, other than English: the names of its types come with it.
             let language = language == "en" ? nil : language
             _ = try? await withPriority(.background) { () async throws(PokedexError) in try await details.load(item, language: language) }

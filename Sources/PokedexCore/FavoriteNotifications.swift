@@ -53,10 +53,11 @@ final class FavoriteNotifications: Sendable {
 
     private let changes: AsyncStream<FavoriteChange>.Continuation
 
-    init(notifier: any DesktopNotifier, describe: @escaping @Sendable (FavoriteChange) async -> DesktopNotification) {
+    init(notifier: any DesktopNotifier, background: BackgroundWork,
+         describe: @escaping @Sendable (FavoriteChange) async -> DesktopNotification) {
         let (stream, continuation) = AsyncStream<FavoriteChange>.makeStream()
         changes = continuation
-        Task(priority: .utility) {
+        background.run(.utility) {
             for await change in stream { notifier.show(await describe(change)) }
         }
     }

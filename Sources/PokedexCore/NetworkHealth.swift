@@ -10,9 +10,12 @@ final class NetworkHealth: Sendable {
     /// Hosts with a probe loop running.
     private let probing = Mutex<Set<String>>([])
 
-    init(fetcher: Fetcher, clock: any PokedexClock) {
+    private let background: BackgroundWork
+
+    init(fetcher: Fetcher, clock: any PokedexClock, background: BackgroundWork) {
         self.fetcher = fetcher
         self.clock = clock
+        self.background = background
     }
 
     /// Whether the API host answers.
@@ -34,8 +37,8 @@ final class NetworkHealth: Sendable {
 
     private func probeUntilBack(_ host: String) {
         guard probing.withLock({ $0.insert(host).inserted }) else { return }
-        // Weak: the probing ends with the service.
-        Task(priority: .background) { [weak self, clock] in
+        // Weak: the probing ends with the service, and is cancelled at its exit.
+        let started = background.run(.background) { [weak self, clock] in
             while let health = self, let due = health.fetcher.health.probe(for: host) {
                 let wait = due.at - clock.instant()
                 if wait > 0 { do { try await clock.sleep(seconds: wait) } catch { break } }
@@ -46,5 +49,6 @@ final class NetworkHealth: Sendable {
             }
             self?.probing.withLock { _ = $0.remove(host) }
         }
+        if !started { _ = probing.withLock { $0.remove(host) } }
     }
 }

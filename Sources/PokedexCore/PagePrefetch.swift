@@ -7,16 +7,18 @@ final class PagePrefetch: Sendable {
     private let catalog: Catalog
     private let sprites: Sprites
     private let queue: Prefetcher
+    private let background: BackgroundWork
     /// The page asked for last.
     private let lastPage = Mutex<(offset: UInt32, limit: UInt32)?>(nil)
 
     /// - Parameter maxConcurrent: sprites fetched at once; the request gate still decides
     ///   what a host may take (callers first, HTTP/1.1 hosts a few connections each).
-    init(enabled: Bool, maxConcurrent: Int, catalog: Catalog, sprites: Sprites) {
+    init(enabled: Bool, maxConcurrent: Int, catalog: Catalog, sprites: Sprites, background: BackgroundWork) {
+        self.background = background
         self.enabled = enabled
         self.catalog = catalog
         self.sprites = sprites
-        queue = Prefetcher(maxConcurrent: maxConcurrent) { id in
+        queue = Prefetcher(maxConcurrent: maxConcurrent, background: background) { id in
             await withPriority(.prefetch) {
                 _ = try? await sprites.ensure(PokemonIndex.Item(id: id, name: "#\(id)"))
             }
@@ -45,7 +47,7 @@ final class PagePrefetch: Sendable {
         }
         guard changed else { return }
         guard let index = catalog.cachedIndex else {
-            Task(priority: .utility) { [self] in
+            background.run(.utility) { [self] in
                 guard (try? await withPriority(.prefetch) { () async throws(PokedexError) in try await catalog.index() }) != nil else { return }
                 lastPage.withLock { $0 = nil }
                 pageRequested(offset: offset, limit: limit)

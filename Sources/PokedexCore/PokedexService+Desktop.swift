@@ -50,7 +50,7 @@ extension PokedexService {
                 switch key {
                 case "favorite", "unfavorite":
                     let change = changeFavorite(String(r.id), key == "favorite" ? .add : .remove)
-                    Task { _ = try? await change.value() }
+                    background.run(.utility) { _ = try? await change.value() }
                 case "open": _ = launcher?.openBrowse("#" + String(r.id), caller: nil)
                 default: break
                 }

@@ -36,6 +36,8 @@ public final class PokedexService: Sendable {
     /// What the desktop's search providers ask.
     public let desktop: DesktopSearch
     let log: Logger
+    /// Owns every task the service starts on its own; stopped at exit.
+    let background = BackgroundWork()
 
     /// - Parameters:
     ///   - decoder: reads sprites' pixels for their dominant colour; nil leaves `color` empty.
@@ -61,7 +63,7 @@ public final class PokedexService: Sendable {
                               maxInFlight: configuration.maxRequests, maxHostConnections: configuration.maxHostConnections, log: log)
         self.fetcher = fetcher
         loader = ResourceLoader(memory: MemoryTier(capacity: configuration.memoryCacheBytes), store: store,
-                                fetcher: fetcher, clock: clock, log: log)
+                                fetcher: fetcher, clock: clock, background: background, log: log)
         catalog = Catalog(loader: loader, routes: routes)
         let search = SearchEngine(catalog: catalog, loader: loader, fetcher: fetcher, routes: routes)
         self.search = search
@@ -82,10 +84,10 @@ public final class PokedexService: Sendable {
         let rows = Rows(sprites: sprites, favorites: favorites)
         self.rows = rows
         desktop = DesktopSearch(search: search, catalog: catalog, records: records, rows: rows, details: details,
-                                terms: terms, decoder: decoder, language: configuration.language)
+                                terms: terms, decoder: decoder, background: background, language: configuration.language)
         prefetch = PagePrefetch(enabled: configuration.prefetch, maxConcurrent: max(1, min(configuration.maxRequests / 2, 32)),
-                                catalog: catalog, sprites: sprites)
-        let health = NetworkHealth(fetcher: fetcher, clock: clock)
+                                catalog: catalog, sprites: sprites, background: background)
+        let health = NetworkHealth(fetcher: fetcher, clock: clock, background: background)
         self.health = health
         let events = ServiceEvents()
         self.events = events
@@ -95,9 +97,10 @@ public final class PokedexService: Sendable {
                                        records: records, sprites: sprites, search: search, prefetch: prefetch,
                                        routes: routes, clock: clock, log: log)
         randomSprites = RandomSprites(catalog: catalog, favorites: favorites, sprites: sprites,
-                                      warmsShiny: configuration.prefetch, log: log)
+                                      warmsShiny: configuration.prefetch, background: background, log: log)
+        let background = background
         notifications = notifier.map { notifier in
-            FavoriteNotifications(notifier: notifier) { change in
+            FavoriteNotifications(notifier: notifier, background: background) { change in
                 await FavoriteNotifications.describe(change, records: records, sprites: sprites, terms: terms,
                                                      language: configuration.language, words: words)
             }
@@ -119,10 +122,10 @@ public final class PokedexService: Sendable {
     /// for its own requests, then loads the type and generation filters and builds the search index.
     public func start() {
         // The bundled names, parsed off the bus thread before the first call needs them.
-        Task.detached(priority: .utility) { _ = BundledNames.entries.count }
+        background.runDetached(.utility) { _ = BundledNames.entries.count }
         guard configuration.prefetch else { return }
         prefetch.start()
-        Task(priority: .utility) { [self] in
+        background.run(.utility) { [self] in
             await withPriority(.background) {
                 // The hosts' roots: any answer warms the connection, and no resource is asked twice.
                 async let api = fetcher.probe(Self.root(of: routes.api))
@@ -146,8 +149,23 @@ public final class PokedexService: Sendable {
     }
 
     /// Waits (blocking, at most `timeout` seconds) until every cache write started in the
-    /// background has reached the disk. Call before exiting, so nothing fetched is lost.
+    /// background has reached the disk.
     public func finishWrites(timeout: Double = 5) { loader.finishWrites(timeout: timeout) }
+
+    /// The service is stopping: its background work is cancelled and no more starts. Calls in
+    /// flight are still answered. Call on the loop thread, which must keep running a moment.
+    public func beginShutdown() { background.stop() }
+
+    /// After the loop ended: waits (blocking) at most `timeout` seconds for the background
+    /// work to end, then until every cache write has reached the disk, so nothing fetched is
+    /// lost. Returns how many background jobs did not end in time.
+    @discardableResult
+    public func finishShutdown(timeout: Double = 5) -> Int {
+        background.stop()
+        let left = background.wait(timeout: timeout)
+        loader.finishWrites(timeout: timeout)
+        return left
+    }
 
     /// Whether the network answered last time it was asked.
     public var isOnline: Bool { health.isOnline }

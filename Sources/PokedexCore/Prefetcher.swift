@@ -21,11 +21,14 @@ final class Prefetcher: Sendable {
     private let state = Mutex(State())
     private let maxConcurrent: Int
     private let work: @Sendable (UInt32) async -> Void
+    private let background: BackgroundWork
 
     /// - Parameters:
     ///   - maxConcurrent: how many jobs run at once.
+    ///   - background: the owner each job runs under.
     ///   - work: what one job does: fetch the sprite of this id.
-    init(maxConcurrent: Int, work: @escaping @Sendable (UInt32) async -> Void) {
+    init(maxConcurrent: Int, background: BackgroundWork, work: @escaping @Sendable (UInt32) async -> Void) {
+        self.background = background
         self.maxConcurrent = max(1, maxConcurrent)
         self.work = work
     }
@@ -71,11 +74,12 @@ final class Prefetcher: Sendable {
             return out
         }
         for id in started {
-            Task(priority: .utility) { [self] in
+            let started = background.run(.utility) { [self] in
                 await work(id)
                 state.withLock { $0.running -= 1 }
                 pump()
             }
+            if !started { state.withLock { $0.running -= 1 } }  // the service is stopping
         }
     }
 }

@@ -22,9 +22,11 @@ final class RandomSprites: Sendable {
     private let warmsShiny: Bool
     private let draw: Draw
     private let log: Logger
+    private let background: BackgroundWork
 
-    init(catalog: Catalog, favorites: FavoritesBook, sprites: Sprites, warmsShiny: Bool,
+    init(catalog: Catalog, favorites: FavoritesBook, sprites: Sprites, warmsShiny: Bool, background: BackgroundWork,
          draw: @escaping Draw = RandomSprites.fastDraw(), log: @escaping Logger) {
+        self.background = background
         self.catalog = catalog
         self.favorites = favorites
         self.sprites = sprites
@@ -98,7 +100,7 @@ final class RandomSprites: Sendable {
     /// Fetches the shiny sprite of `item` at background priority, unless it is on disk.
     private func warmShiny(_ item: PokemonIndex.Item) {
         guard warmsShiny, sprites.shiny.knownPath(item.id)?.isEmpty ?? true else { return }
-        Task(priority: .background) { [sprites, log] in
+        background.run(.background) { [sprites, log] in
             await withPriority(.background) {
                 do { _ = try await sprites.ensureShiny(item) } catch { log(.debug, "no shiny sprite for \(item.name): \(error)") }
             }

@@ -75,8 +75,11 @@ final class ResourceLoader: Sendable {
     /// Disk writes started after their caller was answered, not yet finished.
     private let pendingWrites = DispatchGroup()
     private let revalidations = SingleFlight<String, CachedResource?>()
+    private let background: BackgroundWork
 
-    init(memory: MemoryTier, store: any CacheStore, fetcher: Fetcher, clock: any PokedexClock, log: @escaping Logger) {
+    init(memory: MemoryTier, store: any CacheStore, fetcher: Fetcher, clock: any PokedexClock, background: BackgroundWork,
+         log: @escaping Logger) {
+        self.background = background
         self.memory = memory
         self.store = store
         self.fetcher = fetcher
@@ -135,7 +138,11 @@ final class ResourceLoader: Sendable {
                 // The caller is answered from memory now; the disk copy is written meanwhile.
                 remember(key, kind.wrap(value), freshness, bytes: size / 4)
                 pendingWrites.enter()
-                Task.detached(priority: .utility) { [self] in
+                let behind = background.runDetached(.utility) { [self] in
+                    try? persist(key, value, freshness, kind)
+                    pendingWrites.leave()
+                }
+                if !behind {  // the service is stopping: nothing fetched is lost
                     try? persist(key, value, freshness, kind)
                     pendingWrites.leave()
                 }
@@ -227,7 +234,7 @@ final class ResourceLoader: Sendable {
 
     /// Asks the API whether a stale entry changed, with `If-None-Match`; a 304 costs no body.
     private func revalidateInBackground<R>(_ key: String, url: String, _ kind: ResourceKind<R>, _ old: Freshness) {
-        Task.detached(priority: .background) { [self] in
+        background.runDetached(.background) { [self] in
             _ = try? await withPriority(.background) { () async throws -> R? in try await revalidate(key, url: url, kind, old) }
         }
     }

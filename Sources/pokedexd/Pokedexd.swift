@@ -206,7 +206,9 @@ struct Pokedexd: ParsableCommand {
             let code = loop.run()
             withExtendedLifetime(sources) {}
             server.close()
-            service.finishWrites()
+            // Whatever background work is left (it was cancelled when the exit began), then the writes.
+            let left = service.finishShutdown(timeout: 3)
+            if left > 0 { log(.warning, "\(left) background job(s) had not ended at exit") }
             if code != 0 { throw ExitCode(code) }
         } catch let e as ExitCode {
             throw e

@@ -77,7 +77,7 @@ final class ClockStepTests: XCTestCase {
             throw TransportFailure.connection("Connection refused")
         }
         let f = make(client, clock)
-        let health = NetworkHealth(fetcher: f, clock: clock)
+        let health = NetworkHealth(fetcher: f, clock: clock, background: BackgroundWork())
         let back = expectation(description: "back up")
         health.follow { change in if change.up { back.fulfill() } }
         _ = try? await f.fetch(api, as: .json)

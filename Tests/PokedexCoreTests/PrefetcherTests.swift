@@ -20,7 +20,7 @@ final class GatedJobs: Sendable {
 final class PrefetcherTests: XCTestCase {
     func testPageOnScreenFirstAndAConnectionLeftForCallers() async throws {
         let jobs = GatedJobs()
-        let p = Prefetcher(maxConcurrent: 6) { await jobs.run($0) }
+        let p = Prefetcher(maxConcurrent: 6, background: BackgroundWork()) { await jobs.run($0) }
         p.schedule(urgent: [1, 2, 3, 4, 5, 6, 7], ahead: [21, 22, 23, 24, 25, 26])
         try await jobs.waitForStarted(6)
         XCTAssertEqual(Set(jobs.started), [1, 2, 3, 4, 5, 6], "the page on screen first, on every connection")
@@ -37,7 +37,7 @@ final class PrefetcherTests: XCTestCase {
 
     func testANewPageDropsWorkForPagesLeftBehind() async throws {
         let jobs = GatedJobs()
-        let p = Prefetcher(maxConcurrent: 2) { await jobs.run($0) }
+        let p = Prefetcher(maxConcurrent: 2, background: BackgroundWork()) { await jobs.run($0) }
         p.schedule(urgent: [1, 2], ahead: [21, 22, 41, 42])
         try await jobs.waitForStarted(2)
         // The caller jumped to page 10: pages 2 and 3 are no longer wanted.
@@ -56,7 +56,7 @@ final class PrefetcherTests: XCTestCase {
 
     func testPausedWhileOffline() async throws {
         let jobs = GatedJobs()
-        let p = Prefetcher(maxConcurrent: 4) { await jobs.run($0) }
+        let p = Prefetcher(maxConcurrent: 4, background: BackgroundWork()) { await jobs.run($0) }
         p.setPaused(true)
         p.schedule(urgent: [1, 2], ahead: [3])
         try await Task.sleep(nanoseconds: 20_000_000)

@@ -1,0 +1,101 @@
+import Dispatch
+import PokedexLocks
+
+/// The one owner of the service's background work: the warm start, probing a host that is
+/// down, pre-warming pages and sprites, revalidating stale records, writing records behind
+/// their answers, notifications and the desktop search's warming. Each job is a task kept
+/// here until it ends; ``shutdown()`` cancels them all and returns when every one has ended,
+/// so nothing the service started outlives it (the spirit of swift-service-lifecycle's
+/// `ServiceGroup`, without its dependency).
+///
+/// Jobs end on cancellation as fetches do (``FetchError/cancelled(url:)``); a job that must
+/// not be lost at exit (a cache write) is refused once shutdown began, and its caller does it
+/// inline instead.
+public final class BackgroundWork: Sendable {
+    private struct State {
+        var next = 0
+        var tasks: [Int: Task<Void, Never>] = [:]
+        var stopping = false
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Mutex(State())
+    /// Entered per job: what a thread that is not a task (pokedexd's main, at exit) waits on.
+    private let jobs = DispatchGroup()
+
+    public init() {}
+
+    /// Starts `job` as a task that inherits the caller's task-locals (its fetch priority),
+    /// unless shutdown began. Returns whether it started.
+    @discardableResult
+    func run(_ priority: TaskPriority, _ job: @escaping @Sendable () async -> Void) -> Bool {
+        start { id in Task(priority: priority) { [weak self] in await job(); self?.ended(id) } }
+    }
+
+    /// Starts `job` as a task of its own, inheriting nothing from the caller, unless shutdown
+    /// began. Returns whether it started.
+    @discardableResult
+    func runDetached(_ priority: TaskPriority, _ job: @escaping @Sendable () async -> Void) -> Bool {
+        start { id in Task.detached(priority: priority) { [weak self] in await job(); self?.ended(id) } }
+    }
+
+    private func start(_ make: (Int) -> Task<Void, Never>) -> Bool {
+        // Created under the lock: a job that ends at once waits for its own entry to exist.
+        state.withLock { s in
+            guard !s.stopping else { return false }
+            let id = s.next
+            s.next &+= 1
+            jobs.enter()
+            s.tasks[id] = make(id)
+            return true
+        }
+    }
+
+    private func ended(_ id: Int) {
+        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.tasks.removeValue(forKey: id)
+            jobs.leave()
+            guard s.tasks.isEmpty else { return [] }
+            defer { s.idleWaiters = [] }
+            return s.idleWaiters
+        }
+        for w in waiters { w.resume() }
+    }
+
+    /// Jobs running now.
+    public var running: Int { state.withLock { $0.tasks.count } }
+
+    /// Returns when no job is running (at once if none is). For tests and for exit.
+    public func idle() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { s -> Bool in
+                if s.tasks.isEmpty { return true }
+                s.idleWaiters.append(c)
+                return false
+            }
+            if now { c.resume() }
+        }
+    }
+
+    /// Refuses new jobs and cancels every running one; returns at once. Jobs end as their
+    /// fetches see the cancellation (curl's transfers are removed on the loop, which must run).
+    public func stop() {
+        let tasks = state.withLock { s -> [Task<Void, Never>] in
+            s.stopping = true
+            return Array(s.tasks.values)
+        }
+        for t in tasks { t.cancel() }
+    }
+
+    /// ``stop()``, then returns when every job has ended.
+    public func shutdown() async {
+        stop()
+        await idle()
+    }
+
+    /// Blocks the calling thread (never a task's) until every job has ended, at most `timeout`
+    /// seconds; returns how many are still running.
+    public func wait(timeout: Double) -> Int {
+        _ = jobs.wait(timeout: .now() + timeout)
+        return running
+    }
+}
