@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Generates Sources/PokedexCore/BundledNamesTable.swift: every species' and form's name as
+"""Generates Sources/PokedexCore/Search/BundledNamesTable.swift: every species' and form's name as
 the games write it, in every language PokeAPI has, so the grid and search never wait for the
 network for a name.
 
-  tools/gen-name-table.py DUMP_OR_API > Sources/PokedexCore/BundledNamesTable.swift
+  tools/gen-name-table.py DUMP_OR_API > Sources/PokedexCore/Search/BundledNamesTable.swift
 
 DUMP_OR_API is PokeAPI's static dump unpacked (the directory holding api/v2/, or api/v2
 itself: PokeAPI/api-data, or ../shared/pokeapi's unpacked copy), or the live API's base URL

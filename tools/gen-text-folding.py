@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Sources/PokedexCore/UnicodeFoldingTable.swift from Debian's unicode-data package.
+"""Generates Sources/PokedexCore/Search/UnicodeFoldingTable.swift from Debian's unicode-data package.
 
 How search folds a character (UnicodeFolding, under TextFolding.fold), as Foundation's
 folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive]) did, without ICU:
@@ -17,7 +17,7 @@ once when search first folds a non-ASCII name. A second table composes kana with
 mark. Tests/PokedexCoreTests/UnicodeFoldingTests.swift checks it against Foundation.
 
   apt-get install unicode-data
-  tools/gen-text-folding.py [/usr/share/unicode] > Sources/PokedexCore/UnicodeFoldingTable.swift
+  tools/gen-text-folding.py [/usr/share/unicode] > Sources/PokedexCore/Search/UnicodeFoldingTable.swift
 """
 import sys
 

@@ -166,17 +166,17 @@ final class FetcherLoggingTests: XCTestCase {
 /// `Cache-Control` from a server is data like any other: only a plain lifetime counts.
 final class MaxAgeTests: XCTestCase {
     func testOnlyNonNegativeIntegersCountAndAreClamped() {
-        XCTAssertEqual(Fetcher.maxAge(cacheControl: "public, max-age=86400"), 86400)
-        XCTAssertEqual(Fetcher.maxAge(cacheControl: "max-age=\"60\""), 60)
-        XCTAssertEqual(Fetcher.maxAge(cacheControl: "MAX-AGE=0"), 0)
-        XCTAssertEqual(Fetcher.maxAge(cacheControl: "max-age=99999999999999999999"), Fetcher.maxAgeCap)
-        XCTAssertEqual(Fetcher.maxAge(cacheControl: "no-store"), 0)
-        XCTAssertEqual(Fetcher.maxAge(cacheControl: "no-cache, max-age=60"), 0)
+        XCTAssertEqual(CacheControl.maxAge("public, max-age=86400"), 86400)
+        XCTAssertEqual(CacheControl.maxAge("max-age=\"60\""), 60)
+        XCTAssertEqual(CacheControl.maxAge("MAX-AGE=0"), 0)
+        XCTAssertEqual(CacheControl.maxAge("max-age=99999999999999999999"), CacheControl.maxAgeCap)
+        XCTAssertEqual(CacheControl.maxAge("no-store"), 0)
+        XCTAssertEqual(CacheControl.maxAge("no-cache, max-age=60"), 0)
         for bad in ["max-age=inf", "max-age=nan", "max-age=-1", "max-age=1e9", "max-age=", "max-age=12abc",
                     "max-age=0x10", "max-age=+5", "max-age=Infinity", "max-age= ", "private", ""] {
-            XCTAssertNil(Fetcher.maxAge(cacheControl: bad), bad)
+            XCTAssertNil(CacheControl.maxAge(bad), bad)
         }
-        XCTAssertNil(Fetcher.maxAge(cacheControl: nil))
+        XCTAssertNil(CacheControl.maxAge(nil))
     }
 
     func testABadMaxAgeIsTheDefaultLifetimeNotARefetchLoop() async throws {

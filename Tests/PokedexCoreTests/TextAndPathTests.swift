@@ -40,8 +40,8 @@ final class TextAndPathTests: XCTestCase {
     }
 
     func testCacheControlAroundWhiteSpace() {
-        XCTAssertEqual(Fetcher.maxAge(cacheControl: " \tpublic ,  max-age = 60"), nil)  // "max-age " is not max-age
-        XCTAssertEqual(Fetcher.maxAge(cacheControl: "public,\tmax-age=60\t"), 60)
-        XCTAssertEqual(Fetcher.maxAge(cacheControl: "max-age=\u{3000}60"), 60)
+        XCTAssertEqual(CacheControl.maxAge(" \tpublic ,  max-age = 60"), nil)  // "max-age " is not max-age
+        XCTAssertEqual(CacheControl.maxAge("public,\tmax-age=60\t"), 60)
+        XCTAssertEqual(CacheControl.maxAge("max-age=\u{3000}60"), 60)
     }
 }

@@ -1,4 +1,4 @@
-import PokedexCore
+@testable import PokedexCore
 import PokedexPNG
 import XCTest
 import PokedexTestKit

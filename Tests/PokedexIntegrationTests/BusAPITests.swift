@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import PokedexTestKit
 import PokedexBusClient
-import PokedexCore
+@testable import PokedexCore
 
 /// Every method and property over a real bus, against the project's mock PokeAPI.
 final class BusAPITests: XCTestCase {

@@ -1,6 +1,6 @@
 import Foundation
 import PokedexBusClient
-import PokedexCore
+@testable import PokedexCore
 import XCTest
 
 /// `pokectl cache stats|verify|clear`, the pokectl built next to pokedexd, against the real

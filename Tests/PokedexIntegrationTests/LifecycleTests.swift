@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import PokedexBusClient
-import PokedexCore
+@testable import PokedexCore
 
 /// What a person relies on: a slow call never holds up others, nothing seen is lost
 /// across restarts or crashes, and shutdown answers what is in flight.

@@ -1,4 +1,4 @@
-import PokedexCore
+@testable import PokedexCore
 import PokedexModels
 import PropertyBased
 @testable import PokedexTerminal

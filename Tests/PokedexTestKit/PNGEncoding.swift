@@ -1,4 +1,4 @@
-import PokedexCore
+@testable import PokedexCore
 
 /// Encodes pixels as a real PNG (RGBA, zlib stored blocks), so the decoder is tested on files
 /// built here rather than on a decoder's own output.

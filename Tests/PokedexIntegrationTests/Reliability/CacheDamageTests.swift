@@ -1,6 +1,6 @@
 import Foundation
 import PokedexBusClient
-import PokedexCore
+@testable import PokedexCore
 import XCTest
 
 /// Damaged disk-tier files: truncated, zeroed, corrupted, garbage and swapped (one

@@ -212,8 +212,7 @@ do {
         }
         print(line)
     case "search-core":
-        guard args.count == 4, let store = try? FileCacheStore(directory: args[2], capacity: 1 << 40),
-              let index = SearchIndex.load(from: store) else { fail("search-core CACHE_DIR CASES (a synced cache)") }
+        guard args.count == 4, let index = await searchIndex(cache: args[2]) else { fail("search-core CACHE_DIR CASES (a synced cache)") }
         // Latency by query length: prefixes and one-letter typos of every name, 1–12 characters.
         var byLength: [Int: [Double]] = [:]
         var rng = SystemRandomNumberGenerator()

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// Why the ``Fetcher`` gave up.
-public enum FetchError: Error, Equatable, Sendable {
+enum FetchError: Error, Equatable, Sendable {
     /// The API answered 404 (or 410).
     case notFound(url: String)
     /// The URL's host is not on the allowlist.
@@ -61,7 +61,7 @@ public enum FetchError: Error, Equatable, Sendable {
 }
 
 /// What a successful fetch brought: the body as `transform` made it, or `304`.
-public enum Fetched<Value: Sendable>: Sendable {
+enum Fetched<Value: Sendable>: Sendable {
     /// A new body, with its validator and lifetime.
     case body(Value, etag: String?, maxAge: Double)
     /// `304`: the cached copy is still good for `maxAge` more seconds.
@@ -70,11 +70,11 @@ public enum Fetched<Value: Sendable>: Sendable {
 extension Fetched: Equatable where Value: Equatable {}
 
 /// A fetch that keeps the raw bytes.
-public typealias FetchOutcome = Fetched<[UInt8]>
+typealias FetchOutcome = Fetched<[UInt8]>
 
 /// What kind of body a request expects: its size cap and what it is budgeted at while it
 /// waits to be decoded.
-public struct BodyKind: Sendable, Equatable {
+struct BodyKind: Sendable, Equatable {
     /// Larger than this is refused (permanently): PokeAPI's largest body is Mew's, 1.3 MB.
     public let maxBytes: Int
     /// Held in the decode budget from the request's start until its body is decoded.

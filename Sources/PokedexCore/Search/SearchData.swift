@@ -3,7 +3,7 @@ import PokedexLocks
 
 /// Which Pokémon have which type, and which generation introduced them: built from the
 /// 18-odd `/type/{name}` and 9 `/generation/{id}` resources, not one request per Pokémon.
-public struct SearchFilters: Codable, Sendable, Equatable {
+struct SearchFilters: Codable, Sendable, Equatable {
     public var types: [String: [UInt32]]
     /// generation → species ids.
     public var generations: [Int: [UInt32]]

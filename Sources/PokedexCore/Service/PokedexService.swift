@@ -34,7 +34,7 @@ public final class PokedexService: Sendable {
     let notifier: (any DesktopNotifier)?
     let launcher: (any DesktopLauncher)?
     /// What the desktop's search providers ask.
-    public let desktop: DesktopSearch
+    let desktop: DesktopSearch
     let log: Logger
     /// Owns every task the service starts on its own; stopped at exit.
     let background = BackgroundWork()
@@ -117,56 +117,6 @@ public final class PokedexService: Sendable {
     /// going and coming back, sync progress. From whichever thread it happened on.
     public func observe(_ handler: @escaping @Sendable (ServiceEvent) -> Void) { events.observe(handler) }
 
-    /// Starts background work: parses the bundled names; unless prefetching is off, pre-warms the first page, opens the
-    /// connections to the API and the sprite host (DNS, TCP, TLS) so the first call pays only
-    /// for its own requests, then loads the type and generation filters and builds the search index.
-    public func start() {
-        // The bundled names, parsed off the bus thread before the first call needs them.
-        background.runDetached(.utility) { _ = BundledNames.entries.count }
-        guard configuration.prefetch else { return }
-        prefetch.start()
-        background.run(.utility) { [self] in
-            await withPriority(.background) {
-                // The hosts' roots: any answer warms the connection, and no resource is asked twice.
-                async let api = fetcher.probe(Self.root(of: routes.api))
-                async let sprites = fetcher.probe(Self.root(of: pattern.guess(1)))
-                _ = await (api, sprites)
-                try? await search.loadFilters()
-                // And the search index built with them: the first `type:` search, and the
-                // desktop's first query, answer from memory.
-                _ = try? await search.index()
-            }
-        }
-    }
-
-    /// `https://host[:port]/` of a URL.
-    static func root(of url: String) -> String {
-        guard var u = URLComponents(string: url) else { return url }
-        u.path = "/"
-        u.query = nil
-        u.fragment = nil
-        return u.string ?? url
-    }
-
-    /// Waits (blocking, at most `timeout` seconds) until every cache write started in the
-    /// background has reached the disk.
-    public func finishWrites(timeout: Double = 5) { loader.finishWrites(timeout: timeout) }
-
-    /// The service is stopping: its background work is cancelled and no more starts. Calls in
-    /// flight are still answered. Call on the loop thread, which must keep running a moment.
-    public func beginShutdown() { background.stop() }
-
-    /// After the loop ended: waits (blocking) at most `timeout` seconds for the background
-    /// work to end, then until every cache write has reached the disk, so nothing fetched is
-    /// lost. Returns how many background jobs did not end in time.
-    @discardableResult
-    public func finishShutdown(timeout: Double = 5) -> Int {
-        background.stop()
-        let left = background.wait(timeout: timeout)
-        loader.finishWrites(timeout: timeout)
-        return left
-    }
-
     /// Whether the network answered last time it was asked.
     public var isOnline: Bool { health.isOnline }
 
@@ -217,10 +167,7 @@ public final class PokedexService: Sendable {
 
     /// `Search(query, limit)`: ``searchDetailed(_:limit:)`` without the reasons.
     public func search(_ query: String, limit: UInt32) throws(PokedexError) -> Answer<[ListEntry]> {
-        switch try searchDetailed(query, limit: limit) {
-        case .now(let found): return .now(found.map(\.entry))
-        case .later(let work): return .later { () throws(PokedexError) in try await work().map(\.entry) }
-        }
+        try searchDetailed(query, limit: limit).map { $0.map(\.entry) }
     }
 
     /// `SearchPage(query, offset, limit)`: ``search(_:limit:)`` a page at a time, with how many
@@ -256,89 +203,8 @@ public final class PokedexService: Sendable {
         }
     }
 
-    /// `ChangeFavorite(pokemon, action)`: adds, removes or toggles; durable before it answers.
-    public func changeFavorite(_ query: String, _ action: FavoriteAction) -> Answer<FavoriteUpdate> {
-        .later { [self] () throws(PokedexError) in
-            let item = try await resolve(query)
-            let change: FavoriteChange?
-            switch action {
-            case .add: change = try await favorites.set(id: item.id, name: item.name, favorite: true)
-            case .remove: change = try await favorites.set(id: item.id, name: item.name, favorite: false)
-            case .toggle: change = try await favorites.toggle(id: item.id, name: item.name)
-            }
-            if let change { announce(change) }
-            return FavoriteUpdate(id: item.id, name: item.name, favorite: change?.favorite ?? (action == .add), changed: change != nil)
-        }
-    }
-
-    /// `ToggleFavorite(pokemon)`: flips it; returns the new state.
-    public func toggleFavorite(_ query: String) -> Answer<Bool> {
-        .later { [self] () throws(PokedexError) in try await changeFavorite(query, .toggle).value().favorite }
-    }
-
-    /// `SetFavorite(pokemon, favorite)`: idempotent.
-    public func setFavorite(_ query: String, _ favorite: Bool) -> Answer<Void> {
-        .later { [self] () throws(PokedexError) in _ = try await changeFavorite(query, favorite ? .add : .remove).value() }
-    }
-
-    func announce(_ change: FavoriteChange) {
-        log(.debug, "\(change.name) \(change.favorite ? "added to" : "removed from") favorites")
-        events.emit(.favorite(change))
-        notifications?.post(change)
-    }
-
-    /// `ListFavorites()`: in the order they were added.
-    public func listFavorites() -> Answer<[ListEntry]> {
-        .later { [self] () throws(PokedexError) in
-            await favorites.all().map { rows.checkingDisk(.init(id: $0.id, name: $0.name)) }
-        }
-    }
-
     /// `Sync()`: everything for offline use.
     public func sync() -> Answer<SyncResult> {
         .later { [self] () throws(PokedexError) in await syncing.run() }
-    }
-
-    // MARK: The cache
-
-    /// `CacheStats()`: what the disk tier holds by kind, with ages and staleness; both tiers' totals.
-    public func cacheStats() -> Answer<CacheStats> {
-        .later { [self] () throws(PokedexError) in try maintenance.stats() }
-    }
-
-    /// `VerifyCache()`: every file checked; the damaged fetched again; orphans removed.
-    public func verifyCache() -> Answer<CacheVerifyResult> {
-        .later { [self] () throws(PokedexError) in try await maintenance.verify() }
-    }
-
-    /// `ClearCache()`: both tiers emptied; favorites kept.
-    public func clearCache() -> Answer<CacheClearResult> {
-        .later { [self] () throws(PokedexError) in try await maintenance.clear() }
-    }
-
-    // MARK: Properties and status (never wait)
-
-    /// Favorite ids in the order added.
-    public var favoriteIDs: [UInt32] { favorites.ids }
-
-    /// Progress of the sync running now, or of the last one.
-    public var syncProgress: SyncProgress { syncing.progress }
-
-    /// (species whose localized names are indexed, species the API lists).
-    public var searchCoverage: (localized: UInt32, species: UInt32) { search.coverage }
-
-    /// What `Status` reports.
-    public func status() -> ServiceStatus {
-        let mem = loader.memory.usage
-        let disk = store.usage
-        var status = ServiceStatus(
-            version: ServiceConfiguration.version, apiURL: configuration.apiURL,
-            cacheDirectory: configuration.cacheDirectory, dataDirectory: configuration.dataDirectory,
-            memoryEntries: mem.entries, memoryBytes: mem.bytes, memoryCapBytes: configuration.memoryCacheBytes,
-            diskEntries: disk.entries, diskBytes: disk.bytes, diskCapBytes: configuration.diskCacheBytes,
-            favorites: favorites.ids.count, online: health.isOnline, hosts: health.hosts,
-            requestsInFlight: fetcher.gate.usage.inFlight, maxRequestsInFlight: fetcher.gate.usage.maxInFlight)
-        status.sandbox = configuration.sandbox
-        return status
     }
 }

@@ -5,7 +5,7 @@ import PokedexLocks
 ///
 /// A caller whose task is cancelled stops waiting at once. The work goes on while anyone
 /// else still waits for it, and is cancelled when the last waiter leaves.
-public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// One caller. Its fields are guarded by the flight map's lock.
     private final class Waiter: @unchecked Sendable {
         var continuation: CheckedContinuation<Value, any Error>?

@@ -98,6 +98,9 @@ final class SearchEngine: Sendable {
         return out
     }
 
+    /// The index built last, if any; never builds one.
+    var builtIndex: SearchIndex? { state.withLock { $0.built?.index } }
+
     /// The search index, built from the list, every species record on disk, and the type
     /// and generation filters; rebuilt when any of them changed.
     func index() async throws(PokedexError) -> SearchIndex {

@@ -24,7 +24,7 @@ public struct Freshness: Sendable, Codable, Equatable {
 }
 
 /// A decoded resource in the memory tier.
-public enum CachedResource: Sendable {
+enum CachedResource: Sendable {
     case index(PokemonIndex)
     case pokemon(PokemonRecord)
     case species(SpeciesRecord)
@@ -34,7 +34,7 @@ public enum CachedResource: Sendable {
 
 /// The memory tier: compact records, bounded in bytes, least recently used first out.
 /// Safe to call from any thread; the bus thread reads it on the warm path.
-public final class MemoryTier: Sendable {
+final class MemoryTier: Sendable {
     public struct Entry: Sendable {
         public var resource: CachedResource
         public var freshness: Freshness

@@ -4,14 +4,14 @@ import PokedexLocks
 /// Everything about the network in one place: the host allowlist, redirects, retries with
 /// capped backoff and jitter, `Retry-After`, `If-None-Match`, each host's health, the budget
 /// of requests and bytes in flight, body size caps, and priorities (callers first).
-public final class Fetcher: Sendable {
-    private let client: any HTTPClient
+final class Fetcher: Sendable {
+    let client: any HTTPClient
     private let clock: any PokedexClock
     private let allowedHosts: Set<String>
     /// The API is reached over https: nothing is fetched over plain http, whether a redirect, a
     /// URL in a body or the sprite template names it.
     private let httpsOnly: Bool
-    private let deadline: Double
+    let deadline: Double
     private let maxAttempts: Int
     private let defaultMaxAge: Double
     private let log: Logger
@@ -83,47 +83,6 @@ public final class Fetcher: Sendable {
 
     /// Each host's state, the API's first.
     public var hosts: [HostStatus] { health.snapshot() }
-
-    /// One request, no retries, no body: does the host of `url` answer now? Used to probe a
-    /// host that is down, and to warm a connection up (DNS, TCP, TLS) before anyone asks.
-    @discardableResult
-    public func probe(_ url: String) async -> Bool {
-        guard isAllowed(url), let host = HostHealth.authority(url) else { return false }
-        let outage: Int
-        let admission = health.admit(host, .required)
-        switch admission {
-        case .go(let o): outage = o
-        case .once(let o): outage = o
-        case .wait:
-            // A caller's attempt is this try: its outcome is the probe's.
-            await health.waitForAttempt(host)
-            return health.isUp(host)
-        case .refused, .waitUntil: return false
-        }
-        // Only the try's own attempt is ended here: a probe sent while the host was up must not
-        // end a caller's attempt begun since.
-        defer { if case .once = admission { health.endAttempt(host) } }
-        // At the caller's priority (background: warming up, probing): a host not heard from
-        // yet takes one such request at a time, so a warm-up never adds to a first burst.
-        guard let ticket = try? await gate.enter(host: host, url: url, priority: max(FetchPriority.current, .optional), bytes: 0) else { return false }
-        defer { gate.release(ticket) }
-        if case .go = admission, health.downMessage(host) != nil { return false }
-        do {
-            let response = try await client.get(HTTPRequest(url: url, timeout: min(deadline, 5), maxBytes: BodyKind.none.maxBytes, method: .head))
-            gate.transferEnded(ticket, bodyBytes: 0)
-            // Any answer at all, whatever its status (a server may refuse HEAD): the host is there.
-            health.answered(host, status: min(response.status, 499), multiplexed: response.multiplexed, sentDuring: outage)
-            return true
-        } catch TransportFailure.tooLarge {
-            health.answered(host, status: 200, multiplexed: nil, sentDuring: outage)  // it answered, at length
-            return true
-        } catch let failure as TransportFailure {
-            health.failed(host, failure, url: url, sentDuring: outage)
-            return false
-        } catch {
-            return false
-        }
-    }
 
     /// Whether the URL's host is on the allowlist (and the scheme is http or https).
     public func isAllowed(_ url: String) -> Bool {
@@ -301,28 +260,6 @@ public final class Fetcher: Sendable {
     }
 
     private func maxAge(_ response: HTTPResponse) -> Double {
-        Self.maxAge(cacheControl: response.headers["cache-control"]) ?? defaultMaxAge
-    }
-
-    /// The longest a body is kept fresh, whatever a server says: 30 days.
-    static let maxAgeCap: Double = 30 * 86400
-
-    /// `Cache-Control`'s lifetime in seconds: `no-store`/`no-cache` are 0; `max-age` counts
-    /// only as a non-negative integer (quoted or not), clamped to ``maxAgeCap``. Anything else
-    /// (`inf`, `nan`, `-1`, `1e9`, garbage) counts as absent: nil.
-    static func maxAge(cacheControl: String?) -> Double? {
-        guard let cc = cacheControl else { return nil }
-        for part in cc.split(separator: ",") {
-            let kv = part.trimmingWhitespace().split(separator: "=", maxSplits: 1)
-            let name = kv.first?.lowercased() ?? ""
-            if name == "no-store" || name == "no-cache" { return 0 }
-            guard name == "max-age", kv.count == 2 else { continue }
-            var value = kv[1].trimmingWhitespace()
-            if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
-            guard !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-            // Digits only: too many of them is simply "very long".
-            return min(Double(value.prefix(12)) ?? maxAgeCap, maxAgeCap)
-        }
-        return nil
+        CacheControl.maxAge(response.headers["cache-control"]) ?? defaultMaxAge
     }
 }

@@ -11,7 +11,7 @@ import PokedexLocks
 /// Jobs end on cancellation as fetches do (``FetchError/cancelled(url:)``); a job that must
 /// not be lost at exit (a cache write) is refused once shutdown began, and its caller does it
 /// inline instead.
-public final class BackgroundWork: Sendable {
+final class BackgroundWork: Sendable {
     private struct State {
         var next = 0
         var tasks: [Int: Task<Void, Never>] = [:]

@@ -2,7 +2,7 @@
 /// sub-block length, and the final trailer. A cut-off or corrupted animation fails it, and so
 /// does one that lies about its size: a screen over ``PNGCheck/maxSide``, or a frame that does
 /// not fit in its screen (a reader would allocate what the frame claims).
-public enum GIFCheck {
+enum GIFCheck {
     /// The screen's width and height, from the first 10 bytes; nil when it is not a GIF.
     public static func dimensions(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
         guard bytes.count >= 10, bytes[0..<6].elementsEqual("GIF87a".utf8) || bytes[0..<6].elementsEqual("GIF89a".utf8) else { return nil }

@@ -2,7 +2,7 @@ import PokedexModels
 
 /// A sprite's dominant colour: the most common colour among its opaque pixels, leaving out
 /// near-white and near-black (outlines, highlights), so Pikachu is yellow rather than black.
-public enum DominantColor {
+enum DominantColor {
     /// Pixels with less alpha than this are background.
     static let minAlpha: UInt8 = 128
     /// A pixel whose channels are all at or above this is near-white.

@@ -3,7 +3,7 @@ import PokedexLocks
 /// Who waits for a request, which decides its place in the queue and what it does with a
 /// host that is down. Set for a whole piece of work with ``withPriority(_:_:)``; child tasks
 /// and the single flights they start inherit it.
-public enum FetchPriority: Int, Sendable, Comparable, CustomStringConvertible {
+enum FetchPriority: Int, Sendable, Comparable, CustomStringConvertible {
     /// A caller waits for it and cannot answer without it. Goes first; a host that is down
     /// still gets one attempt, because a person asked.
     case required = 0
@@ -33,7 +33,7 @@ public enum FetchPriority: Int, Sendable, Comparable, CustomStringConvertible {
 }
 
 /// Runs `work` with every fetch it makes at `priority` (never above the priority already in force).
-public func withPriority<T: Sendable, E: Error>(_ priority: FetchPriority, _ work: () async throws(E) -> T) async throws(E) -> T {
+func withPriority<T: Sendable, E: Error>(_ priority: FetchPriority, _ work: () async throws(E) -> T) async throws(E) -> T {
     let effective = max(priority, FetchPriority.current)
     let result: Result<T, E> = await FetchPriority.$current.withValue(effective) {
         do throws(E) { return .success(try await work()) } catch { return .failure(error) }

@@ -5,7 +5,7 @@ import PokedexLocks
 /// the words typed, narrowed as typing goes on, described from memory. It answers within a
 /// keystroke: from the search index in memory, with what memory knows of each Pokémon; what is
 /// not known yet (a genus, a sprite) is fetched in the background for the next keystroke.
-public final class DesktopSearch: Sendable {
+final class DesktopSearch: Sendable {
     /// Results a provider gets for one set of terms.
     public static let maxResults: UInt32 = 20
     /// Bytes of decoded sprites kept for KRunner's icons, cropped to what is drawn (10–20 KB

@@ -54,7 +54,7 @@ enum BundledNames {
 
 /// Names as people read them: as the games write them where known ("Mr. Mime",
 /// "Farfetch’d", "Alolan Raichu"), else made from the API's identifier ("Mon 1100").
-public enum DisplayNames {
+enum DisplayNames {
     /// The name of `id` in `language` (a PokeAPI code), falling back to English: a species
     /// from its record when fetched, else from the bundled table; a form from its
     /// `pokemon-form` record when fetched (its own name, else its species' and its form's),

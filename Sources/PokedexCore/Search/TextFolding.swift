@@ -1,7 +1,7 @@
 /// How names and queries are compared: case, accents and width folded away, katakana
 /// read as hiragana, and separators (space, dot, apostrophe, colon) read as hyphens.
 /// "Flabébé" and "flabebe" fold alike, as do "Mr. Mime" and "mr-mime", "ＰＩＫＡ" and "pika".
-public enum TextFolding {
+enum TextFolding {
     public static func fold(_ text: String) -> String {
         // Plain ASCII (most queries) needs no Unicode folding: lower-case and separators only.
         let folded = text.utf8.allSatisfy({ $0 < 0x80 }) ? text.lowercased() : UnicodeFolding.fold(text)
@@ -81,7 +81,7 @@ public enum TextFolding {
 }
 
 /// Optimal-string-alignment Damerau–Levenshtein distance, cut off above `limit`.
-public enum EditDistance {
+enum EditDistance {
     /// The distance between `a` and `b`, or nil when it exceeds `limit`.
     public static func distance(_ a: [UInt32], _ b: [UInt32], limit: Int, scratch: inout [Int]) -> Int? {
         a.withUnsafeBufferPointer { ab in b.withUnsafeBufferPointer { bb in distance(ab, bb, limit: limit, scratch: &scratch) } }

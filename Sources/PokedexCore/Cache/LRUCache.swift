@@ -2,7 +2,7 @@
 ///
 /// Not thread-safe by itself; ``MemoryTier`` wraps it in a lock.
 /// Every operation is O(1): a dictionary of slots threaded on a doubly linked list.
-public struct LRUCache<Key: Hashable, Value> {
+struct LRUCache<Key: Hashable, Value> {
     private struct Slot {
         var key: Key
         var value: Value

@@ -1,5 +1,5 @@
 /// CRC-32 (IEEE 802.3, as PNG and gzip use it).
-public enum CRC32 {
+enum CRC32 {
     private static let table: [UInt32] = (0..<256).map { n -> UInt32 in
         var c = UInt32(n)
         for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+
+/// Why a search result matched.
+public enum MatchKind: String, Sendable {
+    /// The API name or number, whole.
+    case exact
+    /// The start of the API name.
+    case prefix
+    /// The start of a word inside a hyphenated API name ("mega" in charizard-mega-x).
+    case word
+    /// Anywhere inside the API name.
+    case substring
+    /// The API name, with typos.
+    case fuzzy
+    /// A name in another language (exactly, by its start, inside, or with typos).
+    case localized
+    /// Filters alone (type:, gen:), no name given.
+    case filter
+
+    /// Exact names (any language) first, then the API name's prefixes and words, then
+    /// localized prefixes and words, then substrings, then typos.
+    static func rank(_ kind: MatchKind, localized: Bool) -> Int {
+        switch (kind, localized) {
+        case (.exact, _), (.filter, _): return 0
+        case (.prefix, false): return 1
+        case (.word, false): return 2
+        case (.prefix, true): return 3
+        case (.word, true): return 4
+        case (.substring, false): return 5
+        case (.substring, true): return 6
+        default: return 7
+        }
+    }
+}
+
+/// One search result, with the reason and the name that matched.
+public struct SearchHit: Equatable, Sendable {
+    public var item: PokemonIndex.Item
+    public var match: MatchKind
+    /// The name that matched, as written (the API name, or a localized name).
+    public var matched: String
+    /// "" for the API name, else the language code of the localized name that matched.
+    public var language: String
+    /// Typos (fuzzy matches only).
+    public var distance: Int
+}
+
+/// A parsed query: text, and `type:` / `gen:` filters.
+public struct SearchQuery: Equatable, Sendable {
+    public var text: String
+    public var types: [String]
+    public var generation: Int?
+
+    /// Splits `type:fire type:flying gen:1 char` into filters and text.
+    public init(parsing raw: String) {
+        var words: [String] = []
+        types = []
+        generation = nil
+        for token in raw.split(whereSeparator: \.isWhitespace) {
+            let lower = token.lowercased()
+            if lower.hasPrefix("type:") {
+                types.append(String(lower.dropFirst(5)))
+            } else if lower.hasPrefix("gen:") || lower.hasPrefix("generation:") {
+                let value = lower.split(separator: ":", maxSplits: 1).last.map(String.init) ?? ""
+                generation = Int(value) ?? Self.roman[value.replacing("generation-", with: "")]
+                if generation == nil { generation = -1 }  // unknown: matches nothing
+            } else {
+                words.append(String(token))
+            }
+        }
+        // A number as people write it (`#025`, `No. 25`, `N°25`, `２５`) is the number.
+        let joined = words.joined(separator: " ")
+        text = PokedexNumber.parse(joined).map(String.init) ?? TextFolding.fold(joined)
+    }
+
+    static let roman = ["i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9]
+    public var hasFilters: Bool { !types.isEmpty || generation != nil }
+}
