@@ -82,9 +82,12 @@ let package = Package(
         // from routes, favorites in memory, temporary directories, and one PNG encoder.
         .target(name: "PokedexTestKit", dependencies: ["PokedexCore", "PokedexLocks"], path: "Tests/PokedexTestKit"),
         .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore", "PokedexLocks", "PokedexTestKit"]),
-        .testTarget(name: "PokedexDesktopTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal", "PokedexTestKit"], exclude: ["Snapshots"]),
+        // pokectl's drawing (PokedexTerminal); ColorTests, beside it, the PNG decoder and the
+        // sprites' dominant colour (PokedexPNG, PokedexCore).
+        .testTarget(name: "PokedexTerminalTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal", "PokedexTestKit"], exclude: ["Snapshots"]),
         .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexLocks", "PokedexTestKit"]),
-        .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol", "PokedexBusServer", "PokedexTestKit"]),
+        .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol", "PokedexTestKit"]),
+        .testTarget(name: "PokedexBusServerTests", dependencies: ["PokedexBusServer"]),
         // Swift Testing, not XCTest: random inputs for the parts that meet hostile data.
         .testTarget(name: "PokedexPropertyTests", dependencies: [
             "PokedexTerminal", "PokedexModels", "PokedexCore", "CTerminalShims", .product(name: "PropertyBased", package: "swift-property-based"),

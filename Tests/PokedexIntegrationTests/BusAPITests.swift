@@ -5,18 +5,8 @@ import PokedexBusClient
 @testable import PokedexCore
 
 /// Every method and property over a real bus, against the project's mock PokeAPI.
-final class BusAPITests: XCTestCase {
-    var h: Harness!
-
-    override func setUpWithError() throws {
-        h = try Harness()
-        try h.startDaemon()
-    }
-
-    override func tearDown() {
-        h.shutdown()
-        h = nil
-    }
+final class BusAPITests: DaemonTestCase {
+    override var daemonArguments: [String]? { [] }
 
     func testListPage() throws {
         let c = try PokedexClient()
@@ -201,16 +191,8 @@ final class BusAPITests: XCTestCase {
     }
 }
 
-final class SearchBusTests: XCTestCase {
-    var h: Harness!
-    override func setUpWithError() throws {
-        h = try Harness()
-        try h.startDaemon(["--no-prefetch"])
-    }
-    override func tearDown() {
-        h.shutdown()
-        h = nil
-    }
+final class SearchBusTests: DaemonTestCase {
+    override var daemonArguments: [String]? { ["--no-prefetch"] }
 
     func testSearchDetailedSaysWhyAndFilters() throws {
         let c = try PokedexClient()

@@ -6,11 +6,7 @@ import XCTest
 /// `pokectl cache stats|verify|clear`, the pokectl built next to pokedexd, against the real
 /// daemon on a private bus: damage on disk is reported and fetched again through the mock,
 /// the numbers are what is on disk, and a clear keeps favorites.
-final class CacheCommandTests: XCTestCase {
-    var h: Harness!
-    override func setUpWithError() throws { h = try Harness() }
-    override func tearDown() { h.shutdown() }
-
+final class CacheCommandTests: DaemonTestCase {
     var v1: String { h.home + "/cache/pokedex/v1/" }
 
     /// Runs pokectl on the test's bus; its exit status, stdout and stderr.

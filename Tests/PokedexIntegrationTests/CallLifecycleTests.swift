@@ -5,15 +5,7 @@ import PokedexBusClient
 /// A deferred call ends when nobody waits for it: its caller left, or its time ran out.
 /// Its transfer is cancelled then (the mock counts requests whose client hung up while it
 /// waited), unless another caller still waits for the same resource.
-final class CallLifecycleTests: XCTestCase {
-    var h: Harness!
-
-    override func setUpWithError() throws { h = try Harness() }
-    override func tearDown() {
-        h.shutdown()
-        h = nil
-    }
-
+final class CallLifecycleTests: DaemonTestCase {
     func abandoned() throws -> Int { (try h.stats()["abandoned"] as? Int) ?? 0 }
 
     /// `busctl call` in the background: a caller on its own connection, which a test can kill.

@@ -7,15 +7,7 @@ import XCTest
 /// bus, against the mock's real PokeAPI names; pokectl in a German locale (its own words from
 /// the catalogue built in .build/locale, `0,9 m`); GNOME's metas and KRunner's matches in the
 /// service's language.
-final class LanguageTests: XCTestCase {
-    var h: Harness!
-
-    override func setUpWithError() throws { h = try Harness() }
-    override func tearDown() {
-        h.shutdown()
-        h = nil
-    }
-
+final class LanguageTests: DaemonTestCase {
     func names(_ kind: String) throws -> Int { (try h.stats()["by_kind"] as? [String: Int])?[kind] ?? 0 }
 
     func testLocalizedDetailInGermanAndJapaneseAndWhatItCosts() throws {

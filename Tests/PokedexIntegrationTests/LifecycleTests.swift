@@ -5,15 +5,7 @@ import PokedexBusClient
 
 /// What a person relies on: a slow call never holds up others, nothing seen is lost
 /// across restarts or crashes, and shutdown answers what is in flight.
-final class LifecycleTests: XCTestCase {
-    var h: Harness!
-
-    override func setUpWithError() throws { h = try Harness() }
-    override func tearDown() {
-        h.shutdown()
-        h = nil
-    }
-
+final class LifecycleTests: DaemonTestCase {
     func testSlowDetailNeverBlocksOtherCalls() throws {
         try h.startDaemon()
         let c = try PokedexClient()

@@ -5,15 +5,7 @@ import PokedexCore
 
 /// Issue 4 over a real bus against the mock: pre-warming, single flight, revalidation,
 /// retries, Retry-After, offline and back, and sync.
-final class NetworkDisciplineTests: XCTestCase {
-    var h: Harness!
-
-    override func setUpWithError() throws { h = try Harness() }
-    override func tearDown() {
-        h.shutdown()
-        h = nil
-    }
-
+final class NetworkDisciplineTests: DaemonTestCase {
     func spritesOnDisk() -> Set<String> {
         Set((try? FileManager.default.contentsOfDirectory(atPath: h.home + "/cache/pokedex/v1/sprites")) ?? [])
     }

@@ -4,18 +4,13 @@ import XCTest
 
 /// Desktop notifications, end to end: pokedexd on a private bus with a recording
 /// `org.freedesktop.Notifications` server (Tests/mocknotify/notification_recorder.py).
-final class NotificationTests: XCTestCase {
-    var h: Harness!
+final class NotificationTests: DaemonTestCase {
     var recorder: Process?
     var log: String { h.home + "/notifications.jsonl" }
 
-    override func setUpWithError() throws {
-        h = try Harness()
-    }
-
     override func tearDown() {
         stopRecorder()
-        h.shutdown()
+        super.tearDown()
     }
 
     func startRecorder() throws {

@@ -5,15 +5,7 @@ import PokedexModels
 
 /// Issue 12 over a real bus against the mock: hosts that fail alone, the call deadline across
 /// chained fetches, size caps, bad `max-age`, the cost of a re-sync, and HTTP/2 over TLS.
-final class RealNetworkTests: XCTestCase {
-    var h: Harness!
-
-    override func setUpWithError() throws { h = try Harness() }
-    override func tearDown() {
-        h.shutdown()
-        h = nil
-    }
-
+final class RealNetworkTests: DaemonTestCase {
     /// Counts `PropertiesChanged` of `Online` among the signals seen so far.
     func onlineChanges(_ watcher: PokedexSignalWatcher) throws -> Int {
         var n = 0

@@ -6,15 +6,7 @@ import XCTest
 
 /// Where the outside meets the service: bus input, signals anyone can send, directories and
 /// options from the command line, and the way out (idle exit, SIGTERM).
-final class BoundaryTests: XCTestCase {
-    var h: Harness!
-
-    override func setUpWithError() throws { h = try Harness() }
-    override func tearDown() {
-        h.shutdown()
-        h = nil
-    }
-
+final class BoundaryTests: DaemonTestCase {
     func testNamesAndQueriesOverTheCapAreRefusedBeforeAnyWork() throws {
         try h.startDaemon(["--no-prefetch"])
         let c = try PokedexClient()

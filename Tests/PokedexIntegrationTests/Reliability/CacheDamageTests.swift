@@ -6,11 +6,7 @@ import XCTest
 /// Damaged disk-tier files: truncated, zeroed, corrupted, garbage and swapped (one
 /// Pokémon's file under another's name), for records, sprites, sprite records and animated
 /// sprites. Each is detected, never served as data, and fetched again.
-final class CacheDamageTests: XCTestCase {
-    var h: Harness!
-    override func setUpWithError() throws { h = try Harness() }
-    override func tearDown() { h.shutdown() }
-
+final class CacheDamageTests: DaemonTestCase {
     var v1: String { h.home + "/cache/pokedex/v1/" }
 
     func truncate(_ path: String) throws {

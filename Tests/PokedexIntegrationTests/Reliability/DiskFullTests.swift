@@ -5,14 +5,12 @@ import XCTest
 
 /// A full disk (a 512 KiB tmpfs): the cache stops growing, the service keeps answering, and a
 /// favorites change fails with a clear Storage error, leaving the file as it was.
-final class DiskFullTests: XCTestCase {
-    var h: Harness!
+final class DiskFullTests: DaemonTestCase {
     var mountPoint = ""
-    override func setUpWithError() throws { h = try Harness() }
     override func tearDown() {
-        h.stopDaemon()
+        h?.stopDaemon()
         if !mountPoint.isEmpty { _ = run("/bin/umount", [mountPoint]) }
-        h.shutdown()
+        super.tearDown()
     }
 
     @discardableResult

@@ -5,11 +5,7 @@ import XCTest
 
 /// A flaky API and a vanishing network: every call ends in data or a typed error within its
 /// deadline, retries turn nearly all faults into data, and nothing cut off is ever cached.
-final class FaultToleranceTests: XCTestCase {
-    var h: Harness!
-    override func setUpWithError() throws { h = try Harness() }
-    override func tearDown() { h.shutdown() }
-
+final class FaultToleranceTests: DaemonTestCase {
     /// The name the mock gives Pokémon number `id` in a 1351-entry list.
     static func expectedName(_ id: Int) -> String? {
         let real = ["bulbasaur", "ivysaur", "venusaur", "charmander", "charmeleon", "charizard", "squirtle", "wartortle",

@@ -5,11 +5,7 @@ import XCTest
 
 /// Fifty clients at once, a thousand calls each: every call answered, and memory within the
 /// configured caps.
-final class FloodTests: XCTestCase {
-    var h: Harness!
-    override func setUpWithError() throws { h = try Harness() }
-    override func tearDown() { h.shutdown() }
-
+final class FloodTests: DaemonTestCase {
     func testFiftyClientsTimesAThousandCalls() throws {
         let clients = 50
         let perClient = Int(ProcessInfo.processInfo.environment["POKEDEX_FLOOD_CALLS"] ?? "") ?? 1000

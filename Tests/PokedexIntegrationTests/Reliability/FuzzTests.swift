@@ -7,11 +7,7 @@ import XCTest
 /// strings, control characters, other scripts, path traversal, extreme limits and offsets.
 /// No crash, a typed error for every bad call, no file outside the service's own directories,
 /// and memory and descriptors back where they were.
-final class FuzzTests: XCTestCase {
-    var h: Harness!
-    override func setUpWithError() throws { h = try Harness() }
-    override func tearDown() { h.shutdown() }
-
+final class FuzzTests: DaemonTestCase {
     static let members = ["ListPage", "Detail", "Search", "SearchDetailed", "ToggleFavorite", "SetFavorite", "ListFavorites",
                           "SpritePath", "Status", "Ping", "Sync", "Nope", "", "detail", "ListPage\u{0}", "Introspect"]
     static let strings: [String] = [

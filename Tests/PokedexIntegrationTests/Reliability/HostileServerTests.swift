@@ -7,16 +7,10 @@ import XCTest
 /// every text field, names that are not names, `max-age` of inf, nan and -1, bodies that are too
 /// big, never end or inflate to 1 GiB, a PNG that claims 100000×100000 and a GIF that lies.
 /// Every method and every pokectl command, human and `--json`, runs against it.
-final class HostileServerTests: XCTestCase {
-    var h: Harness!
-
+final class HostileServerTests: DaemonTestCase {
     override func setUpWithError() throws {
-        h = try Harness()
+        try super.setUpWithError()
         try h.control(["hostile": true])
-    }
-    override func tearDown() {
-        h.shutdown()
-        h = nil
     }
 
     /// Ids the mock attacks with: oversized, endless, gzip bomb, huge PNG, lying GIF.

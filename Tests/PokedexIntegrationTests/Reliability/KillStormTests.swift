@@ -5,11 +5,7 @@ import XCTest
 
 /// Kill -9 at random moments while clients change favorites: after every restart the store
 /// opens, every change a client saw acknowledged is there, and nothing else is.
-final class KillStormTests: XCTestCase {
-    var h: Harness!
-    override func setUpWithError() throws { h = try Harness() }
-    override func tearDown() { h.shutdown() }
-
+final class KillStormTests: DaemonTestCase {
     /// What may be on disk for one name: the acknowledged state, or any state a call that got
     /// no answer may have written.
     struct Possible: Sendable {

@@ -8,15 +8,7 @@ import XCTest
 /// and then as a 16 MB payload by an ordinary bus client, while another connection pings the
 /// service: each call is refused with `InvalidArgument` naming the argument and the cap, the
 /// pings keep answering within 50 ms, and the daemon never exits.
-final class OversizeArgumentTests: XCTestCase {
-    var h: Harness!
-
-    override func setUpWithError() throws { h = try Harness() }
-    override func tearDown() {
-        h.shutdown()
-        h = nil
-    }
-
+final class OversizeArgumentTests: DaemonTestCase {
     static let interfaces = [Pokedex1.interface, SearchProvider2.interface, KRunner1.interface]
     static let hugeBytes = 16 << 20
 

@@ -3,11 +3,7 @@ import PokedexBusClient
 import XCTest
 
 /// Private files, TLS that is always verified, and fetches only from allowed hosts.
-final class SecurityTests: XCTestCase {
-    var h: Harness!
-    override func setUpWithError() throws { h = try Harness() }
-    override func tearDown() { h.shutdown() }
-
+final class SecurityTests: DaemonTestCase {
     func testDirectoriesArePrivateAndFilesToo() throws {
         // Even with a permissive umask in the environment that starts it.
         let old = umask(0)

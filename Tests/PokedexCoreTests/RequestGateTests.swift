@@ -1,0 +1,105 @@
+import XCTest
+import PokedexLocks
+@testable import PokedexCore
+
+/// The request gate: callers first, room kept for them, per-host connections where a host
+/// does not multiplex, and the budget of bytes held for decoding.
+final class RequestGateTests: XCTestCase {
+    func gate(_ max: Int = 8, perHost: Int = 3, bytes: Int = 1 << 20, multiplexes: Bool? = nil) -> RequestGate {
+        RequestGate(limits: .init(maxInFlight: max, perHostConnections: perHost, maxHeldBytes: bytes), multiplexes: { _ in multiplexes })
+    }
+
+    /// Enters in the background and records the order of admission.
+    func enter(_ g: RequestGate, _ url: String, _ p: FetchPriority, bytes: Int = 0, order: Mutex<[String]>) -> Task<RequestGate.Ticket, any Error> {
+        Task {
+            let t = try await g.enter(host: HostHealth.authority(url)!, url: url, priority: p, bytes: bytes)
+            order.withLock { $0.append(url) }
+            return t
+        }
+    }
+
+    func settle() async { for _ in 0..<50 { await Task.yield() }; try? await Task.sleep(nanoseconds: 5_000_000) }
+
+    func testCallersGoBeforeQueuedPrefetchAndKeepTheirReserve() async throws {
+        let g = gate(8, multiplexes: true)
+        let order = Mutex<[String]>([])
+        // Background work may take 8 - 1 slots; the eighth stays for callers.
+        let background = (0..<9).map { enter(g, "https://h.test/bg\($0)", .background, order: order) }
+        await settle()
+        XCTAssertEqual(g.usage.inFlight, 7, "one slot kept for callers")
+        let caller = enter(g, "https://h.test/caller", .required, order: order)
+        await settle()
+        XCTAssertEqual(order.withLock { $0.last }, "https://h.test/caller", "a caller never waits behind prefetch")
+        XCTAssertEqual(g.usage.inFlight, 8)
+        // A slot frees: the next background job gets it only because no caller waits.
+        let late = enter(g, "https://h.test/caller2", .optional, order: order)
+        await settle()
+        // Tasks start in no set order: the job that frees its slot is one that was admitted
+        // (awaiting one of the two still queued would wait for ever).
+        let admitted = try XCTUnwrap(order.withLock { $0.first })
+        let first = try XCTUnwrap(background.indices.first { "https://h.test/bg\($0)" == admitted })
+        g.release(try await background[first].value)
+        await settle()
+        XCTAssertEqual(order.withLock { $0.last }, "https://h.test/caller2")
+        for t in [caller, late] { g.release(try await t.value) }
+        for (i, t) in background.enumerated() where i != first { t.cancel() }
+        await settle()
+        XCTAssertEqual(g.usage.waiting, 0, "cancelled waiters leave the queue")
+    }
+
+    func testHTTP1HostsGetAFewConnectionsAndBackgroundWorkLeavesOneFree() async throws {
+        let g = gate(64, perHost: 3)
+        let order = Mutex<[String]>([])
+        _ = (0..<5).map { enter(g, "http://h1.test/bg\($0)", .background, order: order) }
+        await settle()
+        XCTAssertEqual(g.usage.inFlight, 2, "3 connections to an HTTP/1.1 host, background work leaves one")
+        _ = enter(g, "http://h1.test/caller", .required, order: order)
+        _ = (0..<5).map { enter(g, "https://h2.test/p\($0)", .prefetch, order: order) }
+        await settle()
+        XCTAssertEqual(g.usage.inFlight, 3 + 5, "the caller takes the free connection; an HTTPS host multiplexes until it says otherwise")
+        let prefetch = (0..<3).map { enter(g, "http://other.test/p\($0)", .prefetch, order: order) }
+        await settle()
+        XCTAssertEqual(g.usage.inFlight, 3 + 5 + 3, "pre-warming may use every connection of an HTTP/1.1 host")
+        let caller = enter(g, "http://other.test/caller", .required, order: order)
+        await settle()
+        g.release(try await prefetch[0].value)
+        await settle()
+        XCTAssertEqual(order.withLock { $0.last }, "http://other.test/caller", "a caller is next in line for the first free connection")
+        g.release(try await caller.value)
+    }
+
+    func testTheByteBudgetHoldsBackNewBodiesUntilDecoded() async throws {
+        let g = gate(64, bytes: 1 << 20, multiplexes: true)
+        let order = Mutex<[String]>([])
+        let first = enter(g, "https://h.test/a", .required, bytes: 600 << 10, order: order)
+        await settle()
+        let second = enter(g, "https://h.test/b", .required, bytes: 600 << 10, order: order)
+        await settle()
+        XCTAssertEqual(order.withLock { $0 }, ["https://h.test/a"], "600 + 600 KiB is over the 1 MiB budget")
+        let a = try await first.value
+        g.transferEnded(a, bodyBytes: 700 << 10)
+        await settle()
+        XCTAssertEqual(order.withLock { $0.count }, 1, "its body is still held until decoded")
+        g.release(a)
+        await settle()
+        XCTAssertEqual(order.withLock { $0 }, ["https://h.test/a", "https://h.test/b"])
+        g.release(try await second.value)
+        XCTAssertEqual(g.usage.heldBytes, 0)
+        XCTAssertEqual(g.usage.inFlight, 0)
+    }
+
+    func testPromotionMovesAQueuedRequestUp() async throws {
+        let g = gate(2, multiplexes: true)
+        let order = Mutex<[String]>([])
+        let hold = enter(g, "https://h.test/hold", .required, order: order)
+        await settle()
+        _ = enter(g, "https://h.test/bg", .background, order: order)
+        _ = enter(g, "https://h.test/pre", .prefetch, order: order)
+        _ = enter(g, "https://h.test/wanted", .background, order: order)
+        await settle()
+        FetchPriority.$current.withValue(.required) { g.promote("https://h.test/wanted", to: .required) }
+        g.release(try await hold.value)
+        await settle()
+        XCTAssertEqual(order.withLock { $0 }.dropFirst().first, "https://h.test/wanted")
+    }
+}
