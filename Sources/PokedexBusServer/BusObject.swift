@@ -84,7 +84,7 @@ final class BusObject {
     }
 
     private func call(_ m: OpaquePointer) -> Int32 {
-        loop.assertInLoop()
+        loop.preconditionInLoop()
         onCall()
         let member = String(cString: sd_bus_message_get_member(m))
         if let route = methods[member] {

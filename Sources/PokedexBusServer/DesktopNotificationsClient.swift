@@ -12,7 +12,7 @@ import PokedexModels
 /// One bubble serves every change: each call passes the id of the previous one as
 /// `replaces_id`, and changes that come while a call is out are merged into the next one.
 /// With no notification server it logs one line and goes on.
-public final class DesktopNotificationsClient: DesktopNotifier, @unchecked Sendable {
+public final class DesktopNotificationsClient: DesktopNotifier, Sendable {
     static let service = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
     /// The app name servers show and group by.
@@ -21,26 +21,40 @@ public final class DesktopNotificationsClient: DesktopNotifier, @unchecked Senda
     let loop: EventLoop
     let log: Logger
 
-    // Loop-thread state.
-    var bus: OpaquePointer?
-    var closedSlot: OpaquePointer?
-    /// The bubble to replace; 0 for a new one.
-    var currentID: UInt32 = 0
-    var inFlight = false
-    var queued: DesktopNotification?
-    /// Whether the missing server was already logged (again only after it worked once).
-    var reportedMissing = false
-    /// Cards with buttons still open, by notification id: what a button does.
-    var cards: [UInt32: @Sendable (String) -> Void] = [:]
-    var actionSlot: OpaquePointer?
-    /// The unique name of the server that answered the last `Notify`: its signals are the only
-    /// ones obeyed. sd-bus does not check a match's sender on the client side, so any
-    /// connection could send `ActionInvoked` with the server's path and interface.
-    var serverName: String?
+    /// The connection and the bubbles: the loop thread's alone (checked on each access).
+    struct State {
+        var bus: OpaquePointer?
+        var closedSlot: OpaquePointer?
+        /// The bubble to replace; 0 for a new one.
+        var currentID: UInt32 = 0
+        var inFlight = false
+        var queued: DesktopNotification?
+        /// Whether the missing server was already logged (again only after it worked once).
+        var reportedMissing = false
+        /// Cards with buttons still open, by notification id: what a button does.
+        var cards: [UInt32: @Sendable (String) -> Void] = [:]
+        var actionSlot: OpaquePointer?
+        /// The unique name of the server that answered the last `Notify`: its signals are the only
+        /// ones obeyed. sd-bus does not check a match's sender on the client side, so any
+        /// connection could send `ActionInvoked` with the server's path and interface.
+        var serverName: String?
+    }
+    private let state: LoopBound<State>
+
+    var bus: OpaquePointer? { get { state.value.bus } set { state.value.bus = newValue } }
+    var closedSlot: OpaquePointer? { get { state.value.closedSlot } _modify { yield &state.value.closedSlot } }
+    var currentID: UInt32 { get { state.value.currentID } set { state.value.currentID = newValue } }
+    var inFlight: Bool { get { state.value.inFlight } set { state.value.inFlight = newValue } }
+    var queued: DesktopNotification? { get { state.value.queued } set { state.value.queued = newValue } }
+    var reportedMissing: Bool { get { state.value.reportedMissing } set { state.value.reportedMissing = newValue } }
+    var cards: [UInt32: @Sendable (String) -> Void] { get { state.value.cards } _modify { yield &state.value.cards } }
+    var actionSlot: OpaquePointer? { get { state.value.actionSlot } _modify { yield &state.value.actionSlot } }
+    var serverName: String? { get { state.value.serverName } set { state.value.serverName = newValue } }
 
     public init(loop: EventLoop, log: @escaping Logger) {
         self.loop = loop
         self.log = log
+        state = LoopBound(State(), loop: loop)
     }
 
     public func show(_ notification: DesktopNotification) {

@@ -12,8 +12,8 @@ import PokedexProtocol
 ///
 /// A call's task is cancelled (down to its transfers, through the core's single flights)
 /// when nobody waits for it any more: its caller left the bus, or it ran past the service's
-/// deadline. Belongs to the loop thread.
-final class PendingCalls: @unchecked Sendable {
+/// deadline. Its state belongs to the loop thread (``LoopBound``).
+final class PendingCalls: Sendable {
     private struct Call {
         let message: OpaquePointer
         let member: String
@@ -42,24 +42,38 @@ final class PendingCalls: @unchecked Sendable {
         deinit { sd_bus_track_unref(track) }
     }
 
+    /// Everything that changes, and the bus: the loop thread's alone (checked on each access).
+    private struct State {
+        let bus: OpaquePointer
+        var calls: [UInt64: Call] = [:]
+        /// Calls waiting for their turn, oldest first.
+        var waiting: [UInt64] = []
+        var running = 0
+        var callers: [String: Caller] = [:]
+        var nextID: UInt64 = 0
+        /// Called after each reply (idle tracking, exit when drained).
+        var onReply: () -> Void = {}
+    }
+
     private let loop: EventLoop
-    private let bus: OpaquePointer
+    private let state: LoopBound<State>
     /// Seconds a bounded call may take.
     private let deadline: Double
-    private var calls: [UInt64: Call] = [:]
-    /// Calls waiting for their turn, oldest first.
-    private var waiting: [UInt64] = []
-    private var running = 0
     /// Calls whose tasks run at once.
     let maxRunning: Int
-    private var callers: [String: Caller] = [:]
-    private var nextID: UInt64 = 0
+
+    private var bus: OpaquePointer { state.value.bus }
+    private var calls: [UInt64: Call] { get { state.value.calls } _modify { yield &state.value.calls } }
+    private var waiting: [UInt64] { get { state.value.waiting } _modify { yield &state.value.waiting } }
+    private var running: Int { get { state.value.running } _modify { yield &state.value.running } }
+    private var callers: [String: Caller] { get { state.value.callers } _modify { yield &state.value.callers } }
+    private var nextID: UInt64 { get { state.value.nextID } _modify { yield &state.value.nextID } }
     /// Called after each reply (idle tracking, exit when drained).
-    var onReply: () -> Void = {}
+    var onReply: () -> Void { get { state.value.onReply } set { state.value.onReply = newValue } }
 
     init(loop: EventLoop, bus: OpaquePointer, deadline: Double, maxRunning: Int = 128) {
         self.loop = loop
-        self.bus = bus
+        state = LoopBound(State(bus: bus), loop: loop)
         self.deadline = deadline
         self.maxRunning = max(1, maxRunning)
     }
@@ -72,7 +86,6 @@ final class PendingCalls: @unchecked Sendable {
         _ m: OpaquePointer, member: String, bounded: Bool, _ work: @escaping @Sendable () async throws(PokedexError) -> T,
         _ encode: @escaping @Sendable (MessageWriter, T) throws(BusError) -> Void
     ) {
-        loop.assertInLoop()
         nextID += 1
         let id = nextID
         let sender = sd_bus_message_get_sender(m).map { String(cString: $0) }
@@ -100,7 +113,6 @@ final class PendingCalls: @unchecked Sendable {
     }
 
     private func complete<T>(_ id: UInt64, _ result: Result<T, PokedexError>, _ encode: (MessageWriter, T) throws(BusError) -> Void) {
-        loop.assertInLoop()
         // Already failed by a shutdown that could not wait: it was answered once.
         guard let call = calls.removeValue(forKey: id) else { return }
         unfollow(call.sender, id)

@@ -7,28 +7,44 @@ import PokedexProtocol
 /// Publishes a ``PokedexService`` as `io.github.pokedexd.Pokedex1` on the session bus.
 ///
 /// It only translates: the interface is published from its description (``Pokedex1``)
-/// with one handler per member (``PokedexHandlers``). The bus belongs to the loop thread.
+/// with one handler per member (``PokedexHandlers``). The bus belongs to the loop thread
+/// (``LoopBound``).
 /// A call the memory tier can answer is replied to inline; any other is kept by
 /// ``PendingCalls`` and replied to exactly once on the loop thread when its task ends.
-public final class PokedexBusServer: @unchecked Sendable {
+public final class PokedexBusServer: Sendable {
     let loop: EventLoop
     let service: PokedexService
     let log: Logger
     let idleTimeout: Double
     let shutdownGrace: Double
 
-    // Loop-thread state.
-    var bus: OpaquePointer?
-    var object: BusObject?
-    var searchProviders: [BusObject] = []
-    var pending: PendingCalls!
-    var lastActivity: UInt64 = 0
-    var idleTimer: EventSource?
-    var graceTimer: EventSource?
-    var exit = ExitSequence()
-    var lastSyncSignal: UInt64 = 0
-    /// Set when the loop should end once no call is pending.
-    var exitWhenDrained = false
+    /// The connection and everything that changes: the loop thread's alone (checked on each access).
+    struct State {
+        var bus: OpaquePointer?
+        var object: BusObject?
+        var searchProviders: [BusObject] = []
+        var pending: PendingCalls?
+        var lastActivity: UInt64 = 0
+        var idleTimer: EventSource?
+        var graceTimer: EventSource?
+        var exit = ExitSequence()
+        var lastSyncSignal: UInt64 = 0
+        /// Set when the loop should end once no call is pending.
+        var exitWhenDrained = false
+    }
+    private let state: LoopBound<State>
+
+    var bus: OpaquePointer? { get { state.value.bus } set { state.value.bus = newValue } }
+    var object: BusObject? { get { state.value.object } set { state.value.object = newValue } }
+    var searchProviders: [BusObject] { get { state.value.searchProviders } set { state.value.searchProviders = newValue } }
+    /// Set by ``start()``.
+    var pending: PendingCalls { state.value.pending! }
+    var lastActivity: UInt64 { get { state.value.lastActivity } set { state.value.lastActivity = newValue } }
+    var idleTimer: EventSource? { get { state.value.idleTimer } set { state.value.idleTimer = newValue } }
+    var graceTimer: EventSource? { get { state.value.graceTimer } set { state.value.graceTimer = newValue } }
+    var exit: ExitSequence { get { state.value.exit } _modify { yield &state.value.exit } }
+    var lastSyncSignal: UInt64 { get { state.value.lastSyncSignal } set { state.value.lastSyncSignal = newValue } }
+    var exitWhenDrained: Bool { get { state.value.exitWhenDrained } set { state.value.exitWhenDrained = newValue } }
 
     /// - Parameters:
     ///   - idleTimeout: seconds without calls after which the service releases its name and
@@ -41,6 +57,7 @@ public final class PokedexBusServer: @unchecked Sendable {
         self.idleTimeout = idleTimeout
         self.shutdownGrace = shutdownGrace
         self.log = log
+        state = LoopBound(State(), loop: loop)
     }
 
     /// Connects to the session bus, publishes the object, takes the name and tells
@@ -51,7 +68,7 @@ public final class PokedexBusServer: @unchecked Sendable {
         bus = b
         try busCheck(sd_bus_attach_event(bus, loop.event, 0), "cannot attach the bus to the event loop")
         sd_bus_set_exit_on_disconnect(bus, 1)
-        pending = PendingCalls(loop: loop, bus: bus!, deadline: service.configuration.requestDeadline)
+        state.value.pending = PendingCalls(loop: loop, bus: bus!, deadline: service.configuration.requestDeadline)
         pending.onReply = { [unowned self] in
             lastActivity = loop.nowMicroseconds
             if exitWhenDrained && pending.isEmpty { finishExit() }

@@ -17,7 +17,7 @@ import PokedexModels
 /// core's request gate, never by curl's queue.
 ///
 /// Callers may be on any thread; every curl call happens on the loop thread.
-public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
+public final class CurlHTTPClient: HTTPClient, Sendable {
     /// Call once in `main`, before any thread starts.
     public static func globalInit() {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
@@ -38,19 +38,30 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         public init() {}
     }
 
-    let loop: EventLoop
-    let multi: UnsafeMutableRawPointer
-    let options: Options
-    // Loop-thread state.
-    var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
-    var sockets: [Int32: EventSource] = [:]
-    var timer: EventSource?
+    /// The multi handle and what is under way on it: the loop thread's alone.
+    struct State {
+        let multi: UnsafeMutableRawPointer
+        var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
+        var sockets: [Int32: EventSource] = [:]
+        var timer: EventSource?
+    }
 
-    public init(loop: EventLoop, options: Options = Options()) throws {
+    let loop: EventLoop
+    let options: Options
+    private let log: Logger
+    private let state: LoopBound<State>
+    private var multi: UnsafeMutableRawPointer { state.value.multi }
+    private var transfers: [UnsafeMutableRawPointer: Transfer] { get { state.value.transfers } _modify { yield &state.value.transfers } }
+    private var sockets: [Int32: EventSource] { get { state.value.sockets } _modify { yield &state.value.sockets } }
+    private var timer: EventSource? { get { state.value.timer } _modify { yield &state.value.timer } }
+
+    /// - Parameter log: where a socket or timer curl asked for that the loop cannot watch is told.
+    public init(loop: EventLoop, options: Options = Options(), log: @escaping Logger = { _, _ in }) throws {
         guard let m = curl_multi_init() else { throw TransportFailure.other("curl_multi_init failed") }
-        multi = m
+        state = LoopBound(State(multi: m), loop: loop)
         self.loop = loop
         self.options = options
+        self.log = log
         let me = Unmanaged.passUnretained(self).toOpaque()
         pdx_multi_setopt_long(m, CURLMOPT_MAX_HOST_CONNECTIONS, options.maxHostConnections)
         pdx_multi_setopt_long(m, CURLMOPT_MAXCONNECTS, options.maxHostConnections * 4)
@@ -68,9 +79,23 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         pdx_multi_setopt_ptr(m, CURLMOPT_TIMERDATA, me)
     }
 
+    /// What is still under way is failed (its callers are gone with the client), then the
+    /// sources, the easy handles and the multi handle are released, in the order curl asks.
+    deinit {
+        let s = state.valueAtTeardown
+        for t in s.transfers.values {
+            curl_multi_remove_handle(s.multi, t.easy)
+            t.close()
+            t.continuation.resume(throwing: CancellationError())
+        }
+        for source in s.sockets.values { source.cancel() }
+        s.timer?.cancel()
+        curl_multi_cleanup(s.multi)
+    }
+
     /// A cancelled caller's transfer is removed from the multi handle at once.
     public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let ticket = Ticket()
+        let ticket = Ticket(loop: loop)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
                 loop.execute { self.start(request, continuation, ticket) }
@@ -80,22 +105,26 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         }
     }
 
-    /// Which transfer a request became, so its caller can cancel it. Loop-thread state.
-    final class Ticket: @unchecked Sendable {
-        var easy: UnsafeMutableRawPointer?
-        var cancelled = false
+    /// Which transfer a request became, so its caller can cancel it.
+    final class Ticket: Sendable {
+        struct State {
+            var easy: UnsafeMutableRawPointer?
+            var cancelled = false
+        }
+        let state: LoopBound<State>
+        init(loop: EventLoop) { state = LoopBound(State(), loop: loop) }
+        var easy: UnsafeMutableRawPointer? { get { state.value.easy } set { state.value.easy = newValue } }
+        var cancelled: Bool { get { state.value.cancelled } set { state.value.cancelled = newValue } }
     }
 
     // MARK: Loop thread
 
     private func cancel(_ ticket: Ticket) {
-        loop.assertInLoop()
         ticket.cancelled = true
         if let easy = ticket.easy, let t = transfers[easy] { finish(t, result: .failure(CancellationError())) }
     }
 
     private func start(_ request: HTTPRequest, _ continuation: CheckedContinuation<HTTPResponse, any Error>, _ ticket: Ticket) {
-        loop.assertInLoop()
         if ticket.cancelled { return continuation.resume(throwing: CancellationError()) }
         guard let easy = curl_easy_init() else {
             continuation.resume(throwing: TransportFailure.other("curl_easy_init failed"))
@@ -159,12 +188,17 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             source.setEvents(events)
             return
         }
-        sockets[fd] = try? loop.watch(fd: fd, events: events) { [unowned self] revents in
-            var mask: Int32 = 0
-            if revents & IOEvents.readable != 0 { mask |= CURL_CSELECT_IN }
-            if revents & IOEvents.writable != 0 { mask |= CURL_CSELECT_OUT }
-            if revents & (IOEvents.error | IOEvents.hangUp) != 0 { mask |= CURL_CSELECT_ERR }
-            self.act(fd, mask)
+        do {
+            sockets[fd] = try loop.watch(fd: fd, events: events) { [unowned self] revents in
+                var mask: Int32 = 0
+                if revents & IOEvents.readable != 0 { mask |= CURL_CSELECT_IN }
+                if revents & IOEvents.writable != 0 { mask |= CURL_CSELECT_OUT }
+                if revents & (IOEvents.error | IOEvents.hangUp) != 0 { mask |= CURL_CSELECT_ERR }
+                self.act(fd, mask)
+            }
+        } catch {
+            // Its transfers then end at their own time-out, through curl's timer.
+            log(.error, "cannot watch curl's socket \(fd): \(error)")
         }
     }
 
@@ -173,8 +207,12 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         timer?.cancel()
         timer = nil
         guard timeoutMS >= 0 else { return }
-        timer = try? loop.timer(after: UInt64(timeoutMS) * 1000) { [unowned self] in
-            self.act(CURL_SOCKET_TIMEOUT, 0)
+        do {
+            timer = try loop.timer(after: UInt64(timeoutMS) * 1000) { [unowned self] in
+                self.act(CURL_SOCKET_TIMEOUT, 0)
+            }
+        } catch {
+            log(.error, "cannot arm curl's timer (\(timeoutMS) ms): \(error); transfers may wait for their sockets")
         }
     }
 
@@ -205,7 +243,6 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     }
 
     private func finish(_ t: Transfer, result: Result<HTTPResponse, any Error>) {
-        loop.assertInLoop()
         transfers.removeValue(forKey: t.easy)
         curl_multi_remove_handle(multi, t.easy)
         t.close()

@@ -8,6 +8,9 @@ import PokedexLocks
 ///
 /// Everything but ``execute(_:)`` and ``exit(_:)`` must be called on the loop thread.
 public final class EventLoop: @unchecked Sendable {
+    // @unchecked: `sd_event*` is a C handle, and `children` is touched only on the loop thread
+    // (from work queued with `execute`); LoopBound cannot hold it, as LoopBound needs the loop.
+    // Everything else is immutable or behind a Mutex.
     /// The `sd_event*`.
     public let event: OpaquePointer
     private let wakeFD: Int32
@@ -66,10 +69,12 @@ public final class EventLoop: @unchecked Sendable {
         return pthread_equal(t, pthread_self()) != 0
     }
 
-    /// Traps, in debug builds, when called off the loop thread: objects that belong to the
-    /// loop call it where they touch their state.
-    public func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
-        assert(inLoop || loopThread.withLock({ $0 }) == nil, "called off the event loop's thread", file: file, line: line)
+    /// Traps, in release builds too, when called off the loop thread once the loop runs
+    /// (before, the thread that will run it is setting up). ``LoopBound`` calls it on every
+    /// access to loop-bound state.
+    public func preconditionInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        guard let t = loopThread.withLock({ $0 }) else { return }
+        precondition(pthread_equal(t, pthread_self()) != 0, "called off the event loop's thread", file: file, line: line)
     }
 
     /// Lets the service manager watch the loop: where it asked (`WatchdogSec=`, which sets
@@ -156,7 +161,8 @@ public final class EventLoop: @unchecked Sendable {
             let r = sd_event_add_child(event, &watch.source, pid, WEXITED, { _, _, userdata in
                 let w = Unmanaged<ChildWatch>.fromOpaque(userdata!).takeUnretainedValue()
                 // sd-event reaps the child once this returns; the source goes after that.
-                w.loop?.execute { [pid = w.pid] in w.loop?.children[pid] = nil }
+                let pid = w.pid
+                w.loop?.execute { [weak loop = w.loop] in loop?.children[pid] = nil }
                 return 0
             }, Unmanaged.passUnretained(watch).toOpaque())
             if r < 0 {
@@ -180,7 +186,7 @@ public final class EventLoop: @unchecked Sendable {
 }
 
 /// One child waited for; its source is released with it.
-final class ChildWatch: @unchecked Sendable {
+final class ChildWatch {
     let pid: pid_t
     weak var loop: EventLoop?
     var source: OpaquePointer?

@@ -9,6 +9,7 @@ import Glibc
 /// every access under it is reported as a race and `make check-sanitizers` would be noise.
 /// ThreadSanitizer intercepts `pthread_mutex_lock`, so with this lock its reports are real.
 public final class Mutex<Value>: @unchecked Sendable {
+    // @unchecked: this is the lock; `value` is reached only between lock and unlock.
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 

@@ -188,7 +188,7 @@ struct Pokedexd: ParsableCommand {
             var curlOptions = CurlHTTPClient.Options()
             curlOptions.maxHostConnections = config.maxHostConnections
             curlOptions.caFile = caFile
-            let client = try CurlHTTPClient(loop: loop, options: curlOptions)
+            let client = try CurlHTTPClient(loop: loop, options: curlOptions, log: log)
             let notifier = notifications ? DesktopNotificationsClient(loop: loop, log: log) : nil
             let service = PokedexService(configuration: config, client: client, store: store, favorites: favorites,
                                          decoder: LibPNGDecoder(), notifier: notifier,

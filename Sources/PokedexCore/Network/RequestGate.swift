@@ -29,6 +29,8 @@ final class RequestGate: Sendable {
         }
     }
 
+    // @unchecked: a reference shared by the queue and the caller's cancellation handler; its
+    // mutable fields change only under the gate's lock, which the type system cannot see.
     private final class Waiter: @unchecked Sendable {
         let id: UInt64
         let host: String

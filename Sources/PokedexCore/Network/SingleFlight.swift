@@ -7,6 +7,8 @@ import PokedexLocks
 /// else still waits for it, and is cancelled when the last waiter leaves.
 final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// One caller. Its fields are guarded by the flight map's lock.
+    // @unchecked: a reference shared by the map and the caller's cancellation handler; its
+    // fields change only under `state`'s lock, which the type system cannot see.
     private final class Waiter: @unchecked Sendable {
         var continuation: CheckedContinuation<Value, any Error>?
         var cancelled = false

@@ -39,7 +39,7 @@ final class Inbox: Sendable {
 /// One lane of bus calls: its own connection on its own thread, jobs in order, so that a slow
 /// call in one lane (a Detail from the network) never holds up another (pages, sprites) or the
 /// keyboard. A search job replaces the search still waiting: only the newest query matters.
-final class Lane: @unchecked Sendable {
+final class Lane: Sendable {
     private let jobs = Mutex<[BrowseEffect]>([])
     private let wake: (read: Int32, write: Int32)
     private let inbox: Inbox
@@ -70,19 +70,19 @@ final class Lane: @unchecked Sendable {
         let client: PokedexClient
         do { client = try PokedexClient() } catch { return inbox.post(.fatal(error.message)) }
         var byte: UInt8 = 0
+        // Set once the service has answered; until then a job first asks whether it can
+        // (``PokedexClient/serviceProblem(activation:)``), so the status line says why within seconds.
+        // The lane's thread's own: a local, not a field.
+        var reached = false
         while read(wake.read, &byte, 1) >= 0 {
             while let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
-                inbox.post(perform(job, client))
+                inbox.post(perform(job, client, reached: &reached))
             }
         }
     }
 
-    /// Set once the service has answered; until then a job first asks whether it can
-    /// (``PokedexClient/serviceProblem(activation:)``), so the status line says why within seconds.
-    private var reached = false
-
     /// One call, and what the model hears of it.
-    private func perform(_ job: BrowseEffect, _ c: PokedexClient) -> BrowseResult {
+    private func perform(_ job: BrowseEffect, _ c: PokedexClient, reached: inout Bool) -> BrowseResult {
         if !reached, let why = c.serviceProblem() {
             switch job {
             case .loadPage(let offset): return .event(.pageFailed(offset: offset, why))
