@@ -92,7 +92,7 @@ public final class PokedexClient {
     public func toggleFavorite(_ pokemon: String) throws(BusError) -> Bool { try call(Pokedex1.toggleFavorite, pokemon) }
     public func setFavorite(_ pokemon: String, _ favorite: Bool) throws(BusError) { try call(Pokedex1.setFavorite, (pokemon, favorite)) }
     public func changeFavorite(_ pokemon: String, _ action: FavoriteAction) throws(BusError) -> FavoriteUpdate {
-        try call(Pokedex1.changeFavorite, (pokemon, action.rawValue))
+        try call(Pokedex1.changeFavorite, (pokemon, action))
     }
     public func listFavorites() throws(BusError) -> [ListEntry] { try call(Pokedex1.listFavorites) }
     public func spritePath(_ pokemon: String) throws(BusError) -> String { try call(Pokedex1.spritePath, pokemon) }

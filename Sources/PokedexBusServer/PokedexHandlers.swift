@@ -13,12 +13,7 @@ enum PokedexHandlers {
             Pokedex1.searchPage.route { a throws(PokedexError) in try s.searchPage(a.0, offset: a.1, limit: a.2) },
             Pokedex1.toggleFavorite.route { pokemon in s.toggleFavorite(pokemon) },
             Pokedex1.setFavorite.route { a in s.setFavorite(a.0, a.1) },
-            Pokedex1.changeFavorite.route { a throws(PokedexError) in
-                guard let action = FavoriteAction(rawValue: a.1) else {
-                    throw .invalidArgument("the action must be add, remove or toggle, not \(quoted(a.1))")
-                }
-                return s.changeFavorite(a.0, action)
-            },
+            Pokedex1.changeFavorite.route { a in s.changeFavorite(a.0, a.1) },
             Pokedex1.listFavorites.route { s.listFavorites() },
             Pokedex1.spritePath.route { pokemon in s.spritePath(pokemon) },
             Pokedex1.randomSprite.route { a throws(PokedexError) in try s.randomSprite(favorites: a.0, shinyChance: a.1) },

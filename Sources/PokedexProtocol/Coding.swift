@@ -33,6 +33,25 @@ public enum Coding {
         return s
     }
 
+    /// `ChangeFavorite`'s action: `add`, `remove` or `toggle`, as an `s`. Anything else is
+    /// the service's `InvalidArgument`, refused as the message is read.
+    public static let favoriteAction = Codec<FavoriteAction>(
+        "s", write: { w, v throws(BusError) in try w.append(v.rawValue) },
+        decode: { v throws(BusError) in
+            guard let s = v.string else { throw malformed("not an s") }
+            return try action(s)
+        },
+        read: { r throws(BusError) in try action(r.readString(maxBytes: maxArgumentBytes)) },
+        cap: ArgumentCap(bytes: maxArgumentBytes))
+
+    static func action(_ s: String) throws(BusError) -> FavoriteAction {
+        guard let action = FavoriteAction(rawValue: s) else {
+            throw BusError(name: PokedexError.Kind.invalidArgument.dbusName,
+                           message: "the action must be add, remove or toggle, not \(quoted(s))")
+        }
+        return action
+    }
+
     public static let uint32 = Codec<UInt32>(
         "u", write: { w, v throws(BusError) in try w.append(v) },
         decode: { v throws(BusError) in

@@ -76,7 +76,7 @@ public enum Pokedex1 {
     /// Adds, removes or toggles a favorite in one call, and says what it did: the API name,
     /// the state after, and whether this call changed it. Durable before the reply.
     public static let changeFavorite = Method(
-        "ChangeFavorite", args: .two("pokemon", Coding.argument, "action", Coding.argument),
+        "ChangeFavorite", args: .two("pokemon", Coding.argument, "action", Coding.favoriteAction),
         reply: Fields.four("id", Coding.uint32, "name", Coding.string, "favorite", Coding.bool, "changed", Coding.bool)
             .map({ FavoriteUpdate(id: $0.0, name: $0.1, favorite: $0.2, changed: $0.3) }, { ($0.id, $0.name, $0.favorite, $0.changed) }),
         errors: lookupErrors + [.storage])

@@ -136,10 +136,24 @@ final class DesktopSearch: Sendable {
         guard let index = catalog.cachedIndex else {
             return .later { [self] () throws(PokedexError) in
                 let index = try await catalog.index()
-                return ids.compactMap { UInt32($0).flatMap(index.item(id:)).map(describe) }
+                let items = ids.compactMap { UInt32($0).flatMap(index.item(id:)) }
+                bringFromDisk(items)
+                return items.map(describe)
             }
         }
         return .now(ids.compactMap { UInt32($0).flatMap(index.item(id:)).map(describe) })
+    }
+
+    /// Brings what ``describe(_:)`` reads into memory from the disk (never the network): the
+    /// record, the species, the sprite's state and, outside English, the names of its terms.
+    /// The deferred paths call it first, so they answer what the inline path would.
+    func bringFromDisk(_ items: [PokemonIndex.Item]) {
+        for item in items {
+            _ = rows.checkingDisk(item)
+            guard let record = records.pokemonOnHand(item.id) else { continue }
+            _ = records.speciesOnHand(for: record)
+            if language != "en" { terms.bringFromDisk(record) }
+        }
     }
 
     /// `#025 · Mouse Pokémon · Electric`, the display name, the sprite if cached. What memory

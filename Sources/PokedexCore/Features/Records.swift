@@ -56,6 +56,12 @@ final class Records: Sendable {
         return species
     }
 
+    /// The species record from memory or disk, without fetching it.
+    func speciesOnHand(for record: PokemonRecord) -> SpeciesRecord? {
+        guard let url = record.speciesURL, let sid = APIDecoding.trailingID(url) else { return nil }
+        return loader.peek(APIRoutes.speciesKey(sid), .species)
+    }
+
     /// The species record if memory has it: `.some(nil)` where the API names none, nil
     /// when it is not in memory.
     func cachedSpecies(for record: PokemonRecord) -> SpeciesRecord?? {

@@ -60,6 +60,13 @@ final class Terms: Sendable {
         return assemble(record, wanted, language) { found[$0] } form: { form }
     }
 
+    /// Brings every term of `record` (and its form's names) into memory from the disk, without
+    /// fetching any: what ``localizeFromMemory(_:language:)`` then finds.
+    func bringFromDisk(_ record: PokemonRecord) {
+        for w in Self.wanted(record) { _ = loader.peek(APIRoutes.namesKey(w.kind, w.name), .names) }
+        if Self.formURL(record) != nil { _ = loader.peek(APIRoutes.formKey(record.id), .names) }
+    }
+
     /// The names of one type, ability or stat; nil when no tier has them and the API does
     /// not give them now.
     func names(_ kind: NamedKind, _ name: String) async -> NamesRecord? {

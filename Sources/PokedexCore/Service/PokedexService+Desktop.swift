@@ -29,7 +29,9 @@ extension PokedexService {
     public func krunnerMatch(_ query: String) -> Answer<[KRunnerMatch]> {
         let terms = query.split(whereSeparator: \.isWhitespace).map(String.init)
         guard query.trimmingWhitespace().count >= Self.krunnerMinLetters else { return .now([]) }
-        return desktop.results(terms).map { [desktop] ranked in
+        return desktop.results(terms).map(preparing: { [desktop] ranked in
+            desktop.bringFromDisk(ranked.prefix(Self.krunnerMatches).map(\.item))
+        }) { [desktop] ranked in
             ranked.prefix(Self.krunnerMatches).enumerated().map { i, r in
                 let result = desktop.describe(r)
                 return KRunnerMatch(result: result, icon: i < Self.krunnerIcons ? desktop.icon(result) : nil)
