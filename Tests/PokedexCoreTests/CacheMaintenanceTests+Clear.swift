@@ -47,12 +47,9 @@ extension CacheMaintenanceTests {
         let s = try makeService(FakePokeAPI(), prefetch: true)
         func spritesOfPage() async throws -> [String] { try await s.listPage(offset: 0, limit: 5).value().entries.map(\.spritePath) }
         func waitForSprites() async throws -> [String] {
-            var paths = try await spritesOfPage()
-            for _ in 0..<500 where paths.contains("") {
-                try await Task.sleep(nanoseconds: 2_000_000)
-                paths = try await spritesOfPage()
-            }
-            return paths
+            _ = try await spritesOfPage()  // asks for the page: its sprites are pre-warmed
+            await s.background.idle()
+            return try await spritesOfPage()
         }
         let prefetched = try await waitForSprites()
         XCTAssertFalse(prefetched.contains(""), "prefetched")

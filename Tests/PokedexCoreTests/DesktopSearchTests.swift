@@ -80,11 +80,8 @@ final class DesktopSearchTests: XCTestCase {
         XCTAssertEqual(cold[0].name, "Pikachu")
         XCTAssertEqual(cold[0].description, "#025", "nothing else known yet")
         // The detail was loaded in the background for the next call.
-        var warm = cold[0]
-        for _ in 0..<200 where warm.spritePath.isEmpty || !warm.description.contains("Mouse") {
-            try await Task.sleep(nanoseconds: 10_000_000)
-            warm = try XCTUnwrap(s.desktopMetas(["25"]).ready?.first)
-        }
+        await s.background.idle()
+        let warm = try XCTUnwrap(s.desktopMetas(["25"]).ready?.first)
         XCTAssertEqual(warm.description, "#025 · Mouse Pokémon · Electric / Flying")
         XCTAssertTrue(FileManager.default.fileExists(atPath: warm.spritePath))
         let match = try await s.krunnerMatch("pika").value()
@@ -110,7 +107,7 @@ final class DesktopSearchTests: XCTestCase {
         XCTAssertEqual(card.0.summary, "Pikachu")
         XCTAssertEqual(card.1, ["favorite", "open"])
         card.2("favorite")
-        for _ in 0..<200 where !t.favoriteIDs.contains(25) { try await Task.sleep(nanoseconds: 5_000_000) }
+        await t.background.idle()
         XCTAssertEqual(t.favoriteIDs, [25], "the card's button kept the favorite")
         try await t.runDesktopAction("25", "unfavorite").value()
         XCTAssertEqual(t.favoriteIDs, [])

@@ -17,9 +17,28 @@ final class CountingDecoder: ImageDecoder {
 
 /// Keeps every notification shown.
 final class RecordingNotifier: DesktopNotifier {
-    let shown = Mutex<[DesktopNotification]>([])
-    func show(_ n: DesktopNotification) { shown.withLock { $0.append(n) } }
-    var all: [DesktopNotification] { shown.withLock { $0 } }
+    let shown = Mutex<(all: [DesktopNotification], waiting: [(Int, CheckedContinuation<Void, Never>)])>(([], []))
+    func show(_ n: DesktopNotification) {
+        let ready = shown.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.all.append(n)
+            let count = s.all.count
+            defer { s.waiting.removeAll { $0.0 <= count } }
+            return s.waiting.filter { $0.0 <= count }.map(\.1)
+        }
+        ready.forEach { $0.resume() }
+    }
+    var all: [DesktopNotification] { shown.withLock { $0.all } }
+    /// Returns once `count` notifications were shown: a hook, not a poll.
+    func waitFor(_ count: Int) async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let now = shown.withLock { s -> Bool in
+                if s.all.count >= count { return true }
+                s.waiting.append((count, c))
+                return false
+            }
+            if now { c.resume() }
+        }
+    }
 }
 
 /// A 1×1 GIF89a: colour table, graphic control extension, one frame, trailer.
@@ -123,8 +142,9 @@ final class DesktopServiceTests: XCTestCase {
         try await s.setFavorite("pikachu", true).value()  // no change, no notification
         for _ in 0..<5 { _ = try await s.toggleFavorite("25").value() }
         try await s.setFavorite("mon3", true).value()
-        let deadline = Date().addingTimeInterval(5)
-        while notifier.all.count < 7 && Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        let seven = expectation(description: "seven notifications")
+        Task { await notifier.waitFor(7); seven.fulfill() }
+        await fulfillment(of: [seven], timeout: 5)
         let shown = notifier.all
         XCTAssertEqual(shown.map(\.summary), ["Pikachu added to favorites"]
                        + ["removed from", "added to", "removed from", "added to", "removed from"].map { "Pikachu \($0) favorites" }

@@ -64,11 +64,11 @@ extension ServiceTests {
         let s = try makeService(api)
         _ = try await s.spritePath("7").value()
         _ = try await s.randomSprite(favorites: false, shinyChance: 0).value()
-        try await Task.sleep(nanoseconds: 50_000_000)
+        await s.background.idle()
         XCTAssertTrue(s.sprites.shiny.pathOnDisk(7).isEmpty, "a draw that cannot be shiny warms nothing")
         let pick = try await s.randomSprite(favorites: false, shinyChance: 0.001).value()
         XCTAssertEqual(pick.id, 7)
-        for _ in 0..<200 where s.sprites.shiny.pathOnDisk(7).isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+        await s.background.idle()
         XCTAssertFalse(s.sprites.shiny.pathOnDisk(7).isEmpty, "the next draw may be shiny")
         let shiny = try await s.randomSprite(favorites: false, shinyChance: 1).value()
         XCTAssertTrue(shiny.shiny)

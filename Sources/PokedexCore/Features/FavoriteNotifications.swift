@@ -57,7 +57,7 @@ final class FavoriteNotifications: Sendable {
          describe: @escaping @Sendable (FavoriteChange) async -> DesktopNotification) {
         let (stream, continuation) = AsyncStream<FavoriteChange>.makeStream()
         changes = continuation
-        background.run(.utility) {
+        background.runResident(.utility) {
             for await change in stream { notifier.show(await describe(change)) }
         }
     }

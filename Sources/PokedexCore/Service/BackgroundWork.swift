@@ -15,8 +15,14 @@ final class BackgroundWork: Sendable {
     private struct State {
         var next = 0
         var tasks: [Int: Task<Void, Never>] = [:]
+        /// Jobs that run for the service's whole life (the notifications' queue): cancelled at
+        /// shutdown like any, but never waited for by ``idle()``.
+        var resident: Set<Int> = []
         var stopping = false
-        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Who waits for the jobs to end: `all` counts the resident ones too.
+        var waiters: [(all: Bool, continuation: CheckedContinuation<Void, Never>)] = []
+
+        func done(all: Bool) -> Bool { all ? tasks.isEmpty : tasks.count == resident.count }
     }
     private let state = Mutex(State())
     /// Entered per job: what a thread that is not a task (pokedexd's main, at exit) waits on.
@@ -28,23 +34,31 @@ final class BackgroundWork: Sendable {
     /// unless shutdown began. Returns whether it started.
     @discardableResult
     func run(_ priority: TaskPriority, _ job: @escaping @Sendable () async -> Void) -> Bool {
-        start { id in Task(priority: priority) { [weak self] in await job(); self?.ended(id) } }
+        start(resident: false) { id in Task(priority: priority) { [weak self] in await job(); self?.ended(id) } }
+    }
+
+    /// Starts `job`, which runs until the service stops (a queue's consumer): ``idle()`` does
+    /// not wait for it; ``shutdown()`` cancels it like any other.
+    @discardableResult
+    func runResident(_ priority: TaskPriority, _ job: @escaping @Sendable () async -> Void) -> Bool {
+        start(resident: true) { id in Task(priority: priority) { [weak self] in await job(); self?.ended(id) } }
     }
 
     /// Starts `job` as a task of its own, inheriting nothing from the caller, unless shutdown
     /// began. Returns whether it started.
     @discardableResult
     func runDetached(_ priority: TaskPriority, _ job: @escaping @Sendable () async -> Void) -> Bool {
-        start { id in Task.detached(priority: priority) { [weak self] in await job(); self?.ended(id) } }
+        start(resident: false) { id in Task.detached(priority: priority) { [weak self] in await job(); self?.ended(id) } }
     }
 
-    private func start(_ make: (Int) -> Task<Void, Never>) -> Bool {
+    private func start(resident: Bool, _ make: (Int) -> Task<Void, Never>) -> Bool {
         // Created under the lock: a job that ends at once waits for its own entry to exist.
         state.withLock { s in
             guard !s.stopping else { return false }
             let id = s.next
             s.next &+= 1
             jobs.enter()
+            if resident { s.resident.insert(id) }
             s.tasks[id] = make(id)
             return true
         }
@@ -53,10 +67,12 @@ final class BackgroundWork: Sendable {
     private func ended(_ id: Int) {
         let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
             s.tasks.removeValue(forKey: id)
+            s.resident.remove(id)
             jobs.leave()
-            guard s.tasks.isEmpty else { return [] }
-            defer { s.idleWaiters = [] }
-            return s.idleWaiters
+            let (all, some) = (s.done(all: true), s.done(all: false))
+            let ready = s.waiters.filter { $0.all ? all : some }
+            s.waiters.removeAll { $0.all ? all : some }
+            return ready.map(\.continuation)
         }
         for w in waiters { w.resume() }
     }
@@ -64,12 +80,15 @@ final class BackgroundWork: Sendable {
     /// Jobs running now.
     public var running: Int { state.withLock { $0.tasks.count } }
 
-    /// Returns when no job is running (at once if none is). For tests and for exit.
-    public func idle() async {
+    /// Returns when no job is running but the resident ones (at once if none is): what tests
+    /// wait on instead of polling, and what shutdown waits for.
+    public func idle() async { await waitUntilDone(all: false) }
+
+    private func waitUntilDone(all: Bool) async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s -> Bool in
-                if s.tasks.isEmpty { return true }
-                s.idleWaiters.append(c)
+                if s.done(all: all) { return true }
+                s.waiters.append((all, c))
                 return false
             }
             if now { c.resume() }
@@ -89,7 +108,7 @@ final class BackgroundWork: Sendable {
     /// ``stop()``, then returns when every job has ended.
     public func shutdown() async {
         stop()
-        await idle()
+        await waitUntilDone(all: true)
     }
 
     /// Blocks the calling thread (never a task's) until every job has ended, at most `timeout`
