@@ -87,7 +87,7 @@ test: deps test-unit test-integration test-examples test-browse test-soak test-n
 
 test-unit:
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --disable-swift-testing --filter 'PokedexCoreTests|PokedexTerminalTests|PokedexProtocolTests|PokedexBusServerTests'
+	$(SWIFT) test --skip-build --disable-swift-testing --filter 'PokedexNetworkTests|PokedexCoreTests|PokedexTerminalTests|PokedexProtocolTests|PokedexBusServerTests'
 	# Property-based tests (Swift Testing, x-sheep/swift-property-based): browse's model and view,
 	# the input decoder, the terminal's answers, search queries, names, paging, SpriteArt and the
 	# sanitiser; 10,000 random cases each (POKEDEX_PROPERTY_COUNT changes it).

@@ -37,8 +37,11 @@ let package = Package(
         .target(name: "PokedexLocks"),
         // The answers and errors as values, shared by the service and its clients (no Foundation).
         .target(name: "PokedexModels"),
-        // The domain, free of C: tiers, favorites, search, the fetcher, the service.
-        .target(name: "PokedexCore", dependencies: ["PokedexModels", "PokedexLocks"]),
+        // The network, free of C and of the domain: the fetcher, its request gate, each host's
+        // health, single flights, the two clocks. What any client of a budgeted HTTP API needs.
+        .target(name: "PokedexNetwork", dependencies: ["PokedexModels", "PokedexLocks"]),
+        // The domain, free of C: tiers, favorites, search, the service.
+        .target(name: "PokedexCore", dependencies: ["PokedexModels", "PokedexLocks", "PokedexNetwork"]),
 
         // Sprite pixels from PNG bytes, through libpng (the service's colours, pokectl's pictures).
         .target(name: "PokedexPNG", dependencies: ["PokedexModels", "CPNG"]),
@@ -53,7 +56,7 @@ let package = Package(
         // One sd-event loop thread that owns the bus and the curl multi handle.
         .target(name: "PokedexEventLoop", dependencies: ["CSystemd", "PokedexLocks"]),
         // Adapters: they only translate.
-        .target(name: "PokedexCurl", dependencies: ["PokedexCore", "PokedexEventLoop", "CCurl", "CCurlShims"]),
+        .target(name: "PokedexCurl", dependencies: ["PokedexNetwork", "PokedexModels", "PokedexEventLoop", "CCurl", "CCurlShims"]),
         .target(name: "PokedexBusServer", dependencies: ["PokedexProtocol", "PokedexCore", "PokedexEventLoop", "CSystemd", "CBusShims"]),
         // The bus client and message coding: what pokectl, widgets and tests link (no curl, no Foundation).
         .target(name: "PokedexBusClient", dependencies: ["PokedexModels", "PokedexProtocol", "CSystemd"]),
@@ -80,8 +83,9 @@ let package = Package(
 
         // The fakes every test target shares: a clock moved by hand, an HTTP client answering
         // from routes, favorites in memory, temporary directories, and one PNG encoder.
-        .target(name: "PokedexTestKit", dependencies: ["PokedexCore", "PokedexLocks"], path: "Tests/PokedexTestKit"),
-        .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore", "PokedexLocks", "PokedexTestKit"]),
+        .target(name: "PokedexTestKit", dependencies: ["PokedexCore", "PokedexNetwork", "PokedexLocks"], path: "Tests/PokedexTestKit"),
+        .testTarget(name: "PokedexNetworkTests", dependencies: ["PokedexNetwork", "PokedexLocks", "PokedexTestKit"]),
+        .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore", "PokedexNetwork", "PokedexLocks", "PokedexTestKit"]),
         // pokectl's drawing (PokedexTerminal); ColorTests, beside it, the PNG decoder and the
         // sprites' dominant colour (PokedexPNG, PokedexCore).
         .testTarget(name: "PokedexTerminalTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal", "PokedexTestKit"], exclude: ["Snapshots"]),

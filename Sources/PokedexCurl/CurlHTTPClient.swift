@@ -1,7 +1,7 @@
 import CCurl
 import CCurlShims
 import Glibc
-import PokedexCore
+import PokedexNetwork
 import PokedexEventLoop
 import PokedexModels
 
@@ -32,7 +32,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         public var connectTimeout = 5.0
         /// The most any body may be, whatever a request allows.
         public var maxBodyBytes = 32 << 20
-        public var userAgent = ServiceConfiguration.userAgent
+        public var userAgent = PokedexVersion.userAgent
         /// Certificates to trust instead of the system's (a self-hosted mirror); verification stays on.
         public var caFile: String?
         public init() {}

@@ -57,6 +57,13 @@ public final class FakeHTTPClient: HTTPClient {
     }
 }
 
+/// A thread-safe counter for fake routes.
+public final class Counter: Sendable {
+    private let n = Mutex(0)
+    public init() {}
+    public func next() -> Int { n.withLock { v in defer { v += 1 }; return v } }
+}
+
 /// Favorites kept in memory; can be told to fail.
 public final class MemoryFavoritesPersistence: FavoritesPersistence {
     public init() {}

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PokedexLocks
+import PokedexNetwork
 
 /// `CacheStats`, `VerifyCache` and `ClearCache`: what the disk tier holds, by kind; every
 /// file checked, and the damaged fetched again through the loaders every answer uses; both

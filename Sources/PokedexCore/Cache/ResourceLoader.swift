@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import PokedexLocks
+import PokedexNetwork
 
 /// One kind of resource the loader knows how to keep: its URL, how to decode the API's
 /// body into a compact record, and how that record sits in the memory tier.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PokedexLocks
+import PokedexNetwork
 
 /// Which image a ``SpriteCache`` holds: where its files go and how a whole one looks.
 struct SpriteKind: Sendable {

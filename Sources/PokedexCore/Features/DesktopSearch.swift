@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PokedexLocks
+import PokedexNetwork
 
 /// What the desktop's search providers ask (GNOME Shell's overview, KRunner): the Pokémon for
 /// the words typed, narrowed as typing goes on, described from memory. It answers within a

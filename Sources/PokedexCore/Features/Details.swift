@@ -1,3 +1,5 @@
+import PokedexNetwork
+
 /// `Detail`: a Pokémon's record, species, sprites and favorite state in one answer.
 final class Details: Sendable {
     private let records: Records

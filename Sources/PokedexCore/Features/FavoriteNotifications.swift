@@ -1,3 +1,5 @@
+import PokedexNetwork
+
 /// A desktop notification, as the service wants it shown.
 public struct DesktopNotification: Equatable, Sendable {
     /// One line: `Pikachu added to favorites`.

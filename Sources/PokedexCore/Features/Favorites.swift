@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import PokedexLocks
+import PokedexNetwork
 
 /// One favorite, as stored.
 public struct Favorite: Sendable, Codable, Equatable {

@@ -1,4 +1,5 @@
 import PokedexLocks
+import PokedexNetwork
 
 /// Browsing never waits: the page asked for last, its sprites and those of the next two
 /// pages are fetched in the background, in that order; work for pages left behind is dropped.

@@ -1,4 +1,5 @@
 import PokedexLocks
+import PokedexNetwork
 
 /// `RandomSprite`: a Pokémon drawn at random with its sprite, for a fetch tool's logo at
 /// shell start-up, where every millisecond shows.

@@ -1,3 +1,5 @@
+import PokedexNetwork
+
 /// The compact `pokemon` and `pokemon-species` records, through the tiers.
 final class Records: Sendable {
     private let loader: ResourceLoader

@@ -1,4 +1,5 @@
 import PokedexLocks
+import PokedexNetwork
 
 /// Where a default sprite is guessed to be before a `pokemon` body names it: the
 /// configured pattern, or PokeAPI's, refined by the bodies seen.

@@ -1,4 +1,5 @@
 import PokedexLocks
+import PokedexNetwork
 
 /// `Sync`: everything a person needs offline: every list entry, every detail (pokemon and
 /// species), every default sprite, and the names of every type, ability, stat and form, so a

@@ -1,3 +1,5 @@
+import PokedexNetwork
+
 /// The kinds of resource read for their names alone.
 enum NamedKind: String, CaseIterable, Sendable {
     case type, ability, stat

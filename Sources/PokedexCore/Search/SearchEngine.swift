@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PokedexLocks
+import PokedexNetwork
 
 /// Search: the index over every name (API and localized), and the type and generation
 /// filters it needs; built off the bus thread, rebuilt when its inputs change.

@@ -1,5 +1,6 @@
 import Dispatch
 import PokedexLocks
+import PokedexNetwork
 
 /// The one owner of the service's background work: the warm start, probing a host that is
 /// down, pre-warming pages and sprites, revalidating stale records, writing records behind

@@ -82,10 +82,6 @@ public struct ServiceConfiguration: Sendable {
         self.notFoundTTL = notFoundTTL
     }
 
-    /// The User-Agent every request sends.
-    public static var userAgent: String {
-        "pokedexd/\(version) (+https://github.com/pokedexd/pokedexd)"
-    }
 }
 
 /// The XDG base directories, with the specification's fallbacks.

@@ -1,3 +1,5 @@
+import PokedexNetwork
+
 extension PokedexError {
     /// Converts any error thrown inside the core into a `PokedexError`.
     static func wrap(_ error: any Error, context: String) -> PokedexError {

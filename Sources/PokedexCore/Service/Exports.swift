@@ -1,1 +1,2 @@
 @_exported import PokedexModels
+@_exported import PokedexNetwork

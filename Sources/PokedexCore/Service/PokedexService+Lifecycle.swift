@@ -1,3 +1,5 @@
+import PokedexNetwork
+
 /// Starting the service's own work, and stopping it at exit with nothing lost.
 extension PokedexService {
     /// Starts background work: parses the bundled names; unless prefetching is off, pre-warms the first page, opens the

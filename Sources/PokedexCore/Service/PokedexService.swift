@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PokedexNetwork
 
 /// The Pokédex: answers list, detail, search, sprite and favorites questions from the
 /// memory tier, the disk tier or PokeAPI, in that order.

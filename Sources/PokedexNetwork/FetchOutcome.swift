@@ -1,7 +1,8 @@
 import FoundationEssentials
+import PokedexModels
 
 /// Why the ``Fetcher`` gave up.
-enum FetchError: Error, Equatable, Sendable {
+package enum FetchError: Error, Equatable, Sendable {
     /// The API answered 404 (or 410).
     case notFound(url: String)
     /// The URL's host is not on the allowlist.
@@ -25,7 +26,7 @@ enum FetchError: Error, Equatable, Sendable {
     /// The body arrived but is not what was asked for (``message`` says why).
     case unusable(url: String, message: String)
 
-    func asPokedexError(context: String) -> PokedexError {
+    package func asPokedexError(context: String) -> PokedexError {
         switch self {
         case .notFound: return .notFound(context)
         case .hostNotAllowed(let host):
@@ -52,7 +53,7 @@ enum FetchError: Error, Equatable, Sendable {
     }
 
     /// Whether trying again cannot help.
-    var isPermanent: Bool {
+    package var isPermanent: Bool {
         switch self {
         case .notFound, .hostNotAllowed, .tooLarge, .unusable, .unexpectedNotModified: return true
         default: return false
@@ -61,7 +62,7 @@ enum FetchError: Error, Equatable, Sendable {
 }
 
 /// What a successful fetch brought: the body as `transform` made it, or `304`.
-enum Fetched<Value: Sendable>: Sendable {
+package enum Fetched<Value: Sendable>: Sendable {
     /// A new body, with its validator and lifetime.
     case body(Value, etag: String?, maxAge: Double)
     /// `304`: the cached copy is still good for `maxAge` more seconds.
@@ -70,11 +71,11 @@ enum Fetched<Value: Sendable>: Sendable {
 extension Fetched: Equatable where Value: Equatable {}
 
 /// A fetch that keeps the raw bytes.
-typealias FetchOutcome = Fetched<[UInt8]>
+package typealias FetchOutcome = Fetched<[UInt8]>
 
 /// What kind of body a request expects: its size cap and what it is budgeted at while it
 /// waits to be decoded.
-struct BodyKind: Sendable, Equatable {
+package struct BodyKind: Sendable, Equatable {
     /// Larger than this is refused (permanently): PokeAPI's largest body is Mew's, 1.3 MB.
     public let maxBytes: Int
     /// Held in the decode budget from the request's start until its body is decoded.

@@ -1,12 +1,5 @@
 import PokedexLocks
-
-/// Priorities, as the journal knows them.
-public enum LogLevel: Int, Sendable {
-    case error = 3, warning = 4, notice = 5, info = 6, debug = 7
-}
-
-/// Where the core writes what a person may need to act on. The daemon sends it to the journal.
-public typealias Logger = @Sendable (LogLevel, String) -> Void
+import PokedexNetwork
 
 /// Logs what a decoded body held that was not PokeAPI's shape and was dropped: a line for each
 /// of the first few, then one line with how many more, so a hostile body cannot flood the journal.

@@ -1,32 +1,33 @@
 import FoundationEssentials
 import PokedexLocks
+import PokedexModels
 
 /// Everything about the network in one place: the host allowlist, redirects, retries with
 /// capped backoff and jitter, `Retry-After`, `If-None-Match`, each host's health, the budget
 /// of requests and bytes in flight, body size caps, and priorities (callers first).
-final class Fetcher: Sendable {
-    let client: any HTTPClient
+package final class Fetcher: Sendable {
+    package let client: any HTTPClient
     private let clock: any PokedexClock
     private let allowedHosts: Set<String>
     /// The API is reached over https: nothing is fetched over plain http, whether a redirect, a
     /// URL in a body or the sprite template names it.
     private let httpsOnly: Bool
-    let deadline: Double
+    package let deadline: Double
     private let maxAttempts: Int
     private let defaultMaxAge: Double
     private let log: Logger
-    let health: HostHealth
-    let gate: RequestGate
+    package let health: HostHealth
+    package let gate: RequestGate
     private let state = Mutex(State())
 
-    struct State {
+    package struct State {
         var refusedHosts: Set<String> = []
         /// URL → an answer given again instead of asking until it expires (bounded, whatever
         /// the callers send): a 404, to everyone; a refused body, to work nobody asked for.
         var remembered: [String: Remembered] = [:]
     }
 
-    struct Remembered {
+    package struct Remembered {
         let until: Instant
         let error: FetchError
         /// False for a refused body (too large, not a whole image, not PokeAPI's shape):
@@ -92,10 +93,10 @@ final class Fetcher: Sendable {
         return allowedHosts.contains(host)
     }
 
-    static func hostOf(_ url: String) -> String? { URLComponents(string: url)?.host }
+    package static func hostOf(_ url: String) -> String? { URLComponents(string: url)?.host }
 
     /// A caller now waits for `url`, which may be queued behind other callers at a lower priority.
-    func promote(_ url: String) { gate.promote(url, to: FetchPriority.current) }
+    package func promote(_ url: String) { gate.promote(url, to: FetchPriority.current) }
 
     /// GETs `url` and keeps the raw bytes (see ``fetch(_:etag:as:decode:)``).
     public func fetch(_ url: String, etag: String? = nil, as kind: BodyKind = .json) async throws(FetchError) -> FetchOutcome {

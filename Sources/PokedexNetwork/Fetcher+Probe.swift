@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PokedexLocks
+import PokedexModels
 
 extension Fetcher {
     /// One request, no retries, no body: does the host of `url` answer now? Used to probe a
@@ -44,7 +45,7 @@ extension Fetcher {
     }
 
     /// `https://host[:port]/` of a URL.
-    static func root(of url: String) -> String {
+    package static func root(of url: String) -> String {
         guard var u = URLComponents(string: url) else { return url }
         u.path = "/"
         u.query = nil

@@ -1,6 +1,6 @@
 import XCTest
 import PokedexTestKit
-@testable import PokedexCore
+@testable import PokedexNetwork
 
 final class FetcherTests: XCTestCase {
     let url = "https://pokeapi.test/api/v2/pokemon/25/"
@@ -131,11 +131,6 @@ final class FetcherTests: XCTestCase {
     }
 }
 
-/// A thread-safe counter for fake routes.
-final class Counter: Sendable {
-    private let n = Mutex(0)
-    func next() -> Int { n.withLock { v in defer { v += 1 }; return v } }
-}
 import Synchronization
 
 final class FetcherLoggingTests: XCTestCase {

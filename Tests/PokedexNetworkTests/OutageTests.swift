@@ -1,6 +1,6 @@
 import PokedexLocks
 import XCTest
-@testable import PokedexCore
+@testable import PokedexNetwork
 import PokedexTestKit
 
 /// A host that is down costs at most one request per probe interval, however many callers ask

@@ -1,9 +1,10 @@
 import PokedexLocks
+import PokedexModels
 
 /// Who waits for a request, which decides its place in the queue and what it does with a
 /// host that is down. Set for a whole piece of work with ``withPriority(_:_:)``; child tasks
 /// and the single flights they start inherit it.
-enum FetchPriority: Int, Sendable, Comparable, CustomStringConvertible {
+package enum FetchPriority: Int, Sendable, Comparable, CustomStringConvertible {
     /// A caller waits for it and cannot answer without it. Goes first; a host that is down
     /// still gets one attempt, because a person asked.
     case required = 0
@@ -20,7 +21,7 @@ enum FetchPriority: Int, Sendable, Comparable, CustomStringConvertible {
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
     /// A caller is waiting for it.
-    var isCallers: Bool { self <= .optional }
+    package var isCallers: Bool { self <= .optional }
 
     public var description: String {
         switch self {
@@ -33,7 +34,7 @@ enum FetchPriority: Int, Sendable, Comparable, CustomStringConvertible {
 }
 
 /// Runs `work` with every fetch it makes at `priority` (never above the priority already in force).
-func withPriority<T: Sendable, E: Error>(_ priority: FetchPriority, _ work: () async throws(E) -> T) async throws(E) -> T {
+package func withPriority<T: Sendable, E: Error>(_ priority: FetchPriority, _ work: () async throws(E) -> T) async throws(E) -> T {
     let effective = max(priority, FetchPriority.current)
     let result: Result<T, E> = await FetchPriority.$current.withValue(effective) {
         do throws(E) { return .success(try await work()) } catch { return .failure(error) }
@@ -80,7 +81,7 @@ public final class CallTrace: Sendable {
     }
 
     /// Runs `work` as a named step of the current call (if there is one).
-    static func step<T>(_ what: @autoclosure () -> String, _ work: () async throws -> T) async throws -> T {
+    package static func step<T>(_ what: @autoclosure () -> String, _ work: () async throws -> T) async throws -> T {
         guard let trace = current else { return try await work() }
         let id = trace.counter.withLock { c -> UInt64 in c += 1; return c }
         let text = what()

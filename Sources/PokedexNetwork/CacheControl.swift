@@ -1,14 +1,15 @@
 import FoundationEssentials
+import PokedexModels
 
 /// `Cache-Control` as the fetcher reads it: how long a body stays fresh.
-enum CacheControl {
+package enum CacheControl {
     /// The longest a body is kept fresh, whatever a server says: 30 days.
-    static let maxAgeCap: Double = 30 * 86400
+    package static let maxAgeCap: Double = 30 * 86400
 
     /// `Cache-Control`'s lifetime in seconds: `no-store`/`no-cache` are 0; `max-age` counts
     /// only as a non-negative integer (quoted or not), clamped to ``maxAgeCap``. Anything else
     /// (`inf`, `nan`, `-1`, `1e9`, garbage) counts as absent: nil.
-    static func maxAge(_ cacheControl: String?) -> Double? {
+    package static func maxAge(_ cacheControl: String?) -> Double? {
         guard let cc = cacheControl else { return nil }
         for part in cc.split(separator: ",") {
             let kv = part.trimmingWhitespace().split(separator: "=", maxSplits: 1)

@@ -1,3 +1,5 @@
+import PokedexModels
+
 /// One GET, as the core asks for it.
 public struct HTTPRequest: Sendable, Equatable {
     public var url: String

@@ -1,7 +1,7 @@
 import XCTest
 import PokedexTestKit
 import PokedexLocks
-@testable import PokedexCore
+@testable import PokedexNetwork
 
 /// Merged loads: a cancelled waiter leaves at once; the work stops only when nobody waits.
 final class SingleFlightTests: XCTestCase {

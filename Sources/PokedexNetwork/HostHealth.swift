@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PokedexLocks
+import PokedexModels
 
 /// Each host's health, on its own: the API and the sprite host fail independently (some
 /// networks block GitHub's raw host while the API answers).
@@ -14,13 +15,13 @@ import PokedexLocks
 /// - It is tried again after 1 s, then 2, 4 … 30 s, each up to a quarter longer at random
 ///   (``probe(for:)``); any answer brings it back.
 /// - Each change is told once (``observe(_:)``): one journal line down, one up.
-final class HostHealth: Sendable {
+package final class HostHealth: Sendable {
     /// What a change looks like to the observer.
-    struct Change: Sendable {
-        let host: String
-        let up: Bool
-        let isAPI: Bool
-        let reason: String
+    package struct Change: Sendable {
+        package let host: String
+        package let up: Bool
+        package let isAPI: Bool
+        package let reason: String
     }
 
     private struct Host {
@@ -44,7 +45,7 @@ final class HostHealth: Sendable {
     }
 
     /// How a request may go to its host.
-    enum Admission: Equatable {
+    package enum Admission: Equatable {
         /// Go ahead; `outage` is the host's counter when it was sent.
         case go(outage: Int)
         /// The host is down and its next try is due: this caller makes the one attempt, with no
@@ -61,20 +62,20 @@ final class HostHealth: Sendable {
         case refused(String)
     }
 
-    static let firstBackoff = 1.0
+    package static let firstBackoff = 1.0
     /// A try due within this many seconds is waited for by a caller (the first two tries of an
     /// outage, 1 and 2 s after it began); past that, callers are answered at once.
-    static let imminent = 2.0
+    package static let imminent = 2.0
     /// Each pause is stretched by up to a quarter, at random: copies of the service that saw
     /// the same outage begin do not probe in step (never shorter: the schedule is a floor).
-    static func jitter() -> Double { Double.random(in: 1...1.25) }
-    static let maxBackoff = 30.0
-    static let serverErrorsToGoDown = 8
+    package static func jitter() -> Double { Double.random(in: 1...1.25) }
+    package static let maxBackoff = 30.0
+    package static let serverErrorsToGoDown = 8
     /// Bodies cut off in a row (no whole answer between them) that take a host down. A host
     /// going away mid-transfer cuts every transfer under way, then refuses connections (which
     /// takes it down at once); a lossy link that cuts one body in ten cuts three in a row about
     /// once in a thousand answers, and a host taken down refuses callers until its next try.
-    static let cutsToGoDown = 6
+    package static let cutsToGoDown = 6
 
     private let apiHost: String?
     private let clock: any PokedexClock
@@ -82,39 +83,39 @@ final class HostHealth: Sendable {
     private let observers = Mutex<[@Sendable (Change) -> Void]>([])
 
     /// - Parameter apiHost: the authority `Online` follows; nil: every host counts.
-    init(apiHost: String?, clock: any PokedexClock) {
+    package init(apiHost: String?, clock: any PokedexClock) {
         self.apiHost = apiHost
         self.clock = clock
     }
 
     /// Adds `handler`, told of every change from the thread that saw it.
-    func observe(_ handler: @escaping @Sendable (Change) -> Void) { observers.withLock { $0.append(handler) } }
+    package func observe(_ handler: @escaping @Sendable (Change) -> Void) { observers.withLock { $0.append(handler) } }
 
     /// `host` or `host:port` of a URL, lower-cased: the key health is tracked under.
-    static func authority(_ url: String) -> String? {
+    package static func authority(_ url: String) -> String? {
         guard let u = URLComponents(string: url), let host = u.host?.lowercased(), !host.isEmpty else { return nil }
         return u.port.map { "\(host):\($0)" } ?? host
     }
 
     /// Whether the API host answers (with no API host named: whether every host does).
-    var isOnline: Bool {
+    package var isOnline: Bool {
         hosts.withLock { h in
             if let apiHost { return h[apiHost]?.down == nil }
             return h.values.allSatisfy { $0.down == nil }
         }
     }
 
-    func isUp(_ host: String) -> Bool { hosts.withLock { $0[host]?.down == nil } }
+    package func isUp(_ host: String) -> Bool { hosts.withLock { $0[host]?.down == nil } }
 
     /// Whether the host is down for being out of reach (so that any answer proves it back).
-    func isUnreachable(_ host: String) -> Bool { hosts.withLock { h in h[host].map { $0.down != nil && !$0.downForErrors } ?? false } }
+    package func isUnreachable(_ host: String) -> Bool { hosts.withLock { h in h[host].map { $0.down != nil && !$0.downForErrors } ?? false } }
 
     /// Whether the host has answered since the service started (and is not down since).
-    func heardFrom(_ host: String) -> Bool { hosts.withLock { $0[host]?.heard ?? false } }
+    package func heardFrom(_ host: String) -> Bool { hosts.withLock { $0[host]?.heard ?? false } }
 
     /// What a caller is told while the host is down ("cannot reach … since …; next try in N s");
     /// nil while it is up. For a request admitted before it went down, or waiting for a try.
-    func downMessage(_ host: String) -> String? {
+    package func downMessage(_ host: String) -> String? {
         hosts.withLock { h in
             guard let entry = h[host], let down = entry.down else { return nil }
             return Self.downMessage(host, clock.wallTime(of: down.since), down.reason, wait: down.nextAttempt - clock.instant(), trying: entry.attempting)
@@ -122,10 +123,10 @@ final class HostHealth: Sendable {
     }
 
     /// Whether the host is known to multiplex (HTTP/2); nil until it answered once.
-    func multiplexes(_ host: String) -> Bool? { hosts.withLock { $0[host]?.multiplexed } }
+    package func multiplexes(_ host: String) -> Bool? { hosts.withLock { $0[host]?.multiplexed } }
 
     /// When a host that is down is next due for a probe, and what to ask it; nil while it is up.
-    func probe(for host: String) -> (at: Instant, url: String)? {
+    package func probe(for host: String) -> (at: Instant, url: String)? {
         hosts.withLock { h in
             guard let entry = h[host], let down = entry.down, let url = entry.probeURL else { return nil }
             return (down.nextAttempt, url)
@@ -133,7 +134,7 @@ final class HostHealth: Sendable {
     }
 
     /// Before each attempt.
-    func admit(_ host: String, _ priority: FetchPriority) -> Admission {
+    package func admit(_ host: String, _ priority: FetchPriority) -> Admission {
         hosts.withLock { h in
             guard var entry = h[host], let down = entry.down else { return .go(outage: h[host]?.outage ?? 0) }
             let now = clock.instant()
@@ -151,14 +152,14 @@ final class HostHealth: Sendable {
     }
 
     /// "cannot reach pokeapi.co since 13:45:02 UTC (…); next try in 4 s".
-    static func downMessage(_ host: String, _ since: Date, _ reason: String, wait: Double, trying: Bool) -> String {
+    package static func downMessage(_ host: String, _ since: Date, _ reason: String, wait: Double, trying: Bool) -> String {
         let when = trying || wait <= 0 ? "trying again now" : "next try in \(Int(wait.rounded(.up))) s"
         return "cannot reach \(host) since \(clockTime(since)) (\(reason)); \(when)"
     }
 
     /// The attempt ``admit(_:_:)`` granted with `.once` is over (answered, failed, or never
     /// sent): those waiting for it ask again.
-    func endAttempt(_ host: String) {
+    package func endAttempt(_ host: String) {
         let waiters: [CheckedContinuation<Void, Never>] = hosts.withLock { h in
             guard var entry = h[host], entry.attempting else { return [] }
             entry.attempting = false
@@ -170,7 +171,7 @@ final class HostHealth: Sendable {
 
     /// Returns when the attempt under way to `host` (if any) is over. Not cancellable: the
     /// attempt ends within its own time-out.
-    func waitForAttempt(_ host: String) async {
+    package func waitForAttempt(_ host: String) async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let queued = hosts.withLock { h -> Bool in
                 guard var entry = h[host], entry.attempting else { return false }
@@ -183,7 +184,7 @@ final class HostHealth: Sendable {
     }
 
     /// Any HTTP answer, whatever its status: the host is there.
-    func answered(_ host: String, status: Int, multiplexed: Bool?, sentDuring outage: Int) {
+    package func answered(_ host: String, status: Int, multiplexed: Bool?, sentDuring outage: Int) {
         let change: Change? = hosts.withLock { h in
             var entry = h[host, default: Host()]
             defer { h[host] = entry }
@@ -207,7 +208,7 @@ final class HostHealth: Sendable {
     }
 
     /// No answer at all, to a request sent when the host's outage counter was `outage`.
-    func failed(_ host: String, _ failure: TransportFailure, url: String, sentDuring outage: Int) {
+    package func failed(_ host: String, _ failure: TransportFailure, url: String, sentDuring outage: Int) {
         let change: Change? = hosts.withLock { h in
             var entry = h[host, default: Host()]
             defer { h[host] = entry }
@@ -256,7 +257,7 @@ final class HostHealth: Sendable {
     private func tell(_ change: Change) { for o in observers.withLock({ $0 }) { o(change) } }
 
     /// Every host seen, the API's first.
-    func snapshot() -> [HostStatus] {
+    package func snapshot() -> [HostStatus] {
         let all = hosts.withLock { h in
             h.map { key, v in
                 HostStatus(host: key, isAPI: apiHost == key, up: v.down == nil,
@@ -270,7 +271,7 @@ final class HostHealth: Sendable {
     }
 
     /// `13:45:02`, UTC, for messages.
-    static func clockTime(_ date: Date) -> String {
+    package static func clockTime(_ date: Date) -> String {
         let s = Int(date.timeIntervalSince1970) % 86400
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(two(s / 3600)):\(two(s / 60 % 60)):\(two(s % 60)) UTC"

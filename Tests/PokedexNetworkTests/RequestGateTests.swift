@@ -1,6 +1,6 @@
 import XCTest
 import PokedexLocks
-@testable import PokedexCore
+@testable import PokedexNetwork
 
 /// The request gate: callers first, room kept for them, per-host connections where a host
 /// does not multiplex, and the budget of bytes held for decoding.

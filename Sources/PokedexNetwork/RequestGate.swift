@@ -1,4 +1,5 @@
 import PokedexLocks
+import PokedexModels
 
 /// The network's budget, in one place: requests in flight (in all, and per host that does not
 /// multiplex) and bytes of bodies held until they are decoded. Callers go first, and room is
@@ -9,18 +10,24 @@ import PokedexLocks
 /// within one priority. (Until an HTTPS host has answered once, its requests are let through
 /// as if it multiplexed; were it HTTP/1.1 after all, curl's per-host cap queues the excess of
 /// that first burst.)
-final class RequestGate: Sendable {
-    struct Limits: Sendable {
+package final class RequestGate: Sendable {
+    package struct Limits: Sendable {
         /// Requests in flight at once, over every host.
         var maxInFlight = 64
         /// Requests in flight to one host that does not multiplex (HTTP/1.1), or not known yet.
         var perHostConnections = 6
         /// Bytes of bodies fetched and not yet decoded.
         var maxHeldBytes = 8 << 20
+
+        package init(maxInFlight: Int = 64, perHostConnections: Int = 6, maxHeldBytes: Int = 8 << 20) {
+            self.maxInFlight = maxInFlight
+            self.perHostConnections = perHostConnections
+            self.maxHeldBytes = maxHeldBytes
+        }
     }
 
     /// One admitted request: its slot and the bytes it holds.
-    final class Ticket: Sendable {
+    package final class Ticket: Sendable {
         fileprivate let host: String
         fileprivate let held = Mutex<(bytes: Int, inFlight: Bool)>((0, true))
         fileprivate init(host: String, bytes: Int) {
@@ -58,7 +65,7 @@ final class RequestGate: Sendable {
         var maxInFlightSeen = 0
     }
 
-    let limits: Limits
+    package let limits: Limits
     private let multiplexes: @Sendable (String) -> Bool?
     private let heardFrom: @Sendable (String) -> Bool
     private let state = Mutex(State())
@@ -69,7 +76,7 @@ final class RequestGate: Sendable {
     ///     last down). Until it has, work nobody waits for goes to it one request at a time:
     ///     were it down, a cold start would send it a burst (the list and twenty guessed
     ///     sprites) before the first failure says so.
-    init(limits: Limits, multiplexes: @escaping @Sendable (String) -> Bool?,
+    package init(limits: Limits, multiplexes: @escaping @Sendable (String) -> Bool?,
          heardFrom: @escaping @Sendable (String) -> Bool = { _ in true }) {
         self.limits = limits
         self.multiplexes = multiplexes
@@ -80,7 +87,7 @@ final class RequestGate: Sendable {
     private var reserve: Int { max(1, limits.maxInFlight / 8) }
 
     /// Waits for room, in priority order. Throws `CancellationError` if the task is cancelled first.
-    func enter(host: String, url: String, priority: FetchPriority, bytes: Int) async throws -> Ticket {
+    package func enter(host: String, url: String, priority: FetchPriority, bytes: Int) async throws -> Ticket {
         let waiter = state.withLock { s -> Waiter in
             s.nextID += 1
             return Waiter(id: s.nextID, host: host, url: url, priority: priority, bytes: bytes)
@@ -112,7 +119,7 @@ final class RequestGate: Sendable {
 
     /// The request's transfer ended: its slot is free; its body (`bytes`, or none) is held
     /// until ``release(_:)``.
-    func transferEnded(_ ticket: Ticket, bodyBytes: Int) {
+    package func transferEnded(_ ticket: Ticket, bodyBytes: Int) {
         ticket.held.withLock { h in
             let was = h.bytes
             h.bytes = bodyBytes
@@ -128,7 +135,7 @@ final class RequestGate: Sendable {
     }
 
     /// Everything the request held is given back (its body was decoded or dropped).
-    func release(_ ticket: Ticket) {
+    package func release(_ ticket: Ticket) {
         let (bytes, inFlight) = ticket.held.withLock { h -> (Int, Bool) in
             defer { h = (0, false) }
             return (h.bytes, h.inFlight)
@@ -145,7 +152,7 @@ final class RequestGate: Sendable {
     }
 
     /// A caller now waits for `url`, which background work asked for first: it moves up.
-    func promote(_ url: String, to priority: FetchPriority) {
+    package func promote(_ url: String, to priority: FetchPriority) {
         let admitted: [(CheckedContinuation<Ticket, any Error>, Ticket)] = state.withLock { s in
             var moved = false
             for w in s.waiting where w.url == url && w.priority > priority {
@@ -160,7 +167,7 @@ final class RequestGate: Sendable {
     }
 
     /// (in flight now, most in flight at once so far, bytes held, waiting).
-    var usage: (inFlight: Int, maxInFlight: Int, heldBytes: Int, waiting: Int) {
+    package var usage: (inFlight: Int, maxInFlight: Int, heldBytes: Int, waiting: Int) {
         state.withLock { ($0.inFlight, $0.maxInFlightSeen, $0.heldBytes, $0.waiting.count) }
     }
 

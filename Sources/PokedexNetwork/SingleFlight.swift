@@ -1,11 +1,12 @@
 import PokedexLocks
+import PokedexModels
 
 /// Merges concurrent loads of the same key into one: the first caller starts the work,
 /// later callers wait for the same result. Once it ends, the next call starts afresh.
 ///
 /// A caller whose task is cancelled stops waiting at once. The work goes on while anyone
 /// else still waits for it, and is cancelled when the last waiter leaves.
-final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// One caller. Its fields are guarded by the flight map's lock.
     // @unchecked: a reference shared by the map and the caller's cancellation handler; its
     // fields change only under `state`'s lock, which the type system cannot see.

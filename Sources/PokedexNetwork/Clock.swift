@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import PokedexModels
 
 /// A moment on the monotonic clock: seconds since an arbitrary origin. It never steps when
 /// the wall clock does (NTP, a person setting the time) and stands still while the machine

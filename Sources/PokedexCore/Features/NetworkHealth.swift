@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PokedexLocks
+import PokedexNetwork
 
 /// Each host's health as the service uses it: `Online` follows the API host alone; a host
 /// that is down is probed gently (after 1 s, doubling to 30 s) until it answers, by one
