@@ -68,12 +68,15 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         pdx_multi_setopt_long(m, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         pdx_multi_setopt_long(m, CURLMOPT_MAX_CONCURRENT_STREAMS, options.maxConcurrentStreams)
         pdx_multi_setopt_socket_fn(m, { _, fd, what, userp, _ in
-            Unmanaged<CurlHTTPClient>.fromOpaque(userp!).takeUnretainedValue().socketChanged(fd, what)
+            // No client any more (its deinit is tearing the handles down): nothing to watch.
+            guard let userp else { return 0 }
+            Unmanaged<CurlHTTPClient>.fromOpaque(userp).takeUnretainedValue().socketChanged(fd, what)
             return 0
         })
         pdx_multi_setopt_ptr(m, CURLMOPT_SOCKETDATA, me)
         pdx_multi_setopt_timer_fn(m, { _, timeoutMS, userp in
-            Unmanaged<CurlHTTPClient>.fromOpaque(userp!).takeUnretainedValue().timerChanged(timeoutMS)
+            guard let userp else { return 0 }
+            Unmanaged<CurlHTTPClient>.fromOpaque(userp).takeUnretainedValue().timerChanged(timeoutMS)
             return 0
         })
         pdx_multi_setopt_ptr(m, CURLMOPT_TIMERDATA, me)
@@ -83,6 +86,9 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// sources, the easy handles and the multi handle are released, in the order curl asks.
     deinit {
         let s = state.valueAtTeardown
+        // curl calls back while handles are removed: not into this object any more.
+        pdx_multi_setopt_ptr(s.multi, CURLMOPT_SOCKETDATA, nil)
+        pdx_multi_setopt_ptr(s.multi, CURLMOPT_TIMERDATA, nil)
         for t in s.transfers.values {
             curl_multi_remove_handle(s.multi, t.easy)
             t.close()

@@ -51,6 +51,14 @@ public final class EventLoop: @unchecked Sendable {
         _ = write(wakeFD, &one, 8)
     }
 
+    /// Runs the work queued with ``execute(_:)`` now, on the calling thread: after ``run()``
+    /// returned, for whatever still needs the loop's thread at exit (a cancelled transfer
+    /// removed from curl's multi handle).
+    public func runQueued() {
+        preconditionInLoop()
+        drain()
+    }
+
     private func drain() {
         while true {
             let batch = queue.withLock { q -> [@Sendable () -> Void] in

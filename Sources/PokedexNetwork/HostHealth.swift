@@ -25,8 +25,9 @@ package final class HostHealth: Sendable {
     }
 
     private struct Host {
-        /// When it went down and its next try, on the monotonic clock: a wall-clock step moves neither.
-        var down: (since: Instant, reason: String, nextAttempt: Instant, backoff: Double)?
+        /// When it went down, as a person reads it (the wall clock, shown, never compared), and
+        /// its next try on the monotonic clock: a wall-clock step or a suspend moves no try.
+        var down: (since: Date, reason: String, nextAttempt: Instant, backoff: Double)?
         /// Bumped each time it goes down: an answer to a request sent before that proves nothing.
         var outage = 0
         var serverErrorsInARow = 0
@@ -118,7 +119,7 @@ package final class HostHealth: Sendable {
     package func downMessage(_ host: String) -> String? {
         hosts.withLock { h in
             guard let entry = h[host], let down = entry.down else { return nil }
-            return Self.downMessage(host, clock.wallTime(of: down.since), down.reason, wait: down.nextAttempt - clock.instant(), trying: entry.attempting)
+            return Self.downMessage(host, down.since, down.reason, wait: down.nextAttempt - clock.instant(), trying: entry.attempting)
         }
     }
 
@@ -147,7 +148,7 @@ package final class HostHealth: Sendable {
                 }
                 if down.backoff <= Self.imminent { return .waitUntil(down.nextAttempt) }
             }
-            return .refused(Self.downMessage(host, clock.wallTime(of: down.since), down.reason, wait: down.nextAttempt - now, trying: entry.attempting))
+            return .refused(Self.downMessage(host, down.since, down.reason, wait: down.nextAttempt - now, trying: entry.attempting))
         }
     }
 
@@ -248,7 +249,7 @@ package final class HostHealth: Sendable {
         entry.cutInARow = 0
         if let url { entry.probeURL = url }
         let now = clock.instant()
-        entry.down = (now, reason, now + Self.firstBackoff * Self.jitter(), Self.firstBackoff)
+        entry.down = (clock.now(), reason, now + Self.firstBackoff * Self.jitter(), Self.firstBackoff)
         return Change(host: host, up: false, isAPI: isAPI(host), reason: reason)
     }
 
@@ -261,7 +262,7 @@ package final class HostHealth: Sendable {
         let all = hosts.withLock { h in
             h.map { key, v in
                 HostStatus(host: key, isAPI: apiHost == key, up: v.down == nil,
-                           downSince: v.down.map { clock.wallTime(of: $0.since).timeIntervalSince1970 }, reason: v.down?.reason ?? "",
+                           downSince: v.down?.since.timeIntervalSince1970, reason: v.down?.reason ?? "",
                            nextAttempt: v.down.map { clock.wallTime(of: $0.nextAttempt).timeIntervalSince1970 }, multiplexed: v.multiplexed)
             }
         }

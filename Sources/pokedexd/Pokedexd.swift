@@ -205,10 +205,13 @@ struct Pokedexd: ParsableCommand {
             log(.notice, "version \(ServiceConfiguration.version) serving \(Pokedex1.busName); API \(config.apiURL); cache \(config.cacheDirectory); data \(config.dataDirectory); names in \(config.language); sandbox: \(config.sandbox.summary)\(watchdog > 0 ? "; watchdog \(Int(watchdog)) s" : "")")
             let code = loop.run()
             withExtendedLifetime(sources) {}
-            server.close()
-            // Whatever background work is left (it was cancelled when the exit began), then the writes.
-            let left = service.finishShutdown(timeout: 3)
+            // However the loop ended (an idle exit or SIGTERM stopped the background work with
+            // STOPPING=1; a lost bus did not), it is stopped now and waited for, the loop's queue
+            // pumped meanwhile; then the cache writes.
+            service.beginShutdown()
+            let left = service.finishShutdown(timeout: 3) { loop.runQueued() }
             if left > 0 { log(.warning, "\(left) background job(s) had not ended at exit") }
+            server.close()
             if code != 0 { throw ExitCode(code) }
         } catch let e as ExitCode {
             throw e

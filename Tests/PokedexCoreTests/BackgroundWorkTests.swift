@@ -39,6 +39,30 @@ final class BackgroundWorkTests: XCTestCase {
         XCTAssertEqual(work.running, 0)
     }
 
+    /// A resident job (a queue's consumer) is not waited for by idle(); at stop it is told to
+    /// finish, not cancelled, so what it holds is still done. A durable job (a person's click)
+    /// starts even while stopping and is never cancelled; exit waits for it.
+    func testResidentJobsFinishTheirQueueAndDurableJobsAreNeverCancelled() async {
+        let work = BackgroundWork()
+        let (stream, queue) = AsyncStream<Int>.makeStream()
+        let handled = Mutex([Int]())
+        work.runResident(.utility, stop: { queue.finish() }) {
+            for await n in stream { handled.withLock { $0.append(n) } }
+        }
+        await work.idle()  // returns although the consumer runs
+        XCTAssertEqual(work.running, 1)
+        for n in 1...3 { queue.yield(n) }
+        let finished = Mutex(false)
+        work.stop()
+        work.runDurable(.utility) {
+            try? await Task.sleep(nanoseconds: 20_000_000)
+            finished.withLock { $0 = !Task.isCancelled }
+        }
+        XCTAssertEqual(work.wait(timeout: 5), 0)
+        XCTAssertEqual(handled.withLock { $0 }, [1, 2, 3], "what was queued before the stop was handled")
+        XCTAssertTrue(finished.withLock { $0 }, "the durable job ran to its end, uncancelled")
+    }
+
     /// A thread that is not a task (pokedexd's main, after its loop) waits with a time-out.
     func testWaitFromAThreadGivesUpAfterItsTimeout() {
         let work = BackgroundWork()
@@ -59,9 +83,11 @@ final class BackgroundWorkTests: XCTestCase {
         client.route("https://pokeapi.test/") { _ in throw TransportFailure.connection("Connection refused") }
         let s = PokedexService(configuration: config, client: client, store: try FileCacheStore(directory: dir + "/cache", capacity: 1 << 20),
                                favorites: try FavoritesBook(persistence: MemoryFavoritesPersistence()), clock: clock)
+        let offline = expectation(description: "the API host is down")
+        s.observe { if case .online(false) = $0 { offline.fulfill() } }
         s.start()
         // The API host goes down on the warm-up's probe; its probe loop sleeps on the clock.
-        for _ in 0..<200 where s.isOnline { try await Task.sleep(nanoseconds: 5_000_000) }
+        await fulfillment(of: [offline], timeout: 10)
         XCTAssertFalse(s.isOnline)
         XCTAssertGreaterThan(s.background.running, 0)
         s.beginShutdown()

@@ -48,7 +48,7 @@ extension CacheMaintenanceTests {
         func spritesOfPage() async throws -> [String] { try await s.listPage(offset: 0, limit: 5).value().entries.map(\.spritePath) }
         func waitForSprites() async throws -> [String] {
             _ = try await spritesOfPage()  // asks for the page: its sprites are pre-warmed
-            await s.background.idle()
+            await settle(s)
             return try await spritesOfPage()
         }
         let prefetched = try await waitForSprites()

@@ -80,7 +80,7 @@ final class DesktopSearchTests: XCTestCase {
         XCTAssertEqual(cold[0].name, "Pikachu")
         XCTAssertEqual(cold[0].description, "#025", "nothing else known yet")
         // The detail was loaded in the background for the next call.
-        await s.background.idle()
+        await settle(s)
         let warm = try XCTUnwrap(s.desktopMetas(["25"]).ready?.first)
         XCTAssertEqual(warm.description, "#025 · Mouse Pokémon · Electric / Flying")
         XCTAssertTrue(FileManager.default.fileExists(atPath: warm.spritePath))
@@ -107,7 +107,7 @@ final class DesktopSearchTests: XCTestCase {
         XCTAssertEqual(card.0.summary, "Pikachu")
         XCTAssertEqual(card.1, ["favorite", "open"])
         card.2("favorite")
-        await t.background.idle()
+        await settle(t)
         XCTAssertEqual(t.favoriteIDs, [25], "the card's button kept the favorite")
         try await t.runDesktopAction("25", "unfavorite").value()
         XCTAssertEqual(t.favoriteIDs, [])

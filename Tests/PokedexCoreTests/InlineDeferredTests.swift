@@ -38,14 +38,14 @@ final class InlineDeferredTests: XCTestCase {
         let warm = try makeService(api)
         try await warmUp(warm)
         _ = try await call(warm).value()
-        await warm.background.idle()  // what the first call warmed in the background
+        await settle(warm)  // what the first call warmed in the background
         let inline = try XCTUnwrap(try call(warm).ready, "\(member) is not answered inline once warm", file: file, line: line)
         warm.finishWrites()
         let cold = try makeService(api)
         let answer = try call(cold)
         XCTAssertNil(answer.ready, "\(member) answered inline with nothing in memory", file: file, line: line)
         let deferred = try await answer.value()
-        await cold.background.idle()
+        await settle(cold)
         XCTAssertEqual(inline, deferred, "\(member): inline and deferred answers differ", file: file, line: line)
         try? FileManager.default.removeItem(atPath: dir)
         dir = temporaryDirectory()

@@ -204,7 +204,7 @@ final class LocalizedDetailTests: XCTestCase {
         let s2 = try makeService(api)
         let first = try await s2.localizedDetail("pikachu", language: "de").value()
         XCTAssertEqual(first.genus, "Mouse Pokémon", "the old record answers at once")
-        await s2.background.idle()
+        await settle(s2)
         let refetch = try XCTUnwrap(api.client.requests.last { $0.url.hasSuffix("/pokemon-species/25/") })
         XCTAssertNil(refetch.ifNoneMatch, "fetched whole")
         s2.finishWrites()

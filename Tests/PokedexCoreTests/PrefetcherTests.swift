@@ -97,7 +97,7 @@ final class OfflineTests: XCTestCase {
             XCTAssertEqual(error.dbusName, "io.github.pokedexd.Pokedex1.Error.Unavailable")
         }
         XCTAssertNotNil(try s.listPage(offset: 0, limit: 5).ready, "what it has is still answered")
-        await s.background.idle()  // the probes, until one finds the host back
+        await settle(s)  // the probes, until one finds the host back
         XCTAssertTrue(s.isOnline, "back online after the probes")
         XCTAssertEqual(events.withLock { $0 }, [.online(false), .online(true)])
         // The first probe is due 1 s after the host went down; each failure (a probe's, or the

@@ -132,7 +132,7 @@ final class ServiceTests: XCTestCase {
         _ = try await s.detail("pikachu").value()
         clock.advance(120)
         XCTAssertNotNil(try s.detail("pikachu").ready, "stale, but answered from memory")
-        await s.background.idle()
+        await settle(s)
         let revalidations = api.client.requests.filter { $0.ifNoneMatch == "\"v1\"" }
         XCTAssertGreaterThanOrEqual(revalidations.count, 2, "\(api.client.requests.map(\.url))")
     }

@@ -180,12 +180,13 @@ final class DesktopSearch: Sendable {
     /// Loads the detail (record, species, sprite) in the background, once at a time per Pokémon.
     private func warm(_ item: PokemonIndex.Item) {
         guard warming.withLock({ $0.count < 256 && $0.insert(item.id).inserted }) else { return }
-        background.run(.utility) { [self] in
+        let started = background.run(.utility) { [self] in
             // In the service's language, other than English: the names of its types come with it.
             let language = language == "en" ? nil : language
             _ = try? await withPriority(.background) { () async throws(PokedexError) in try await details.load(item, language: language) }
             _ = warming.withLock { $0.remove(item.id) }
         }
+        if !started { _ = warming.withLock { $0.remove(item.id) } }
     }
 
     // MARK: Icons

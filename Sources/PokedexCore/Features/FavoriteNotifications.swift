@@ -59,7 +59,8 @@ final class FavoriteNotifications: Sendable {
          describe: @escaping @Sendable (FavoriteChange) async -> DesktopNotification) {
         let (stream, continuation) = AsyncStream<FavoriteChange>.makeStream()
         changes = continuation
-        background.runResident(.utility) {
+        // At exit the queue is finished, not dropped: what was queued is still shown.
+        background.runResident(.utility, stop: { continuation.finish() }) {
             for await change in stream { notifier.show(await describe(change)) }
         }
     }

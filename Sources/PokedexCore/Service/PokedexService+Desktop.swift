@@ -52,7 +52,8 @@ extension PokedexService {
                 switch key {
                 case "favorite", "unfavorite":
                     let change = changeFavorite(String(r.id), key == "favorite" ? .add : .remove)
-                    background.run(.utility) { _ = try? await change.value() }
+                    // A person's click: never cancelled, even when the service is stopping.
+                    background.runDurable(.utility) { _ = try? await change.value() }
                 case "open": _ = launcher?.openBrowse("#" + String(r.id), caller: nil)
                 default: break
                 }

@@ -35,10 +35,12 @@ extension PokedexService {
     /// After the loop ended: waits (blocking) at most `timeout` seconds for the background
     /// work to end, then until every cache write has reached the disk, so nothing fetched is
     /// lost. Returns how many background jobs did not end in time.
+    /// `pumping` runs meanwhile, every 10 ms: the event loop's queued work, which cancelled
+    /// transfers need once the loop no longer runs.
     @discardableResult
-    public func finishShutdown(timeout: Double = 5) -> Int {
+    public func finishShutdown(timeout: Double = 5, pumping: () -> Void = {}) -> Int {
         background.stop()
-        let left = background.wait(timeout: timeout)
+        let left = background.wait(timeout: timeout, pumping: pumping)
         loader.finishWrites(timeout: timeout)
         return left
     }

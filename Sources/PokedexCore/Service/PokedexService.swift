@@ -106,8 +106,9 @@ public final class PokedexService: Sendable {
                                                      language: configuration.language, words: words)
             }
         }
-        health.follow { [prefetch, weak health] change in
-            guard let health else { return }
+        // Weak: the closure lives in the fetcher's host health, which the pre-warming reaches.
+        health.follow { [weak prefetch, weak health] change in
+            guard let health, let prefetch else { return }
             // Pre-warming waits while the API or the sprite host is away; Online follows the API alone.
             prefetch.setPaused(!health.isOnline || !health.isUp(pattern.guess(1)))
             if change.isAPI { events.emit(.online(change.up)) }
