@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import Synchronization
 import PokedexLocks
 
 /// One `sd_event` loop on one thread. It owns the bus connection and the curl multi
@@ -16,7 +17,9 @@ public final class EventLoop: @unchecked Sendable {
     private let wakeFD: Int32
     private var wakeSource: OpaquePointer?
     private let queue = Mutex<[@Sendable () -> Void]>([])
-    private let loopThread = Mutex<pthread_t?>(nil)
+    /// The loop's thread (`pthread_self()`), 0 until ``run()``: an atomic, as every access to
+    /// loop-bound state reads it.
+    private let loopThread = Atomic<UInt>(0)
     /// Children being waited for (loop thread only).
     private var children: [pid_t: ChildWatch] = [:]
 
@@ -73,7 +76,8 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Whether the caller runs on the loop thread.
     public var inLoop: Bool {
-        guard let t = loopThread.withLock({ $0 }) else { return false }
+        let t = loopThread.load(ordering: .acquiring)
+        guard t != 0 else { return false }
         return pthread_equal(t, pthread_self()) != 0
     }
 
@@ -81,7 +85,8 @@ public final class EventLoop: @unchecked Sendable {
     /// (before, the thread that will run it is setting up). ``LoopBound`` calls it on every
     /// access to loop-bound state.
     public func preconditionInLoop(file: StaticString = #fileID, line: UInt = #line) {
-        guard let t = loopThread.withLock({ $0 }) else { return }
+        let t = loopThread.load(ordering: .acquiring)
+        guard t != 0 else { return }
         precondition(pthread_equal(t, pthread_self()) != 0, "called off the event loop's thread", file: file, line: line)
     }
 
@@ -99,7 +104,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Runs the loop on the calling thread until ``exit(_:)``; returns the exit code.
     public func run() -> Int32 {
-        loopThread.withLock { $0 = pthread_self() }
+        loopThread.store(pthread_self(), ordering: .releasing)
         let r = sd_event_loop(event)
         drain()
         return r
