@@ -15,15 +15,26 @@ extension DesktopNotificationsClient {
     /// A card's call in flight: the client and what its buttons do.
     private final class PendingCard {
         let client: DesktopNotificationsClient
+        let summary: String
         let onAction: @Sendable (String) -> Void
-        init(_ client: DesktopNotificationsClient, _ onAction: @escaping @Sendable (String) -> Void) {
+        init(_ client: DesktopNotificationsClient, _ summary: String, _ onAction: @escaping @Sendable (String) -> Void) {
             self.client = client
+            self.summary = summary
             self.onAction = onAction
         }
     }
 
+    /// A card is what opens a result when no terminal can: when it cannot be shown either,
+    /// the journal says what is missing (one line per activation).
+    static func nothingOpened(_ summary: String, _ why: String) -> String {
+        "nothing could open \(UntrustedText.logLine(summary)): no terminal or gtk-launch was found, and \(why); "
+            + "install a terminal (gnome-terminal, konsole, xterm, …) or set TERMINAL"
+    }
+
     private func sendCard(_ n: DesktopNotification, _ actions: [String], _ onAction: @escaping @Sendable (String) -> Void) {
-        guard connect(), let bus else { return missing("cannot connect to the session bus") }
+        guard connect(), let bus else {
+            return log(.warning, Self.nothingOpened(n.summary, "the session bus cannot be reached for a notification"))
+        }
         followActions(bus)
         var m: OpaquePointer?
         guard sd_bus_message_new_method_call(bus, &m, Self.service, Self.path, Self.service, "Notify") >= 0, let m else { return }
@@ -33,11 +44,16 @@ extension DesktopNotificationsClient {
         } catch {
             return log(.warning, "cannot build a notification: \(error.message)")
         }
-        let box = Unmanaged.passRetained(PendingCard(self, onAction)).toOpaque()
+        let box = Unmanaged.passRetained(PendingCard(self, n.summary, onAction)).toOpaque()
         let r = sd_bus_call_async(bus, nil, m, { reply, userdata, _ in
             let card = Unmanaged<PendingCard>.fromOpaque(userdata!).takeRetainedValue()
             var id: UInt32 = 0
-            if sd_bus_message_get_error(reply) == nil, sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "u")), &id) >= 0, id != 0 {
+            if let error = sd_bus_message_get_error(reply) {
+                let name = error.pointee.name.map { String(cString: $0) } ?? "no answer"
+                card.client.log(.warning, DesktopNotificationsClient.nothingOpened(card.summary, "no notification server answered (\(name))"))
+                return 1
+            }
+            if sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "u")), &id) >= 0, id != 0 {
                 if card.client.cards.count > 64 { card.client.cards.removeAll() }  // bounded, whoever never closes them
                 card.client.cards[id] = card.onAction
                 card.client.noteServer(reply!)
@@ -46,7 +62,7 @@ extension DesktopNotificationsClient {
         }, box, 5_000_000)
         if r < 0 {
             Unmanaged<PendingCard>.fromOpaque(box).release()
-            missing(String(cString: strerror(-r)))
+            log(.warning, Self.nothingOpened(n.summary, "no notification could be sent (\(String(cString: strerror(-r))))"))
         }
     }
 

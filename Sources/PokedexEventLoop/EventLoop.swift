@@ -167,12 +167,18 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Reaps child `pid` on the loop when it exits (`sd_event_add_child`), instead of a thread
     /// waiting for each. SIGCHLD must be blocked in every thread (``blockSignals(_:)``). Safe
-    /// from any thread; `failed` gets the errno when the child cannot be watched.
-    public func reap(_ pid: pid_t, failed: @escaping @Sendable (Int32) -> Void = { _ in }) {
+    /// from any thread; `exited` gets its exit status (128 + the signal that killed it), on the
+    /// loop; `failed` gets the errno when the child cannot be watched.
+    public func reap(_ pid: pid_t, exited: @escaping @Sendable (Int32) -> Void = { _ in },
+                     failed: @escaping @Sendable (Int32) -> Void = { _ in }) {
         execute { [self] in
-            let watch = ChildWatch(pid: pid, loop: self)
-            let r = sd_event_add_child(event, &watch.source, pid, WEXITED, { _, _, userdata in
+            let watch = ChildWatch(pid: pid, loop: self, exited: exited)
+            let r = sd_event_add_child(event, &watch.source, pid, WEXITED, { _, info, userdata in
                 let w = Unmanaged<ChildWatch>.fromOpaque(userdata!).takeUnretainedValue()
+                if let info {
+                    let status = info.pointee._sifields._sigchld.si_status
+                    w.exited(info.pointee.si_code == CLD_EXITED ? status : 128 + status)
+                }
                 // sd-event reaps the child once this returns; the source goes after that.
                 let pid = w.pid
                 w.loop?.execute { [weak loop = w.loop] in loop?.children[pid] = nil }
@@ -203,9 +209,11 @@ final class ChildWatch {
     let pid: pid_t
     weak var loop: EventLoop?
     var source: OpaquePointer?
-    init(pid: pid_t, loop: EventLoop) {
+    let exited: @Sendable (Int32) -> Void
+    init(pid: pid_t, loop: EventLoop, exited: @escaping @Sendable (Int32) -> Void) {
         self.pid = pid
         self.loop = loop
+        self.exited = exited
     }
     deinit { sd_event_source_disable_unref(source) }
 }

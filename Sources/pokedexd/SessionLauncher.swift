@@ -101,23 +101,44 @@ final class SessionLauncher: DesktopLauncher {
     }
 
     /// Starts `argv` as a transient unit of the user manager, or directly, and hands it to the
-    /// loop to reap.
+    /// loop to reap. When `systemd-run` fails (no user manager it can reach), `argv` is started
+    /// directly once it has exited, and the journal says why.
     private func run(_ argv: [String], token: String?) -> Bool {
+        guard let systemdRun = find("systemd-run") else {
+            if confined {
+                log(.warning, "cannot start \(argv[0]): systemd-run is not on PATH, and a program pokedexd starts itself would share "
+                    + "its Landlock sandbox (read-only files, no network); install systemd-run (package systemd), or start pokedexd with --landlock=no")
+                return false
+            }
+            return direct(argv, token: token)
+        }
         let setenv = token.map { ["--setenv=XDG_ACTIVATION_TOKEN=" + $0] } ?? []
-        let systemdRun = find("systemd-run")
-        if systemdRun == nil && confined {
-            log(.warning, "cannot start \(argv[0]): systemd-run is not on PATH, and a program pokedexd starts itself would share "
-                + "its Landlock sandbox (read-only files, no network); install systemd-run (package systemd), or start pokedexd with --landlock=no")
+        let full = [systemdRun, "--user", "--collect", "--quiet"] + setenv + ["--"] + argv
+        return spawn(full, env: [:], name: argv.joined(separator: " ")) { [self] code in
+            guard code != 0 else { return }
+            if confined {
+                log(.warning, "systemd-run could not start \(argv[0]) (exit status \(code)), and a program pokedexd starts itself would share "
+                    + "its Landlock sandbox; is the user manager running (systemctl --user status)? Or start pokedexd with --landlock=no")
+                return
+            }
+            log(.warning, "systemd-run could not start \(argv[0]) (exit status \(code)); starting it directly")
+            _ = direct(argv, token: token)
+        }
+    }
+
+    /// Starts `argv` itself (its activation token in the environment).
+    private func direct(_ argv: [String], token: String?) -> Bool {
+        spawn(argv, env: token.map { ["XDG_ACTIVATION_TOKEN": $0] } ?? [:], name: argv.joined(separator: " "))
+    }
+
+    private func spawn(_ argv: [String], env: [String: String], name: String,
+                       exited: @escaping @Sendable (Int32) -> Void = { _ in }) -> Bool {
+        guard let pid = ChildProcess.spawn(argv, setenv: env) else {
+            log(.warning, "cannot start \(argv[0]): \(String(cString: strerror(errno)))")
             return false
         }
-        let full = systemdRun.map { [$0, "--user", "--collect", "--quiet"] + setenv + ["--"] + argv } ?? argv
-        let env = systemdRun == nil ? token.map { ["XDG_ACTIVATION_TOKEN": $0] } ?? [:] : [:]
-        guard let pid = ChildProcess.spawn(full, setenv: env) else {
-            log(.warning, "cannot start \(full[0]): \(String(cString: strerror(errno)))")
-            return false
-        }
-        loop.reap(pid) { [log] code in log(.warning, "cannot wait for process \(pid): \(String(cString: strerror(code)))") }
-        log(.info, "started \(argv.joined(separator: " "))")
+        loop.reap(pid, exited: exited) { [log] code in log(.warning, "cannot wait for process \(pid): \(String(cString: strerror(code)))") }
+        log(.info, "started \(name)")
         return true
     }
 }

@@ -365,4 +365,31 @@ known_terminal() {
 }
 check "launch: \$TERMINAL=gnome-terminal gets its own '--', the search after pokectl's '--'" known_terminal
 
+# ---- Launches that fail (issue 27) ------------------------------------------------------------
+# systemd-run is there but reaches no user manager (it exits 1): the terminal still opens,
+# started directly, and the journal says why.
+kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
+mkdir -p "$TMP/failrun"
+printf '#!/bin/sh\necho "Failed to connect to bus: No medium found" >&2\nexit 1\n' >"$TMP/failrun/systemd-run"
+chmod 0755 "$TMP/failrun/systemd-run"
+DAEMON_ENV=(PATH="$TMP/failrun:$TMP/bin:$BUILD_DIR" LAUNCH_LOG="$LAUNCHES" POKEDEX_LANDLOCK=no TERMINAL=gnome-terminal)
+start_daemon --notify=no || { summary desktop-search; exit 1; }
+failed_systemd_run() {
+    local before; before=$(launches)
+    gn LaunchSearch "['pika']" 0 >/dev/null && wait_launch $((before + 1)) >/dev/null &&
+    tail -1 "$LAUNCHES" | jq -e '.argv[0] | endswith("gnome-terminal")' >/dev/null &&
+    grep "systemd-run could not start" "$TMP/pokedexd.log" | tail -1 | grep -q "exit status 1); starting it directly"
+}
+check "launch: a failed systemd-run still opens the terminal, started directly, and a journal line says why" failed_systemd_run
+# Nothing can open a result: no terminal, no gtk-launch, notifications off. One warning says so.
+kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
+DAEMON_ENV=(PATH="$BUILD_DIR" POKEDEX_LANDLOCK=no)
+start_daemon --notify=no || { summary desktop-search; exit 1; }
+nothing_opens() {
+    gn ActivateResult "'25'" "['pika']" 0 >/dev/null || return 1
+    for _ in $(seq 30); do grep -q "nothing could open" "$TMP/pokedexd.log" && break; sleep 0.1; done
+    grep "nothing could open" "$TMP/pokedexd.log" | tail -1 | grep -q "no terminal or gtk-launch was found, and notifications are off"
+}
+check "activation: with no terminal, gtk-launch or notifications, ActivateResult logs what is missing" nothing_opens
+
 summary desktop-search

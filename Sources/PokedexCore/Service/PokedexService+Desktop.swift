@@ -45,10 +45,14 @@ extension PokedexService {
         desktop.metas([id]).map { [self] results in
             guard let r = results.first else { return }
             if launcher?.openBrowse("#" + String(r.id), caller: caller) == true { return }
+            guard let notifier else {
+                return log(.warning, "nothing could open \(UntrustedText.logLine(r.name)): no terminal or gtk-launch was found, and notifications are off "
+                           + "(--notify=no); install a terminal (gnome-terminal, konsole, xterm, …) or set TERMINAL")
+            }
             let card = DesktopNotification(summary: r.name, body: r.description, imagePath: r.spritePath,
                                            soundName: FavoriteNotifications.soundName)
             let action = r.favorite ? (key: "unfavorite", label: "Remove from favorites") : (key: "favorite", label: "Add to favorites")
-            notifier?.showCard(card, actions: [action, (key: "open", label: "Open")]) { [self] key in
+            notifier.showCard(card, actions: [action, (key: "open", label: "Open")]) { [self] key in
                 switch key {
                 case "favorite", "unfavorite":
                     let change = changeFavorite(String(r.id), key == "favorite" ? .add : .remove)
