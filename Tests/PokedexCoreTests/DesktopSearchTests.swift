@@ -82,7 +82,7 @@ final class DesktopSearchTests: XCTestCase {
         // The detail was loaded in the background for the next call.
         await settle(s)
         let warm = try XCTUnwrap(s.desktopMetas(["25"]).ready?.first)
-        XCTAssertEqual(warm.description, "#025 · Mouse Pokémon · Electric / Flying")
+        XCTAssertEqual(warm.description, "#025 · Electric / Flying", "number and types first; the genus where it fits 32 characters")
         XCTAssertTrue(FileManager.default.fileExists(atPath: warm.spritePath))
         let match = try await s.krunnerMatch("pika").value()
         XCTAssertEqual(match.first?.result.id, 25)

@@ -94,8 +94,14 @@ final class DesktopSearch: Sendable {
             return precise.isEmpty ? h : precise
         }
         guard let first = hits.first else { return [] }
-        guard hits.count > 1 else { return first }  // one term: the index's own order
         let rank = { (h: SearchHit) in MatchKind.rank(h.match, localized: !h.language.isEmpty) }
+        // One term: the index's own order, but among matches as good, species before forms
+        // ("pika": Pikachu and Pikipek, then Pikachu's costumes; "alola" still finds the forms).
+        guard hits.count > 1 else {
+            return first.enumerated().sorted { a, b in
+                (rank(a.element), Self.isForm(a.element), a.offset) < (rank(b.element), Self.isForm(b.element), b.offset)
+            }.map(\.element)
+        }
         // Each other term's best rank for each Pokémon it found.
         let others: [[UInt32: Int]] = hits.dropFirst().map { term in
             var best: [UInt32: Int] = [:]
@@ -110,8 +116,11 @@ final class DesktopSearch: Sendable {
             }
             return (h, worst, position)
         }
-        return kept.sorted { ($0.worst, $0.position) < ($1.worst, $1.position) }.map(\.hit)
+        return kept.sorted { ($0.worst, isForm($0.hit), $0.position) < ($1.worst, isForm($1.hit), $1.position) }.map(\.hit)
     }
+
+    /// 1 for an alternate form, 0 for a species' default: what orders species first.
+    static func isForm(_ h: SearchHit) -> Int { PokemonID.isDefaultForm(h.item.id) ? 0 : 1 }
 
     /// The hits within `allowed`, then the first ``maxResults``: relevance falls with the rank.
     static func ranked(_ hits: [SearchHit], within allowed: Set<UInt32>?) -> [Ranked] {
@@ -157,24 +166,43 @@ final class DesktopSearch: Sendable {
         }
     }
 
-    /// `#025 · Mouse Pokémon · Electric`, the display name, the sprite if cached. What memory
+    /// `#025 · Electric · Mouse Pokémon`, the display name, the sprite if cached. What memory
     /// lacks is fetched in the background, once.
     func describe(_ item: PokemonIndex.Item) -> DesktopResult {
         let row = rows.fromMemory(item)
         let record = records.cachedPokemon(item.id)
         let species: SpeciesRecord? = record.flatMap { records.cachedSpecies(for: $0) ?? nil }
-        var parts = [PokemonID.display(item.id)]
         // Outside English, every name of the record from memory, once: what is missing is warmed.
         let localized = language == "en" ? nil : record.flatMap { terms.localizeFromMemory($0, language: language) }
-        if let genus = species?.genus(in: language), !genus.isEmpty { parts.append(genus) }
-        if let types = record?.types, !types.isEmpty {
-            parts.append((localized?.types ?? types.map { terms.cachedName(.type, $0, language: language) }).joined(separator: " / "))
-        }
+        let types = record.map { r in (localized?.types ?? r.types.map { terms.cachedName(.type, $0, language: language) }).joined(separator: " / ") }
         if record == nil || species == nil || row.spritePath.isEmpty || (language != "en" && localized == nil) { warm(item) }
         let name = DisplayNames.name(id: item.id, apiName: item.name, species: species,
                                      form: localized?.form ?? record.flatMap(terms.cachedForm), language: language)
-        return DesktopResult(id: item.id, name: name, description: parts.joined(separator: " · "),
-                             spritePath: row.spritePath, favorite: row.favorite)
+        let description = Self.subtext(number: Self.pokedexNumber(item, species: species), types: types,
+                                        genus: species?.genus(in: language))
+        return DesktopResult(id: item.id, name: name, description: description, spritePath: row.spritePath, favorite: row.favorite)
+    }
+
+    /// The most characters of a result's subtext: what KRunner's column and GNOME's row show.
+    static let subtextLength = 32
+
+    /// `#025 · Electric / Flying · Mouse Pokémon`, in that order, what tells rows apart first:
+    /// the number, the types, then the genus only where it fits within ``subtextLength``.
+    static func subtext(number: UInt32, types: String?, genus: String?) -> String {
+        var text = PokemonID.display(number)
+        for part in [types, genus] {
+            guard let part, !part.isEmpty else { continue }
+            let longer = text + " · " + part
+            if longer.count <= subtextLength { text = longer } else { break }
+        }
+        return text
+    }
+
+    /// The Pokédex number a result shows: a form's is its species' (Pikachu Rock Star is #025,
+    /// not #10080), from the bundled table, else its species record.
+    static func pokedexNumber(_ item: PokemonIndex.Item, species: SpeciesRecord?) -> UInt32 {
+        guard !PokemonID.isDefaultForm(item.id) else { return item.id }
+        return BundledNames.entries[item.id]?.species ?? species?.id ?? item.id
     }
 
     /// Loads the detail (record, species, sprite) in the background, once at a time per Pokémon.

@@ -1,0 +1,47 @@
+import XCTest
+@testable import PokedexCore
+
+/// What a person sees in GNOME Shell's and KRunner's rows (issue 27): forms that say which
+/// form and show their species' number, species before forms, subtexts that fit.
+final class DesktopResultsTests: XCTestCase {
+    func hit(_ id: UInt32, _ name: String, _ match: MatchKind) -> SearchHit {
+        SearchHit(item: .init(id: id, name: name), match: match, matched: name, language: "", distance: 0)
+    }
+
+    func testSubtextsFitTheirColumnAndPutWhatTellsRowsApartFirst() {
+        XCTAssertEqual(DesktopSearch.subtext(number: 25, types: "Electric", genus: "Mouse Pokémon"), "#025 · Electric · Mouse Pokémon")
+        XCTAssertEqual(DesktopSearch.subtext(number: 6, types: "Fire / Flying", genus: "Flame Pokémon"), "#006 · Fire / Flying")
+        XCTAssertEqual(DesktopSearch.subtext(number: 25, types: nil, genus: nil), "#025")
+        XCTAssertEqual(DesktopSearch.subtext(number: 10, types: nil, genus: "Worm Pokémon"), "#010 · Worm Pokémon")
+        // Whatever the words, never past the column.
+        let long = String(repeating: "Ü", count: 40)
+        for (types, genus) in [(long, long), ("Psychic / Fairy", long), (nil, long), ("Elektro", "Maus-Pokémon")] {
+            XCTAssertLessThanOrEqual(DesktopSearch.subtext(number: 1025, types: types, genus: genus).count, DesktopSearch.subtextLength)
+        }
+    }
+
+    func testAFormShowsItsSpeciesNumber() {
+        XCTAssertEqual(DesktopSearch.pokedexNumber(.init(id: 10080, name: "pikachu-rock-star"), species: nil), 25)
+        XCTAssertEqual(DesktopSearch.pokedexNumber(.init(id: 25, name: "pikachu"), species: nil), 25)
+        // A form the table does not know: its species record's number, else its own id.
+        let vulpix = SpeciesRecord(id: 37, name: "vulpix", genus: "", flavorText: "", names: [:])
+        XCTAssertEqual(DesktopSearch.pokedexNumber(.init(id: 19999, name: "vulpix-new"), species: vulpix), 37)
+        XCTAssertEqual(DesktopSearch.pokedexNumber(.init(id: 19999, name: "vulpix-new"), species: nil), 19999)
+    }
+
+    /// "pika": Pikachu and Pikipek before Pikachu's costumes, whatever the index's order among
+    /// prefix matches; a match that is better stays first, form or not ("alola").
+    func testSpeciesComeBeforeFormsAmongMatchesAsGood() {
+        let pika = [hit(25, "pikachu", .prefix), hit(10080, "pikachu-rock-star", .prefix), hit(10081, "pikachu-belle", .prefix),
+                    hit(731, "pikipek", .prefix), hit(10082, "pikachu-pop-star", .substring), hit(172, "pichu", .fuzzy)]
+        XCTAssertEqual(DesktopSearch.intersect([pika]).map(\.item.id), [25, 731, 10080, 10081, 10082], "typo matches go when others are there")
+        let alola = [hit(10091, "rattata-alola", .substring), hit(10100, "raichu-alola", .substring), hit(19, "rattata", .fuzzy)]
+        XCTAssertEqual(DesktopSearch.intersect([alola]).map(\.item.id), [10091, 10100], "the forms the query names come first")
+        let vulpixAlola = [hit(37, "vulpix", .prefix), hit(10103, "vulpix-alola", .prefix)]
+        XCTAssertEqual(DesktopSearch.intersect([vulpixAlola]).map(\.item.id), [37, 10103])
+        // Two terms: the same rule among hits whose worst term matched as well.
+        let pikachu = [hit(10080, "pikachu-rock-star", .prefix), hit(25, "pikachu", .prefix)]
+        let again = [hit(25, "pikachu", .prefix), hit(10080, "pikachu-rock-star", .prefix)]
+        XCTAssertEqual(DesktopSearch.intersect([pikachu, again]).map(\.item.id), [25, 10080])
+    }
+}
