@@ -17,6 +17,9 @@ APPLICATIONSDIR ?= $(DATADIR)/applications
 # /usr/local); KRunner reads its D-Bus plugins from every data directory, ~/.local/share too.
 SEARCHPROVIDERDIR ?= $(DATADIR)/gnome-shell/search-providers
 KRUNNERDIR ?= $(DATADIR)/krunner/dbusplugins
+ICONDIR ?= $(DATADIR)/icons/hicolor
+# The project's icon: the SVG and the PNGs tools/render-icons draws from it.
+ICON_SIZES = 16x16 22x22 24x24 32x32 48x48 64x64 128x128 256x256
 
 SWIFT       ?= swift
 RELEASE_DIR  = .build/release
@@ -27,7 +30,7 @@ CATALOGUES   = $(foreach l,$(LANGUAGES),.build/locale/$(l)/LC_MESSAGES/pokedexd.
 # Debian packages the build and the service need (make release, make install, make deb).
 BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config gettext
 # And what the tests need besides (make test).
-DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin neofetch libseccomp-dev gcc git passwd util-linux procps
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch libseccomp-dev gcc git passwd util-linux procps
 
 .PHONY: all build release catalogues locales deps deps-build deps-package deb test-package install-files test test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
 
@@ -213,6 +216,10 @@ install-files:
 	install -d "$(DESTDIR)$(SEARCHPROVIDERDIR)" "$(DESTDIR)$(KRUNNERDIR)"
 	install -m 0644 desktop/io.github.pokedexd.Pokedex1.search-provider.ini "$(DESTDIR)$(SEARCHPROVIDERDIR)/"
 	install -m 0644 desktop/io.github.pokedexd.Pokedex1-krunner.desktop "$(DESTDIR)$(KRUNNERDIR)/"
+	for s in scalable $(ICON_SIZES); do \
+	  install -d "$(DESTDIR)$(ICONDIR)/$$s/apps" && \
+	  install -m 0644 desktop/icons/hicolor/$$s/apps/io.github.pokedexd.Pokedex1.* "$(DESTDIR)$(ICONDIR)/$$s/apps/" || exit 1; \
+	done
 	install -d "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man8"
 	install -m 0644 man/pokectl.1 "$(DESTDIR)$(MANDIR)/man1/pokectl.1"
 	install -m 0644 man/pokedexd.8 "$(DESTDIR)$(MANDIR)/man8/pokedexd.8"
@@ -254,6 +261,7 @@ uninstall:
 	  "$(DESTDIR)$(MANDIR)/man1/pokectl.1" "$(DESTDIR)$(MANDIR)/man8/pokedexd.8"
 	rm -rf "$(DESTDIR)$(EXAMPLESDIR)" "$(DESTDIR)$(DATADIR)/pokedexd"
 	for l in $(LANGUAGES); do rm -f "$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/pokedexd.mo"; done
+	rm -f "$(DESTDIR)$(ICONDIR)"/*/apps/io.github.pokedexd.Pokedex1.svg "$(DESTDIR)$(ICONDIR)"/*/apps/io.github.pokedexd.Pokedex1.png
 	rm -f "$(DESTDIR)$(USERUNITDIR)"/pokedex.service.d/sandbox-*.conf
 	-rmdir "$(DESTDIR)$(USERUNITDIR)/pokedex.service.d" 2>/dev/null
 	@if [ -z "$(DESTDIR)" ] && systemctl --user show-environment >/dev/null 2>&1; then systemctl --user daemon-reload; fi

@@ -14,7 +14,11 @@ public struct DesktopResult: Equatable, Sendable {
     public var favorite: Bool
 
     /// Themed icons shown while the sprite is not cached.
-    public static let fallbackIcons = ["accessories-dictionary", "image-x-generic"]
+    /// The project's own icon (installed in hicolor, so every theme finds it), then a generic
+    /// image, which Breeze and Adwaita both have.
+    public static let fallbackIcons = [appIcon, "image-x-generic"]
+    /// The icon of the app entry, the search providers and results without a sprite.
+    public static let appIcon = "io.github.pokedexd.Pokedex1"
 
     public init(id: UInt32, name: String, description: String, spritePath: String, relevance: Double = 0, exact: Bool = false,
                 favorite: Bool = false) {
@@ -49,8 +53,8 @@ public struct KRunnerAction: Equatable, Sendable {
         self.icon = icon
     }
 
-    public static let favorite = KRunnerAction(id: "favorite", text: "Add to favorites", icon: "starred")
-    public static let unfavorite = KRunnerAction(id: "unfavorite", text: "Remove from favorites", icon: "non-starred")
+    public static let favorite = KRunnerAction(id: "favorite", text: "Add to favorites", icon: "starred-symbolic")
+    public static let unfavorite = KRunnerAction(id: "unfavorite", text: "Remove from favorites", icon: "non-starred-symbolic")
     public static let copySpritePath = KRunnerAction(id: "copy-sprite-path", text: "Copy the sprite's path", icon: "edit-copy")
     public static let open = KRunnerAction(id: "open", text: "Open in the Pokédex", icon: "document-open")
     /// Every action, for `Actions()`.

@@ -267,6 +267,36 @@ uncached_match() {
     jq -e '.[0].text == "Pikachu" and (.[0].icon_name != "" or .[0].properties["icon-data"] != null)' "$TMP/m2.json"
 }
 check "KRunner: sprites not cached: Match('pika') still has an icon name" uncached_match
+# resolves NAME THEME: the theme has the icon, or it is the project's own (installed into
+# hicolor, which every theme falls back to).
+resolves() {
+    [ -e "$ROOT/desktop/icons/hicolor/scalable/apps/$1.svg" ] && return 0
+    [ -n "$(find "/usr/share/icons/$2" -name "$1.png" -o -name "$1.svg" 2>/dev/null | head -1)" ]
+}
+icons_resolve() {
+    [ -d /usr/share/icons/breeze ] && [ -d /usr/share/icons/Adwaita ] || { echo "breeze-icon-theme and adwaita-icon-theme are not installed (make deps)"; return 1; }
+    local names; names=$( { jq -r '.[].icon_name' "$TMP/actions.json"; jq -r '.[].icon_name' "$TMP/m2.json";
+        jq -r '.[].icon.names // [] | .[]' "$TMP/metas2.json"; } | grep -v '^$' | sort -u)
+    echo "icon names sent:" $names
+    [ -n "$names" ] || return 1
+    local n bad=0
+    for n in $names; do
+        for theme in breeze Adwaita; do resolves "$n" "$theme" || { echo "$n: not in $theme"; bad=1; }; done
+    done
+    [ "$bad" = 0 ]
+}
+check "every icon name the service sends (actions, matches, metas) resolves in Breeze and in Adwaita" icons_resolve
+app_icon() {
+    grep -qx "Icon=io.github.pokedexd.Pokedex1" "$ROOT/desktop/io.github.pokedexd.Pokedex1.desktop" &&
+    grep -qx "Icon=io.github.pokedexd.Pokedex1" "$ROOT/desktop/io.github.pokedexd.Pokedex1-krunner.desktop" &&
+    for s in 16x16 22x22 24x24 32x32 48x48 64x64 128x128 256x256; do
+        f="$ROOT/desktop/icons/hicolor/$s/apps/io.github.pokedexd.Pokedex1.png"
+        [ "$(head -c 8 "$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || { echo "$f is not a PNG"; return 1; }
+        "$PY" -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); w,h=struct.unpack('>II', d[16:24]); sys.exit(0 if f'{w}x{h}' == sys.argv[2] else 1)" "$f" "$s" ||
+            { echo "$f is not $s"; return 1; }
+    done
+}
+check "the app entry and KRunner's plugin use the project's own icon, drawn at every hicolor size" app_icon
 
 # ---- Launches: no caller text where a terminal or pokectl reads options (issue 26) ------------
 # Fake terminals (fake_terminal.py) record their argv, the descriptors they got beyond 0-2,
