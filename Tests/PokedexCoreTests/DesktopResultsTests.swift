@@ -29,6 +29,27 @@ final class DesktopResultsTests: XCTestCase {
         XCTAssertEqual(DesktopSearch.pokedexNumber(.init(id: 19999, name: "vulpix-new"), species: nil), 19999)
     }
 
+    /// Every form carries a name of its own: no two of Pikachu's rows (or any species') read
+    /// the same, in English or in German.
+    func testNoTwoFormsOfASpeciesShareAName() {
+        for language in ["en", "de"] {
+            var seen: [UInt32: [String: UInt32]] = [:]
+            for (id, entry) in BundledNames.entries {
+                let name = DistinctNames.name(DisplayNames.name(id: id, apiName: entry.identifier, language: language),
+                                              id: id, apiName: entry.identifier, language: language)
+                if let other = seen[entry.species]?[name] {
+                    XCTFail("#\(id) and #\(other) are both shown as \(name) (\(language))")
+                }
+                seen[entry.species, default: [:]][name] = id
+            }
+        }
+        XCTAssertEqual(DisplayNames.name(id: 10080, apiName: "pikachu-rock-star", language: "en"), "Pikachu Rock Star")
+        XCTAssertEqual(DistinctNames.name("10% Zygarde", id: 10181, apiName: "zygarde-10-power-construct", language: "en"),
+                       "10% Zygarde (10 Power Construct)")
+        XCTAssertEqual(DistinctNames.name("Pikachu Rock Star", id: 10080, apiName: "pikachu-rock-star", language: "en"),
+                       "Pikachu Rock Star", "a name no other row has is left alone")
+    }
+
     /// "pika": Pikachu and Pikipek before Pikachu's costumes, whatever the index's order among
     /// prefix matches; a match that is better stays first, form or not ("alola").
     func testSpeciesComeBeforeFormsAmongMatchesAsGood() {

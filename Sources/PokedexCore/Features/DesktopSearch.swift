@@ -176,8 +176,9 @@ final class DesktopSearch: Sendable {
         let localized = language == "en" ? nil : record.flatMap { terms.localizeFromMemory($0, language: language) }
         let types = record.map { r in (localized?.types ?? r.types.map { terms.cachedName(.type, $0, language: language) }).joined(separator: " / ") }
         if record == nil || species == nil || row.spritePath.isEmpty || (language != "en" && localized == nil) { warm(item) }
-        let name = DisplayNames.name(id: item.id, apiName: item.name, species: species,
-                                     form: localized?.form ?? record.flatMap(terms.cachedForm), language: language)
+        let name = DistinctNames.name(DisplayNames.name(id: item.id, apiName: item.name, species: species,
+                                                        form: localized?.form ?? record.flatMap(terms.cachedForm), language: language),
+                                      id: item.id, apiName: item.name, language: language)
         let description = Self.subtext(number: Self.pokedexNumber(item, species: species), types: types,
                                         genus: species?.genus(in: language))
         return DesktopResult(id: item.id, name: name, description: description, spritePath: row.spritePath, favorite: row.favorite)

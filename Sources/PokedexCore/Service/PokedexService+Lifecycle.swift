@@ -7,7 +7,10 @@ extension PokedexService {
     /// for its own requests, then loads the type and generation filters and builds the search index.
     public func start() {
         // The bundled names, parsed off the bus thread before the first call needs them.
-        background.runDetached(.utility) { _ = BundledNames.entries.count }
+        background.runDetached(.utility) { [language = configuration.language] in
+            _ = BundledNames.entries.count
+            _ = DistinctNames.clashing(language)  // the desktop's rows, told apart
+        }
         guard configuration.prefetch else { return }
         prefetch.start()
         background.run(.utility) { [self] in
