@@ -55,14 +55,17 @@ final class DesktopResultsTests: XCTestCase {
     func testSpeciesComeBeforeFormsAmongMatchesAsGood() {
         let pika = [hit(25, "pikachu", .prefix), hit(10080, "pikachu-rock-star", .prefix), hit(10081, "pikachu-belle", .prefix),
                     hit(731, "pikipek", .prefix), hit(10082, "pikachu-pop-star", .substring), hit(172, "pichu", .fuzzy)]
-        XCTAssertEqual(DesktopSearch.intersect([pika]).map(\.item.id), [25, 731, 10080, 10081, 10082], "typo matches go when others are there")
+        XCTAssertEqual(DesktopSearch.intersect([pika]).map(\.item.id), [25, 731, 10080, 10081, 10082], "typos go when others are there")
+        // Every species before the forms, even one found less well (Tadbulb: ズピカ).
+        let zupika = [hit(25, "pikachu", .prefix), hit(10080, "pikachu-rock-star", .prefix), hit(938, "tadbulb", .localized)]
+        XCTAssertEqual(DesktopSearch.intersect([zupika]).map(\.item.id), [25, 938, 10080])
         let alola = [hit(10091, "rattata-alola", .substring), hit(10100, "raichu-alola", .substring), hit(19, "rattata", .fuzzy)]
         XCTAssertEqual(DesktopSearch.intersect([alola]).map(\.item.id), [10091, 10100], "the forms the query names come first")
         let vulpixAlola = [hit(37, "vulpix", .prefix), hit(10103, "vulpix-alola", .prefix)]
         XCTAssertEqual(DesktopSearch.intersect([vulpixAlola]).map(\.item.id), [37, 10103])
         // Two terms: the same rule among hits whose worst term matched as well.
-        let pikachu = [hit(10080, "pikachu-rock-star", .prefix), hit(25, "pikachu", .prefix)]
+        let first = [hit(10080, "pikachu-rock-star", .prefix), hit(25, "pikachu", .prefix)]
         let again = [hit(25, "pikachu", .prefix), hit(10080, "pikachu-rock-star", .prefix)]
-        XCTAssertEqual(DesktopSearch.intersect([pikachu, again]).map(\.item.id), [25, 10080])
+        XCTAssertEqual(DesktopSearch.intersect([first, again]).map(\.item.id), [25, 10080])
     }
 }

@@ -95,13 +95,9 @@ final class DesktopSearch: Sendable {
         }
         guard let first = hits.first else { return [] }
         let rank = { (h: SearchHit) in MatchKind.rank(h.match, localized: !h.language.isEmpty) }
-        // One term: the index's own order, but among matches as good, species before forms
-        // ("pika": Pikachu and Pikipek, then Pikachu's costumes; "alola" still finds the forms).
-        guard hits.count > 1 else {
-            return first.enumerated().sorted { a, b in
-                (rank(a.element), Self.isForm(a.element), a.offset) < (rank(b.element), Self.isForm(b.element), b.offset)
-            }.map(\.element)
-        }
+        // One term: species before forms ("pika": Pikachu, then Pikachu's costumes after the
+        // other species).
+        guard hits.count > 1 else { return firstScreen(first, rank: rank) }
         // Each other term's best rank for each Pokémon it found.
         let others: [[UInt32: Int]] = hits.dropFirst().map { term in
             var best: [UInt32: Int] = [:]
@@ -117,6 +113,14 @@ final class DesktopSearch: Sendable {
             return (h, worst, position)
         }
         return kept.sorted { ($0.worst, isForm($0.hit), $0.position) < ($1.worst, isForm($1.hit), $1.position) }.map(\.hit)
+    }
+
+    /// One term's hits for the desktop: every species the query finds, in the index's order,
+    /// then the forms ("pika": Pikachu and Tadbulb, whose Japanese name is ズピカ, then
+    /// Pikachu's costumes). A query that names only forms ("alola") gets those.
+    static func firstScreen(_ hits: [SearchHit], rank: (SearchHit) -> Int) -> [SearchHit] {
+        let ordered = hits.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+        return ordered.filter { isForm($0) == 0 } + ordered.filter { isForm($0) == 1 }
     }
 
     /// 1 for an alternate form, 0 for a species' default: what orders species first.
