@@ -27,6 +27,9 @@ final class DesktopResultsTests: XCTestCase {
         let vulpix = SpeciesRecord(id: 37, name: "vulpix", genus: "", flavorText: "", names: [:])
         XCTAssertEqual(DesktopSearch.pokedexNumber(.init(id: 19999, name: "vulpix-new"), species: vulpix), 37)
         XCTAssertEqual(DesktopSearch.pokedexNumber(.init(id: 19999, name: "vulpix-new"), species: nil), 19999)
+        // A renumbered Pokémon takes no table row: its own id, not another's species.
+        XCTAssertEqual(DesktopSearch.pokedexNumber(.init(id: 10080, name: "some-other-form"), species: nil), 10080)
+        XCTAssertEqual(DistinctNames.name("10% Zygarde", id: 10118, apiName: "renamed-form", language: "en"), "10% Zygarde")
     }
 
     /// Every form carries a name of its own: no two of Pikachu's rows (or any species') read
@@ -44,7 +47,7 @@ final class DesktopResultsTests: XCTestCase {
             }
         }
         XCTAssertEqual(DisplayNames.name(id: 10080, apiName: "pikachu-rock-star", language: "en"), "Pikachu Rock Star")
-        XCTAssertEqual(DistinctNames.name("10% Zygarde", id: 10181, apiName: "zygarde-10-power-construct", language: "en"),
+        XCTAssertEqual(DistinctNames.name("10% Zygarde", id: 10118, apiName: "zygarde-10-power-construct", language: "en"),
                        "10% Zygarde (10 Power Construct)")
         XCTAssertEqual(DistinctNames.name("Pikachu Rock Star", id: 10080, apiName: "pikachu-rock-star", language: "en"),
                        "Pikachu Rock Star", "a name no other row has is left alone")

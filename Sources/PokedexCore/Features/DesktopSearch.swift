@@ -204,10 +204,10 @@ final class DesktopSearch: Sendable {
     }
 
     /// The Pokédex number a result shows: a form's is its species' (Pikachu Rock Star is #025,
-    /// not #10080), from the bundled table, else its species record.
+    /// not #10080), from its species record, else the bundled table's row for it.
     static func pokedexNumber(_ item: PokemonIndex.Item, species: SpeciesRecord?) -> UInt32 {
         guard !PokemonID.isDefaultForm(item.id) else { return item.id }
-        return BundledNames.entries[item.id]?.species ?? species?.id ?? item.id
+        return species?.id ?? BundledNames.entry(item.id, apiName: item.name)?.species ?? item.id
     }
 
     /// Loads the detail (record, species, sprite) in the background, once at a time per Pokémon.

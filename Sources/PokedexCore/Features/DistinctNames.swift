@@ -11,7 +11,7 @@ enum DistinctNames {
     /// species would read the same.
     static func name(_ name: String, id: UInt32, apiName: String, language: String) -> String {
         guard !PokemonID.isDefaultForm(id), clashing(language).contains(id),
-              let species = BundledNames.entries[id].flatMap({ BundledNames.entries[$0.species] }) else { return name }
+              let species = BundledNames.entry(id, apiName: apiName).flatMap({ BundledNames.entries[$0.species] }) else { return name }
         var words = apiName
         if words.hasPrefix(species.identifier + "-") { words.removeFirst(species.identifier.count + 1) }
         else if let dash = words.firstIndex(of: "-") { words = String(words[words.index(after: dash)...]) }

@@ -46,9 +46,13 @@ enum BundledNames {
 
     /// The names of `id` called `apiName` (a species, or a form with a name of its own), nil
     /// where the table has none for it.
-    static func names(_ id: UInt32, apiName: String) -> [String: String]? {
+    static func names(_ id: UInt32, apiName: String) -> [String: String]? { entry(id, apiName: apiName)?.names }
+
+    /// The row of `id` if it still describes the Pokémon the API calls `apiName`: a renumbered
+    /// or renamed Pokémon takes no row (its names, its species, nothing).
+    static func entry(_ id: UInt32, apiName: String) -> Entry? {
         guard let entry = entries[id], entry.describes(apiName) else { return nil }
-        return entry.names
+        return entry
     }
 }
 
