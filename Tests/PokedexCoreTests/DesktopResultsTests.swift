@@ -58,7 +58,34 @@ final class DesktopResultsTests: XCTestCase {
     func testSpeciesComeBeforeFormsAmongMatchesAsGood() {
         let pika = [hit(25, "pikachu", .prefix), hit(10080, "pikachu-rock-star", .prefix), hit(10081, "pikachu-belle", .prefix),
                     hit(731, "pikipek", .prefix), hit(10082, "pikachu-pop-star", .substring), hit(172, "pichu", .fuzzy)]
-        XCTAssertEqual(DesktopSearch.intersect([pika]).map(\.item.id), [25, 731, 10080, 10081, 10082], "typos go when others are there")
+        XCTAssertEqual(DesktopSearch.intersect([pika]).map(\.item.id), [25, 731, 172, 10080, 10081, 10082],
+                       "a name that starts almost alike fills the first screen, before the forms")
+        // Enough species to fill the first screen: typos go.
+        let ch = [hit(4, "charmander", .prefix), hit(5, "charmeleon", .prefix), hit(6, "charizard", .prefix),
+                  hit(595, "joltik", .localized), hit(935, "charcadet", .prefix), hit(441, "chatot", .fuzzy)]
+        XCTAssertEqual(DesktopSearch.intersect([ch]).map(\.item.id), [4, 5, 6, 935, 595])
+        // A name given whole wants that Pokémon, not its look-alikes.
+        let mew = [hit(151, "mew", .exact), hit(150, "mewtwo", .prefix), hit(10001, "mew-form", .prefix), hit(52, "meowth", .fuzzy)]
+        XCTAssertEqual(DesktopSearch.intersect([mew]).map(\.item.id), [151, 150, 10001])
+        // Only look-alikes of forms and other species: as many as fit, and no form's.
+        let few = [hit(25, "pikachu", .prefix)] + (0..<8).map { hit(UInt32(700 + $0), "near\($0)", .fuzzy) }
+            + [hit(10080, "pikachu-rock-star", .fuzzy)]
+        XCTAssertEqual(DesktopSearch.intersect([few]).map(\.item.id), [25, 700, 701, 702, 703])
+        // Then the family of the species whose API name the query holds, up to the first screen.
+        let family: DesktopSearch.Relatives = { item in
+            item.id == 25 ? [.init(id: 172, name: "pichu"), .init(id: 26, name: "raichu")] : item.id == 938 ? [.init(id: 939, name: "bellibolt")] : []
+        }
+        let real = [hit(25, "pikachu", .prefix), hit(10080, "pikachu-rock-star", .prefix),
+                    SearchHit(item: .init(id: 938, name: "tadbulb"), match: .localized, matched: "ズピカ", language: "ja", distance: 0),
+                    SearchHit(item: .init(id: 731, name: "pikipek"), match: .fuzzy, matched: "pikipek", language: "", distance: 1)]
+        let shown = DesktopSearch.intersect([real], relatives: family)
+        XCTAssertEqual(shown.map(\.item.id), [25, 938, 731, 172, 26, 10080], "not Bellibolt: Tadbulb was found by its Japanese name")
+        XCTAssertEqual(shown.map(\.match)[3...4], [.related, .related])
+        XCTAssertEqual(DesktopSearch.intersect([[hit(25, "pikachu", .exact)]], relatives: family).map(\.item.id), [25],
+                       "a name given whole: that Pokémon")
+        // Nothing found as typed: the typos, species first.
+        let typos = [hit(10080, "pikachu-rock-star", .fuzzy), hit(25, "pikachu", .fuzzy)]
+        XCTAssertEqual(DesktopSearch.intersect([typos]).map(\.item.id), [25, 10080])
         // Every species before the forms, even one found less well (Tadbulb: ズピカ).
         let zupika = [hit(25, "pikachu", .prefix), hit(10080, "pikachu-rock-star", .prefix), hit(938, "tadbulb", .localized)]
         XCTAssertEqual(DesktopSearch.intersect([zupika]).map(\.item.id), [25, 938, 10080])

@@ -44,6 +44,33 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(index.suggestion(for: "pikachuu"), "pikachu")
     }
 
+    /// Issue 27: "pika" also finds the names that start almost like it, after those that hold it.
+    func testATypoInTheFirstLettersOfALongerName() {
+        let names: [(UInt32, String)] = [(25, "pikachu"), (172, "pichu"), (731, "pikipek"), (738, "vikavolt"), (10080, "pikachu-rock-star")]
+        let index = SearchIndex(index: PokemonIndex(items: names.map { .init(id: $0.0, name: $0.1) }, total: 5))
+        let hits = index.search(SearchQuery(parsing: "pika"), limit: 10)
+        XCTAssertEqual(hits.map(\.item.name), ["pikachu", "pikachu-rock-star", "pikipek"],
+                       "not pichu (two letters differ), nor vikavolt (people rarely miss the first)")
+        XCTAssertEqual(hits.map(\.match), [.prefix, .prefix, .fuzzy])
+        XCTAssertEqual(hits.map(\.distance), [0, 0, 1], "one typo is counted as one")
+        XCTAssertEqual(index.search(SearchQuery(parsing: "pik"), limit: 10).map(\.item.name), ["pikachu", "pikipek", "pikachu-rock-star"],
+                       "three letters: no typos in a prefix")
+    }
+
+    /// The evolution family comes from the bundled table, for the Pokémon it still describes.
+    func testRelativesFromTheBundledTable() {
+        let names: [(UInt32, String)] = [(25, "pikachu"), (26, "raichu"), (172, "pichu"), (133, "eevee"), (134, "vaporeon"),
+                                         (136, "flareon"), (10100, "raichu-alola"), (83, "renamed")]
+        let index = SearchIndex(index: PokemonIndex(items: names.map { .init(id: $0.0, name: $0.1) }, total: 8))
+        XCTAssertEqual(index.relatives(of: .init(id: 25, name: "pikachu")).map(\.name), ["raichu", "pichu"], "Pokédex order")
+        XCTAssertEqual(index.relatives(of: .init(id: 133, name: "eevee")).map(\.name), ["vaporeon", "flareon"], "those the list holds")
+        XCTAssertEqual(index.relatives(of: .init(id: 10100, name: "raichu-alola")), [], "a form has none of its own")
+        XCTAssertEqual(index.relatives(of: .init(id: 25, name: "renamed")), [], "a renumbered Pokémon takes no row")
+        XCTAssertEqual(BundledNames.family(of: 132), [132], "Ditto is alone")
+        XCTAssertEqual(BundledNames.family(of: 0), [0])
+        XCTAssertEqual(BundledNames.family(of: 99_999), [99_999])
+    }
+
     func testCaseAccentsWidthKanaAndOtherLanguages() {
         XCTAssertEqual(first("Flabébé")?.item.name, "flabebe")
         XCTAssertEqual(first("FLABEBE")?.item.name, "flabebe")

@@ -69,11 +69,13 @@ final class DesktopSearch: Sendable {
         guard !terms.isEmpty else { return .now([]) }
         let queries = Self.queries(terms)
         let fromMemory = queries.compactMap { search.searchFromMemory($0, limit: PokedexService.maxLimit) }
-        if fromMemory.count == queries.count { return .now(Self.ranked(Self.intersect(fromMemory), within: allowed)) }
+        if fromMemory.count == queries.count {
+            return .now(Self.ranked(Self.intersect(fromMemory, relatives: Self.relatives(search.builtIndex)), within: allowed))
+        }
         return .later { [search] () throws(PokedexError) in
             var hits: [[SearchHit]] = []
             for q in queries { hits.append(try await search.search(q, limit: PokedexService.maxLimit)) }
-            return Self.ranked(Self.intersect(hits), within: allowed)
+            return Self.ranked(Self.intersect(hits, relatives: Self.relatives(search.builtIndex)), within: allowed)
         }
     }
 
@@ -88,16 +90,16 @@ final class DesktopSearch: Sendable {
     /// in its name) before Charmeleon (whose romaji name "Lizardo" holds "izard"). A term with
     /// exact, prefix or substring hits counts only those: a typo-tolerant match is for a term
     /// that found nothing else ("mon13" must not keep "mon1" and "mon3").
-    static func intersect(_ hits: [[SearchHit]]) -> [SearchHit] {
-        let hits = hits.map { h in
-            let precise = h.filter { $0.distance == 0 && $0.match != .fuzzy }
-            return precise.isEmpty ? h : precise
-        }
-        guard let first = hits.first else { return [] }
+    static func intersect(_ hits: [[SearchHit]], relatives: Relatives = { _ in [] }) -> [SearchHit] {
         let rank = { (h: SearchHit) in MatchKind.rank(h.match, localized: !h.language.isEmpty) }
         // One term: species before forms ("pika": Pikachu, then Pikachu's costumes after the
         // other species).
-        guard hits.count > 1 else { return firstScreen(first, rank: rank) }
+        if hits.count == 1 { return firstScreen(hits[0], rank: rank, relatives: relatives) }
+        let hits = hits.map { h in
+            let precise = h.filter(isPrecise)
+            return precise.isEmpty ? h : precise
+        }
+        guard let first = hits.first else { return [] }
         // Each other term's best rank for each Pokémon it found.
         let others: [[UInt32: Int]] = hits.dropFirst().map { term in
             var best: [UInt32: Int] = [:]
@@ -115,13 +117,47 @@ final class DesktopSearch: Sendable {
         return kept.sorted { ($0.worst, isForm($0.hit), $0.position) < ($1.worst, isForm($1.hit), $1.position) }.map(\.hit)
     }
 
+    /// The rows a shell shows of a provider before "more": GNOME Shell's five.
+    static let firstScreenRows = 5
+
+    /// A species' evolution family, but itself (``SearchIndex/relatives(of:)``).
+    typealias Relatives = (PokemonIndex.Item) -> [PokemonIndex.Item]
+
+    static func relatives(_ index: SearchIndex?) -> Relatives { index.map { i in { i.relatives(of: $0) } } ?? { _ in [] } }
+
     /// One term's hits for the desktop: every species the query finds, in the index's order,
-    /// then the forms ("pika": Pikachu and Tadbulb, whose Japanese name is ズピカ, then
-    /// Pikachu's costumes). A query that names only forms ("alola") gets those.
-    static func firstScreen(_ hits: [SearchHit], rank: (SearchHit) -> Int) -> [SearchHit] {
-        let ordered = hits.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
-        return ordered.filter { isForm($0) == 0 } + ordered.filter { isForm($0) == 1 }
+    /// then, to fill the first screen, names that start almost alike and the family of those
+    /// found, then the forms ("pika": Pikachu and Tadbulb, whose Japanese name is ズピカ, then
+    /// Pikipek, then Pichu and Raichu, then Pikachu's costumes). A query that names only forms
+    /// ("alola") gets those; one that found nothing as typed, its typos.
+    static func firstScreen(_ hits: [SearchHit], rank: (SearchHit) -> Int, relatives: Relatives = { _ in [] }) -> [SearchHit] {
+        let precise = hits.filter(isPrecise)
+        let ordered = (precise.isEmpty ? hits : precise).enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+        let species = ordered.filter { isForm($0) == 0 }
+        let fill = precise.isEmpty ? [] : fillFirstScreen(hits, after: species, rank: rank, relatives: relatives)
+        return species + fill + ordered.filter { isForm($0) == 1 }
     }
+
+    /// Different Pokémon, not a wall of one Pikachu's costumes: when the query names no
+    /// Pokémon whole and found fewer species than the first screen shows, the species whose
+    /// API name starts almost as the query does (Pikipek for "pika"), then the evolution
+    /// family of those whose API name holds it (Pichu, Raichu), up to the first screen.
+    static func fillFirstScreen(_ hits: [SearchHit], after species: [SearchHit], rank: (SearchHit) -> Int,
+                                relatives: Relatives) -> [SearchHit] {
+        guard !species.isEmpty, species.count < firstScreenRows, !species.contains(where: { rank($0) == 0 }) else { return [] }
+        var seen = Set(species.map(\.item.id))
+        var out: [SearchHit] = []
+        for h in hits where h.match == .fuzzy && isForm(h) == 0 && seen.insert(h.item.id).inserted { out.append(h) }
+        for h in species where h.language.isEmpty {
+            for r in relatives(h.item) where seen.insert(r.id).inserted {
+                out.append(SearchHit(item: r, match: .related, matched: h.matched, language: "", distance: 0))
+            }
+        }
+        return Array(out.prefix(firstScreenRows - species.count))
+    }
+
+    /// Found as typed (whole, by its start, or inside a name), not with typos.
+    static func isPrecise(_ h: SearchHit) -> Bool { h.distance == 0 && h.match != .fuzzy }
 
     /// 1 for an alternate form, 0 for a species' default: what orders species first.
     static func isForm(_ h: SearchHit) -> Int { PokemonID.isDefaultForm(h.item.id) ? 0 : 1 }

@@ -44,6 +44,20 @@ enum BundledNames {
         return out
     }
 
+    /// Evolution chain id → its species, in Pokédex order (``evolutionChain``, generated).
+    static let families: [UInt16: [UInt32]] = {
+        var out: [UInt16: [UInt32]] = [:]
+        for (i, chain) in evolutionChain.enumerated() where chain != 0 { out[chain, default: []].append(UInt32(i + 1)) }
+        return out
+    }()
+
+    /// The species of `species`' evolution family, itself included, in Pokédex order; just
+    /// itself where the table knows none.
+    static func family(of species: UInt32) -> [UInt32] {
+        guard species >= 1, Int(species) <= evolutionChain.count else { return [species] }
+        return families[evolutionChain[Int(species) - 1]] ?? [species]
+    }
+
     /// The names of `id` called `apiName` (a species, or a form with a name of its own), nil
     /// where the table has none for it.
     static func names(_ id: UInt32, apiName: String) -> [String: String]? { entry(id, apiName: apiName)?.names }

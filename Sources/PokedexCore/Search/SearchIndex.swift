@@ -215,16 +215,30 @@ public struct SearchIndex: Sendable {
                                     continue
                                 }
                             }
-                            // A typo in the first letters of a longer name, as typed in a search box.
-                            if n >= 4, n <= 16, c.count > n + allowed, (qMask & ~prefixMask[k * 16 + n - 1]).nonzeroBitCount < allowed,
-                               let d = EditDistance.distance(qb, UnsafeBufferPointer(rebasing: c[0..<n]), limit: allowed - 1, scratch: &scratch),
-                               EditDistance.similarEnough(d + 1, typed, n) {
-                                offer(k, .fuzzy, d + 1)
+                            // A typo in the first letters of a longer name, as typed in a search box
+                            // ("pika" finds Pikipek): one fewer than the whole name allows, but one at least.
+                            let prefixAllowed = max(1, allowed - 1)
+                            if n >= 4, n <= 16, c.count > n, (qMask & ~prefixMask[k * 16 + n - 1]).nonzeroBitCount <= prefixAllowed,
+                               let d = EditDistance.distance(qb, UnsafeBufferPointer(rebasing: c[0..<n]), limit: prefixAllowed, scratch: &scratch),
+                               EditDistance.similarEnough(d, typed, n) {
+                                offer(k, .fuzzy, d)
                             }
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// The other species of `item`'s evolution family that the list holds, in Pokédex order
+    /// (Pichu and Raichu for Pikachu), from the bundled table: none for a form, or for a
+    /// Pokémon the table no longer describes.
+    func relatives(of item: PokemonIndex.Item) -> [PokemonIndex.Item] {
+        guard PokemonID.isDefaultForm(item.id), BundledNames.entry(item.id, apiName: item.name)?.isSpecies == true else { return [] }
+        return BundledNames.family(of: item.id).compactMap { id in
+            guard id != item.id, let position = byID[id] else { return nil }
+            let relative = items[position]
+            return BundledNames.entry(id, apiName: relative.name) == nil ? nil : relative
         }
     }
 

@@ -19,6 +19,9 @@ public enum MatchKind: String, Sendable {
     case localized
     /// Filters alone (type:, gen:), no name given.
     case filter
+    /// Not the query's match but a relative of one (its evolution family): the desktop's
+    /// first screen offers Pichu and Raichu beside Pikachu. ``SearchIndex`` never gives it.
+    case related
 
     /// Exact names (any language) first, then the API name's prefixes and words, then
     /// localized prefixes and words, then substrings, then typos.
