@@ -3,8 +3,10 @@ public struct DesktopResult: Equatable, Sendable {
     public var id: UInt32
     /// The display name: `Pikachu`.
     public var name: String
-    /// `#025 · Mouse Pokémon · Electric` (what is known from memory).
+    /// `#025 · Electric · Mouse Pokémon` (what is known from memory), for GNOME Shell's row.
     public var description: String
+    /// `#025 · Electric`: as much as KRunner's narrower column shows; the description if empty.
+    public var brief: String
     /// The cached sprite's absolute path, or "" while it is not cached.
     public var spritePath: String
     /// 0…1, from the match's rank: an exact name or number first.
@@ -13,18 +15,20 @@ public struct DesktopResult: Equatable, Sendable {
     public var exact: Bool
     public var favorite: Bool
 
-    /// Themed icons shown while the sprite is not cached.
-    /// The project's own icon (installed in hicolor, so every theme finds it), then a generic
-    /// image, which Breeze and Adwaita both have.
-    public static let fallbackIcons = [appIcon, "image-x-generic"]
+    /// Themed icons shown while the sprite is not cached: the project's own, installed in
+    /// hicolor, which every theme inherits. Nothing after it: a theme lookup tries every name
+    /// in one theme before the next, so GNOME Shell showed Adwaita's `image-x-generic` rather
+    /// than reach hicolor for ours.
+    public static let fallbackIcons = [appIcon]
     /// The icon of the app entry, the search providers and results without a sprite.
     public static let appIcon = "io.github.pokedexd.Pokedex1"
 
-    public init(id: UInt32, name: String, description: String, spritePath: String, relevance: Double = 0, exact: Bool = false,
-                favorite: Bool = false) {
+    public init(id: UInt32, name: String, description: String, brief: String = "", spritePath: String, relevance: Double = 0,
+                exact: Bool = false, favorite: Bool = false) {
         self.id = id
         self.name = name
         self.description = description
+        self.brief = brief
         self.spritePath = spritePath
         self.relevance = relevance
         self.exact = exact

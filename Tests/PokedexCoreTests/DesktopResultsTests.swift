@@ -13,6 +13,11 @@ final class DesktopResultsTests: XCTestCase {
         XCTAssertEqual(DesktopSearch.subtext(number: 6, types: "Fire / Flying", genus: "Flame Pokémon"), "#006 · Fire / Flying")
         XCTAssertEqual(DesktopSearch.subtext(number: 25, types: nil, genus: nil), "#025")
         XCTAssertEqual(DesktopSearch.subtext(number: 10, types: nil, genus: "Worm Pokémon"), "#010 · Worm Pokémon")
+        // KRunner's column: the number and the types.
+        XCTAssertEqual(DesktopSearch.subtext(number: 25, types: "Electric", genus: "Mouse Pokémon", within: DesktopSearch.briefLength),
+                       "#025 · Electric")
+        XCTAssertEqual(DesktopSearch.subtext(number: 6, types: "Fire / Flying", genus: nil, within: DesktopSearch.briefLength),
+                       "#006 · Fire / Flying")
         // Whatever the words, never past the column.
         let long = String(repeating: "Ü", count: 40)
         for (types, genus) in [(long, long), ("Psychic / Fairy", long), (nil, long), ("Elektro", "Maus-Pokémon")] {
@@ -83,6 +88,12 @@ final class DesktopResultsTests: XCTestCase {
         XCTAssertEqual(shown.map(\.match)[3...4], [.related, .related])
         XCTAssertEqual(DesktopSearch.intersect([[hit(25, "pikachu", .exact)]], relatives: family).map(\.item.id), [25],
                        "a name given whole: that Pokémon")
+        // A subsearch narrows to what the previous term found, but for the relatives: typed a
+        // letter at a time, "pika" shows what it shows pasted.
+        let narrowed = DesktopSearch.ranked(shown, within: [25, 938, 731, 10080]).map(\.item.id)
+        XCTAssertEqual(narrowed, [25, 938, 731, 172, 26, 10080])
+        XCTAssertEqual(DesktopSearch.ranked(shown, within: [25]).map(\.item.id), [25, 172, 26])
+        XCTAssertEqual(DesktopSearch.ranked(shown, within: []).map(\.item.id), [], "nothing found before, nothing now")
         // Nothing found as typed: the typos, species first.
         let typos = [hit(10080, "pikachu-rock-star", .fuzzy), hit(25, "pikachu", .fuzzy)]
         XCTAssertEqual(DesktopSearch.intersect([typos]).map(\.item.id), [25, 10080])

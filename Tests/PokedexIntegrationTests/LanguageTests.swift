@@ -135,6 +135,7 @@ final class LanguageTests: DaemonTestCase {
         }
         let decoded = try KRunner1.match.decodeReply(matches)
         XCTAssertEqual(decoded.first?.result.name, "Glurak")
+        XCTAssertEqual(decoded.first?.result.description, "#006 · Feuer / Flug", "KRunner's narrower column: no genus")
     }
 
     static func localeInstalled(_ name: String) -> Bool {

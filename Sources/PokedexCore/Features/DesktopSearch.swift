@@ -163,8 +163,15 @@ final class DesktopSearch: Sendable {
     static func isForm(_ h: SearchHit) -> Int { PokemonID.isDefaultForm(h.item.id) ? 0 : 1 }
 
     /// The hits within `allowed`, then the first ``maxResults``: relevance falls with the rank.
+    /// Relatives stay, though the previous term did not find them, beside the Pokémon that do:
+    /// "pika" typed one letter at a time shows Pichu and Raichu as "pika" pasted does, though
+    /// "pik" found enough without them. A subsearch of nothing stays nothing.
     static func ranked(_ hits: [SearchHit], within allowed: Set<UInt32>?) -> [Ranked] {
-        let kept = allowed.map { a in hits.filter { a.contains($0.item.id) } } ?? hits
+        var kept = hits
+        if let allowed {
+            let anyLeft = hits.contains { allowed.contains($0.item.id) }
+            kept = anyLeft ? hits.filter { $0.match == .related || allowed.contains($0.item.id) } : []
+        }
         return kept.prefix(Int(maxResults)).enumerated().map { rank, hit in
             let exact = hit.match == .exact
             return Ranked(item: hit.item, exact: exact, relevance: exact ? 1 : max(0.1, 0.9 - Double(rank) * 0.04))
@@ -219,22 +226,26 @@ final class DesktopSearch: Sendable {
         let name = DistinctNames.name(DisplayNames.name(id: item.id, apiName: item.name, species: species,
                                                         form: localized?.form ?? record.flatMap(terms.cachedForm), language: language),
                                       id: item.id, apiName: item.name, language: language)
-        let description = Self.subtext(number: Self.pokedexNumber(item, species: species), types: types,
-                                        genus: species?.genus(in: language))
-        return DesktopResult(id: item.id, name: name, description: description, spritePath: row.spritePath, favorite: row.favorite)
+        let number = Self.pokedexNumber(item, species: species), genus = species?.genus(in: language)
+        return DesktopResult(id: item.id, name: name, description: Self.subtext(number: number, types: types, genus: genus),
+                             brief: Self.subtext(number: number, types: types, genus: genus, within: Self.briefLength),
+                             spritePath: row.spritePath, favorite: row.favorite)
     }
 
-    /// The most characters of a result's subtext: what KRunner's column and GNOME's row show.
+    /// The most characters of a result's subtext: what GNOME's row shows.
     static let subtextLength = 32
+    /// The most characters of KRunner's subtext: its column beside a name shows about 20
+    /// ("#025 · Electric · Mouse Pokémon" became "#025 · Ele…se Pokémon" in Plasma 5.27).
+    static let briefLength = 20
 
     /// `#025 · Electric / Flying · Mouse Pokémon`, in that order, what tells rows apart first:
-    /// the number, the types, then the genus only where it fits within ``subtextLength``.
-    static func subtext(number: UInt32, types: String?, genus: String?) -> String {
+    /// the number, the types, then the genus only where it fits within `limit` characters.
+    static func subtext(number: UInt32, types: String?, genus: String?, within limit: Int = subtextLength) -> String {
         var text = PokemonID.display(number)
         for part in [types, genus] {
             guard let part, !part.isEmpty else { continue }
             let longer = text + " · " + part
-            if longer.count <= subtextLength { text = longer } else { break }
+            if longer.count <= limit { text = longer } else { break }
         }
         return text
     }
