@@ -32,7 +32,7 @@ BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config gette
 # And what the tests need besides (make test).
 DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch libseccomp-dev gcc git passwd util-linux procps
 
-.PHONY: all build release catalogues locales deps deps-build deps-package deb test-package install-files test test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
+.PHONY: all build release catalogues locales deps deps-build deps-package deb test-package install-files test test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-desktop-shells test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
 
 all: build
 
@@ -48,7 +48,7 @@ deps:
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_FLAGS) $$missing; \
 	fi
 
 # What `make deb` needs besides the build's: Debian's packaging tools. `make test-package`
@@ -151,6 +151,14 @@ test-graphics:
 	bash Tests/graphics/graphics-test.sh
 
 # The desktop's search providers called as GNOME Shell (gdbus) and KRunner (python3-dbus) call them.
+## test-desktop-shells: the real GNOME Shell 43 and KRunner (Plasma 5.27) on Xvfb, typing into
+## them and activating a result; screenshots into docs/screenshots. Opt-in, not in `make test`:
+## it installs Debian's gnome-shell and plasma-workspace (about 1 GB, no recommends).
+SHELL_TEST_PACKAGES = gnome-shell plasma-workspace xvfb xdotool xterm imagemagick dbus-bin libglib2.0-bin jq
+test-desktop-shells: release
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(SHELL_TEST_PACKAGES)" APT_FLAGS=--no-install-recommends
+	BUILD_DIR=$(CURDIR)/$(RELEASE_DIR) bash Tests/desktop-shells/desktop-shells-test.sh
+
 test-desktop-search:
 	$(SWIFT) build
 	bash Tests/desktop-search/desktop-search-test.sh

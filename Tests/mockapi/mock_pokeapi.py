@@ -371,6 +371,32 @@ def path_id(path):
     return found[0] if found else None
 
 
+# Names from the project's bundled table, by id, when --every-species lists every species.
+TABLE_NAMES = {}
+
+
+def list_every_species():
+    """NAMES and FORMS become every species and form of Sources/…/BundledNamesTable.swift (the
+    project's own copy of PokeAPI's names), with their names in every language, for the desktop
+    shells' test: "pika" finds Pikachu, Tadbulb (ズピカ), Pikipek, Pichu and Raichu."""
+    table = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../Sources/PokedexCore/Search/BundledNamesTable.swift")
+    text = open(table, encoding="utf-8").read()
+    columns = re.search(r"static let columns: \[String\] = \[(.*?)\]", text).group(1).replace('"', "").split(", ")
+    rows = text.split('#"""\n', 1)[1].split('\n"""#', 1)[0].split("\n")
+    species, forms = [], []
+    for row in rows:
+        ident, sid, identifier, *names = row.split("\t")
+        ident, sid = int(ident), int(sid)
+        TABLE_NAMES[ident] = {lang: name or names[0] for lang, name in zip(columns, names + [""] * len(columns))}
+        if ident == sid:
+            species.append((ident, identifier))
+        else:
+            forms.append((ident, identifier, sid))
+    assert [i for i, _ in species] == list(range(1, len(species) + 1))
+    NAMES[:] = [n for _, n in species]
+    FORMS[:] = forms
+
+
 def entries():
     real = [(i + 1, n) for i, n in enumerate(NAMES)]
     invented = [(i, f"mon-{i}") for i in range(len(NAMES) + 1, settings["total"] - len(FORMS) + 1)]
@@ -435,6 +461,8 @@ def species_body(base, ident, name, hostile=False):
                   {"name": real["names"]["ja-hrkt"] if real else name, "language": {"name": "ja-hrkt", "url": ""}}]
                  + ([{"name": "Glurak", "language": {"name": "de", "url": ""}}] if ident == 6 else []),
     }
+    if ident in TABLE_NAMES:
+        body["names"] = localized(base, {k: v for k, v in TABLE_NAMES[ident].items() if k in LANGUAGES})
     if real:
         # After the entries above, which stay as they are: the English genus stays the only one
         # and the shield text the last English one; a language already named is not named twice.
@@ -893,7 +921,11 @@ def main():
     ap.add_argument("--sprite-port-file", help="open a second listener and write its port here")
     ap.add_argument("--hostile", action="store_true", help='start in hostile mode (as {"hostile": true})')
     ap.add_argument("--huge-sprites", action="store_true", help='serve 4096×4096 sprites (as {"huge_sprites": 4096})')
+    ap.add_argument("--every-species", action="store_true",
+                    help="list every species and form of the project's bundled name table, with their names")
     args = ap.parse_args()
+    if args.every_species:
+        list_every_species()
     settings["hostile"] = args.hostile
     if args.huge_sprites:
         settings["huge_sprites"] = 4096
