@@ -55,6 +55,12 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(hits.map(\.distance), [0, 0, 1], "one typo is counted as one")
         XCTAssertEqual(index.search(SearchQuery(parsing: "pik"), limit: 10).map(\.item.name), ["pikachu", "pikipek", "pikachu-rock-star"],
                        "three letters: no typos in a prefix")
+        // Whole names first, with as many typos or one fewer (bench/search-cases.tsv).
+        let more: [(UInt32, String)] = [(9, "blastoise"), (25, "pikachu"), (10036, "blastoise-mega"), (10097, "pikachu-unova-cap")]
+        let whole = SearchIndex(index: PokemonIndex(items: more.map { .init(id: $0.0, name: $0.1) }, total: 4))
+        XCTAssertEqual(whole.search(SearchQuery(parsing: "pikachuu"), limit: 2).map(\.item.name), ["pikachu", "pikachu-unova-cap"])
+        XCTAssertEqual(whole.search(SearchQuery(parsing: "pikachuu"), limit: 2).map(\.distance), [1, 1], "a hyphen left out counts")
+        XCTAssertEqual(whole.search(SearchQuery(parsing: "blastoys"), limit: 1).map(\.item.name), ["blastoise"])
     }
 
     /// The evolution family comes from the bundled table, for the Pokémon it still describes.

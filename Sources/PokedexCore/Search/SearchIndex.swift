@@ -114,12 +114,17 @@ public struct SearchIndex: Sendable {
         }
         // Per item: the best (score, key, kind, distance) so far.
         var best: [Int32: (score: (Int, Int, Int, Int, Int32), key: Int, kind: MatchKind, distance: Int)] = [:]
-        func offer(_ k: Int, _ kind: MatchKind, _ distance: Int) {
+        // `partial`: typos in the first letters of a longer name. They rank as one typo more,
+        // after the whole names with as many ("pikachuu" is Pikachu before it is the start of
+        // pikachu-unova-cap, "blastoys" Blastoise before blastoise-mega), and count one at least.
+        func offer(_ k: Int, _ kind: MatchKind, _ typos: Int, partial: Bool = false) {
+            let distance = partial ? max(typos, 1) : typos
             let position = keys[k].position
             let item = items[Int(position)]
             if let allowedIDs, !allowedIDs.contains(item.id) { return }
             let localized = !keys[k].language.isEmpty
-            let score = (MatchKind.rank(kind, localized: localized), distance, localized ? 1 : 0, PokemonID.isDefaultForm(item.id) ? 0 : 1, position)
+            let score = (MatchKind.rank(kind, localized: localized), partial ? typos * 2 + 3 : typos * 2, localized ? 1 : 0,
+                         PokemonID.isDefaultForm(item.id) ? 0 : 1, position)
             if let old = best[position], old.score <= score { return }
             best[position] = (score, k, kind, distance)
         }
@@ -161,7 +166,7 @@ public struct SearchIndex: Sendable {
         // Typos are allowed by the letters typed, each run once: ten z's are one letter.
         let allowed = EditDistance.allowed(forLength: TextFolding.deduplicated(compactQuery).count)
         if best.count < limit, allowed > 0, TextFolding.isLatin(compactQuery) {
-            fuzzy(compactQuery, allowed: allowed, offer)
+            fuzzy(compactQuery, allowed: allowed) { offer($0, .fuzzy, $1, partial: $2) }
         }
         return best.values.sorted { $0.score < $1.score }.prefix(limit).map { b in
             let key = keys[b.key]
@@ -172,7 +177,8 @@ public struct SearchIndex: Sendable {
 
     /// Typo-tolerant matching over the Latin names: edit distance, then sound-alike, then a
     /// typo in the first letters of a longer name. A letter-set bound skips most names.
-    private func fuzzy(_ query: [UInt32], allowed: Int, _ offer: (Int, MatchKind, Int) -> Void) {
+    /// `offer(key, typos, partial)`: partial for a typo in the first letters of a longer name.
+    private func fuzzy(_ query: [UInt32], allowed: Int, _ offer: (Int, Int, Bool) -> Void) {
         var scratch: [Int] = []
         let qMask = TextFolding.letterMask(query)
         let phoneticQuery = TextFolding.phonetic(query)
@@ -201,7 +207,7 @@ public struct SearchIndex: Sendable {
                                max((qMask & ~km).nonzeroBitCount, (km & ~qMask).nonzeroBitCount) <= allowed,
                                let d = EditDistance.distance(qb, c, limit: allowed, scratch: &scratch),
                                EditDistance.similarEnough(d, typed, c.count) {
-                                offer(k, .fuzzy, d)
+                                offer(k, d, false)
                                 continue
                             }
                             // Sounds alike ("geodood", "quacksly"): one more than the sound distance.
@@ -211,7 +217,7 @@ public struct SearchIndex: Sendable {
                                 let p = UnsafeBufferPointer(rebasing: pb[Int(pr.lowerBound)..<Int(pr.upperBound)])
                                 if let d = EditDistance.distance(pqb, p, limit: phoneticAllowed - 1, scratch: &scratch),
                                    EditDistance.similarEnough(d + 1, phoneticQuery.count, p.count) {
-                                    offer(k, .fuzzy, d + 1)
+                                    offer(k, d + 1, false)
                                     continue
                                 }
                             }
@@ -221,7 +227,7 @@ public struct SearchIndex: Sendable {
                             if n >= 4, n <= 16, c.count > n, (qMask & ~prefixMask[k * 16 + n - 1]).nonzeroBitCount <= prefixAllowed,
                                let d = EditDistance.distance(qb, UnsafeBufferPointer(rebasing: c[0..<n]), limit: prefixAllowed, scratch: &scratch),
                                EditDistance.similarEnough(d, typed, n) {
-                                offer(k, .fuzzy, d)
+                                offer(k, d, true)
                             }
                         }
                     }
