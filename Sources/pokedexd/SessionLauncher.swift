@@ -6,9 +6,10 @@ import PokedexLocks
 /// Starts programs in the user's session for the desktop's search providers: `pokectl browse`
 /// in a terminal, a clipboard tool. Each runs as a transient unit of the user manager
 /// (`systemd-run --user`), so it is outside pokedexd's sandbox and has the session's
-/// environment; without `systemd-run` it is started directly, unless Landlock confines pokedexd:
-/// a program started directly would share that sandbox (read-only files, no network), so then
-/// nothing is started and the journal says why. Never waits for the program:
+/// environment; without `systemd-run`, or when it fails, it is started directly, unless Landlock
+/// confines pokedexd: a program started directly would share that sandbox (read-only files, no
+/// network, and only systemd-run and gtk-launch to execute), so then nothing is started, the
+/// journal says why and the caller hears of it (`failed`). Never waits for the program:
 /// the loop reaps it (``EventLoop/reap(_:failed:)``).
 ///
 /// What the caller sent never becomes an option: the query follows pokectl's `--`, a
@@ -44,26 +45,27 @@ final class SessionLauncher: DesktopLauncher {
         tokens.withLock { $0.set(token, caller: caller, now: now) }
     }
 
-    func openBrowse(_ query: String, caller: String?) -> Bool {
+    func openBrowse(_ query: String, caller: String?, failed: @escaping @Sendable () -> Void) -> Bool {
         guard admit("browse") else { return true }  // one terminal for the burst
         let token = tokens.withLock { $0.take(caller: caller, now: Self.now()) }
         if let t = terminalOverride, let exe = find(t) {
             if let convention = TerminalCommand.convention(of: t) {
-                return run(TerminalCommand.browse(terminal: exe, run: convention, pokectl: pokectl, query: query), token: token)
+                return run(TerminalCommand.browse(terminal: exe, run: convention, pokectl: pokectl, query: query), token: token,
+                           failed: failed)
             }
             // How this terminal takes a command is not known: xterm's -e, and no caller text.
             if !query.isEmpty {
                 log(.notice, "TERMINAL=\(t) is not a terminal pokedexd knows how to pass a search to; the search is dropped")
             }
-            return run(TerminalCommand.browse(terminal: exe, run: ["-e"], pokectl: pokectl, query: ""), token: token)
+            return run(TerminalCommand.browse(terminal: exe, run: ["-e"], pokectl: pokectl, query: ""), token: token, failed: failed)
         }
         for t in TerminalCommand.known {
             if let exe = find(t.name) {
-                return run(TerminalCommand.browse(terminal: exe, run: t.run, pokectl: pokectl, query: query), token: token)
+                return run(TerminalCommand.browse(terminal: exe, run: t.run, pokectl: pokectl, query: query), token: token, failed: failed)
             }
         }
         // No terminal known: the desktop's own launcher opens the app entry (without the query).
-        if let launch = find("gtk-launch") { return run([launch, "io.github.pokedexd.Pokedex1"], token: token) }
+        if let launch = find("gtk-launch") { return run([launch, "io.github.pokedexd.Pokedex1"], token: token, failed: failed) }
         return false
     }
 
@@ -102,8 +104,8 @@ final class SessionLauncher: DesktopLauncher {
 
     /// Starts `argv` as a transient unit of the user manager, or directly, and hands it to the
     /// loop to reap. When `systemd-run` fails (no user manager it can reach), `argv` is started
-    /// directly once it has exited, and the journal says why.
-    private func run(_ argv: [String], token: String?) -> Bool {
+    /// directly once it has exited, and the journal says why; when that cannot be, `failed` runs.
+    private func run(_ argv: [String], token: String?, failed: @escaping @Sendable () -> Void = {}) -> Bool {
         guard let systemdRun = find("systemd-run") else {
             if confined {
                 log(.warning, "cannot start \(argv[0]): systemd-run is not on PATH, and a program pokedexd starts itself would share "
@@ -119,10 +121,10 @@ final class SessionLauncher: DesktopLauncher {
             if confined {
                 log(.warning, "systemd-run could not start \(argv[0]) (exit status \(code)), and a program pokedexd starts itself would share "
                     + "its Landlock sandbox; is the user manager running (systemctl --user status)? Or start pokedexd with --landlock=no")
-                return
+                return failed()
             }
             log(.warning, "systemd-run could not start \(argv[0]) (exit status \(code)); starting it directly")
-            _ = direct(argv, token: token)
+            if !direct(argv, token: token) { failed() }
         }
     }
 

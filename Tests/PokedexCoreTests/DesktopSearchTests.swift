@@ -12,13 +12,17 @@ final class DesktopSearchTests: XCTestCase {
     final class Recorder: DesktopNotifier, DesktopLauncher, @unchecked Sendable {
         let cards = Mutex<[(DesktopNotification, [String], @Sendable (String) -> Void)]>([])
         let opened = Mutex<[String]>([])
-        let canOpen: Bool
-        init(canOpen: Bool) { self.canOpen = canOpen }
+        let canOpen: Bool, failsLater: Bool
+        init(canOpen: Bool, failsLater: Bool = false) { self.canOpen = canOpen; self.failsLater = failsLater }
         func show(_ notification: DesktopNotification) {}
         func showCard(_ n: DesktopNotification, actions: [(key: String, label: String)], onAction: @escaping @Sendable (String) -> Void) {
             cards.withLock { $0.append((n, actions.map(\.key), onAction)) }
         }
-        func openBrowse(_ query: String, caller: String?) -> Bool { opened.withLock { $0.append(query) }; return canOpen }
+        func openBrowse(_ query: String, caller: String?, failed: @escaping @Sendable () -> Void) -> Bool {
+            opened.withLock { $0.append(query) }
+            if failsLater { failed() }
+            return canOpen
+        }
         func copy(_ text: String) -> Bool { false }
         func setActivationToken(_ token: String, caller: String) {}
     }
@@ -111,6 +115,14 @@ final class DesktopSearchTests: XCTestCase {
         XCTAssertEqual(t.favoriteIDs, [25], "the card's button kept the favorite")
         try await t.runDesktopAction("25", "unfavorite").value()
         XCTAssertEqual(t.favoriteIDs, [])
+
+        // A start that went ahead and failed later (systemd-run, under Landlock): the card.
+        let failing = Recorder(canOpen: true, failsLater: true)
+        let u = try makeService(failing)
+        _ = try await u.listPage(offset: 0, limit: 30).value()
+        try await u.openResult("25").value()
+        XCTAssertEqual(failing.opened.withLock { $0 }, ["#25"])
+        XCTAssertEqual(failing.cards.withLock { $0.map(\.0.summary) }, ["Pikachu"])
     }
 }
 

@@ -411,6 +411,28 @@ failed_systemd_run() {
     grep "systemd-run could not start" "$TMP/pokedexd.log" | tail -1 | grep -q "exit status 1); starting it directly"
 }
 check "launch: a failed systemd-run still opens the terminal, started directly, and a journal line says why" failed_systemd_run
+# The same under Landlock, where nothing may be started directly: the result's card instead.
+# Landlock lets pokedexd execute only the systemd-run it found and the ELF loader, not /bin/sh:
+# this systemd-run is /bin/false.
+kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
+mkdir -p "$TMP/failrun-elf" && cp /bin/false "$TMP/failrun-elf/systemd-run"
+DAEMON_ENV=(PATH="$TMP/failrun-elf:$TMP/bin:$BUILD_DIR" LAUNCH_LOG="$LAUNCHES" TERMINAL=gnome-terminal)
+start_daemon || { summary desktop-search; exit 1; }
+failed_systemd_run_confined() {
+    if ! pokectl status --json | jq -e '.landlock | index("files")' >/dev/null; then
+        echo "skipped: Landlock does not confine files on this kernel"; return 0
+    fi
+    local before launched; before=$(wc -l <"$TMP/notifications.jsonl"); launched=$(launches)
+    gn ActivateResult "'25'" "['pika']" 0 >/dev/null || return 1
+    for _ in $(seq 50); do
+        tail -n +"$((before + 1))" "$TMP/notifications.jsonl" | jq -c 'select(.member == "Notify")' | grep -q Pikachu && break
+        sleep 0.1
+    done
+    tail -n +"$((before + 1))" "$TMP/notifications.jsonl" | jq -c 'select(.member == "Notify")' | grep Pikachu | tail -1 | jq -e '.actions | index("open")' &&
+    grep "systemd-run could not start" "$TMP/pokedexd.log" | tail -1 | grep "Landlock sandbox" || { tail -5 "$TMP/pokedexd.log"; return 1; }
+    [ "$(launches)" -eq "$launched" ] || { echo "something was started"; return 1; }
+}
+check "launch: a failed systemd-run under Landlock shows the result's card, starts nothing, and says why" failed_systemd_run_confined
 # Nothing can open a result: no terminal, no gtk-launch, notifications off. One warning says so.
 kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
 DAEMON_ENV=(PATH="$BUILD_DIR" POKEDEX_LANDLOCK=no)

@@ -39,28 +39,36 @@ extension PokedexService {
         }
     }
 
-    /// `ActivateResult(id)`: `pokectl browse` on it in a terminal, or a card with its sprite,
-    /// genus and types, and buttons to favorite it and to open it.
+    /// `ActivateResult(id)`: `pokectl browse` on it in a terminal, or, when there is none or
+    /// its start failed, a card with its sprite, genus and types, and buttons to favorite it and
+    /// to open it.
     public func openResult(_ id: String, caller: String? = nil) -> Answer<Void> {
         desktop.metas([id]).map { [self] results in
             guard let r = results.first else { return }
-            if launcher?.openBrowse("#" + String(r.id), caller: caller) == true { return }
-            guard let notifier else {
-                return log(.warning, "nothing could open \(UntrustedText.logLine(r.name)): no terminal or gtk-launch was found, and notifications are off "
-                           + "(--notify=no); install a terminal (gnome-terminal, konsole, xterm, …) or set TERMINAL")
-            }
-            let card = DesktopNotification(summary: r.name, body: r.description, imagePath: r.spritePath,
-                                           soundName: FavoriteNotifications.soundName)
-            let action = r.favorite ? (key: "unfavorite", label: "Remove from favorites") : (key: "favorite", label: "Add to favorites")
-            notifier.showCard(card, actions: [action, (key: "open", label: "Open")]) { [self] key in
-                switch key {
-                case "favorite", "unfavorite":
-                    let change = changeFavorite(String(r.id), key == "favorite" ? .add : .remove)
-                    // A person's click: never cancelled, even when the service is stopping.
-                    background.runDurable(.utility) { _ = try? await change.value() }
-                case "open": _ = launcher?.openBrowse("#" + String(r.id), caller: nil)
-                default: break
-                }
+            if launcher?.openBrowse("#" + String(r.id), caller: caller, failed: { [self] in showCard(r, noTerminal: false) }) == true { return }
+            showCard(r, noTerminal: true)
+        }
+    }
+
+    /// The card ``openResult(_:caller:)`` falls back on; with notifications off, one warning.
+    /// `noTerminal`: nothing could be launched at all (else the launcher said what failed).
+    private func showCard(_ r: DesktopResult, noTerminal: Bool) {
+        guard let notifier else {
+            guard noTerminal else { return }
+            return log(.warning, "nothing could open \(UntrustedText.logLine(r.name)): no terminal or gtk-launch was found, and notifications are off "
+                       + "(--notify=no); install a terminal (gnome-terminal, konsole, xterm, …) or set TERMINAL")
+        }
+        let card = DesktopNotification(summary: r.name, body: r.description, imagePath: r.spritePath,
+                                       soundName: FavoriteNotifications.soundName)
+        let action = r.favorite ? (key: "unfavorite", label: "Remove from favorites") : (key: "favorite", label: "Add to favorites")
+        notifier.showCard(card, actions: [action, (key: "open", label: "Open")]) { [self] key in
+            switch key {
+            case "favorite", "unfavorite":
+                let change = changeFavorite(String(r.id), key == "favorite" ? .add : .remove)
+                // A person's click: never cancelled, even when the service is stopping.
+                background.runDurable(.utility) { _ = try? await change.value() }
+            case "open": _ = launcher?.openBrowse("#" + String(r.id), caller: nil)
+            default: break
             }
         }
     }
