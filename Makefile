@@ -150,7 +150,6 @@ test-graphics:
 	$(SWIFT) build
 	bash Tests/graphics/graphics-test.sh
 
-# The desktop's search providers called as GNOME Shell (gdbus) and KRunner (python3-dbus) call them.
 ## test-desktop-shells: the real GNOME Shell 43 and KRunner (Plasma 5.27) on Xvfb, typing into
 ## them and activating a result; screenshots into docs/screenshots. Opt-in, not in `make test`:
 ## it installs Debian's gnome-shell and plasma-workspace (about 1 GB, no recommends).
@@ -159,6 +158,7 @@ test-desktop-shells: release
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(SHELL_TEST_PACKAGES)" APT_FLAGS=--no-install-recommends
 	BUILD_DIR=$(CURDIR)/$(RELEASE_DIR) bash Tests/desktop-shells/desktop-shells-test.sh
 
+# The desktop's search providers called as GNOME Shell (gdbus) and KRunner (python3-dbus) call them.
 test-desktop-search:
 	$(SWIFT) build
 	bash Tests/desktop-search/desktop-search-test.sh

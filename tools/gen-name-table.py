@@ -7,7 +7,7 @@ network for a name.
   tools/gen-name-table.py --families DUMP_OR_API > Sources/PokedexCore/Search/BundledFamiliesTable.swift
 
 --families writes each species' evolution family instead (its `evolution_chain`'s id), so that
-a search can offer Pichu and Raichu beside Pikachu without the network.
+a search can offer Raichu and Pichu beside Pikachu without the network.
 
 DUMP_OR_API is PokeAPI's static dump unpacked (the directory holding api/v2/, or api/v2
 itself: PokeAPI/api-data, or ../shared/pokeapi's unpacked copy), or the live API's base URL

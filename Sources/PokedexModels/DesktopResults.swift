@@ -7,6 +7,8 @@ public struct DesktopResult: Equatable, Sendable {
     public var description: String
     /// `#025 · Electric`: as much as KRunner's narrower column shows; the description if empty.
     public var brief: String
+    /// What KRunner shows beside the name: the brief, else the description.
+    public var krunnerSubtext: String { brief.isEmpty ? description : brief }
     /// The cached sprite's absolute path, or "" while it is not cached.
     public var spritePath: String
     /// 0…1, from the match's rank: an exact name or number first.

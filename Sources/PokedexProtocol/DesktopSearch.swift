@@ -180,7 +180,7 @@ public enum DesktopCoding {
                         try w.append(Int32(m.result.exact ? 100 : 30))
                         try w.append(m.result.relevance)
                         try w.container("a", "{sv}") { () throws(BusError) in
-                            try w.entry("subtext", "s") { () throws(BusError) in try w.append(m.result.brief.isEmpty ? m.result.description : m.result.brief) }
+                            try w.entry("subtext", "s") { () throws(BusError) in try w.append(m.result.krunnerSubtext) }
                             if !m.result.spritePath.isEmpty {
                                 try w.entry("urls", "as") { () throws(BusError) in try w.append(strings: [fileURI(m.result.spritePath)]) }
                             }

@@ -14,6 +14,10 @@ final class DesktopResultsTests: XCTestCase {
         XCTAssertEqual(DesktopSearch.subtext(number: 25, types: nil, genus: nil), "#025")
         XCTAssertEqual(DesktopSearch.subtext(number: 10, types: nil, genus: "Worm Pokémon"), "#010 · Worm Pokémon")
         // KRunner's column: the number and the types.
+        let pikachu = DesktopResult(id: 25, name: "Pikachu", description: "#025 · Electric · Mouse Pokémon", brief: "#025 · Electric",
+                                    spritePath: "")
+        XCTAssertEqual(pikachu.krunnerSubtext, "#025 · Electric")
+        XCTAssertEqual(DesktopResult(id: 25, name: "Pikachu", description: "#025", spritePath: "").krunnerSubtext, "#025")
         XCTAssertEqual(DesktopSearch.subtext(number: 25, types: "Electric", genus: "Mouse Pokémon", within: DesktopSearch.briefLength),
                        "#025 · Electric")
         XCTAssertEqual(DesktopSearch.subtext(number: 6, types: "Fire / Flying", genus: nil, within: DesktopSearch.briefLength),
@@ -94,6 +98,10 @@ final class DesktopResultsTests: XCTestCase {
         XCTAssertEqual(narrowed, [25, 938, 731, 172, 26, 10080])
         XCTAssertEqual(DesktopSearch.ranked(shown, within: [25]).map(\.item.id), [25, 172, 26])
         XCTAssertEqual(DesktopSearch.ranked(shown, within: []).map(\.item.id), [], "nothing found before, nothing now")
+        XCTAssertEqual(DesktopSearch.ranked(shown, within: [938, 731]).map(\.item.id), [938, 731],
+                       "Pikachu gone, so are its relatives")
+        XCTAssertEqual(DesktopSearch.ranked(shown, within: [938, 26]).map(\.item.id), [938, 26],
+                       "a relative found before stays")
         // Nothing found as typed: the typos, species first.
         let typos = [hit(10080, "pikachu-rock-star", .fuzzy), hit(25, "pikachu", .fuzzy)]
         XCTAssertEqual(DesktopSearch.intersect([typos]).map(\.item.id), [25, 10080])

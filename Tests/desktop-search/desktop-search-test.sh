@@ -198,10 +198,10 @@ match_pika() {
     jq -e '.[0] as $m | $m.text == "Pikachu" and $m.relevance > 0 and $m.relevance <= 1
         and ([.[].relevance] | max) == $m.relevance
         and ($m.type | IN(0, 10, 30, 50, 70, 100))
-        and ($m.properties.subtext | type == "string" and length > 0)
+        and ($m.properties.subtext | type == "string" and length > 0 and length <= 20 and (contains("Pokémon") | not))
         and ($m.properties["icon-data"].opaque_pixels // 0) > 0' "$TMP/match.json" >/dev/null
 }
-check "KRunner: Match('pika') a(sssida{sv}): Pikachu first, relevance in (0, 1] and highest, subtext, the sprite as icon-data" match_pika; show 3
+check "KRunner: Match('pika') a(sssida{sv}): Pikachu first, relevance in (0, 1] and highest, a subtext of 20 characters at most (no genus), the sprite as icon-data" match_pika; show 3
 match_first() {  # QUERY NAME
     client krunner-match "$1" >"$TMP/m.json" || return 1
     jq -c '[.[] | {id, text, relevance}] | .[:3]' "$TMP/m.json"; jq -e --arg n "$2" '.[0].text == $n' "$TMP/m.json" >/dev/null

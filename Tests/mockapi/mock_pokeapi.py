@@ -378,7 +378,7 @@ TABLE_NAMES = {}
 def list_every_species():
     """NAMES and FORMS become every species and form of Sources/…/BundledNamesTable.swift (the
     project's own copy of PokeAPI's names), with their names in every language, for the desktop
-    shells' test: "pika" finds Pikachu, Tadbulb (ズピカ), Pikipek, Pichu and Raichu."""
+    shells' test: "pika" finds Pikachu, Tadbulb (ズピカ), Pikipek, Raichu and Pichu."""
     table = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../Sources/PokedexCore/Search/BundledNamesTable.swift")
     text = open(table, encoding="utf-8").read()
     columns = re.search(r"static let columns: \[String\] = \[(.*?)\]", text).group(1).replace('"', "").split(", ")

@@ -61,7 +61,7 @@ final class DesktopSearch: Sendable {
     }
 
     /// The Pokémon every term matches, best first, at most ``maxResults``; with `within`, only
-    /// those (a subsearch only narrows). The terms together may be a number as people write
+    /// those (a subsearch narrows), and the relatives of those (``ranked(_:within:)``). The terms together may be a number as people write
     /// it (`No.` `25`); each term alone is matched as `Search` matches a query. Nothing is
     /// described here: the shells ask for the few they show (``metas(_:)``).
     public func results(_ terms: [String], within allowed: Set<UInt32>? = nil) -> Answer<[Ranked]> {
@@ -128,7 +128,7 @@ final class DesktopSearch: Sendable {
     /// One term's hits for the desktop: every species the query finds, in the index's order,
     /// then, to fill the first screen, names that start almost alike and the family of those
     /// found, then the forms ("pika": Pikachu and Tadbulb, whose Japanese name is ズピカ, then
-    /// Pikipek, then Pichu and Raichu, then Pikachu's costumes). A query that names only forms
+    /// Pikipek, then Raichu and Pichu, then Pikachu's costumes). A query that names only forms
     /// ("alola") gets those; one that found nothing as typed, its typos.
     static func firstScreen(_ hits: [SearchHit], rank: (SearchHit) -> Int, relatives: Relatives = { _ in [] }) -> [SearchHit] {
         let precise = hits.filter(isPrecise)
@@ -141,7 +141,7 @@ final class DesktopSearch: Sendable {
     /// Different Pokémon, not a wall of one Pikachu's costumes: when the query names no
     /// Pokémon whole and found fewer species than the first screen shows, the species whose
     /// API name starts almost as the query does (Pikipek for "pika"), then the evolution
-    /// family of those whose API name holds it (Pichu, Raichu), up to the first screen.
+    /// family of those whose API name holds it (Raichu, Pichu), up to the first screen.
     static func fillFirstScreen(_ hits: [SearchHit], after species: [SearchHit], rank: (SearchHit) -> Int,
                                 relatives: Relatives) -> [SearchHit] {
         guard !species.isEmpty, species.count < firstScreenRows, !species.contains(where: { rank($0) == 0 }) else { return [] }
@@ -150,7 +150,7 @@ final class DesktopSearch: Sendable {
         for h in hits where h.match == .fuzzy && isForm(h) == 0 && seen.insert(h.item.id).inserted { out.append(h) }
         for h in species where h.language.isEmpty {
             for r in relatives(h.item) where seen.insert(r.id).inserted {
-                out.append(SearchHit(item: r, match: .related, matched: h.matched, language: "", distance: 0))
+                out.append(SearchHit(item: r, match: .related, matched: h.matched, language: "", distance: 0, relativeOf: h.item.id))
             }
         }
         return Array(out.prefix(firstScreenRows - species.count))
@@ -163,14 +163,16 @@ final class DesktopSearch: Sendable {
     static func isForm(_ h: SearchHit) -> Int { PokemonID.isDefaultForm(h.item.id) ? 0 : 1 }
 
     /// The hits within `allowed`, then the first ``maxResults``: relevance falls with the rank.
-    /// Relatives stay, though the previous term did not find them, beside the Pokémon that do:
-    /// "pika" typed one letter at a time shows Pichu and Raichu as "pika" pasted does, though
-    /// "pik" found enough without them. A subsearch of nothing stays nothing.
+    /// A relative stays, though the previous term did not find it, beside the Pokémon it is a
+    /// relative of: "pika" typed one letter at a time shows Raichu and Pichu as "pika" pasted
+    /// does, though "pik" found enough without them.
     static func ranked(_ hits: [SearchHit], within allowed: Set<UInt32>?) -> [Ranked] {
         var kept = hits
         if let allowed {
-            let anyLeft = hits.contains { allowed.contains($0.item.id) }
-            kept = anyLeft ? hits.filter { $0.match == .related || allowed.contains($0.item.id) } : []
+            let found = Set(hits.lazy.filter { $0.match != .related && allowed.contains($0.item.id) }.map(\.item.id))
+            kept = hits.filter { h in
+                h.match == .related ? found.contains(h.relativeOf ?? 0) || allowed.contains(h.item.id) : found.contains(h.item.id)
+            }
         }
         return kept.prefix(Int(maxResults)).enumerated().map { rank, hit in
             let exact = hit.match == .exact

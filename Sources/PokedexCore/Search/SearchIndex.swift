@@ -237,7 +237,7 @@ public struct SearchIndex: Sendable {
     }
 
     /// The other species of `item`'s evolution family that the list holds, in Pokédex order
-    /// (Pichu and Raichu for Pikachu), from the bundled table: none for a form, or for a
+    /// (Raichu and Pichu for Pikachu), from the bundled table: none for a form, or for a
     /// Pokémon the table no longer describes.
     func relatives(of item: PokemonIndex.Item) -> [PokemonIndex.Item] {
         guard PokemonID.isDefaultForm(item.id), BundledNames.entry(item.id, apiName: item.name)?.isSpecies == true else { return [] }

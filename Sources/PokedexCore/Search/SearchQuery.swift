@@ -20,7 +20,7 @@ public enum MatchKind: String, Sendable {
     /// Filters alone (type:, gen:), no name given.
     case filter
     /// Not the query's match but a relative of one (its evolution family): the desktop's
-    /// first screen offers Pichu and Raichu beside Pikachu. ``SearchIndex`` never gives it.
+    /// first screen offers Raichu and Pichu beside Pikachu. ``SearchIndex`` never gives it.
     case related
 
     /// Exact names (any language) first, then the API name's prefixes and words, then
@@ -49,6 +49,8 @@ public struct SearchHit: Equatable, Sendable {
     public var language: String
     /// Typos (fuzzy matches only).
     public var distance: Int
+    /// For a ``MatchKind/related`` hit, the Pokémon found whose relative it is.
+    public var relativeOf: UInt32? = nil
 }
 
 /// A parsed query: text, and `type:` / `gen:` filters.
