@@ -12,29 +12,26 @@ extension DesktopNotificationsClient {
         loop.execute { [self] in sendCard(notification, actions.flatMap { [$0.key, $0.label] }, onAction) }
     }
 
-    /// A card's call in flight: the client and what its buttons do.
+    /// A card's call in flight: the client, the card and what its buttons do.
     private final class PendingCard {
         let client: DesktopNotificationsClient
-        let summary: String
+        let card: DesktopNotification
         let onAction: @Sendable (String) -> Void
-        init(_ client: DesktopNotificationsClient, _ summary: String, _ onAction: @escaping @Sendable (String) -> Void) {
+        init(_ client: DesktopNotificationsClient, _ card: DesktopNotification, _ onAction: @escaping @Sendable (String) -> Void) {
             self.client = client
-            self.summary = summary
+            self.card = card
             self.onAction = onAction
         }
     }
 
-    /// A card is what opens a result when no terminal can: when it cannot be shown either,
-    /// the journal says what is missing (one line per activation).
-    static func nothingOpened(_ summary: String, _ why: String) -> String {
-        "nothing could open \(UntrustedText.logLine(summary)): no terminal or gtk-launch was found, and \(why); "
-            + "install a terminal (gnome-terminal, konsole, xterm, …) or set TERMINAL"
+    /// A card that cannot be shown: its own warning (``DesktopNotification/unshown``: one line
+    /// per activation, saying what is missing), else a plain one.
+    func warnUnshown(_ card: DesktopNotification, _ why: String) {
+        log(.warning, card.unshown?.message(card: why) ?? "cannot show a notification: \(why)")
     }
 
     private func sendCard(_ n: DesktopNotification, _ actions: [String], _ onAction: @escaping @Sendable (String) -> Void) {
-        guard connect(), let bus else {
-            return log(.warning, Self.nothingOpened(n.summary, "the session bus cannot be reached for a notification"))
-        }
+        guard connect(), let bus else { return warnUnshown(n, "the session bus cannot be reached for a notification") }
         followActions(bus)
         var m: OpaquePointer?
         guard sd_bus_message_new_method_call(bus, &m, Self.service, Self.path, Self.service, "Notify") >= 0, let m else { return }
@@ -44,13 +41,13 @@ extension DesktopNotificationsClient {
         } catch {
             return log(.warning, "cannot build a notification: \(error.message)")
         }
-        let box = Unmanaged.passRetained(PendingCard(self, n.summary, onAction)).toOpaque()
+        let box = Unmanaged.passRetained(PendingCard(self, n, onAction)).toOpaque()
         let r = sd_bus_call_async(bus, nil, m, { reply, userdata, _ in
             let card = Unmanaged<PendingCard>.fromOpaque(userdata!).takeRetainedValue()
             var id: UInt32 = 0
             if let error = sd_bus_message_get_error(reply) {
                 let name = error.pointee.name.map { String(cString: $0) } ?? "no answer"
-                card.client.log(.warning, DesktopNotificationsClient.nothingOpened(card.summary, "no notification server answered (\(name))"))
+                card.client.warnUnshown(card.card, "no notification server answered (\(name))")
                 return 1
             }
             if sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "u")), &id) >= 0, id != 0 {
@@ -62,7 +59,7 @@ extension DesktopNotificationsClient {
         }, box, 5_000_000)
         if r < 0 {
             Unmanaged<PendingCard>.fromOpaque(box).release()
-            log(.warning, Self.nothingOpened(n.summary, "no notification could be sent (\(String(cString: strerror(-r))))"))
+            warnUnshown(n, "no notification could be sent (\(String(cString: strerror(-r))))")
         }
     }
 

@@ -123,6 +123,13 @@ final class DesktopSearchTests: XCTestCase {
         try await u.openResult("25").value()
         XCTAssertEqual(failing.opened.withLock { $0 }, ["#25"])
         XCTAssertEqual(failing.cards.withLock { $0.map(\.0.summary) }, ["Pikachu"])
+        // Should that card not show either, its warning says the terminal failed, not that none was found.
+        let unshown = try XCTUnwrap(failing.cards.withLock { $0.first?.0.unshown })
+        XCTAssertEqual(unshown.message(card: "no notification server answered"),
+                       "nothing could open Pikachu: its terminal could not be started (see above), and no notification server answered")
+        XCTAssertEqual(none.cards.withLock { $0.first?.0.unshown?.message(card: "notifications are off (--notify=no)") },
+                       "nothing could open Pikachu: no terminal or gtk-launch was found, and notifications are off (--notify=no); "
+                       + "install a terminal (gnome-terminal, konsole, xterm, …) or set TERMINAL")
     }
 }
 

@@ -10,12 +10,32 @@ public struct DesktopNotification: Equatable, Sendable {
     public var imagePath: String
     /// A name from the freedesktop sound theme.
     public var soundName: String
+    /// For a card that stands in for a result nothing else could open: the journal's warning
+    /// should the card not be shown either.
+    public var unshown: NothingOpened?
 
-    public init(summary: String, body: String, imagePath: String, soundName: String) {
+    public init(summary: String, body: String, imagePath: String, soundName: String, unshown: NothingOpened? = nil) {
         self.summary = summary
         self.body = body
         self.imagePath = imagePath
         self.soundName = soundName
+        self.unshown = unshown
+    }
+}
+
+/// The one warning for an activated result that opens neither in a terminal nor as a card:
+/// what kept the terminal from it, what kept the card, and what to do.
+public struct NothingOpened: Equatable, Sendable {
+    /// The result's name, as shown.
+    public var name: String
+    /// A terminal was found but its start failed (the launcher said why), rather than none found.
+    public var terminalFailed: Bool
+
+    /// `card`: what kept the card ("notifications are off (--notify=no)").
+    public func message(card: String) -> String {
+        let terminal = terminalFailed ? "its terminal could not be started (see above)" : "no terminal or gtk-launch was found"
+        let advice = terminalFailed ? "" : "; install a terminal (gnome-terminal, konsole, xterm, …) or set TERMINAL"
+        return "nothing could open \(UntrustedText.logLine(name)): \(terminal), and \(card)\(advice)"
     }
 }
 

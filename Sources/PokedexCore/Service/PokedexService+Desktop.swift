@@ -45,21 +45,21 @@ extension PokedexService {
     public func openResult(_ id: String, caller: String? = nil) -> Answer<Void> {
         desktop.metas([id]).map { [self] results in
             guard let r = results.first else { return }
-            if launcher?.openBrowse("#" + String(r.id), caller: caller, failed: { [self] in showCard(r, noTerminal: false) }) == true { return }
-            showCard(r, noTerminal: true)
+            if launcher?.openBrowse("#" + String(r.id), caller: caller, failed: { [self] in showCard(r, terminalFailed: true) }) == true {
+                return
+            }
+            showCard(r, terminalFailed: false)
         }
     }
 
-    /// The card ``openResult(_:caller:)`` falls back on; with notifications off, one warning.
-    /// `noTerminal`: nothing could be launched at all (else the launcher said what failed).
-    private func showCard(_ r: DesktopResult, noTerminal: Bool) {
-        guard let notifier else {
-            guard noTerminal else { return }
-            return log(.warning, "nothing could open \(UntrustedText.logLine(r.name)): no terminal or gtk-launch was found, and notifications are off "
-                       + "(--notify=no); install a terminal (gnome-terminal, konsole, xterm, …) or set TERMINAL")
-        }
+    /// The card ``openResult(_:caller:)`` falls back on. When it cannot be shown either (here,
+    /// notifications off; in the notifier, no server), one warning says what is missing.
+    /// `terminalFailed`: a terminal's start failed, rather than none found.
+    private func showCard(_ r: DesktopResult, terminalFailed: Bool) {
+        let nothing = NothingOpened(name: r.name, terminalFailed: terminalFailed)
+        guard let notifier else { return log(.warning, nothing.message(card: "notifications are off (--notify=no)")) }
         let card = DesktopNotification(summary: r.name, body: r.description, imagePath: r.spritePath,
-                                       soundName: FavoriteNotifications.soundName)
+                                       soundName: FavoriteNotifications.soundName, unshown: nothing)
         let action = r.favorite ? (key: "unfavorite", label: "Remove from favorites") : (key: "favorite", label: "Add to favorites")
         notifier.showCard(card, actions: [action, (key: "open", label: "Open")]) { [self] key in
             switch key {
