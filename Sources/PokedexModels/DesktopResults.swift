@@ -17,12 +17,10 @@ public struct DesktopResult: Equatable, Sendable {
     public var exact: Bool
     public var favorite: Bool
 
-    /// Themed icons shown while the sprite is not cached: the project's own, installed in
-    /// hicolor, which every theme inherits. Nothing after it: a theme lookup tries every name
-    /// in one theme before the next, so GNOME Shell showed Adwaita's `image-x-generic` rather
-    /// than reach hicolor for ours.
-    public static let fallbackIcons = [appIcon]
-    /// The icon of the app entry, the search providers and results without a sprite.
+    /// The icon of the app entry, the search providers and results without a cached sprite:
+    /// the project's own, installed in hicolor, which every theme inherits. Sent alone, with no
+    /// generic name after it: a theme lookup tries every name in one theme before the next, so
+    /// GNOME Shell showed Adwaita's `image-x-generic` rather than reach hicolor for ours.
     public static let appIcon = "io.github.pokedexd.Pokedex1"
 
     public init(id: UInt32, name: String, description: String, brief: String = "", spritePath: String, relevance: Double = 0,

@@ -105,7 +105,7 @@ public enum DesktopCoding {
                             try w.container("r", "sv") { () throws(BusError) in
                                 if r.spritePath.isEmpty {
                                     try w.append("themed")
-                                    try w.container("v", "as") { () throws(BusError) in try w.append(strings: DesktopResult.fallbackIcons) }
+                                    try w.container("v", "as") { () throws(BusError) in try w.append(strings: [DesktopResult.appIcon]) }
                                 } else {
                                     try w.append("file")
                                     try w.container("v", "s") { () throws(BusError) in try w.append(fileURI(r.spritePath)) }
@@ -176,7 +176,7 @@ public enum DesktopCoding {
                     try w.container("r", "sssida{sv}") { () throws(BusError) in
                         try w.append(String(m.result.id))
                         try w.append(m.result.name)
-                        try w.append(DesktopResult.fallbackIcons[0])
+                        try w.append(DesktopResult.appIcon)
                         try w.append(Int32(m.result.exact ? 100 : 30))
                         try w.append(m.result.relevance)
                         try w.container("a", "{sv}") { () throws(BusError) in

@@ -48,25 +48,27 @@ final class SessionLauncher: DesktopLauncher {
     func openBrowse(_ query: String, caller: String?, failed: @escaping @Sendable () -> Void) -> Bool {
         guard admit("browse") else { return true }  // one terminal for the burst
         let token = tokens.withLock { $0.take(caller: caller, now: Self.now()) }
+        guard let argv = browseCommand(query) else { return false }
+        return run(argv, token: token, failed: failed)
+    }
+
+    /// What opens `pokectl browse -- QUERY`: `$TERMINAL`, else the first terminal known here,
+    /// else the desktop's own launcher on the app entry (without the query); nil if none is.
+    private func browseCommand(_ query: String) -> [String]? {
         if let t = terminalOverride, let exe = find(t) {
             if let convention = TerminalCommand.convention(of: t) {
-                return run(TerminalCommand.browse(terminal: exe, run: convention, pokectl: pokectl, query: query), token: token,
-                           failed: failed)
+                return TerminalCommand.browse(terminal: exe, run: convention, pokectl: pokectl, query: query)
             }
             // How this terminal takes a command is not known: xterm's -e, and no caller text.
             if !query.isEmpty {
                 log(.notice, "TERMINAL=\(t) is not a terminal pokedexd knows how to pass a search to; the search is dropped")
             }
-            return run(TerminalCommand.browse(terminal: exe, run: ["-e"], pokectl: pokectl, query: ""), token: token, failed: failed)
+            return TerminalCommand.browse(terminal: exe, run: ["-e"], pokectl: pokectl, query: "")
         }
         for t in TerminalCommand.known {
-            if let exe = find(t.name) {
-                return run(TerminalCommand.browse(terminal: exe, run: t.run, pokectl: pokectl, query: query), token: token, failed: failed)
-            }
+            if let exe = find(t.name) { return TerminalCommand.browse(terminal: exe, run: t.run, pokectl: pokectl, query: query) }
         }
-        // No terminal known: the desktop's own launcher opens the app entry (without the query).
-        if let launch = find("gtk-launch") { return run([launch, "io.github.pokedexd.Pokedex1"], token: token, failed: failed) }
-        return false
+        return find("gtk-launch").map { [$0, "io.github.pokedexd.Pokedex1"] }
     }
 
     func copy(_ text: String) -> Bool {
@@ -108,8 +110,8 @@ final class SessionLauncher: DesktopLauncher {
     private func run(_ argv: [String], token: String?, failed: @escaping @Sendable () -> Void = {}) -> Bool {
         guard let systemdRun = find("systemd-run") else {
             if confined {
-                log(.warning, "cannot start \(argv[0]): systemd-run is not on PATH, and a program pokedexd starts itself would share "
-                    + "its Landlock sandbox (read-only files, no network); install systemd-run (package systemd), or start pokedexd with --landlock=no")
+                log(.warning, "cannot start \(argv[0]): systemd-run is not on PATH, and \(Self.sharesSandbox) (read-only files, no network); "
+                    + "install systemd-run (package systemd), or start pokedexd with --landlock=no")
                 return false
             }
             return direct(argv, token: token)
@@ -119,14 +121,17 @@ final class SessionLauncher: DesktopLauncher {
         return spawn(full, env: [:], name: argv.joined(separator: " ")) { [self] code in
             guard code != 0 else { return }
             if confined {
-                log(.warning, "systemd-run could not start \(argv[0]) (exit status \(code)), and a program pokedexd starts itself would share "
-                    + "its Landlock sandbox; is the user manager running (systemctl --user status)? Or start pokedexd with --landlock=no")
+                log(.warning, "systemd-run could not start \(argv[0]) (exit status \(code)), and \(Self.sharesSandbox); "
+                    + "is the user manager running (systemctl --user status)? Or start pokedexd with --landlock=no")
                 return failed()
             }
             log(.warning, "systemd-run could not start \(argv[0]) (exit status \(code)); starting it directly")
             if !direct(argv, token: token) { failed() }
         }
     }
+
+    /// Why nothing is started directly under Landlock.
+    private static let sharesSandbox = "a program pokedexd starts itself would share its Landlock sandbox"
 
     /// Starts `argv` itself (its activation token in the environment).
     private func direct(_ argv: [String], token: String?) -> Bool {

@@ -61,9 +61,10 @@ final class DesktopSearch: Sendable {
     }
 
     /// The Pokémon every term matches, best first, at most ``maxResults``; with `within`, only
-    /// those (a subsearch narrows), and the relatives of those (``ranked(_:within:)``). The terms together may be a number as people write
-    /// it (`No.` `25`); each term alone is matched as `Search` matches a query. Nothing is
-    /// described here: the shells ask for the few they show (``metas(_:)``).
+    /// those (a subsearch narrows) and their relatives (``ranked(_:within:)``). The terms
+    /// together may be a number as people write it (`No.` `25`); each term alone is matched as
+    /// `Search` matches a query. Nothing is described here: the shells ask for the few they
+    /// show (``metas(_:)``).
     public func results(_ terms: [String], within allowed: Set<UInt32>? = nil) -> Answer<[Ranked]> {
         let terms = terms.map { String($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
         guard !terms.isEmpty else { return .now([]) }

@@ -81,7 +81,6 @@ public struct ServiceConfiguration: Sendable {
         self.requestDeadline = requestDeadline
         self.notFoundTTL = notFoundTTL
     }
-
 }
 
 /// The XDG base directories, with the specification's fallbacks.
