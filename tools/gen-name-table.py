@@ -19,14 +19,16 @@ Rows, one per line, fields separated by tabs:
     the list names it), names from pokemon-species' `names`;
   - forms: ID is the pokemon id (10001…), SPECIES its species, IDENTIFIER the Pokémon's
     ("pikachu-rock-star"); names from the default
-    pokemon-form's `names` ("Alolan Raichu"), else the species name and the form's
-    `form_names` ("Pikachu Rock Star"), else nothing (the species' name stands).
+    pokemon-form's `names` ("Alolan Raichu"); a language those lack takes the form's
+    `form_names`, after the species' name unless it holds it ("メガリザードンＸ"); else
+    nothing (the species' name stands).
 A row is used only for the Pokémon the API still lists under that id and identifier. An empty
 field means "as in English"; trailing empty fields are left out.
 """
 import json
 import os
 import sys
+import unicodedata
 import urllib.request
 
 # PokeAPI's language codes, in the table's column order: English first (the fallback).
@@ -51,6 +53,11 @@ class Source:
     def ids(self, kind):
         index = self.get(kind, "?limit=100000") if self.live else self.get(kind, "")
         return sorted(int(r["url"].rstrip("/").rsplit("/", 1)[1]) for r in index["results"])
+
+
+def fold(text):
+    """Case and width folded, as TextFolding compares names (full-width Ｘ is X)."""
+    return unicodedata.normalize("NFKC", text).casefold()
 
 
 def by_language(entries, field="name"):
@@ -99,14 +106,13 @@ def main():
             continue
         sid = int(src.get("pokemon", pid)["species"]["url"].rstrip("/").rsplit("/", 1)[1])
         names = by_language(form["names"])
-        if not names:
-            words = by_language(form["form_names"])
-            base = species.get(sid, {})
-            names = {lang: f"{base.get(lang) or base.get('en', '')} {w}".strip() for lang, w in words.items()}
-            # "Pikachu Rock Star" is the form's own whole name already, not species + words.
-            for lang, w in words.items():
-                if (base.get(lang) or base.get("en", "")) in w:
-                    names[lang] = w
+        # A language the form's `names` lack takes its `form_names`: as it is where it holds the
+        # species' name already ("メガリザードンＸ", "Pikachu Rock Star"), else after it.
+        base = species.get(sid, {})
+        for lang, w in by_language(form["form_names"]).items():
+            if lang not in names:
+                sname = base.get(lang) or base.get("en", "")
+                names[lang] = w if fold(sname) in fold(w) else f"{sname} {w}".strip()
         forms[pid] = (sid, names)
         ident[pid] = form["pokemon"]["name"]
 

@@ -220,8 +220,25 @@ final class LocalizedDetailTests: XCTestCase {
                        "Raichu Alola-Form", "the species' name and the form's")
         let mega = NamesRecord(name: "venusaur-mega", names: ["en": "Mega Venusaur", "de": "Mega-Bisaflor"], formNames: [:])
         XCTAssertEqual(DisplayNames.name(id: 10033, apiName: "venusaur-mega", form: mega, language: "de"), "Mega-Bisaflor")
-        XCTAssertEqual(DisplayNames.name(id: 10033, apiName: "venusaur-mega", form: mega, language: "ko"), "Mega Venusaur",
-                       "English where the form has no Korean name")
+        XCTAssertEqual(DisplayNames.name(id: 10033, apiName: "venusaur-mega", form: mega, language: "ko"), "메가이상해꽃",
+                       "no Korean name in the record: the bundled table's, from PokeAPI's Korean form name")
+        XCTAssertEqual(DisplayNames.name(id: 10033, apiName: "venusaur-mega", form: mega, language: "xx"), "Mega Venusaur",
+                       "a language PokeAPI has no name in: English")
+        // A form name that holds its species' name is the whole name: "メガリザードンＸ", not
+        // "リザードン メガリザードンＸ"; in every language the table has.
+        let charizard = SpeciesRecord(id: 6, name: "charizard", genus: "", flavorText: "", names: ["en": "Charizard", "ja": "リザードン"])
+        let megaX = NamesRecord(name: "charizard-mega-x", names: ["en": "Mega Charizard X", "de": "Mega-Glurak X"],
+                                formNames: ["ja": "メガリザードンＸ", "en": "Mega Charizard X", "de": "Mega-Form"])
+        XCTAssertEqual(DisplayNames.name(id: 10034, apiName: "charizard-mega-x", species: charizard, form: megaX, language: "ja"), "メガリザードンＸ")
+        XCTAssertEqual(DisplayNames.name(id: 10034, apiName: "charizard-mega-x", species: charizard, form: megaX, language: "de"), "Mega-Glurak X")
+        for (id, apiName) in [(10034 as UInt32, "charizard-mega-x"), (10080, "pikachu-rock-star"), (10100, "raichu-alola")] {
+            let species = BundledNames.entries[BundledNames.entry(id, apiName: apiName)!.species]!
+            for language in BundledNames.columns {
+                let name = DisplayNames.name(id: id, apiName: apiName, language: language), speciesName = species.names[language]!
+                XCTAssertFalse(name.hasPrefix(speciesName + " ") && name.dropFirst(speciesName.count + 1).contains(speciesName),
+                               "\(apiName) in \(language): \(name)")
+            }
+        }
         let other = NamesRecord(name: "something-else", names: ["de": "Falsch"], formNames: [:])
         XCTAssertNotEqual(DisplayNames.name(id: 10033, apiName: "venusaur-mega", form: other, language: "de"), "Falsch",
                           "a form record of another Pokémon is not taken")

@@ -81,15 +81,24 @@ enum DisplayNames {
                             language: String = "en") -> String {
         if PokemonID.isDefaultForm(id), let species, species.id == id, let name = LocalizedText.pick(species.names, language) { return name }
         if !PokemonID.isDefaultForm(id), let form, form.name == apiName {
-            // In the language asked: the form's own name, else its species' and its form's.
+            // In the language asked: the form's own name, else its form name (after its
+            // species' where the form name does not hold it already).
             if let name = LocalizedText.pick(form.names, language, english: false) { return name }
+            let bundledSpecies = BundledNames.entry(id, apiName: apiName).flatMap { BundledNames.entries[$0.species]?.names }
             if let formName = LocalizedText.pick(form.formNames, language, english: false),
-               let speciesName = species.flatMap({ LocalizedText.pick($0.names, language, english: false) }) {
-                return speciesName + " " + formName
+               let speciesName = species.flatMap({ LocalizedText.pick($0.names, language, english: false) })
+                ?? bundledSpecies.flatMap({ LocalizedText.pick($0, language, english: false) }) {
+                return Self.joined(form: formName, species: speciesName)
             }
             if BundledNames.names(id, apiName: apiName) == nil, let name = LocalizedText.pick(form.names, language) { return name }
         }
         if let names = BundledNames.names(id, apiName: apiName), let name = LocalizedText.pick(names, language) { return name }
         return PokemonNames.display(apiName)
+    }
+
+    /// A form's name from its form name in one language: as it is where it holds its
+    /// species' name already ("メガリザードンＸ", "Pikachu Rock Star"), else after it.
+    static func joined(form formName: String, species: String) -> String {
+        TextFolding.fold(formName).contains(TextFolding.fold(species)) ? formName : species + " " + formName
     }
 }

@@ -1030,323 +1030,323 @@ extension BundledNames {
 1023	1023	iron-crown	Iron Crown	Eisenhaupt	Chef-de-Fer	Ferrotesta	Capoferreo	テツノカシラ	テツノカシラ	Tetsunokashira	무쇠감투	鐵頭殼	铁头壳	Ferrotesta
 1024	1024	terapagos	Terapagos					テラパゴス	テラパゴス		테라파고스	太乐巴戈斯	太樂巴戈斯
 1025	1025	pecharunt	Pecharunt	Infamomo	Pêchaminus			モモワロウ	モモワロウ	Momowarou	복숭악동	桃歹郎	桃歹郎
-10001	386	deoxys-attack	Attack Deoxys	Deoxys (Angriff)	Deoxys Attaque
-10002	386	deoxys-defense	Defense Deoxys	Deoxys (Verteidigung)	Deoxys Défense
-10003	386	deoxys-speed	Speed Deoxys	Deoxys (Initiative)	Deoxys Vitesse
-10004	413	wormadam-sandy	Sandy Wormadam	Burmadame (Sand)	Cheniselle Sable
-10005	413	wormadam-trash	Trash Wormadam	Burmadame (Lumpen)	Cheniselle Déchet
-10006	492	shaymin-sky	Sky Shaymin	Shaymin (Zenit)	Shaymin Céleste
-10007	487	giratina-origin	Origin Giratina	Ur-Giratina	Giratina Originel
-10008	479	rotom-heat	Heat Rotom	Hitze-Rotom	Motisma Chaleur
-10009	479	rotom-wash	Wash Rotom	Wasch-Rotom	Motisma Lavage
-10010	479	rotom-frost	Frost Rotom	Frost-Rotom	Motisma Froid
-10011	479	rotom-fan	Fan Rotom	Wirbel-Rotom	Motisma Hélice
-10012	479	rotom-mow	Mow Rotom	Schneid-Rotom	Motisma Tonte
-10013	351	castform-sunny	Sunny Castform	Formeo (Sonne)	Morphéo Solaire
-10014	351	castform-rainy	Rainy Castform	Formeo (Regen)	Morphéo Eau de Pluie
-10015	351	castform-snowy	Snowy Castform	Formeo (Schnee)	Morphéo Blizzard
-10016	550	basculin-blue-striped	Blue-Striped Basculin	Blauliniges Barschuft	Bargantua Bleu
-10017	555	darmanitan-zen	Zen Darmanitan	Flampivian (Trance)	Darumacho Transe
-10018	648	meloetta-pirouette	Pirouette Meloetta	Meloetta (Tanz)	Meloetta Danse
-10019	641	tornadus-therian	Therian Tornadus	Boreos (Tiergeist)	Boréas Totémique
-10020	642	thundurus-therian	Therian Thundurus	Voltolos (Tiergeist)	Fulguris Totémique
-10021	645	landorus-therian	Therian Landorus	Demeteros (Tiergeist)	Démétéros Totémique
-10022	646	kyurem-black	Black Kyurem	Schwarzes Kyurem	Kyurem Noir
-10023	646	kyurem-white	White Kyurem	Weißes Kyurem	Kyurem Blanc
-10024	647	keldeo-resolute	Resolute Keldeo	Keldeo (Resolut)	Keldeo Décidé
-10025	678	meowstic-female	Female Meowstic	Psiaugon ♀	Mistigrix Femelle
-10026	681	aegislash-blade	Blade Aegislash	Durengard (Klinge)	Exagide Assaut
-10027	710	pumpkaboo-small	Small Pumpkaboo	Irrbis (S)	Pitrouille Mini
-10028	710	pumpkaboo-large	Large Pumpkaboo	Irrbis (L)	Pitrouille Maxi
-10029	710	pumpkaboo-super	Super Pumpkaboo	Irrbis (XL)	Pitrouille Ultra
-10030	711	gourgeist-small	Small Gourgeist	Pumpdjinn (S)	Banshitrouye Mini
-10031	711	gourgeist-large	Large Gourgeist	Pumpdjinn (L)	Banshitrouye Maxi
-10032	711	gourgeist-super	Super Gourgeist	Pumpdjinn (XL)	Banshitrouye Ultra
-10033	3	venusaur-mega	Mega Venusaur	Mega-Bisaflor	Méga-Florizarre
-10034	6	charizard-mega-x	Mega Charizard X	Mega-Glurak X	Méga-Dracaufeu X
-10035	6	charizard-mega-y	Mega Charizard Y	Mega-Glurak Y	Méga-Dracaufeu Y
-10036	9	blastoise-mega	Mega Blastoise	Mega-Turtok	Méga-Tortank
-10037	65	alakazam-mega	Mega Alakazam	Mega-Simsala	Méga-Alakazam
-10038	94	gengar-mega	Mega Gengar	Mega-Gengar	Méga-Ectoplasma
-10039	115	kangaskhan-mega	Mega Kangaskhan	Mega-Kangama	Méga-Kangourex
-10040	127	pinsir-mega	Mega Pinsir	Mega-Pinsir	Méga-Scarabrute
-10041	130	gyarados-mega	Mega Gyarados	Mega-Garados	Méga-Léviator
-10042	142	aerodactyl-mega	Mega Aerodactyl	Mega-Aerodactyl	Méga-Ptéra
-10043	150	mewtwo-mega-x	Mega Mewtwo X	Mega-Mewtu X	Méga-Mewtwo X
-10044	150	mewtwo-mega-y	Mega Mewtwo Y	Mega-Mewtu Y	Méga-Mewtwo Y
-10045	181	ampharos-mega	Mega Ampharos	Mega-Ampharos	Méga-Pharamp
-10046	212	scizor-mega	Mega Scizor	Mega-Scherox	Méga-Cizayox
-10047	214	heracross-mega	Mega Heracross	Mega-Skaraborn	Méga-Scarhino
-10048	229	houndoom-mega	Mega Houndoom	Mega-Hundemon	Méga-Démolosse
-10049	248	tyranitar-mega	Mega Tyranitar	Mega-Despotar	Méga-Tyranocif
-10050	257	blaziken-mega	Mega Blaziken	Mega-Lohgock	Méga-Braségali
-10051	282	gardevoir-mega	Mega Gardevoir	Mega-Guardevoir	Méga-Gardevoir
-10052	303	mawile-mega	Mega Mawile	Mega-Flunkifer	Méga-Mysdibule
-10053	306	aggron-mega	Mega Aggron	Mega-Stolloss	Méga-Galeking
-10054	308	medicham-mega	Mega Medicham	Mega-Meditalis	Méga-Charmina
-10055	310	manectric-mega	Mega Manectric	Mega-Voltenso	Méga-Élecsprint
-10056	354	banette-mega	Mega Banette	Mega-Banette	Méga-Branette
-10057	359	absol-mega	Mega Absol	Mega-Absol	Méga-Absol
-10058	445	garchomp-mega	Mega Garchomp	Mega-Knakrack	Méga-Carchacrok
-10059	448	lucario-mega	Mega Lucario	Mega-Lucario	Méga-Lucario
-10060	460	abomasnow-mega	Mega Abomasnow	Mega-Rexblisar	Méga-Blizzaroi
-10061	670	floette-eternal	Eternal Floette	Floette (Ewigblütler)	Floette Éternel
-10062	380	latias-mega	Mega Latias	Mega-Latias	Méga-Latias
-10063	381	latios-mega	Mega Latios	Mega-Latios	Méga-Latios
-10064	260	swampert-mega	Mega Swampert	Mega-Sumpex	Méga-Laggron
-10065	254	sceptile-mega	Mega Sceptile	Mega-Gewaldro	Méga-Jungko
-10066	302	sableye-mega	Mega Sableye	Mega-Zobiris	Méga-Ténéfix
-10067	334	altaria-mega	Mega Altaria	Mega-Altaria	Méga-Altaria
-10068	475	gallade-mega	Mega Gallade	Mega-Galagladi	Méga-Gallame
-10069	531	audino-mega	Mega Audino	Mega-Ohrdoch	Méga-Nanméouïe
-10070	319	sharpedo-mega	Mega Sharpedo	Mega-Tohaido	Méga-Sharpedo
-10071	80	slowbro-mega	Mega Slowbro	Mega-Lahmus	Méga-Flagadoss
-10072	208	steelix-mega	Mega Steelix	Mega-Stahlos	Méga-Steelix
-10073	18	pidgeot-mega	Mega Pidgeot	Mega-Tauboss	Méga-Roucarnage
-10074	362	glalie-mega	Mega Glalie	Mega-Firnontor	Méga-Oniglali
-10075	719	diancie-mega	Mega Diancie	Mega-Diancie	Méga-Diancie
-10076	376	metagross-mega	Mega Metagross	Mega-Metagross	Méga-Métalosse
-10077	382	kyogre-primal	Primal Kyogre	Proto-Kyogre	Primo-Kyogre
-10078	383	groudon-primal	Primal Groudon	Proto-Groudon	Primo-Groudon
-10079	384	rayquaza-mega	Mega Rayquaza	Mega-Rayquaza	Méga-Rayquaza
-10080	25	pikachu-rock-star	Pikachu Rock Star	Rock Star Pikachu	Pikachu Rockeur
-10081	25	pikachu-belle	Pikachu Belle	Lady Pikachu	Pikachu Lady
-10082	25	pikachu-pop-star	Pikachu Pop Star	Pop Star Pikachu	Pikachu Star
-10083	25	pikachu-phd	Pikachu Ph.D.	Dr. Pikachu	Pikachu Docteur
-10084	25	pikachu-libre	Pikachu Libre	Wrestling Pikachu	Pikachu Catcheur
-10085	25	pikachu-cosplay	Cosplay Pikachu		Pikachu Cosplayeur
-10086	720	hoopa-unbound	Hoopa Unbound	Entfesseltes Hoopa	Hoopa Déchaîné
-10087	323	camerupt-mega	Mega Camerupt	Mega-Camerupt	Méga-Camérupt
-10088	428	lopunny-mega	Mega Lopunny	Mega-Schlapor	Méga-Lockpin
-10089	373	salamence-mega	Mega Salamence	Mega-Brutalanda	Méga-Drattak
-10090	15	beedrill-mega	Mega Beedrill	Mega-Bibor	Méga-Dardargnan
-10091	19	rattata-alola	Alolan Rattata	Alola Rattfratz	Rattata d’Alola
-10092	20	raticate-alola	Alolan Raticate	Alola Rattikarl	Rattatac d’Alola
+10001	386	deoxys-attack	Attack Deoxys	Deoxys (Angriff)	Deoxys Attaque	Deoxys Forma Ataque	Deoxys Forma Attacco	デオキシス アタックフォルム	デオキシス アタックフォルム		테오키스 어택폼	代欧奇希斯 攻击形态	代歐奇希斯 攻擊形態	Deoxys Forma Ataque
+10002	386	deoxys-defense	Defense Deoxys	Deoxys (Verteidigung)	Deoxys Défense	Deoxys Forma Defensa	Deoxys Forma Difesa	デオキシス ディフェンスフォルム	デオキシス ディフェンスフォルム		테오키스 디펜스폼	代欧奇希斯 防御形态	代歐奇希斯 防禦形態	Deoxys Forma Defensa
+10003	386	deoxys-speed	Speed Deoxys	Deoxys (Initiative)	Deoxys Vitesse	Deoxys Forma Velocidad	Deoxys Forma Velocità	デオキシス スピードフォルム	デオキシス スピードフォルム		테오키스 스피드폼	代欧奇希斯 速度形态	代歐奇希斯 速度形態	Deoxys Forma Velocidad
+10004	413	wormadam-sandy	Sandy Wormadam	Burmadame (Sand)	Cheniselle Sable	Wormadam Tronco Arena	Wormadam Manto Sabbia	ミノマダム すなちのミノ	ミノマダム すなちのミノ		도롱마담 모래땅도롱	结草贵妇 砂土蓑衣	結草貴婦 砂土蓑衣	Wormadam Tronco Arena
+10005	413	wormadam-trash	Trash Wormadam	Burmadame (Lumpen)	Cheniselle Déchet	Wormadam Tronco Basura	Wormadam Manto Scarti	ミノマダム ゴミのミノ	ミノマダム ゴミのミノ		도롱마담 슈레도롱	结草贵妇 垃圾蓑衣	結草貴婦 垃圾蓑衣	Wormadam Tronco Basura
+10006	492	shaymin-sky	Sky Shaymin	Shaymin (Zenit)	Shaymin Céleste	Shaymin Forma Cielo	Shaymin Forma Cielo	シェイミ スカイフォルム	シェイミ スカイフォルム		쉐이미 스카이폼	谢米 天空形态	謝米 天空形態	Shaymin Forma Cielo
+10007	487	giratina-origin	Origin Giratina	Ur-Giratina	Giratina Originel	Giratina Forma Origen	Giratina Forma Originale	ギラティナ オリジンフォルム	ギラティナ オリジンフォルム		기라티나 오리진폼	骑拉帝纳 起源形态	騎拉帝納 起源形態	Giratina Forma Origen
+10008	479	rotom-heat	Heat Rotom	Hitze-Rotom	Motisma Chaleur	Rotom Calor	Rotom Calore	ヒートロトム	ヒートロトム		히트로토무	加热洛托姆	加熱洛托姆	Rotom Calor
+10009	479	rotom-wash	Wash Rotom	Wasch-Rotom	Motisma Lavage	Rotom Lavado	Rotom Lavaggio	ウォッシュロトム	ウォッシュロトム		워시로토무	清洗洛托姆	清洗洛托姆	Rotom Lavado
+10010	479	rotom-frost	Frost Rotom	Frost-Rotom	Motisma Froid	Rotom Frío	Rotom Gelo	フロストロトム	フロストロトム		프로스트로토무	结冰洛托姆	結冰洛托姆	Rotom Frío
+10011	479	rotom-fan	Fan Rotom	Wirbel-Rotom	Motisma Hélice	Rotom Ventilador	Rotom Vortice	スピンロトム	スピンロトム		스핀로토무	旋转洛托姆	旋轉洛托姆	Rotom Ventilador
+10012	479	rotom-mow	Mow Rotom	Schneid-Rotom	Motisma Tonte	Rotom Corte	Rotom Taglio	カットロトム	カットロトム		커트로토무	切割洛托姆	切割洛托姆	Rotom Corte
+10013	351	castform-sunny	Sunny Castform	Formeo (Sonne)	Morphéo Solaire	Castform Forma Sol	Castform Forma Sole	ポワルン たいようのすがた	ポワルン たいようのすがた		캐스퐁 태양의 모습	飘浮泡泡 太阳的样子	飄浮泡泡 太陽的樣子	Castform Forma Sol
+10014	351	castform-rainy	Rainy Castform	Formeo (Regen)	Morphéo Eau de Pluie	Castform Forma Lluvia	Castform Forma Pioggia	ポワルン あまみずのすがた	ポワルン あまみずのすがた		캐스퐁 빗방울의 모습	飘浮泡泡 雨水的样子	飄浮泡泡 雨水的樣子	Castform Forma Lluvia
+10015	351	castform-snowy	Snowy Castform	Formeo (Schnee)	Morphéo Blizzard	Castform Forma Nieve	Castform Forma Nuvola di Neve	ポワルン ゆきぐものすがた	ポワルン ゆきぐものすがた		캐스퐁 설운의 모습	飘浮泡泡 雪云的样子	飄浮泡泡 雪雲的樣子	Castform Forma Nieve
+10016	550	basculin-blue-striped	Blue-Striped Basculin	Blauliniges Barschuft	Bargantua Bleu	Basculin Forma Raya Azul	Basculin Forma Lineablu	バスラオ あおすじのすがた	バスラオ あおすじのすがた		배쓰나이 청색근의 모습	野蛮鲈鱼 蓝条纹的样子	野蠻鱸魚 藍條紋的樣子	Basculin Forma Raya Azul
+10017	555	darmanitan-zen	Zen Darmanitan	Flampivian (Trance)	Darumacho Transe	Darmanitan Modo Daruma	Darmanitan Stato Zen	ヒヒダルマ ダルマモード	ヒヒダルマ ダルマモード		불비달마 달마모드	达摩狒狒 达摩模式	達摩狒狒 達摩模式	Darmanitan Modo Daruma
+10018	648	meloetta-pirouette	Pirouette Meloetta	Meloetta (Tanz)	Meloetta Danse	Meloetta Forma Danza	Meloetta Forma Danza	メロエッタ ステップフォルム	メロエッタ ステップフォルム		메로엣타 스텝폼	美洛耶塔 舞步形态	美洛耶塔 舞步形態	Meloetta Forma Danza
+10019	641	tornadus-therian	Therian Tornadus	Boreos (Tiergeist)	Boréas Totémique	Tornadus Forma Tótem	Tornadus Forma Totem	トルネロス れいじゅうフォルム	トルネロス れいじゅうフォルム		토네로스 영물폼	龙卷云 灵兽形态	龍捲雲 靈獸形態	Tornadus Forma Tótem
+10020	642	thundurus-therian	Therian Thundurus	Voltolos (Tiergeist)	Fulguris Totémique	Thundurus Forma Tótem	Thundurus Forma Totem	ボルトロス れいじゅうフォルム	ボルトロス れいじゅうフォルム		볼트로스 영물폼	雷电云 灵兽形态	雷電雲 靈獸形態	Thundurus Forma Tótem
+10021	645	landorus-therian	Therian Landorus	Demeteros (Tiergeist)	Démétéros Totémique	Landorus Forma Tótem	Landorus Forma Totem	ランドロス れいじゅうフォルム	ランドロス れいじゅうフォルム		랜드로스 영물폼	土地云 灵兽形态	土地雲 靈獸形態	Landorus Forma Tótem
+10022	646	kyurem-black	Black Kyurem	Schwarzes Kyurem	Kyurem Noir	Kyurem Negro	Kyurem Nero	ブラックキュレム	ブラックキュレム		블랙큐레무	暗黑酋雷姆	闇黑酋雷姆	Kyurem Negro
+10023	646	kyurem-white	White Kyurem	Weißes Kyurem	Kyurem Blanc	Kyurem Blanco	Kyurem Bianco	ホワイトキュレム	ホワイトキュレム		화이트큐레무	焰白酋雷姆	焰白酋雷姆	Kyurem Blanco
+10024	647	keldeo-resolute	Resolute Keldeo	Keldeo (Resolut)	Keldeo Décidé	Keldeo Forma Brío	Keldeo Forma Risoluta	ケルディオ かくごのすがた	ケルディオ かくごのすがた		케르디오 각오의 모습	凯路迪欧 觉悟的样子	凱路迪歐 覺悟的樣子	Keldeo Forma Brío
+10025	678	meowstic-female	Female Meowstic	Psiaugon ♀	Mistigrix Femelle	Meowstic Hembra	Meowstic Femmina	ニャオニクス メスのすがた	ニャオニクス メスのすがた		냐오닉스 암컷의 모습	超能妙喵 雌性的样子	超能妙喵 雌性的樣子	Meowstic Hembra
+10026	681	aegislash-blade	Blade Aegislash	Durengard (Klinge)	Exagide Assaut	Aegislash Forma Filo	Aegislash Forma Spada	ギルガルド ブレードフォルム	ギルガルド ブレードフォルム		킬가르도 블레이드폼	坚盾剑怪 刀剑形态	堅盾劍怪 刀劍形態	Aegislash Forma Filo
+10027	710	pumpkaboo-small	Small Pumpkaboo	Irrbis (S)	Pitrouille Mini	Pumpkaboo Tamaño Pequeño	Pumpkaboo Mini	バケッチャ ちいさいサイズ	バケッチャ ちいさいサイズ		호바귀 작은 사이즈	南瓜精 小尺寸	南瓜精 小尺寸	Pumpkaboo Tamaño Pequeño
+10028	710	pumpkaboo-large	Large Pumpkaboo	Irrbis (L)	Pitrouille Maxi	Pumpkaboo Tamaño Grande	Pumpkaboo Grande	バケッチャ おおきいサイズ	バケッチャ おおきいサイズ		호바귀 큰 사이즈	南瓜精 大尺寸	南瓜精 大尺寸	Pumpkaboo Tamaño Grande
+10029	710	pumpkaboo-super	Super Pumpkaboo	Irrbis (XL)	Pitrouille Ultra	Pumpkaboo Tamaño Extragrande	Pumpkaboo Maxi	バケッチャ とくだいサイズ	バケッチャ とくだいサイズ		호바귀 특대 사이즈	南瓜精 特大尺寸	南瓜精 特大尺寸	Pumpkaboo Tamaño Extragrande
+10030	711	gourgeist-small	Small Gourgeist	Pumpdjinn (S)	Banshitrouye Mini	Gourgeist Tamaño Pequeño	Gourgeist Mini	パンプジン ちいさいサイズ	パンプジン ちいさいサイズ		펌킨인 작은 사이즈	南瓜怪人 小尺寸	南瓜怪人 小尺寸	Gourgeist Tamaño Pequeño
+10031	711	gourgeist-large	Large Gourgeist	Pumpdjinn (L)	Banshitrouye Maxi	Gourgeist Tamaño Grande	Gourgeist Grande	パンプジン おおきいサイズ	パンプジン おおきいサイズ		펌킨인 큰 사이즈	南瓜怪人 大尺寸	南瓜怪人 大尺寸	Gourgeist Tamaño Grande
+10032	711	gourgeist-super	Super Gourgeist	Pumpdjinn (XL)	Banshitrouye Ultra	Gourgeist Tamaño Extragrande	Gourgeist Maxi	パンプジン とくだいサイズ	パンプジン とくだいサイズ		펌킨인 특대 사이즈	南瓜怪人 特大尺寸	南瓜怪人 特大尺寸	Gourgeist Tamaño Extragrande
+10033	3	venusaur-mega	Mega Venusaur	Mega-Bisaflor	Méga-Florizarre	Mega-Venusaur	MegaVenusaur	メガフシギバナ	メガフシギバナ		메가이상해꽃	超级妙蛙花	超級妙蛙花	Mega-Venusaur
+10034	6	charizard-mega-x	Mega Charizard X	Mega-Glurak X	Méga-Dracaufeu X	Mega-Charizard X	MegaCharizard X	メガリザードンＸ	メガリザードンＸ		메가리자몽X	超级喷火龙Ｘ	超級噴火龍Ｘ	Mega-Charizard X
+10035	6	charizard-mega-y	Mega Charizard Y	Mega-Glurak Y	Méga-Dracaufeu Y	Mega-Charizard Y	MegaCharizard Y	メガリザードンＹ	メガリザードンＹ		메가리자몽Y	超级喷火龙Ｙ	超級噴火龍Ｙ	Mega-Charizard Y
+10036	9	blastoise-mega	Mega Blastoise	Mega-Turtok	Méga-Tortank	Mega-Blastoise	MegaBlastoise	メガカメックス	メガカメックス		메가거북왕	超级水箭龟	超級水箭龜	Mega-Blastoise
+10037	65	alakazam-mega	Mega Alakazam	Mega-Simsala	Méga-Alakazam	Mega-Alakazam	MegaAlakazam	メガフーディン	メガフーディン		메가후딘	超级胡地	超級胡地	Mega-Alakazam
+10038	94	gengar-mega	Mega Gengar	Mega-Gengar	Méga-Ectoplasma	Mega-Gengar	MegaGengar	メガゲンガー	メガゲンガー		메가팬텀	超级耿鬼	超級耿鬼	Mega-Gengar
+10039	115	kangaskhan-mega	Mega Kangaskhan	Mega-Kangama	Méga-Kangourex	Mega-Kangaskhan	MegaKangaskhan	メガガルーラ	メガガルーラ		메가캥카	超级袋兽	超級袋獸	Mega-Kangaskhan
+10040	127	pinsir-mega	Mega Pinsir	Mega-Pinsir	Méga-Scarabrute	Mega-Pinsir	MegaPinsir	メガカイロス	メガカイロス		메가쁘사이저	超级凯罗斯	超級凱羅斯	Mega-Pinsir
+10041	130	gyarados-mega	Mega Gyarados	Mega-Garados	Méga-Léviator	Mega-Gyarados	MegaGyarados	メガギャラドス	メガギャラドス		메가갸라도스	超级暴鲤龙	超級暴鯉龍	Mega-Gyarados
+10042	142	aerodactyl-mega	Mega Aerodactyl	Mega-Aerodactyl	Méga-Ptéra	Mega-Aerodactyl	MegaAerodactyl	メガプテラ	メガプテラ		메가프테라	超级化石翼龙	超級化石翼龍	Mega-Aerodactyl
+10043	150	mewtwo-mega-x	Mega Mewtwo X	Mega-Mewtu X	Méga-Mewtwo X	Mega-Mewtwo X	MegaMewtwo X	メガミュウツーＸ	メガミュウツーＸ		메가뮤츠X	超级超梦Ｘ	超級超夢Ｘ	Mega-Mewtwo X
+10044	150	mewtwo-mega-y	Mega Mewtwo Y	Mega-Mewtu Y	Méga-Mewtwo Y	Mega-Mewtwo Y	MegaMewtwo Y	メガミュウツーＹ	メガミュウツーＹ		메가뮤츠Y	超级超梦Ｙ	超級超夢Ｙ	Mega-Mewtwo Y
+10045	181	ampharos-mega	Mega Ampharos	Mega-Ampharos	Méga-Pharamp	Mega-Ampharos	MegaAmpharos	メガデンリュウ	メガデンリュウ		메가전룡	超级电龙	超級電龍	Mega-Ampharos
+10046	212	scizor-mega	Mega Scizor	Mega-Scherox	Méga-Cizayox	Mega-Scizor	MegaScizor	メガハッサム	メガハッサム		메가핫삼	超级巨钳螳螂	超級巨鉗螳螂	Mega-Scizor
+10047	214	heracross-mega	Mega Heracross	Mega-Skaraborn	Méga-Scarhino	Mega-Heracross	MegaHeracross	メガヘラクロス	メガヘラクロス		메가헤라크로스	超级赫拉克罗斯	超級赫拉克羅斯	Mega-Heracross
+10048	229	houndoom-mega	Mega Houndoom	Mega-Hundemon	Méga-Démolosse	Mega-Houndoom	MegaHoundoom	メガヘルガー	メガヘルガー		메가헬가	超级黑鲁加	超級黑魯加	Mega-Houndoom
+10049	248	tyranitar-mega	Mega Tyranitar	Mega-Despotar	Méga-Tyranocif	Mega-Tyranitar	MegaTyranitar	メガバンギラス	メガバンギラス		메가마기라스	超级班基拉斯	超級班基拉斯	Mega-Tyranitar
+10050	257	blaziken-mega	Mega Blaziken	Mega-Lohgock	Méga-Braségali	Mega-Blaziken	MegaBlaziken	メガバシャーモ	メガバシャーモ		메가번치코	超级火焰鸡	超級火焰雞	Mega-Blaziken
+10051	282	gardevoir-mega	Mega Gardevoir	Mega-Guardevoir	Méga-Gardevoir	Mega-Gardevoir	MegaGardevoir	メガサーナイト	メガサーナイト		메가가디안	超级沙奈朵	超級沙奈朵	Mega-Gardevoir
+10052	303	mawile-mega	Mega Mawile	Mega-Flunkifer	Méga-Mysdibule	Mega-Mawile	MegaMawile	メガクチート	メガクチート		메가입치트	超级大嘴娃	超級大嘴娃	Mega-Mawile
+10053	306	aggron-mega	Mega Aggron	Mega-Stolloss	Méga-Galeking	Mega-Aggron	MegaAggron	メガボスゴドラ	メガボスゴドラ		메가보스로라	超级波士可多拉	超級波士可多拉	Mega-Aggron
+10054	308	medicham-mega	Mega Medicham	Mega-Meditalis	Méga-Charmina	Mega-Medicham	MegaMedicham	メガチャーレム	メガチャーレム		메가요가램	超级恰雷姆	超級恰雷姆	Mega-Medicham
+10055	310	manectric-mega	Mega Manectric	Mega-Voltenso	Méga-Élecsprint	Mega-Manectric	MegaManectric	メガライボルト	メガライボルト		메가썬더볼트	超级雷电兽	超級雷電獸	Mega-Manectric
+10056	354	banette-mega	Mega Banette	Mega-Banette	Méga-Branette	Mega-Banette	MegaBanette	メガジュペッタ	メガジュペッタ		메가다크펫	超级诅咒娃娃	超級詛咒娃娃	Mega-Banette
+10057	359	absol-mega	Mega Absol	Mega-Absol	Méga-Absol	Mega-Absol	MegaAbsol	メガアブソル	メガアブソル		메가앱솔	超级阿勃梭鲁	超級阿勃梭魯	Mega-Absol
+10058	445	garchomp-mega	Mega Garchomp	Mega-Knakrack	Méga-Carchacrok	Mega-Garchomp	MegaGarchomp	メガガブリアス	メガガブリアス		메가한카리아스	超级烈咬陆鲨	超級烈咬陸鯊	Mega-Garchomp
+10059	448	lucario-mega	Mega Lucario	Mega-Lucario	Méga-Lucario	Mega-Lucario	MegaLucario	メガルカリオ	メガルカリオ		메가루카리오	超级路卡利欧	超級路卡利歐	Mega-Lucario
+10060	460	abomasnow-mega	Mega Abomasnow	Mega-Rexblisar	Méga-Blizzaroi	Mega-Abomasnow	MegaAbomasnow	メガユキノオー	メガユキノオー		메가눈설왕	超级暴雪王	超級暴雪王	Mega-Abomasnow
+10061	670	floette-eternal	Eternal Floette	Floette (Ewigblütler)	Floette Éternel	Floette Flor Eterna	Floette Fiore Eterno	フラエッテ えいえんのはな	フラエッテ えいえんのはな		플라엣테 영원의 꽃			Floette Flor Eterna
+10062	380	latias-mega	Mega Latias	Mega-Latias	Méga-Latias	Mega-Latias	MegaLatias	メガラティアス	メガラティアス		메가라티아스	超级拉帝亚斯	超級拉帝亞斯	Mega-Latias
+10063	381	latios-mega	Mega Latios	Mega-Latios	Méga-Latios	Mega-Latios	MegaLatios	メガラティオス	メガラティオス		메가라티오스	超级拉帝欧斯	超級拉帝歐斯	Mega-Latios
+10064	260	swampert-mega	Mega Swampert	Mega-Sumpex	Méga-Laggron	Mega-Swampert	MegaSwampert	メガラグラージ	メガラグラージ		메가대짱이	超级巨沼怪	超級巨沼怪	Mega-Swampert
+10065	254	sceptile-mega	Mega Sceptile	Mega-Gewaldro	Méga-Jungko	Mega-Sceptile	MegaSceptile	メガジュカイン	メガジュカイン		메가나무킹	超级蜥蜴王	超級蜥蜴王	Mega-Sceptile
+10066	302	sableye-mega	Mega Sableye	Mega-Zobiris	Méga-Ténéfix	Mega-Sableye	MegaSableye	メガヤミラミ	メガヤミラミ		메가깜까미	超级勾魂眼	超級勾魂眼	Mega-Sableye
+10067	334	altaria-mega	Mega Altaria	Mega-Altaria	Méga-Altaria	Mega-Altaria	MegaAltaria	メガチルタリス	メガチルタリス		메가파비코리	超级七夕青鸟	超級七夕青鳥	Mega-Altaria
+10068	475	gallade-mega	Mega Gallade	Mega-Galagladi	Méga-Gallame	Mega-Gallade	MegaGallade	メガエルレイド	メガエルレイド		메가엘레이드	超级艾路雷朵	超級艾路雷朵	Mega-Gallade
+10069	531	audino-mega	Mega Audino	Mega-Ohrdoch	Méga-Nanméouïe	Mega-Audino	MegaAudino	メガタブンネ	メガタブンネ		메가다부니	超级差不多娃娃	超級差不多娃娃	Mega-Audino
+10070	319	sharpedo-mega	Mega Sharpedo	Mega-Tohaido	Méga-Sharpedo	Mega-Sharpedo	MegaSharpedo	メガサメハダー	メガサメハダー		메가샤크니아	超级巨牙鲨	超級巨牙鯊	Mega-Sharpedo
+10071	80	slowbro-mega	Mega Slowbro	Mega-Lahmus	Méga-Flagadoss	Mega-Slowbro	MegaSlowbro	メガヤドラン	メガヤドラン		메가야도란	超级呆壳兽	超級呆殼獸	Mega-Slowbro
+10072	208	steelix-mega	Mega Steelix	Mega-Stahlos	Méga-Steelix	Mega-Steelix	MegaSteelix	メガハガネール	メガハガネール		메가강철톤	超级大钢蛇	超級大鋼蛇	Mega-Steelix
+10073	18	pidgeot-mega	Mega Pidgeot	Mega-Tauboss	Méga-Roucarnage	Mega-Pidgeot	MegaPidgeot	メガピジョット	メガピジョット		메가피죤투	超级大比鸟	超級大比鳥	Mega-Pidgeot
+10074	362	glalie-mega	Mega Glalie	Mega-Firnontor	Méga-Oniglali	Mega-Glalie	MegaGlalie	メガオニゴーリ	メガオニゴーリ		메가얼음귀신	超级冰鬼护	超級冰鬼護	Mega-Glalie
+10075	719	diancie-mega	Mega Diancie	Mega-Diancie	Méga-Diancie	Mega-Diancie	MegaDiancie	メガディアンシー	メガディアンシー		메가디안시	超级蒂安希	超級蒂安希	Mega-Diancie
+10076	376	metagross-mega	Mega Metagross	Mega-Metagross	Méga-Métalosse	Mega-Metagross	MegaMetagross	メガメタグロス	メガメタグロス		메가메타그로스	超级巨金怪	超級巨金怪	Mega-Metagross
+10077	382	kyogre-primal	Primal Kyogre	Proto-Kyogre	Primo-Kyogre	Kyogre Regresión Primigenia	Kyogre Archeorisveglio	カイオーガ ゲンシカイキのすがた	カイオーガ ゲンシカイキのすがた		가이오가 원시회귀의 모습	盖欧卡 原始回归的样子	蓋歐卡 原始回歸的樣子	Kyogre Regresión Primigenia
+10078	383	groudon-primal	Primal Groudon	Proto-Groudon	Primo-Groudon	Groudon Regresión Primigenia	Groudon Archeorisveglio	グラードン ゲンシカイキのすがた	グラードン ゲンシカイキのすがた		그란돈 원시회귀의 모습	固拉多 原始回归的样子	固拉多 原始回歸的樣子	Groudon Regresión Primigenia
+10079	384	rayquaza-mega	Mega Rayquaza	Mega-Rayquaza	Méga-Rayquaza	Mega-Rayquaza	MegaRayquaza	メガレックウザ	メガレックウザ		메가레쿠쟈	超级烈空坐	超級烈空坐	Mega-Rayquaza
+10080	25	pikachu-rock-star	Pikachu Rock Star	Rock Star Pikachu	Pikachu Rockeur			ハードロック・ピカチュウ	ハードロック・ピカチュウ
+10081	25	pikachu-belle	Pikachu Belle	Lady Pikachu	Pikachu Lady			マダム・ピカチュウ	マダム・ピカチュウ
+10082	25	pikachu-pop-star	Pikachu Pop Star	Pop Star Pikachu	Pikachu Star			アイドル・ピカチュウ	アイドル・ピカチュウ
+10083	25	pikachu-phd	Pikachu Ph.D.	Dr. Pikachu	Pikachu Docteur			ドクター・ピカチュウ	ドクター・ピカチュウ
+10084	25	pikachu-libre	Pikachu Libre	Wrestling Pikachu	Pikachu Catcheur			マスクド・ピカチュウ	マスクド・ピカチュウ
+10085	25	pikachu-cosplay	Cosplay Pikachu		Pikachu Cosplayeur			おきがえピカチュウ	おきがえピカチュウ
+10086	720	hoopa-unbound	Hoopa Unbound	Entfesseltes Hoopa	Hoopa Déchaîné	Hoopa Desatado	Hoopa Libero	ときはなたれしフーパ	ときはなたれしフーパ		굴레를 벗어난 후파	解放胡帕	解放胡帕	Hoopa Desatado
+10087	323	camerupt-mega	Mega Camerupt	Mega-Camerupt	Méga-Camérupt	Mega-Camerupt	MegaCamerupt	メガバクーダ	メガバクーダ		메가폭타	超级喷火驼	超級噴火駝	Mega-Camerupt
+10088	428	lopunny-mega	Mega Lopunny	Mega-Schlapor	Méga-Lockpin	Mega-Lopunny	MegaLopunny	メガミミロップ	メガミミロップ		메가이어롭	超级长耳兔	超級長耳兔	Mega-Lopunny
+10089	373	salamence-mega	Mega Salamence	Mega-Brutalanda	Méga-Drattak	Mega-Salamence	MegaSalamence	メガボーマンダ	メガボーマンダ		메가보만다	超级暴飞龙	超級暴飛龍	Mega-Salamence
+10090	15	beedrill-mega	Mega Beedrill	Mega-Bibor	Méga-Dardargnan	Mega-Beedrill	MegaBeedrill	メガスピアー	メガスピアー		메가독침붕	超级大针蜂	超級大針蜂	Mega-Beedrill
+10091	19	rattata-alola	Alolan Rattata	Alola Rattfratz	Rattata d’Alola	Rattata Forma de Alola	Rattata Forma di Alola	コラッタ アローラのすがた	コラッタ アローラのすがた		꼬렛 알로라의 모습	小拉达 阿罗拉的样子	小拉達 阿羅拉的樣子	Rattata Forma de Alola
+10092	20	raticate-alola	Alolan Raticate	Alola Rattikarl	Rattatac d’Alola	Raticate Forma de Alola	Raticate Forma di Alola	ラッタ アローラのすがた	ラッタ アローラのすがた		레트라 알로라의 모습	拉达 阿罗拉的样子	拉達 阿羅拉的樣子	Raticate Forma de Alola
 10093	20	raticate-totem-alola	Totem Alolan Raticate	Totem Alola Rattikarl	Rattatac d’Alola Dominant
-10094	25	pikachu-original-cap	Original Cap Pikachu	Pikachu (Original-Kappe)	Pikachu Casquette Originale
-10095	25	pikachu-hoenn-cap	Hoenn Cap Pikachu	Pikachu (Hoenn-Kappe)	Pikachu Casquette de Hoenn
-10096	25	pikachu-sinnoh-cap	Sinnoh Cap Pikachu	Pikachu (Sinnoh-Kappe)	Pikachu Casquette de Sinnoh
-10097	25	pikachu-unova-cap	Unova Cap Pikachu	Pikachu (Einall-Kappe)	Pikachu Casquette d’Unys
-10098	25	pikachu-kalos-cap	Kalos Cap Pikachu	Pikachu (Kalos-Kappe)	Pikachu Casquette de Kalos
-10099	25	pikachu-alola-cap	Alola Cap Pikachu	Pikachu (Alola-Kappe)	Pikachu Casquette d’Alola
-10100	26	raichu-alola	Alolan Raichu	Alola Raichu	Raichu d’Alola
-10101	27	sandshrew-alola	Alolan Sandshrew	Alola Sandan	Sabelette d’Alola
-10102	28	sandslash-alola	Alolan Sandslash	Alola Sandamer	Sablaireau d’Alola
-10103	37	vulpix-alola	Alolan Vulpix	Alola Vulpix	Goupix d’Alola
-10104	38	ninetales-alola	Alolan Ninetales	Alola Vulnona	Feunard d’Alola
-10105	50	diglett-alola	Alolan Diglett	Alola Digda	Taupiqueur d’Alola
-10106	51	dugtrio-alola	Alolan Dugtrio	Alola Digdri	Triopikeur d’Alola
-10107	52	meowth-alola	Alolan Meowth	Alola Mauzi	Miaouss d’Alola
-10108	53	persian-alola	Alolan Persian	Alola Snobilikat	Persian d’Alola
-10109	74	geodude-alola	Alolan Geodude	Alola Kleinstein	Racaillou d’Alola
-10110	75	graveler-alola	Alolan Graveler	Alola Georok	Gravalanch d’Alola
-10111	76	golem-alola	Alolan Golem	Alola Geowaz	Grolem d’Alola
-10112	88	grimer-alola	Alolan Grimer	Alola Sleima	Tadmorv d’Alola
-10113	89	muk-alola	Alolan Muk	Alola Sleimok	Grotadmorv d’Alola
-10114	103	exeggutor-alola	Alolan Exeggutor	Alola Kokowei	Noadkoko d’Alola
-10115	105	marowak-alola	Alolan Marowak	Alola Knogga	Ossatueur d’Alola
+10094	25	pikachu-original-cap	Original Cap Pikachu	Pikachu (Original-Kappe)	Pikachu Casquette Originale	Pikachu Gorra Original	Pikachu Berretto Originale	ピカチュウ オリジナルキャップ	ピカチュウ オリジナルキャップ		피카츄 오리지널캡	皮卡丘 初始帽子	皮卡丘 初始帽子	Pikachu Gorra Original
+10095	25	pikachu-hoenn-cap	Hoenn Cap Pikachu	Pikachu (Hoenn-Kappe)	Pikachu Casquette de Hoenn	Pikachu Gorra Hoenn	Pikachu Berretto Hoenn	ピカチュウ ホウエンキャップ	ピカチュウ ホウエンキャップ		피카츄 호연캡	皮卡丘 丰缘帽子	皮卡丘 豐緣帽子	Pikachu Gorra Hoenn
+10096	25	pikachu-sinnoh-cap	Sinnoh Cap Pikachu	Pikachu (Sinnoh-Kappe)	Pikachu Casquette de Sinnoh	Pikachu Gorra Sinnoh	Pikachu Berretto Sinnoh	ピカチュウ シンオウキャップ	ピカチュウ シンオウキャップ		피카츄 신오캡	皮卡丘 神奥帽子	皮卡丘 神奧帽子	Pikachu Gorra Sinnoh
+10097	25	pikachu-unova-cap	Unova Cap Pikachu	Pikachu (Einall-Kappe)	Pikachu Casquette d’Unys	Pikachu Gorra Teselia	Pikachu Berretto Unima	ピカチュウ イッシュキャップ	ピカチュウ イッシュキャップ		피카츄 하나캡	皮卡丘 合众帽子	皮卡丘 合眾帽子	Pikachu Gorra Teselia
+10098	25	pikachu-kalos-cap	Kalos Cap Pikachu	Pikachu (Kalos-Kappe)	Pikachu Casquette de Kalos	Pikachu Gorra Kalos	Pikachu Berretto Kalos	ピカチュウ カロスキャップ	ピカチュウ カロスキャップ		피카츄 칼로스캡	皮卡丘 卡洛斯帽子	皮卡丘 卡洛斯帽子	Pikachu Gorra Kalos
+10099	25	pikachu-alola-cap	Alola Cap Pikachu	Pikachu (Alola-Kappe)	Pikachu Casquette d’Alola	Pikachu Gorra Alola	Pikachu Berretto Alola	ピカチュウ アローラキャップ	ピカチュウ アローラキャップ		피카츄 알로라캡	皮卡丘 阿罗拉帽子	皮卡丘 阿羅拉帽子	Pikachu Gorra Alola
+10100	26	raichu-alola	Alolan Raichu	Alola Raichu	Raichu d’Alola	Raichu Forma de Alola	Raichu Forma di Alola	ライチュウ アローラのすがた	ライチュウ アローラのすがた		라이츄 알로라의 모습	雷丘 阿罗拉的样子	雷丘 阿羅拉的樣子	Raichu Forma de Alola
+10101	27	sandshrew-alola	Alolan Sandshrew	Alola Sandan	Sabelette d’Alola	Sandshrew Forma de Alola	Sandshrew Forma di Alola	サンド アローラのすがた	サンド アローラのすがた		모래두지 알로라의 모습	穿山鼠 阿罗拉的样子	穿山鼠 阿羅拉的樣子	Sandshrew Forma de Alola
+10102	28	sandslash-alola	Alolan Sandslash	Alola Sandamer	Sablaireau d’Alola	Sandslash Forma de Alola	Sandslash Forma di Alola	サンドパン アローラのすがた	サンドパン アローラのすがた		고지 알로라의 모습	穿山王 阿罗拉的样子	穿山王 阿羅拉的樣子	Sandslash Forma de Alola
+10103	37	vulpix-alola	Alolan Vulpix	Alola Vulpix	Goupix d’Alola	Vulpix Forma de Alola	Vulpix Forma di Alola	ロコン アローラのすがた	ロコン アローラのすがた		식스테일 알로라의 모습	六尾 阿罗拉的样子	六尾 阿羅拉的樣子	Vulpix Forma de Alola
+10104	38	ninetales-alola	Alolan Ninetales	Alola Vulnona	Feunard d’Alola	Ninetales Forma de Alola	Ninetales Forma di Alola	キュウコン アローラのすがた	キュウコン アローラのすがた		나인테일 알로라의 모습	九尾 阿罗拉的样子	九尾 阿羅拉的樣子	Ninetales Forma de Alola
+10105	50	diglett-alola	Alolan Diglett	Alola Digda	Taupiqueur d’Alola	Diglett Forma de Alola	Diglett Forma di Alola	ディグダ アローラのすがた	ディグダ アローラのすがた		디그다 알로라의 모습	地鼠 阿罗拉的样子	地鼠 阿羅拉的樣子	Diglett Forma de Alola
+10106	51	dugtrio-alola	Alolan Dugtrio	Alola Digdri	Triopikeur d’Alola	Dugtrio Forma de Alola	Dugtrio Forma di Alola	ダグトリオ アローラのすがた	ダグトリオ アローラのすがた		닥트리오 알로라의 모습	三地鼠 阿罗拉的样子	三地鼠 阿羅拉的樣子	Dugtrio Forma de Alola
+10107	52	meowth-alola	Alolan Meowth	Alola Mauzi	Miaouss d’Alola	Meowth Forma de Alola	Meowth Forma di Alola	ニャース アローラのすがた	ニャース アローラのすがた		나옹 알로라의 모습	喵喵 阿罗拉的样子	喵喵 阿羅拉的樣子	Meowth Forma de Alola
+10108	53	persian-alola	Alolan Persian	Alola Snobilikat	Persian d’Alola	Persian Forma de Alola	Persian Forma di Alola	ペルシアン アローラのすがた	ペルシアン アローラのすがた		페르시온 알로라의 모습	猫老大 阿罗拉的样子	貓老大 阿羅拉的樣子	Persian Forma de Alola
+10109	74	geodude-alola	Alolan Geodude	Alola Kleinstein	Racaillou d’Alola	Geodude Forma de Alola	Geodude Forma di Alola	イシツブテ アローラのすがた	イシツブテ アローラのすがた		꼬마돌 알로라의 모습	小拳石 阿罗拉的样子	小拳石 阿羅拉的樣子	Geodude Forma de Alola
+10110	75	graveler-alola	Alolan Graveler	Alola Georok	Gravalanch d’Alola	Graveler Forma de Alola	Graveler Forma di Alola	ゴローン アローラのすがた	ゴローン アローラのすがた		데구리 알로라의 모습	隆隆石 阿罗拉的样子	隆隆石 阿羅拉的樣子	Graveler Forma de Alola
+10111	76	golem-alola	Alolan Golem	Alola Geowaz	Grolem d’Alola	Golem Forma de Alola	Golem Forma di Alola	ゴローニャ アローラのすがた	ゴローニャ アローラのすがた		딱구리 알로라의 모습	隆隆岩 阿罗拉的样子	隆隆岩 阿羅拉的樣子	Golem Forma de Alola
+10112	88	grimer-alola	Alolan Grimer	Alola Sleima	Tadmorv d’Alola	Grimer Forma de Alola	Grimer Forma di Alola	ベトベター アローラのすがた	ベトベター アローラのすがた		질퍽이 알로라의 모습	臭泥 阿罗拉的样子	臭泥 阿羅拉的樣子	Grimer Forma de Alola
+10113	89	muk-alola	Alolan Muk	Alola Sleimok	Grotadmorv d’Alola	Muk Forma de Alola	Muk Forma di Alola	ベトベトン アローラのすがた	ベトベトン アローラのすがた		질뻐기 알로라의 모습	臭臭泥 阿罗拉的样子	臭臭泥 阿羅拉的樣子	Muk Forma de Alola
+10114	103	exeggutor-alola	Alolan Exeggutor	Alola Kokowei	Noadkoko d’Alola	Exeggutor Forma de Alola	Exeggutor Forma di Alola	ナッシー アローラのすがた	ナッシー アローラのすがた		나시 알로라의 모습	椰蛋树 阿罗拉的样子	椰蛋樹 阿羅拉的樣子	Exeggutor Forma de Alola
+10115	105	marowak-alola	Alolan Marowak	Alola Knogga	Ossatueur d’Alola	Marowak Forma de Alola	Marowak Forma di Alola	ガラガラ アローラのすがた	ガラガラ アローラのすがた		텅구리 알로라의 모습	嘎啦嘎啦 阿罗拉的样子	嘎啦嘎啦 阿羅拉的樣子	Marowak Forma de Alola
 10116	658	greninja-battle-bond	Battle Bond Greninja	Battle Bond Quajutsu	Amphinobi Synergie
-10117	658	greninja-ash	Ash’s Greninja	Ash Quajutsu	Amphinobi Forme Sacha
-10118	718	zygarde-10-power-construct	10% Zygarde	Zygarde (10%)	Zygarde Forme 10 %
-10119	718	zygarde-50-power-construct	50% Zygarde	Zygarde (50%)	Zygarde Forme 50 %
-10120	718	zygarde-complete	Complete Zygarde	Zygarde (Optimum)	Zygarde Forme Parfaite
+10117	658	greninja-ash	Ash’s Greninja	Ash Quajutsu	Amphinobi Forme Sacha	Greninja Forma Ash	Greninja Forma Ash	サトシゲッコウガ	サトシゲッコウガ		지우개굴닌자	小智版甲贺忍蛙	小智版甲賀忍蛙	Greninja Forma Ash
+10118	718	zygarde-10-power-construct	10% Zygarde	Zygarde (10%)	Zygarde Forme 10 %	Zygarde Forma 10%	Zygarde Forma 10%	ジガルデ １０％フォルム	ジガルデ １０％フォルム		지가르데 10%폼	基格尔德 １０％形态	基格爾德 １０％形態	Zygarde Forma 10%
+10119	718	zygarde-50-power-construct	50% Zygarde	Zygarde (50%)	Zygarde Forme 50 %	Zygarde Forma 50%	Zygarde Forma 50%	ジガルデ ５０％フォルム	ジガルデ ５０％フォルム		지가르데 50%폼	基格尔德 ５０％形态	基格爾德 ５０％形態	Zygarde Forma 50%
+10120	718	zygarde-complete	Complete Zygarde	Zygarde (Optimum)	Zygarde Forme Parfaite	Zygarde Forma Completa	Zygarde Forma Perfetta	ジガルデ パーフェクトフォルム	ジガルデ パーフェクトフォルム		지가르데 퍼펙트폼	基格尔德 完全体形态	基格爾德 完全體形態	Zygarde Forma Completa
 10121	735	gumshoos-totem	Totem Gumshoos	Totem Manguspektor	Argouste Dominant
 10122	738	vikavolt-totem	Totem Vikavolt	Totem Donarion	Lucanon Dominant
-10123	741	oricorio-pom-pom	Pom-pom Oricorio	Choreogel (Cheerleading)	Plumeline Style Pom-Pom
-10124	741	oricorio-pau	Pa’u Oricorio	Choreogel (Hula)	Plumeline Style Hula
-10125	741	oricorio-sensu	Sensu Oricorio	Choreogel (Buyo)	Plumeline Style Buyō
-10126	745	lycanroc-midnight	Midnight Lycanroc	Wolwerock (Nacht)	Lougaroc Forme Nocturne
-10127	746	wishiwashi-school	School Wishiwashi	Lusardin (Schwarm)	Froussardine Forme Banc
+10123	741	oricorio-pom-pom	Pom-pom Oricorio	Choreogel (Cheerleading)	Plumeline Style Pom-Pom	Oricorio Estilo Animado	Oricorio Stile Cheerdance	オドリドリ ぱちぱちスタイル	オドリドリ ぱちぱちスタイル		춤추새 파칙파칙스타일	花舞鸟 啪滋啪滋风格	花舞鳥 啪滋啪滋風格	Oricorio Estilo Animado
+10124	741	oricorio-pau	Pa’u Oricorio	Choreogel (Hula)	Plumeline Style Hula	Oricorio Estilo Plácido	Oricorio Stile Hula	オドリドリ ふらふらスタイル	オドリドリ ふらふらスタイル		춤추새 훌라훌라스타일	花舞鸟 呼拉呼拉风格	花舞鳥 呼拉呼拉風格	Oricorio Estilo Plácido
+10125	741	oricorio-sensu	Sensu Oricorio	Choreogel (Buyo)	Plumeline Style Buyō	Oricorio Estilo Refinado	Oricorio Stile Buyō	オドリドリ まいまいスタイル	オドリドリ まいまいスタイル		춤추새 하늘하늘스타일	花舞鸟 轻盈轻盈风格	花舞鳥 輕盈輕盈風格	Oricorio Estilo Refinado
+10126	745	lycanroc-midnight	Midnight Lycanroc	Wolwerock (Nacht)	Lougaroc Forme Nocturne	Lycanroc Forma Nocturna	Lycanroc Forma Notte	ルガルガン まよなかのすがた	ルガルガン まよなかのすがた		루가루암 한밤중의 모습	鬃岩狼人 黑夜的样子	鬃岩狼人 黑夜的樣子	Lycanroc Forma Nocturna
+10127	746	wishiwashi-school	School Wishiwashi	Lusardin (Schwarm)	Froussardine Forme Banc	Wishiwashi Forma Banco	Wishiwashi Forma Banco	ヨワシ むれたすがた	ヨワシ むれたすがた		약어리 군집의 모습	弱丁鱼 鱼群的样子	弱丁魚 魚群的樣子	Wishiwashi Forma Banco
 10128	754	lurantis-totem	Totem Lurantis	Totem Mantidea	Floramantis Dominant
 10129	758	salazzle-totem	Totem Salazzle	Totem Amfira	Malamandre Dominant
-10130	774	minior-orange-meteor	Orange Meteor Minior	Meteno (Meteor Orange)	Météno Forme Météore Noyeau Orange
-10131	774	minior-yellow-meteor	Yellow Meteor Minior	Meteno (Meteor Gelb)	Météno Forme Météore Noyeau Jaune
-10132	774	minior-green-meteor	Green Meteor Minior	Meteno (Meteor Grün)	Météno Forme Météore Noyeau Vert
-10133	774	minior-blue-meteor	Blue Meteor Minior	Meteno (Meteor Hellblau)	Météno Forme Météore Noyeau Bleu
-10134	774	minior-indigo-meteor	Indigo Meteor Minior	Meteno (Meteor Blau)	Météno Forme Météore Noyeau Indigo
-10135	774	minior-violet-meteor	Violet Meteor Minior	Meteno (Meteor Violet)	Météno Forme Météore Noyeau Violet
-10136	774	minior-red	Red Core Minior	Meteno (Rot)	Météno Noyeau Rouge
-10137	774	minior-orange	Orange Core Minior	Meteno (Orange)	Météno Noyeau Orange
-10138	774	minior-yellow	Yellow Core Minior	Meteno (Gelb)	Météno Noyeau Jaune
-10139	774	minior-green	Green Core Minior	Meteno (Grün)	Météno Noyeau Vert
-10140	774	minior-blue	Blue Core Minior	Meteno (Hellblau)	Météno Noyeau Bleu
-10141	774	minior-indigo	Indigo Core Minior	Meteno (Blau)	Météno Noyeau Indigo
-10142	774	minior-violet	Violet Core Minior	Meteno (Violett)	Météno Noyeau Violet
-10143	778	mimikyu-busted	Busted Mimikyu	Mimigma (Entlarvt)	Mimiqui Forme Démasquée
+10130	774	minior-orange-meteor	Orange Meteor Minior	Meteno (Meteor Orange)	Météno Forme Météore Noyeau Orange	Minior Forma Meteorito	Minior Forma Meteora	メテノ りゅうせいのすがた	メテノ りゅうせいのすがた		메테노 유성의 모습	小陨星 流星的样子	小隕星 流星的樣子	Minior Forma Meteorito
+10131	774	minior-yellow-meteor	Yellow Meteor Minior	Meteno (Meteor Gelb)	Météno Forme Météore Noyeau Jaune	Minior Forma Meteorito	Minior Forma Meteora	メテノ りゅうせいのすがた	メテノ りゅうせいのすがた		메테노 유성의 모습	小陨星 流星的样子	小隕星 流星的樣子	Minior Forma Meteorito
+10132	774	minior-green-meteor	Green Meteor Minior	Meteno (Meteor Grün)	Météno Forme Météore Noyeau Vert	Minior Forma Meteorito	Minior Forma Meteora	メテノ りゅうせいのすがた	メテノ りゅうせいのすがた		메테노 유성의 모습	小陨星 流星的样子	小隕星 流星的樣子	Minior Forma Meteorito
+10133	774	minior-blue-meteor	Blue Meteor Minior	Meteno (Meteor Hellblau)	Météno Forme Météore Noyeau Bleu	Minior Forma Meteorito	Minior Forma Meteora	メテノ りゅうせいのすがた	メテノ りゅうせいのすがた		메테노 유성의 모습	小陨星 流星的样子	小隕星 流星的樣子	Minior Forma Meteorito
+10134	774	minior-indigo-meteor	Indigo Meteor Minior	Meteno (Meteor Blau)	Météno Forme Météore Noyeau Indigo	Minior Forma Meteorito	Minior Forma Meteora	メテノ りゅうせいのすがた	メテノ りゅうせいのすがた		메테노 유성의 모습	小陨星 流星的样子	小隕星 流星的樣子	Minior Forma Meteorito
+10135	774	minior-violet-meteor	Violet Meteor Minior	Meteno (Meteor Violet)	Météno Forme Météore Noyeau Violet	Minior Forma Meteorito	Minior Forma Meteora	メテノ りゅうせいのすがた	メテノ りゅうせいのすがた		메테노 유성의 모습	小陨星 流星的样子	小隕星 流星的樣子	Minior Forma Meteorito
+10136	774	minior-red	Red Core Minior	Meteno (Rot)	Météno Noyeau Rouge	Minior Núcleo Rojo	Minior Nucleo Rosso	メテノ あかいろのコア	メテノ あかいろのコア		메테노 빨간색 코어	小陨星 红色核心	小隕星 紅色核心	Minior Núcleo Rojo
+10137	774	minior-orange	Orange Core Minior	Meteno (Orange)	Météno Noyeau Orange	Minior Núcleo Naranja	Minior Nucleo Arancione	メテノ だいだいいろのコア	メテノ だいだいいろのコア		메테노 주황색 코어	小陨星 橙色核心	小隕星 橙色核心	Minior Núcleo Naranja
+10138	774	minior-yellow	Yellow Core Minior	Meteno (Gelb)	Météno Noyeau Jaune	Minior Núcleo Amarillo	Minior Nucleo Giallo	メテノ きいろのコア	メテノ きいろのコア		메테노 노란색 코어	小陨星 黄色核心	小隕星 黃色核心	Minior Núcleo Amarillo
+10139	774	minior-green	Green Core Minior	Meteno (Grün)	Météno Noyeau Vert	Minior Núcleo Verde	Minior Nucleo Verde	メテノ みどりいろのコア	メテノ みどりいろのコア		메테노 초록색 코어	小陨星 绿色核心	小隕星 綠色核心	Minior Núcleo Verde
+10140	774	minior-blue	Blue Core Minior	Meteno (Hellblau)	Météno Noyeau Bleu	Minior Núcleo Azul	Minior Nucleo Azzurro	メテノ みずいろのコア	メテノ みずいろのコア		메테노 옥색 코어	小陨星 浅蓝色核心	小隕星 淺藍色核心	Minior Núcleo Azul
+10141	774	minior-indigo	Indigo Core Minior	Meteno (Blau)	Météno Noyeau Indigo	Minior Núcleo Añil	Minior Nucleo Indaco	メテノ あおいろのコア	メテノ あおいろのコア		메테노 파란색 코어	小陨星 蓝色核心	小隕星 藍色核心	Minior Núcleo Añil
+10142	774	minior-violet	Violet Core Minior	Meteno (Violett)	Météno Noyeau Violet	Minior Núcleo Violeta	Minior Nucleo Violetto	メテノ むらさきいろのコア	メテノ むらさきいろのコア		메테노 보라색 코어	小陨星 紫色核心	小隕星 紫色核心	Minior Núcleo Violeta
+10143	778	mimikyu-busted	Busted Mimikyu	Mimigma (Entlarvt)	Mimiqui Forme Démasquée	Mimikyu Forma Descubierta	Mimikyu Forma Smascherata	ミミッキュ ばれたすがた	ミミッキュ ばれたすがた		따라큐 들킨 모습	谜拟丘 现形的样子	謎擬Ｑ 現形的樣子	Mimikyu Forma Descubierta
 10144	778	mimikyu-totem-disguised	Totem Disguised Mimikyu	Totem Mimigma (Getarnt)	Mimiqui Dominant
 10145	778	mimikyu-totem-busted	Totem Busted Mimikyu	Totem Mimigma (Entlarvt)	Mimiqui Dominant Forme Démasquée
 10146	784	kommo-o-totem	Totem Kommo-o	Totem Grandiras	Ékaïser Dominant
-10147	801	magearna-original	Original Magearna	Magearna	Magearna Couleur du Passé
-10148	25	pikachu-partner-cap	Partner Cap Pikachu	Pikachu (Partner-Kappe)	Pikachu Casquette Partenaire
-10149	105	marowak-totem	Totem Alolan Marowak	Totem Alola Knogga	Ossatueur d’Alola Dominant
+10147	801	magearna-original	Original Magearna	Magearna	Magearna Couleur du Passé	Magearna Color Vetusto	Magearna Colore Antico	マギアナ ５００ねんまえのいろ	マギアナ ５００ねんまえのいろ		마기아나 500년 전의 색	玛机雅娜 ５００年前的颜色	瑪機雅娜 ５００年前的顏色	Magearna Color Vetusto
+10148	25	pikachu-partner-cap	Partner Cap Pikachu	Pikachu (Partner-Kappe)	Pikachu Casquette Partenaire	Pikachu Gorra Compañero	Pikachu Berretto Compagni	ピカチュウ キミにきめたキャップ	ピカチュウ キミにきめたキャップ		피카츄 너로정했다캡	皮卡丘 就决定是你了之帽子	皮卡丘 就決定是你了之帽子	Pikachu Gorra Compañero
+10149	105	marowak-totem	Totem Alolan Marowak	Totem Alola Knogga	Ossatueur d’Alola Dominant						텅구리 알로라의 모습
 10150	743	ribombee-totem	Totem Ribombee	Totem Bandelby	Rubombelle Dominant
 10151	744	rockruff-own-tempo	Own Tempo Rockruff	Wuffels (Tempomacher)	Rocabot Tempo Perso			イワンコ（マイペース）	イワンコ（マイペース）
-10152	745	lycanroc-dusk	Dusk Lycanroc	Wolwerock (Zwielicht)	Lougaroc Forme Crépusculaire
+10152	745	lycanroc-dusk	Dusk Lycanroc	Wolwerock (Zwielicht)	Lougaroc Forme Crépusculaire	Lycanroc Forma Crepuscular	Lycanroc Forma Crepuscolo	ルガルガン たそがれのすがた	ルガルガン たそがれのすがた		루가루암 황혼의 모습	鬃岩狼人 黄昏的样子	鬃岩狼人 黃昏的樣子	Lycanroc Forma Crepuscular
 10153	752	araquanid-totem	Totem Araquanid	Totem Aranestro	Tarenbulle Dominant
 10154	777	togedemaru-totem	Totem Togedemaru		Togedemaru Dominant
-10155	800	necrozma-dusk	Dusk Necrozma	Necrozma (Abendmähne)	Necrozma Crinière du Couchant
-10156	800	necrozma-dawn	Dawn Necrozma	Necrozma (Morgenschwingen)	Necrozma Ailes de l’Aurore
-10157	800	necrozma-ultra	Ultra Necrozma	Ultra-Necrozma	Ultra-Necrozma
+10155	800	necrozma-dusk	Dusk Necrozma	Necrozma (Abendmähne)	Necrozma Crinière du Couchant	Necrozma Melena Crepuscular	Necrozma Criniera del Vespro	ネクロズマ たそがれのたてがみ	ネクロズマ たそがれのたてがみ		네크로즈마 황혼의 갈기	奈克洛兹玛 黄昏之鬃	奈克洛茲瑪 黃昏之鬃	Necrozma Melena Crepuscular
+10156	800	necrozma-dawn	Dawn Necrozma	Necrozma (Morgenschwingen)	Necrozma Ailes de l’Aurore	Necrozma Alas del Alba	Necrozma Ali dell’Aurora	ネクロズマ あかつきのつばさ	ネクロズマ あかつきのつばさ		네크로즈마 새벽의 날개	奈克洛兹玛 拂晓之翼	奈克洛茲瑪 拂曉之翼	Necrozma Alas del Alba
+10157	800	necrozma-ultra	Ultra Necrozma	Ultra-Necrozma	Ultra-Necrozma	Ultra-Necrozma	UltraNecrozma	ウルトラネクロズマ	ウルトラネクロズマ		울트라네크로즈마	究极奈克洛兹玛	究極奈克洛茲瑪	Ultra-Necrozma
 10158	25	pikachu-starter	Partner Pikachu		Pikachu Partenaire
 10159	133	eevee-starter	Partner Eevee	Partner Evoli	Évoli Partenaire
-10160	25	pikachu-world-cap	World Cap Pikachu	Pikachu (Weltreise-Kappe)	Pikachu Casquette Monde
-10161	52	meowth-galar	Galarian Meowth	Galar Mauzi	Miaouss de Galar
-10162	77	ponyta-galar	Galarian Ponyta	Galar Ponita	Ponyta de Galar
-10163	78	rapidash-galar	Galarian Rapidash	Galar Gallopa	Galopa de Galar
-10164	79	slowpoke-galar	Galarian Slowpoke	Galar Flegmon	Ramoloss de Galar
-10165	80	slowbro-galar	Galarian Slowbro	Galar Lahmus	Flagadoss de Galar
-10166	83	farfetchd-galar	Galarian Farfetch’d	Galar Porenta	Canarticho de Galar
-10167	110	weezing-galar	Galarian Weezing	Galar Smogmog	Smogogo de Galar
-10168	122	mr-mime-galar	Galarian Mr. Mime	Galar Pantimos	M. Mime de Galar
-10169	144	articuno-galar	Galarian Articuno	Galar Arktos	Artikodin de Galar
-10170	145	zapdos-galar	Galarian Zapdos	Galar Zapdos	Électhor de Galar
-10171	146	moltres-galar	Galarian Moltres	Galar Lavados	Sulfura de Galar
-10172	199	slowking-galar	Galarian Slowking	Galar Laschoking	Roigada de Galar
-10173	222	corsola-galar	Galarian Corsola	Galar Corasonn	Corayon de Galar
-10174	263	zigzagoon-galar	Galarian Zigzagoon	Galar Zigzachs	Zigzaton de Galar
-10175	264	linoone-galar	Galarian Linoone	Galar Geradaks	Linéon de Galar
-10176	554	darumaka-galar	Galarian Darumaka	Galar Flampion	Darumarond de Galar
-10177	555	darmanitan-galar-standard	Standard Galarian Darmanitan	Galar Flampivian	Darumacho de Galar Normal
-10178	555	darmanitan-galar-zen	Zen Galarian Darmanitan	Galar Flampivian (Trance)	Darumacho de Galar Transe
-10179	562	yamask-galar	Galarian Yamask	Galar Makabaja	Tutafeh de Galar
-10180	618	stunfisk-galar	Galarian Stunfisk	Galar Flunschlik	Limonde de Galar
-10181	718	zygarde-10	10% Zygarde	Zygarde (10%)	Zygarde Forme 10 %
-10182	845	cramorant-gulping	Gulping Cramorant	Urgl (Schlingend)	Nigosier Forme Gobe-Tout
-10183	845	cramorant-gorging	Gorging Cramorant	Urgl (Stopfend)	Nigosier Forme Gobe-Chu
-10184	849	toxtricity-low-key	Low Key Toxtricity	Riffex (Tiefform)	Salarsen Forme Grave
-10185	875	eiscue-noice	Noice Eiscue	Kubuin (Wohlfühlkopf)	Bekaglaçon Tête Dégel
-10186	876	indeedee-female	Female Indeedee	Servol ♀	Wimessir Femelle
-10187	877	morpeko-hangry	Hangry Morpeko	Morpeko (Kohldampf)	Morpeko Affamé
-10188	888	zacian-crowned	Crowned Zacian	König Zacian	Zacian Épée Suprême
-10189	889	zamazenta-crowned	Crowned Zamazenta	König Zamazenta	Zamazenta Bouclier Suprême
-10190	890	eternatus-eternamax	Eternamax Eternatus	Unendynamax-Endynalos	Éthernatos Infinimax
-10191	892	urshifu-rapid-strike	Rapid Strike Urshifu	Wulaosu (Fließend)	Shifours Style Mille Poings
-10192	893	zarude-dada	Dada Zarude	Papa Zarude	Zarude Papa
-10193	898	calyrex-ice	Ice Calyrex	Coronospa (Schimmelreiter)	Calyrex Cavalier du Froid
-10194	898	calyrex-shadow	Shadow Calyrex	Coronospa (Rappenreiter)	Calyrex Cavalier d’Effroi
-10195	3	venusaur-gmax	Gigantamax Venusaur	Gigadynamax-Bisaflor	Florizarre Gigamax
-10196	6	charizard-gmax	Gigantamax Charizard	Gigadynamax-Glurak	Dracaufeu Gigamax
-10197	9	blastoise-gmax	Gigantamax Blastoise	Gigadynamax-Turtok	Tortank Gigamax
-10198	12	butterfree-gmax	Gigantamax Butterfree	Gigadynamax-Smettbo	Papilusion Gigamax
-10199	25	pikachu-gmax	Gigantamax Pikachu	Gigadynamax-Pikachu	Pikachu Gigamax
-10200	52	meowth-gmax	Gigantamax Meowth	Gigadynamax-Mauzi	Miaouss Gigamax
-10201	68	machamp-gmax	Gigantamax Machamp	Gigadynamax-Machomei	Mackogneur Gigamax
-10202	94	gengar-gmax	Gigantamax Gengar	Gigadynamax-Gengar	Ectoplasma Gigamax
-10203	99	kingler-gmax	Gigantamax Kingler	Gigadynamax-Kingler	Krabboss Gigamax
-10204	131	lapras-gmax	Gigantamax Lapras	Gigadynamax-Lapras	Lokhlass Gigamax
-10205	133	eevee-gmax	Gigantamax Eevee	Gigadynamax-Evoli	Évoli Gigamax
-10206	143	snorlax-gmax	Gigantamax Snorlax	Gigadynamax-Relaxo	Ronflex Gigamax
-10207	569	garbodor-gmax	Gigantamax Garbodor	Gigadynamax-Deponitox	Miasmax Gigamax
-10208	809	melmetal-gmax	Gigantamax Melmetal	Gigadynamax-Melmetal	Melmetal Gigamax
-10209	812	rillaboom-gmax	Gigantamax Rillaboom	Gigadynamax-Gortrom	Gorythmic Gigamax
-10210	815	cinderace-gmax	Gigantamax Cinderace	Gigadynamax-Liberlo	Pyrobut Gigamax
-10211	818	inteleon-gmax	Gigantamax Inteleon	Gigadynamax-Intelleon	Lézargus Gigamax
-10212	823	corviknight-gmax	Gigantamax Corviknight	Gigadynamax-Krarmor	Corvaillus Gigamax
-10213	826	orbeetle-gmax	Gigantamax Orbeetle	Gigadynamax-Maritellit	Astronelle Gigamax
-10214	834	drednaw-gmax	Gigantamax Drednaw	Gigadynamax-Kamalm	Torgamord Gigamax
-10215	839	coalossal-gmax	Gigantamax Coalossal	Gigadynamax-Montecarbo	Monthracite Gigamax
-10216	841	flapple-gmax	Gigantamax Flapple	Gigadynamax-Drapfel	Pomdrapi Gigamax
-10217	842	appletun-gmax	Gigantamax Appletun	Gigadynamax-Schlapfel	Dratatin Gigamax
-10218	844	sandaconda-gmax	Gigantamax Sandaconda	Gigadynamax-Sanaconda	Dunaconda Gigamax
-10219	849	toxtricity-amped-gmax	Gigantamax Amped Toxtricity	Gigadynamax-Riffex (Hochform)	Salarsen Forme Aigüe Gigamax
-10220	851	centiskorch-gmax	Gigantamax Centiskorch	Gigadynamax-Infernopod	Scolocendre Gigamax
-10221	858	hatterene-gmax	Gigantamax Hatterene	Gigadynamax-Silembrim	Sorcilence Gigamax
-10222	861	grimmsnarl-gmax	Gigantamax Grimmsnarl	Gigadynamax-Olangaar	Angoliath Gigamax
-10223	869	alcremie-gmax	Gigantamax Alcremie	Gigadynamax-Pokusan	Charmilly Gigamax
-10224	879	copperajah-gmax	Gigantamax Copperajah	Gigadynamax-Patinaraja	Pachyradjah Gigamax
-10225	884	duraludon-gmax	Gigantamax Duraludon	Gigadynamax-Duraludon	Duralugon Gigamax
-10226	892	urshifu-single-strike-gmax	Gigantamax Single Strike Urshifu	Gigadynamax-Wulaosu (Fokussiert)	Shifours Style Poing Final Gigamax
-10227	892	urshifu-rapid-strike-gmax	Gigantamax Rapid Strike Urshifu	Gigadynamax-Wulaosu (Fließend)	Shifours Style Mille Poings Gigamax
-10228	849	toxtricity-low-key-gmax	Gigantamax Low Key Toxtricity	Gigadynamax-Riffex (Tiefform)	Salarsen Forme Grave Gigamax
-10229	58	growlithe-hisui	Hisuian Growlithe	Hisui Fukano	Caninos de Hisui
-10230	59	arcanine-hisui	Hisuian Arcanine	Hisui Arkani	Arcanin de Hisui
-10231	100	voltorb-hisui	Hisuian Voltorb	Hisui Voltobal	Voltorbe de Hisui
-10232	101	electrode-hisui	Hisuian Electrode	Hisui Lektrobal	Électrode de Hisui
-10233	157	typhlosion-hisui	Hisuian Typhlosion	Hisui Tornupto	Typhlosion de Hisui
-10234	211	qwilfish-hisui	Hisuian Qwilfish	Hisui Baldorfish	Qwilfish de Hisui
-10235	215	sneasel-hisui	Hisuian Sneasel	Hisui Sniebel	Farfuret de Hisui
-10236	503	samurott-hisui	Hisuian Samurott	Hisui Admurai	Clamiral de Hisui
-10237	549	lilligant-hisui	Hisuian Lilligant	Hisui Dressella	Fragilady de Hisui
-10238	570	zorua-hisui	Hisuian Zorua	Hisui Zorua	Zorua de Hisui
-10239	571	zoroark-hisui	Hisuian Zoroark	Hisui Zoroark	Zoroark de Hisui
-10240	628	braviary-hisui	Hisuian Braviary	Hisui Washakwil	Gueriaigle de Hisui
-10241	705	sliggoo-hisui	Hisuian Sliggoo	Hisui Viscargot	Colimucus de Hisui
-10242	706	goodra-hisui	Hisuian Goodra	Hisui Viscogon	Muplodocus de Hisui
-10243	713	avalugg-hisui	Hisuian Avalugg	Hisui Arktilas	Séracrawl de Hisui
-10244	724	decidueye-hisui	Hisuian Decidueye	Hisui Silvarro	Archéduc de Hisui
-10245	483	dialga-origin	Origin Dialga	Ur-Dialga	Diagla Originel
-10246	484	palkia-origin	Origin Palkia	Ur-Palkia	Palkia Originel
-10247	550	basculin-white-striped	White-Striped Basculin	Weißliniges Barschuft	Bargantua Blanc
-10248	902	basculegion-female	Female Basculegion	Barschuft ♀	Paragruel Femelle
-10249	905	enamorus-therian	Therian Enamorus	Enamorus (Tiergeist)	Amovénus Totémique
-10250	128	tauros-paldea-combat-breed	Paldean Tauros (Combat Breed)		Tauros de Paldéa Race Combative
-10251	128	tauros-paldea-blaze-breed	Paldean Tauros (Blaze Breed)		Tauros de Paldéa Race Flamboyante
-10252	128	tauros-paldea-aqua-breed	Paldean Tauros (Aqua Breed)		Tauros de Paldéa Race Aquatique
-10253	194	wooper-paldea	Paldean Wooper		Axoloto de Paldéa
-10254	916	oinkologne-female	Female Oinkologne		Fragroin Femelle
-10255	982	dudunsparce-three-segment	Three-Segment Form Dudunsparce		Deusolourdo Forme Triple
-10256	964	palafin-hero	Hero Form Palafin		Superdofin Forme Super
-10257	925	maushold-family-of-three	Maushold (Family of Three)		Famignol Famille de Trois
-10258	978	tatsugiri-droopy	Droopy Form Tatsugiri		Nigirigon Forme Affalée
-10259	978	tatsugiri-stretchy	Stretchy Form Tatsugiri		Nigirigon Forme Raide
-10260	931	squawkabilly-blue-plumage	Blue Plumage Squawkabilly		Tapatoès Plumage Bleu
-10261	931	squawkabilly-yellow-plumage	Yellow Plumage Squawkabilly		Tapatoès Plumage Jaune
-10262	931	squawkabilly-white-plumage	White Plumage Squawkabilly		Tapatoès Plumage Blanc
-10263	999	gimmighoul-roaming	Roaming Form Gimmighoul		Mordudor Forme Marche
-10272	901	ursaluna-bloodmoon	Bloodmoon Ursaluna		Ursaking Lune Vermeille
-10273	1017	ogerpon-wellspring-mask	Wellspring Mask Ogerpon		Ogerpon du Puits
-10274	1017	ogerpon-hearthflame-mask	Hearthflame Mask Ogerpon		Ogerpon du Fourneau
-10275	1017	ogerpon-cornerstone-mask	Cornerstone Mask Ogerpon		Ogerpon de la Pierre
-10276	1024	terapagos-terastal	Terastal Form Terapagos		Terapagos Téracristal
-10277	1024	terapagos-stellar	Stellar Form Terapagos		Terapagos Stellaire
-10278	36	clefable-mega	Mega Clefable		Méga-Mélodelfe
-10279	71	victreebel-mega	Mega Victreebel		Méga-Empiflor
-10280	121	starmie-mega	Mega Starmie		Méga-Staross
-10281	149	dragonite-mega	Mega Dragonite		Méga-Dracolosse
-10282	154	meganium-mega	Mega Meganium		Méga-Méganium
-10283	160	feraligatr-mega	Mega Feraligatr		Méga-Aligatueur
-10284	227	skarmory-mega	Mega Skarmory		Méga-Airmure
-10285	478	froslass-mega	Mega Froslass		Méga-Momartik
-10286	500	emboar-mega	Mega Emboar		Méga-Roitiflam
-10287	530	excadrill-mega	Mega Excadrill		Méga-Minotaupe
-10288	545	scolipede-mega	Mega Scolipede		Méga-Brutapode
-10289	560	scrafty-mega	Mega Scrafty		Méga-Baggaïd
-10290	604	eelektross-mega	Mega Eelektross		Méga-Ohmassacre
-10291	609	chandelure-mega	Mega Chandelure		Méga-Lugulabre
-10292	652	chesnaught-mega	Mega Chesnaught		Méga-Blindépique
-10293	655	delphox-mega	Mega Delphox		Méga-Goupelin
-10294	658	greninja-mega	Mega Greninja		Méga-Amphinobi
-10295	668	pyroar-mega	Mega Pyroar		Méga-Némélios
-10296	670	floette-mega	Mega Floette		Méga-Floette
-10297	687	malamar-mega	Mega Malamar		Méga-Sepiatroce
-10298	689	barbaracle-mega	Mega Barbaracle		Méga-Golgopathe
-10299	691	dragalge-mega	Mega Dragalge		Méga-Kravarech
-10300	701	hawlucha-mega	Mega Hawlucha		Méga-Brutalibré
-10301	718	zygarde-mega	Mega Zygarde		Méga-Zygarde
-10302	780	drampa-mega	Mega Drampa		Méga-Draïeul
-10303	870	falinks-mega	Mega Falinks		Méga-Hexadron
-10304	26	raichu-mega-x	Mega Raichu X		Méga-Raichu X
-10305	26	raichu-mega-y	Mega Raichu Y		Méga-Raichu Y
-10306	358	chimecho-mega	Mega Chimecho		Méga-Éoko
-10307	359	absol-mega-z	Mega Absol Z		Méga-Absol Z
-10308	398	staraptor-mega	Mega Staraptor		Méga-Étouraptor
-10309	445	garchomp-mega-z	Mega Garchomp Z		Méga-Carchacrok Z
-10310	448	lucario-mega-z	Mega Lucario Z		Méga-Lucario Z
-10311	485	heatran-mega	Mega Heatran		Méga-Heatran
-10312	491	darkrai-mega	Mega Darkrai		Méga-Darkrai
-10313	623	golurk-mega	Mega Golurk		Méga-Golemastoc
-10314	678	meowstic-male-mega	Mega Meowstic		Méga-Mistigrix
-10315	740	crabominable-mega	Mega Crabominable		Méga-Crabominable
-10316	768	golisopod-mega	Mega Golisopod		Méga-Sarmuraï
-10317	801	magearna-mega	Mega Magearna		Méga-Magearna
-10318	801	magearna-original-mega	Mega Original Magearna		Méga-Magearna Couleur du Passé
-10319	807	zeraora-mega	Mega Zeraora		Méga-Zeraora
-10320	952	scovillain-mega	Mega Scovillain		Méga-Scovilain
-10321	970	glimmora-mega	Mega Glimmora		Méga-Floréclat
-10322	978	tatsugiri-curly-mega	Mega Curly Tatsugiri		Méga-Nigirigon Forme Courbée
-10323	978	tatsugiri-droopy-mega	Mega Droopy Tatsugiri		Méga-Nigirigon Forme Affalée
-10324	978	tatsugiri-stretchy-mega	Mega Stretchy Tatsugiri		Méga-Nigirigon Forme Raide
-10325	998	baxcalibur-mega	Mega Baxcalibur		Méga-Glaivodo
-10326	678	meowstic-female-mega	Mega Meowstic		Méga-Mistigrix
+10160	25	pikachu-world-cap	World Cap Pikachu	Pikachu (Weltreise-Kappe)	Pikachu Casquette Monde	Pikachu Gorra Trotamundos	Pikachu Berretto Giramondo	ピカチュウ ワールドキャップ	ピカチュウ ワールドキャップ		피카츄 월드캡	皮卡丘 世界帽子	皮卡丘 世界帽子	Pikachu Gorra Trotamundos
+10161	52	meowth-galar	Galarian Meowth	Galar Mauzi	Miaouss de Galar	Meowth Forma de Galar	Meowth Forma di Galar	ニャース ガラルのすがた	ニャース ガラルのすがた		나옹 가라르의 모습	喵喵 伽勒尔的样子	喵喵 伽勒爾的樣子	Meowth Forma de Galar
+10162	77	ponyta-galar	Galarian Ponyta	Galar Ponita	Ponyta de Galar	Ponyta Forma de Galar	Ponyta Forma di Galar	ポニータ ガラルのすがた	ポニータ ガラルのすがた		포니타 가라르의 모습	小火马 伽勒尔的样子	小火馬 伽勒爾的樣子	Ponyta Forma de Galar
+10163	78	rapidash-galar	Galarian Rapidash	Galar Gallopa	Galopa de Galar	Rapidash Forma de Galar	Rapidash Forma di Galar	ギャロップ ガラルのすがた	ギャロップ ガラルのすがた		날쌩마 가라르의 모습	烈焰马 伽勒尔的样子	烈焰馬 伽勒爾的樣子	Rapidash Forma de Galar
+10164	79	slowpoke-galar	Galarian Slowpoke	Galar Flegmon	Ramoloss de Galar	Slowpoke Forma de Galar	Slowpoke Forma di Galar	ヤドン ガラルのすがた	ヤドン ガラルのすがた		야돈 가라르의 모습	呆呆兽 伽勒尔的样子	呆呆獸 伽勒爾的樣子	Slowpoke Forma de Galar
+10165	80	slowbro-galar	Galarian Slowbro	Galar Lahmus	Flagadoss de Galar	Slowbro Forma de Galar	Slowbro Forma di Galar	ヤドラン ガラルのすがた	ヤドラン ガラルのすがた		야도란 가라르의 모습	呆壳兽 伽勒尔的样子	呆殼獸 伽勒爾的樣子	Slowbro Forma de Galar
+10166	83	farfetchd-galar	Galarian Farfetch’d	Galar Porenta	Canarticho de Galar	Farfetch’d Forma de Galar	Farfetch’d Forma di Galar	カモネギ ガラルのすがた	カモネギ ガラルのすがた		파오리 가라르의 모습	大葱鸭 伽勒尔的样子	大蔥鴨 伽勒爾的樣子	Farfetch’d Forma de Galar
+10167	110	weezing-galar	Galarian Weezing	Galar Smogmog	Smogogo de Galar	Weezing Forma de Galar	Weezing Forma di Galar	マタドガス ガラルのすがた	マタドガス ガラルのすがた		또도가스 가라르의 모습	双弹瓦斯 伽勒尔的样子	雙彈瓦斯 伽勒爾的樣子	Weezing Forma de Galar
+10168	122	mr-mime-galar	Galarian Mr. Mime	Galar Pantimos	M. Mime de Galar	Mr. Mime Forma de Galar	Mr. Mime Forma di Galar	バリヤード ガラルのすがた	バリヤード ガラルのすがた		마임맨 가라르의 모습	魔墙人偶 伽勒尔的样子	魔牆人偶 伽勒爾的樣子	Mr. Mime Forma de Galar
+10169	144	articuno-galar	Galarian Articuno	Galar Arktos	Artikodin de Galar	Articuno Forma de Galar	Articuno Forma di Galar	フリーザー ガラルのすがた	フリーザー ガラルのすがた		프리져 가라르의 모습	急冻鸟 伽勒尔的样子	急凍鳥 伽勒爾的樣子	Articuno Forma de Galar
+10170	145	zapdos-galar	Galarian Zapdos	Galar Zapdos	Électhor de Galar	Zapdos Forma de Galar	Zapdos Forma di Galar	サンダー ガラルのすがた	サンダー ガラルのすがた		썬더 가라르의 모습	闪电鸟 伽勒尔的样子	閃電鳥 伽勒爾的樣子	Zapdos Forma de Galar
+10171	146	moltres-galar	Galarian Moltres	Galar Lavados	Sulfura de Galar	Moltres Forma de Galar	Moltres Forma di Galar	ファイヤー ガラルのすがた	ファイヤー ガラルのすがた		파이어 가라르의 모습	火焰鸟 伽勒尔的样子	火焰鳥 伽勒爾的樣子	Moltres Forma de Galar
+10172	199	slowking-galar	Galarian Slowking	Galar Laschoking	Roigada de Galar	Slowking Forma de Galar	Slowking Forma di Galar	ヤドキング ガラルのすがた	ヤドキング ガラルのすがた		야도킹 가라르의 모습	呆呆王 伽勒尔的样子	呆呆王 伽勒爾的樣子	Slowking Forma de Galar
+10173	222	corsola-galar	Galarian Corsola	Galar Corasonn	Corayon de Galar	Corsola Forma de Galar	Corsola Forma di Galar	サニーゴ ガラルのすがた	サニーゴ ガラルのすがた		코산호 가라르의 모습	太阳珊瑚 伽勒尔的样子	太陽珊瑚 伽勒爾的樣子	Corsola Forma de Galar
+10174	263	zigzagoon-galar	Galarian Zigzagoon	Galar Zigzachs	Zigzaton de Galar	Zigzagoon Forma de Galar	Zigzagoon Forma di Galar	ジグザグマ ガラルのすがた	ジグザグマ ガラルのすがた		지그제구리 가라르의 모습	蛇纹熊 伽勒尔的样子	蛇紋熊 伽勒爾的樣子	Zigzagoon Forma de Galar
+10175	264	linoone-galar	Galarian Linoone	Galar Geradaks	Linéon de Galar	Linoone Forma de Galar	Linoone Forma di Galar	マッスグマ ガラルのすがた	マッスグマ ガラルのすがた		직구리 가라르의 모습	直冲熊 伽勒尔的样子	直衝熊 伽勒爾的樣子	Linoone Forma de Galar
+10176	554	darumaka-galar	Galarian Darumaka	Galar Flampion	Darumarond de Galar	Darumaka Forma de Galar	Darumaka Forma di Galar	ダルマッカ ガラルのすがた	ダルマッカ ガラルのすがた		달막화 가라르의 모습	火红不倒翁 伽勒尔的样子	火紅不倒翁 伽勒爾的樣子	Darumaka Forma de Galar
+10177	555	darmanitan-galar-standard	Standard Galarian Darmanitan	Galar Flampivian	Darumacho de Galar Normal	Darmanitan Forma de Galar	Darmanitan Forma di Galar	ヒヒダルマ ガラルのすがた	ヒヒダルマ ガラルのすがた		불비달마 가라르의 모습	达摩狒狒 伽勒尔的样子	達摩狒狒 伽勒爾的樣子	Darmanitan Forma de Galar
+10178	555	darmanitan-galar-zen	Zen Galarian Darmanitan	Galar Flampivian (Trance)	Darumacho de Galar Transe	Darmanitan Modo Daruma	Darmanitan Stato Zen	ヒヒダルマ ダルマモード	ヒヒダルマ ダルマモード		불비달마 달마모드	达摩狒狒 达摩模式	達摩狒狒 達摩模式	Darmanitan Modo Daruma
+10179	562	yamask-galar	Galarian Yamask	Galar Makabaja	Tutafeh de Galar	Yamask Forma de Galar	Yamask Forma di Galar	デスマス ガラルのすがた	デスマス ガラルのすがた		데스마스 가라르의 모습	哭哭面具 伽勒尔的样子	哭哭面具 伽勒爾的樣子	Yamask Forma de Galar
+10180	618	stunfisk-galar	Galarian Stunfisk	Galar Flunschlik	Limonde de Galar	Stunfisk Forma de Galar	Stunfisk Forma di Galar	マッギョ ガラルのすがた	マッギョ ガラルのすがた		메더 가라르의 모습	泥巴鱼 伽勒尔的样子	泥巴魚 伽勒爾的樣子	Stunfisk Forma de Galar
+10181	718	zygarde-10	10% Zygarde	Zygarde (10%)	Zygarde Forme 10 %	Zygarde Forma 10%	Zygarde Forma 10%	ジガルデ １０％フォルム	ジガルデ １０％フォルム		지가르데 10%폼	基格尔德 １０％形态	基格爾德 １０％形態	Zygarde Forma 10%
+10182	845	cramorant-gulping	Gulping Cramorant	Urgl (Schlingend)	Nigosier Forme Gobe-Tout	Cramorant Forma Tragatodo	Cramorant Forma Inghiottitutto	ウッウ うのみのすがた	ウッウ うのみのすがた		윽우지 그대로 삼킨 모습	古月鸟 一口吞的样子	古月鳥 一口吞的樣子	Cramorant Forma Tragatodo
+10183	845	cramorant-gorging	Gorging Cramorant	Urgl (Stopfend)	Nigosier Forme Gobe-Chu	Cramorant Forma Engulletodo	Cramorant Forma Inghiottintero	ウッウ まるのみのすがた	ウッウ まるのみのすがた		윽우지 통째로 삼킨 모습	古月鸟 大口吞的样子	古月鳥 大口吞的樣子	Cramorant Forma Engulletodo
+10184	849	toxtricity-low-key	Low Key Toxtricity	Riffex (Tiefform)	Salarsen Forme Grave	Toxtricity Forma Grave	Toxtricity Forma Basso	ストリンダー ローなすがた	ストリンダー ローなすがた		스트린더 로우한 모습	颤弦蝾螈 低调的样子	顫弦蠑螈 低調的樣子	Toxtricity Forma Grave
+10185	875	eiscue-noice	Noice Eiscue	Kubuin (Wohlfühlkopf)	Bekaglaçon Tête Dégel	Eiscue Cara Deshielo	Eiscue Liquefaccia	コオリッポ ナイスフェイス	コオリッポ ナイスフェイス		빙큐보 나이스페이스	冰砌鹅 解冻头	冰砌鵝 解凍頭	Eiscue Cara Deshielo
+10186	876	indeedee-female	Female Indeedee	Servol ♀	Wimessir Femelle	Indeedee Hembra	Indeedee Femmina	イエッサン メスのすがた	イエッサン メスのすがた		에써르 암컷의 모습	爱管侍 雌性的样子	愛管侍 雌性的樣子	Indeedee Hembra
+10187	877	morpeko-hangry	Hangry Morpeko	Morpeko (Kohldampf)	Morpeko Affamé	Morpeko Forma Voraz	Morpeko Motivo Panciavuota	モルペコ はらぺこもよう	モルペコ はらぺこもよう		모르페코 배고픈 모양	莫鲁贝可 空腹花纹	莫魯貝可 空腹花紋	Morpeko Forma Voraz
+10188	888	zacian-crowned	Crowned Zacian	König Zacian	Zacian Épée Suprême	Zacian Espada Suprema	Zacian Re delle Spade	ザシアン けんのおう	ザシアン けんのおう		자시안 검왕	苍响 剑之王	蒼響 劍之王	Zacian Espada Suprema
+10189	889	zamazenta-crowned	Crowned Zamazenta	König Zamazenta	Zamazenta Bouclier Suprême	Zamazenta Escudo Supremo	Zamazenta Re degli Scudi	ザマゼンタ たてのおう	ザマゼンタ たてのおう		자마젠타 방패왕	藏玛然特 盾之王	藏瑪然特 盾之王	Zamazenta Escudo Supremo
+10190	890	eternatus-eternamax	Eternamax Eternatus	Unendynamax-Endynalos	Éthernatos Infinimax	Eternatus Dinamax Infinito	Eternatus Dynamax Infinito	ムゲンダイナ ムゲンダイマックス	ムゲンダイナ ムゲンダイマックス		무한다이노 무한다이맥스	无极汰那 无极巨化	無極汰那 無極巨化	Eternatus Dinamax Infinito
+10191	892	urshifu-rapid-strike	Rapid Strike Urshifu	Wulaosu (Fließend)	Shifours Style Mille Poings	Urshifu Estilo Fluido	Urshifu Stile Pluricolpo	ウーラオス れんげきのかた	ウーラオス れんげきのかた		우라오스 연격의 태세	武道熊师 连击流	武道熊師 連擊流	Urshifu Estilo Fluido
+10192	893	zarude-dada	Dada Zarude	Papa Zarude	Zarude Papa	Zarude Papá	Zarude Papà	ザルード とうちゃん	ザルード とうちゃん		자루도 아빠	萨戮德 阿爸	薩戮德 阿爸	Zarude Papá
+10193	898	calyrex-ice	Ice Calyrex	Coronospa (Schimmelreiter)	Calyrex Cavalier du Froid	Calyrex Jinete Glacial	Calyrex Cavaliere Glaciale	バドレックス はくばじょうのすがた	バドレックス はくばじょうのすがた		버드렉스 백마 탄 모습	蕾冠王 骑白马的样子	蕾冠王 騎白馬的樣子	Calyrex Jinete Glacial
+10194	898	calyrex-shadow	Shadow Calyrex	Coronospa (Rappenreiter)	Calyrex Cavalier d’Effroi	Calyrex Jinete Espectral	Calyrex Cavaliere Spettrale	バドレックス こくばじょうのすがた	バドレックス こくばじょうのすがた		버드렉스 흑마 탄 모습	蕾冠王 骑黑马的样子	蕾冠王 騎黑馬的樣子	Calyrex Jinete Espectral
+10195	3	venusaur-gmax	Gigantamax Venusaur	Gigadynamax-Bisaflor	Florizarre Gigamax			フシギバナ キョダイマックスのすがた	フシギバナ キョダイマックスのすがた
+10196	6	charizard-gmax	Gigantamax Charizard	Gigadynamax-Glurak	Dracaufeu Gigamax			リザードン キョダイマックスのすがた	リザードン キョダイマックスのすがた
+10197	9	blastoise-gmax	Gigantamax Blastoise	Gigadynamax-Turtok	Tortank Gigamax			カメックス キョダイマックスのすがた	カメックス キョダイマックスのすがた
+10198	12	butterfree-gmax	Gigantamax Butterfree	Gigadynamax-Smettbo	Papilusion Gigamax			バタフリー キョダイマックスのすがた	バタフリー キョダイマックスのすがた
+10199	25	pikachu-gmax	Gigantamax Pikachu	Gigadynamax-Pikachu	Pikachu Gigamax			ピカチュウ キョダイマックスのすがた	ピカチュウ キョダイマックスのすがた
+10200	52	meowth-gmax	Gigantamax Meowth	Gigadynamax-Mauzi	Miaouss Gigamax			ニャース キョダイマックスのすがた	ニャース キョダイマックスのすがた
+10201	68	machamp-gmax	Gigantamax Machamp	Gigadynamax-Machomei	Mackogneur Gigamax			カイリキー キョダイマックスのすがた	カイリキー キョダイマックスのすがた
+10202	94	gengar-gmax	Gigantamax Gengar	Gigadynamax-Gengar	Ectoplasma Gigamax			ゲンガー キョダイマックスのすがた	ゲンガー キョダイマックスのすがた
+10203	99	kingler-gmax	Gigantamax Kingler	Gigadynamax-Kingler	Krabboss Gigamax			キングラー キョダイマックスのすがた	キングラー キョダイマックスのすがた
+10204	131	lapras-gmax	Gigantamax Lapras	Gigadynamax-Lapras	Lokhlass Gigamax			ラプラス キョダイマックスのすがた	ラプラス キョダイマックスのすがた
+10205	133	eevee-gmax	Gigantamax Eevee	Gigadynamax-Evoli	Évoli Gigamax			イーブイ キョダイマックスのすがた	イーブイ キョダイマックスのすがた
+10206	143	snorlax-gmax	Gigantamax Snorlax	Gigadynamax-Relaxo	Ronflex Gigamax			カビゴン キョダイマックスのすがた	カビゴン キョダイマックスのすがた
+10207	569	garbodor-gmax	Gigantamax Garbodor	Gigadynamax-Deponitox	Miasmax Gigamax			ダストダス キョダイマックスのすがた	ダストダス キョダイマックスのすがた
+10208	809	melmetal-gmax	Gigantamax Melmetal	Gigadynamax-Melmetal	Melmetal Gigamax			メルメタル キョダイマックスのすがた	メルメタル キョダイマックスのすがた
+10209	812	rillaboom-gmax	Gigantamax Rillaboom	Gigadynamax-Gortrom	Gorythmic Gigamax			ゴリランダー キョダイマックスのすがた	ゴリランダー キョダイマックスのすがた
+10210	815	cinderace-gmax	Gigantamax Cinderace	Gigadynamax-Liberlo	Pyrobut Gigamax			エースバーン キョダイマックスのすがた	エースバーン キョダイマックスのすがた
+10211	818	inteleon-gmax	Gigantamax Inteleon	Gigadynamax-Intelleon	Lézargus Gigamax			インテレオン キョダイマックスのすがた	インテレオン キョダイマックスのすがた
+10212	823	corviknight-gmax	Gigantamax Corviknight	Gigadynamax-Krarmor	Corvaillus Gigamax			アーマーガア キョダイマックスのすがた	アーマーガア キョダイマックスのすがた
+10213	826	orbeetle-gmax	Gigantamax Orbeetle	Gigadynamax-Maritellit	Astronelle Gigamax			イオルブ キョダイマックスのすがた	イオルブ キョダイマックスのすがた
+10214	834	drednaw-gmax	Gigantamax Drednaw	Gigadynamax-Kamalm	Torgamord Gigamax			カジリガメ キョダイマックスのすがた	カジリガメ キョダイマックスのすがた
+10215	839	coalossal-gmax	Gigantamax Coalossal	Gigadynamax-Montecarbo	Monthracite Gigamax			セキタンザン キョダイマックスのすがた	セキタンザン キョダイマックスのすがた
+10216	841	flapple-gmax	Gigantamax Flapple	Gigadynamax-Drapfel	Pomdrapi Gigamax			アップリュー キョダイマックスのすがた	アップリュー キョダイマックスのすがた
+10217	842	appletun-gmax	Gigantamax Appletun	Gigadynamax-Schlapfel	Dratatin Gigamax			タルップル キョダイマックスのすがた	タルップル キョダイマックスのすがた
+10218	844	sandaconda-gmax	Gigantamax Sandaconda	Gigadynamax-Sanaconda	Dunaconda Gigamax			サダイジャ キョダイマックスのすがた	サダイジャ キョダイマックスのすがた
+10219	849	toxtricity-amped-gmax	Gigantamax Amped Toxtricity	Gigadynamax-Riffex (Hochform)	Salarsen Forme Aigüe Gigamax			ストリンダー ハイなすがた・キョダイマックスのすがた	ストリンダー ハイなすがた・キョダイマックスのすがた
+10220	851	centiskorch-gmax	Gigantamax Centiskorch	Gigadynamax-Infernopod	Scolocendre Gigamax			マルヤクデ キョダイマックスのすがた	マルヤクデ キョダイマックスのすがた
+10221	858	hatterene-gmax	Gigantamax Hatterene	Gigadynamax-Silembrim	Sorcilence Gigamax			ブリムオン キョダイマックスのすがた	ブリムオン キョダイマックスのすがた
+10222	861	grimmsnarl-gmax	Gigantamax Grimmsnarl	Gigadynamax-Olangaar	Angoliath Gigamax			オーロンゲ キョダイマックスのすがた	オーロンゲ キョダイマックスのすがた
+10223	869	alcremie-gmax	Gigantamax Alcremie	Gigadynamax-Pokusan	Charmilly Gigamax			マホイップ キョダイマックスのすがた	マホイップ キョダイマックスのすがた
+10224	879	copperajah-gmax	Gigantamax Copperajah	Gigadynamax-Patinaraja	Pachyradjah Gigamax			ダイオウドウ キョダイマックスのすがた	ダイオウドウ キョダイマックスのすがた
+10225	884	duraludon-gmax	Gigantamax Duraludon	Gigadynamax-Duraludon	Duralugon Gigamax			ジュラルドン キョダイマックスのすがた	ジュラルドン キョダイマックスのすがた
+10226	892	urshifu-single-strike-gmax	Gigantamax Single Strike Urshifu	Gigadynamax-Wulaosu (Fokussiert)	Shifours Style Poing Final Gigamax			ウーラオス いちげきのかた・キョダイマックスのすがた	ウーラオス いちげきのかた・キョダイマックスのすがた
+10227	892	urshifu-rapid-strike-gmax	Gigantamax Rapid Strike Urshifu	Gigadynamax-Wulaosu (Fließend)	Shifours Style Mille Poings Gigamax			ウーラオス れんげきのかた・キョダイマックスのすがた	ウーラオス れんげきのかた・キョダイマックスのすがた
+10228	849	toxtricity-low-key-gmax	Gigantamax Low Key Toxtricity	Gigadynamax-Riffex (Tiefform)	Salarsen Forme Grave Gigamax			ストリンダー ローなすがた・キョダイマックスのすがた	ストリンダー ローなすがた・キョダイマックスのすがた
+10229	58	growlithe-hisui	Hisuian Growlithe	Hisui Fukano	Caninos de Hisui			ガーディ ヒスイのすがた	ガーディ ヒスイのすがた
+10230	59	arcanine-hisui	Hisuian Arcanine	Hisui Arkani	Arcanin de Hisui			ウインディ ヒスイのすがた	ウインディ ヒスイのすがた
+10231	100	voltorb-hisui	Hisuian Voltorb	Hisui Voltobal	Voltorbe de Hisui			ビリリダマ ヒスイのすがた	ビリリダマ ヒスイのすがた
+10232	101	electrode-hisui	Hisuian Electrode	Hisui Lektrobal	Électrode de Hisui			マルマイン ヒスイのすがた	マルマイン ヒスイのすがた
+10233	157	typhlosion-hisui	Hisuian Typhlosion	Hisui Tornupto	Typhlosion de Hisui			バクフーン ヒスイのすがた	バクフーン ヒスイのすがた
+10234	211	qwilfish-hisui	Hisuian Qwilfish	Hisui Baldorfish	Qwilfish de Hisui			ハリーセン ヒスイのすがた	ハリーセン ヒスイのすがた
+10235	215	sneasel-hisui	Hisuian Sneasel	Hisui Sniebel	Farfuret de Hisui			ニューラ ヒスイのすがた	ニューラ ヒスイのすがた
+10236	503	samurott-hisui	Hisuian Samurott	Hisui Admurai	Clamiral de Hisui			ダイケンキ ヒスイのすがた	ダイケンキ ヒスイのすがた
+10237	549	lilligant-hisui	Hisuian Lilligant	Hisui Dressella	Fragilady de Hisui			ドレディア ヒスイのすがた	ドレディア ヒスイのすがた
+10238	570	zorua-hisui	Hisuian Zorua	Hisui Zorua	Zorua de Hisui			ゾロア ヒスイのすがた	ゾロア ヒスイのすがた
+10239	571	zoroark-hisui	Hisuian Zoroark	Hisui Zoroark	Zoroark de Hisui			ゾロアーク ヒスイのすがた	ゾロアーク ヒスイのすがた
+10240	628	braviary-hisui	Hisuian Braviary	Hisui Washakwil	Gueriaigle de Hisui			ウォーグル ヒスイのすがた	ウォーグル ヒスイのすがた
+10241	705	sliggoo-hisui	Hisuian Sliggoo	Hisui Viscargot	Colimucus de Hisui			ヌメイル ヒスイのすがた	ヌメイル ヒスイのすがた
+10242	706	goodra-hisui	Hisuian Goodra	Hisui Viscogon	Muplodocus de Hisui			ヌメルゴン ヒスイのすがた	ヌメルゴン ヒスイのすがた
+10243	713	avalugg-hisui	Hisuian Avalugg	Hisui Arktilas	Séracrawl de Hisui			クレベース ヒスイのすがた	クレベース ヒスイのすがた
+10244	724	decidueye-hisui	Hisuian Decidueye	Hisui Silvarro	Archéduc de Hisui			ジュナイパー ヒスイのすがた	ジュナイパー ヒスイのすがた
+10245	483	dialga-origin	Origin Dialga	Ur-Dialga	Diagla Originel			ディアルガ オリジンフォルム	ディアルガ オリジンフォルム
+10246	484	palkia-origin	Origin Palkia	Ur-Palkia	Palkia Originel			パルキア オリジンフォルム	パルキア オリジンフォルム
+10247	550	basculin-white-striped	White-Striped Basculin	Weißliniges Barschuft	Bargantua Blanc			バスラオ しろすじのすがた	バスラオ しろすじのすがた
+10248	902	basculegion-female	Female Basculegion	Barschuft ♀	Paragruel Femelle			イダイトウ メスのすがた	イダイトウ メスのすがた
+10249	905	enamorus-therian	Therian Enamorus	Enamorus (Tiergeist)	Amovénus Totémique			ラブトロス れいじゅうフォルム	ラブトロス れいじゅうフォルム
+10250	128	tauros-paldea-combat-breed	Paldean Tauros (Combat Breed)		Tauros de Paldéa Race Combative			ケンタロス パルデアのすがた	ケンタロス パルデアのすがた
+10251	128	tauros-paldea-blaze-breed	Paldean Tauros (Blaze Breed)		Tauros de Paldéa Race Flamboyante			ケンタロス パルデアのすがた	ケンタロス パルデアのすがた
+10252	128	tauros-paldea-aqua-breed	Paldean Tauros (Aqua Breed)		Tauros de Paldéa Race Aquatique			ケンタロス パルデアのすがた	ケンタロス パルデアのすがた
+10253	194	wooper-paldea	Paldean Wooper		Axoloto de Paldéa			ウパー パルデアのすがた	ウパー パルデアのすがた
+10254	916	oinkologne-female	Female Oinkologne		Fragroin Femelle			パフュートン メスのすがた	パフュートン メスのすがた
+10255	982	dudunsparce-three-segment	Three-Segment Form Dudunsparce		Deusolourdo Forme Triple			ノココッチ みつふしフォルム	ノココッチ みつふしフォルム
+10256	964	palafin-hero	Hero Form Palafin		Superdofin Forme Super			イルカマン マイティフォルム	イルカマン マイティフォルム
+10257	925	maushold-family-of-three	Maushold (Family of Three)		Famignol Famille de Trois			イッカネズミ ３びきかぞく	イッカネズミ ３びきかぞく
+10258	978	tatsugiri-droopy	Droopy Form Tatsugiri		Nigirigon Forme Affalée			シャリタツ たれたすがた	シャリタツ たれたすがた
+10259	978	tatsugiri-stretchy	Stretchy Form Tatsugiri		Nigirigon Forme Raide			シャリタツ のびたすがた	シャリタツ のびたすがた
+10260	931	squawkabilly-blue-plumage	Blue Plumage Squawkabilly		Tapatoès Plumage Bleu			イキリンコ ブルーフェザー	イキリンコ ブルーフェザー
+10261	931	squawkabilly-yellow-plumage	Yellow Plumage Squawkabilly		Tapatoès Plumage Jaune			イキリンコ イエローフェザー	イキリンコ イエローフェザー
+10262	931	squawkabilly-white-plumage	White Plumage Squawkabilly		Tapatoès Plumage Blanc			イキリンコ ホワイトフェザー	イキリンコ ホワイトフェザー
+10263	999	gimmighoul-roaming	Roaming Form Gimmighoul		Mordudor Forme Marche			コレクレー とほフォルム	コレクレー とほフォルム
+10272	901	ursaluna-bloodmoon	Bloodmoon Ursaluna	Ursaluna Blutmond	Ursaking Lune Vermeille	Ursaluna Luna Carmesí	Ursaluna Luna Cremisi	ガチグマ アカツキ	ガチグマ アカツキ		다투곰 붉은 달	月月熊 赫月	月月熊 赫月	Ursaluna Luna Carmesí
+10273	1017	ogerpon-wellspring-mask	Wellspring Mask Ogerpon	Ogerpon Brunnenmaske	Ogerpon du Puits	Ogerpon Máscara Fuente	Ogerpon Maschera Pozzo	オーガポン いどのめん	オーガポン いどのめん		오거폰 우물의가면	厄诡椪 水井面具	厄鬼椪 水井面具	Ogerpon Máscara Fuente
+10274	1017	ogerpon-hearthflame-mask	Hearthflame Mask Ogerpon	Ogerpon Ofenmaske	Ogerpon du Fourneau	Ogerpon Máscara Horno	Ogerpon Maschera Focolare	オーガポン かまどのめん	オーガポン かまどのめん		오거폰 화덕의가면	厄诡椪 火灶面具	厄鬼椪 火灶面具	Ogerpon Máscara Horno
+10275	1017	ogerpon-cornerstone-mask	Cornerstone Mask Ogerpon	Ogerpon Fundamentmaske	Ogerpon de la Pierre	Ogerpon Máscara Cimiento	Ogerpon Maschera Fondamenta	オーガポン いしずえのめん	オーガポン いしずえのめん		오거폰 주춧돌의가면	厄诡椪 礎石面具	厄鬼椪 礎石面具	Ogerpon Máscara Cimiento
+10276	1024	terapagos-terastal	Terastal Form Terapagos	Terapagos Terakristall-Form	Terapagos Téracristal	Terapagos Forma teracristal	Terapagos Forma Teracristal	テラパゴス テラスタルフォルム	テラパゴス テラスタルフォルム					Terapagos Forma teracristal
+10277	1024	terapagos-stellar	Stellar Form Terapagos	Terapagos Stellarform	Terapagos Stellaire	Terapagos Forma astral		テラパゴス ステラフォルム	テラパゴス ステラフォルム					Terapagos Forma astral
+10278	36	clefable-mega	Mega Clefable		Méga-Mélodelfe			メガピクシー	メガピクシー
+10279	71	victreebel-mega	Mega Victreebel		Méga-Empiflor			メガウツボット	メガウツボット
+10280	121	starmie-mega	Mega Starmie		Méga-Staross			メガスターミー	メガスターミー
+10281	149	dragonite-mega	Mega Dragonite		Méga-Dracolosse			メガカイリュー	メガカイリュー
+10282	154	meganium-mega	Mega Meganium		Méga-Méganium			メガメガニウム	メガメガニウム
+10283	160	feraligatr-mega	Mega Feraligatr		Méga-Aligatueur			メガオーダイル	メガオーダイル
+10284	227	skarmory-mega	Mega Skarmory		Méga-Airmure			メガエアームド	メガエアームド
+10285	478	froslass-mega	Mega Froslass		Méga-Momartik			メガユキメノコ	メガユキメノコ
+10286	500	emboar-mega	Mega Emboar		Méga-Roitiflam			メガエンブオー	メガエンブオー
+10287	530	excadrill-mega	Mega Excadrill		Méga-Minotaupe			メガドリュウズ	メガドリュウズ
+10288	545	scolipede-mega	Mega Scolipede		Méga-Brutapode			メガペンドラー	メガペンドラー
+10289	560	scrafty-mega	Mega Scrafty		Méga-Baggaïd			メガズルズキン	メガズルズキン
+10290	604	eelektross-mega	Mega Eelektross		Méga-Ohmassacre			メガシビルドン	メガシビルドン
+10291	609	chandelure-mega	Mega Chandelure		Méga-Lugulabre			メガシャンデラ	メガシャンデラ
+10292	652	chesnaught-mega	Mega Chesnaught		Méga-Blindépique			メガブリガロン	メガブリガロン
+10293	655	delphox-mega	Mega Delphox		Méga-Goupelin			メガマフォクシー	メガマフォクシー
+10294	658	greninja-mega	Mega Greninja		Méga-Amphinobi			メガゲッコウガ	メガゲッコウガ
+10295	668	pyroar-mega	Mega Pyroar		Méga-Némélios			メガカエンジシ	メガカエンジシ
+10296	670	floette-mega	Mega Floette		Méga-Floette			メガフラエッテ	メガフラエッテ
+10297	687	malamar-mega	Mega Malamar		Méga-Sepiatroce			メガカラマネロ	メガカラマネロ
+10298	689	barbaracle-mega	Mega Barbaracle		Méga-Golgopathe			メガガメノデス	メガガメノデス
+10299	691	dragalge-mega	Mega Dragalge		Méga-Kravarech			メガドラミドロ	メガドラミドロ
+10300	701	hawlucha-mega	Mega Hawlucha		Méga-Brutalibré			メガルチャブル	メガルチャブル
+10301	718	zygarde-mega	Mega Zygarde		Méga-Zygarde			メガジガルデ	メガジガルデ
+10302	780	drampa-mega	Mega Drampa		Méga-Draïeul			メガジジーロン	メガジジーロン
+10303	870	falinks-mega	Mega Falinks		Méga-Hexadron			メガタイレーツ	メガタイレーツ
+10304	26	raichu-mega-x	Mega Raichu X		Méga-Raichu X			メガライチュウX	メガライチュウX
+10305	26	raichu-mega-y	Mega Raichu Y		Méga-Raichu Y			メガライチュウY	メガライチュウY
+10306	358	chimecho-mega	Mega Chimecho		Méga-Éoko			メガチリーン	メガチリーン
+10307	359	absol-mega-z	Mega Absol Z		Méga-Absol Z			メガアブソルZ	メガアブソルZ
+10308	398	staraptor-mega	Mega Staraptor		Méga-Étouraptor			メガムクホーク	メガムクホーク
+10309	445	garchomp-mega-z	Mega Garchomp Z		Méga-Carchacrok Z			メガガブリアスZ	メガガブリアスZ
+10310	448	lucario-mega-z	Mega Lucario Z		Méga-Lucario Z			メガルカリオZ	メガルカリオZ
+10311	485	heatran-mega	Mega Heatran		Méga-Heatran			メガヒードラン	メガヒードラン
+10312	491	darkrai-mega	Mega Darkrai		Méga-Darkrai			メガダークライ	メガダークライ
+10313	623	golurk-mega	Mega Golurk		Méga-Golemastoc			メガゴルーグ	メガゴルーグ
+10314	678	meowstic-male-mega	Mega Meowstic		Méga-Mistigrix			メガニャオニクス	メガニャオニクス
+10315	740	crabominable-mega	Mega Crabominable		Méga-Crabominable			メガケケンカニ	メガケケンカニ
+10316	768	golisopod-mega	Mega Golisopod		Méga-Sarmuraï			メガグソクムシャ	メガグソクムシャ
+10317	801	magearna-mega	Mega Magearna		Méga-Magearna			メガマギアナ	メガマギアナ
+10318	801	magearna-original-mega	Mega Original Magearna		Méga-Magearna Couleur du Passé			メガマギアナ	メガマギアナ
+10319	807	zeraora-mega	Mega Zeraora		Méga-Zeraora			メガゼラオラ	メガゼラオラ
+10320	952	scovillain-mega	Mega Scovillain		Méga-Scovilain			メガスコヴィラン	メガスコヴィラン
+10321	970	glimmora-mega	Mega Glimmora		Méga-Floréclat			メガキラフロル	メガキラフロル
+10322	978	tatsugiri-curly-mega	Mega Curly Tatsugiri		Méga-Nigirigon Forme Courbée			メガシャリタツ	メガシャリタツ
+10323	978	tatsugiri-droopy-mega	Mega Droopy Tatsugiri		Méga-Nigirigon Forme Affalée			メガシャリタツ	メガシャリタツ
+10324	978	tatsugiri-stretchy-mega	Mega Stretchy Tatsugiri		Méga-Nigirigon Forme Raide			メガシャリタツ	メガシャリタツ
+10325	998	baxcalibur-mega	Mega Baxcalibur		Méga-Glaivodo			メガセグレイブ	メガセグレイブ
+10326	678	meowstic-female-mega	Mega Meowstic		Méga-Mistigrix			メガニャオニクス	メガニャオニクス
 """#
 }
