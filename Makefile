@@ -27,6 +27,9 @@ LOCALEDIR   ?= $(DATADIR)/locale
 # The programs' own words: po/LANG.po (tools/update-po), built into .build/locale by msgfmt.
 LANGUAGES    = $(basename $(notdir $(wildcard po/*.po)))
 CATALOGUES   = $(foreach l,$(LANGUAGES),.build/locale/$(l)/LC_MESSAGES/pokedexd.mo)
+# The app entry and KRunner's plugin, their Name, GenericName, Comment and Keywords in every
+# language of po/ (msgfmt --desktop, from desktop/*.desktop.in).
+DESKTOP_FILES = .build/desktop/io.github.pokedexd.Pokedex1.desktop .build/desktop/io.github.pokedexd.Pokedex1-krunner.desktop
 # Debian packages the build and the service need (make release, make install, make deb).
 BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config gettext
 # And what the tests need besides (make test).
@@ -78,11 +81,15 @@ locales:
 	    if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; $$SUDO localedef -i $$l -f UTF-8 $$l.UTF-8 || exit 1; }; \
 	done
 
-## catalogues: po/*.po checked and built into .build/locale (msgfmt -c).
-catalogues: $(CATALOGUES)
+## catalogues: po/*.po checked and built into .build/locale (msgfmt -c), and the desktop
+## entries translated from them into .build/desktop (msgfmt --desktop).
+catalogues: $(CATALOGUES) $(DESKTOP_FILES)
 .build/locale/%/LC_MESSAGES/pokedexd.mo: po/%.po
 	@mkdir -p $(dir $@)
 	msgfmt -c -o $@ $<
+.build/desktop/%.desktop: desktop/%.desktop.in po/LINGUAS $(wildcard po/*.po)
+	@mkdir -p $(dir $@)
+	msgfmt --desktop --template=$< -d po -o $@
 
 ## test: every test: unit tests, the daemon on a private bus (with the reliability suite), the
 ## examples, the systemd session test, then the integration tests again under ASan and TSan.
@@ -128,7 +135,8 @@ test-examples:
 # pokectl browse through tmux: keys, resize, search, detail, favorites, and the terminal restored.
 test-browse:
 	$(SWIFT) build
-	desktop-file-validate desktop/io.github.pokedexd.Pokedex1.desktop
+	$(MAKE) --no-print-directory catalogues
+	desktop-file-validate $(DESKTOP_FILES)
 	bash Tests/browse/browse-test.sh
 	bash Tests/browse/signals-test.sh
 
@@ -211,7 +219,7 @@ install: deps-build release install-files
 	  echo "installed$(if $(DESTDIR), into $(DESTDIR)); the unit was not started$(if $(DESTDIR),, (no user manager is running)); $(DATADIR)/pokedexd/pokedex-sandbox-setup adds the namespace sandbox this user's manager can apply"; \
 	fi
 
-install-files:
+install-files: $(CATALOGUES) $(DESKTOP_FILES)
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(DBUSSERVICEDIR)" "$(DESTDIR)$(DBUSINTERFACEDIR)"
 	install -m 0755 $(RELEASE_DIR)/pokedexd $(RELEASE_DIR)/pokectl "$(DESTDIR)$(BINDIR)/"
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/pokedex.service > "$(DESTDIR)$(USERUNITDIR)/pokedex.service"
@@ -220,10 +228,10 @@ install-files:
 	chmod 0644 "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service"
 	install -m 0644 dbus/io.github.pokedexd.Pokedex1.xml "$(DESTDIR)$(DBUSINTERFACEDIR)/"
 	install -d "$(DESTDIR)$(APPLICATIONSDIR)"
-	install -m 0644 desktop/io.github.pokedexd.Pokedex1.desktop "$(DESTDIR)$(APPLICATIONSDIR)/"
+	install -m 0644 .build/desktop/io.github.pokedexd.Pokedex1.desktop "$(DESTDIR)$(APPLICATIONSDIR)/"
 	install -d "$(DESTDIR)$(SEARCHPROVIDERDIR)" "$(DESTDIR)$(KRUNNERDIR)"
 	install -m 0644 desktop/io.github.pokedexd.Pokedex1.search-provider.ini "$(DESTDIR)$(SEARCHPROVIDERDIR)/"
-	install -m 0644 desktop/io.github.pokedexd.Pokedex1-krunner.desktop "$(DESTDIR)$(KRUNNERDIR)/"
+	install -m 0644 .build/desktop/io.github.pokedexd.Pokedex1-krunner.desktop "$(DESTDIR)$(KRUNNERDIR)/"
 	for s in scalable $(ICON_SIZES); do \
 	  install -d "$(DESTDIR)$(ICONDIR)/$$s/apps" && \
 	  install -m 0644 desktop/icons/hicolor/$$s/apps/io.github.pokedexd.Pokedex1.* "$(DESTDIR)$(ICONDIR)/$$s/apps/" || exit 1; \

@@ -94,7 +94,8 @@ let package = Package(
         .testTarget(name: "PokedexBusServerTests", dependencies: ["PokedexBusServer"]),
         // Swift Testing, not XCTest: random inputs for the parts that meet hostile data.
         .testTarget(name: "PokedexPropertyTests", dependencies: [
-            "PokedexTerminal", "PokedexModels", "PokedexCore", "CTerminalShims", .product(name: "PropertyBased", package: "swift-property-based"),
+            "PokedexTerminal", "PokedexModels", "PokedexCore", "PokedexTestKit", "CTerminalShims",
+            .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -7,16 +7,16 @@ enum DesktopSearchHandlers {
     static func gnome(_ s: PokedexService) -> [MethodRoute] {
         [
             SearchProvider2.getInitialResultSet.route { terms in s.desktopResults(terms) },
-            SearchProvider2.getSubsearchResultSet.route { a in s.desktopNarrow(a.0, a.1) },
+            SearchProvider2.getSubsearchResultSet.route { a in s.desktopSubsearch(a.0, a.1) },
             SearchProvider2.getResultMetas.route { ids in s.desktopMetas(ids) },
-            SearchProvider2.activateResult.route { a, caller in s.openResult(a.0, caller: caller) },
+            SearchProvider2.activateResult.route { a, caller in s.openResult(a.0, terms: a.1, caller: caller) },
             SearchProvider2.launchSearch.route { a, caller in s.launchSearch(a.0, caller: caller) },
         ]
     }
 
     static func krunner(_ s: PokedexService) -> [MethodRoute] {
         [
-            KRunner1.actions.route { .now(KRunnerAction.every) },
+            KRunner1.actions.route { .now(s.krunnerActions()) },
             KRunner1.match.route { query in s.krunnerMatch(query) },
             KRunner1.run.route { a, caller in s.runDesktopAction(a.0, a.1, caller: caller) },
             KRunner1.config.route { .now(()) },

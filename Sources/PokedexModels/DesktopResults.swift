@@ -57,12 +57,17 @@ public struct KRunnerAction: Equatable, Sendable {
         self.icon = icon
     }
 
-    public static let favorite = KRunnerAction(id: "favorite", text: "Add to favorites", icon: "starred-symbolic")
-    public static let unfavorite = KRunnerAction(id: "unfavorite", text: "Remove from favorites", icon: "non-starred-symbolic")
-    public static let copySpritePath = KRunnerAction(id: "copy-sprite-path", text: "Copy the sprite's path", icon: "edit-copy")
-    public static let open = KRunnerAction(id: "open", text: "Open in the Pokédex", icon: "document-open")
+    // The texts in English, marked for the catalogues; ``translated(_:)`` gives the reader's.
+    public static let favorite = KRunnerAction(id: "favorite", text: Words.english.tr("Add to favorites"), icon: "starred-symbolic")
+    public static let unfavorite = KRunnerAction(id: "unfavorite", text: Words.english.tr("Remove from favorites"), icon: "non-starred-symbolic")
+    public static let copySpritePath = KRunnerAction(id: "copy-sprite-path", text: Words.english.tr("Copy the sprite's path"), icon: "edit-copy")
+    public static let open = KRunnerAction(id: "open", text: Words.english.tr("Open in the Pokédex"), icon: "document-open")
     /// Every action, for `Actions()`.
     public static let every = [favorite, unfavorite, copySpritePath, open]
+    /// The same action, its text in the language of `words`. KRunner shows the text as it
+    /// comes (a button's tooltip): it does not translate it.
+    public func translated(_ words: Words) -> KRunnerAction { KRunnerAction(id: id, text: words.tr(text), icon: icon) }
+
     /// The ones that make sense for a match.
     public static func all(favorite: Bool) -> [KRunnerAction] { [favorite ? unfavorite : Self.favorite, copySpritePath, open] }
 }

@@ -99,8 +99,8 @@ public enum DesktopCoding {
                 for r in results {
                     try w.container("a", "{sv}") { () throws(BusError) in
                         try w.entry("id", "s") { () throws(BusError) in try w.append(String(r.id)) }
-                        try w.entry("name", "s") { () throws(BusError) in try w.append(r.name) }
-                        try w.entry("description", "s") { () throws(BusError) in try w.append(r.description) }
+                        try w.entry("name", "s") { () throws(BusError) in try w.append(shown(r.name)) }
+                        try w.entry("description", "s") { () throws(BusError) in try w.append(shown(r.description)) }
                         try w.entry("icon", "(sv)") { () throws(BusError) in
                             try w.container("r", "sv") { () throws(BusError) in
                                 if r.spritePath.isEmpty {
@@ -112,7 +112,7 @@ public enum DesktopCoding {
                                 }
                             }
                         }
-                        try w.entry("clipboardText", "s") { () throws(BusError) in try w.append(r.name) }
+                        try w.entry("clipboardText", "s") { () throws(BusError) in try w.append(shown(r.name)) }
                     }
                 }
             }
@@ -128,6 +128,13 @@ public enum DesktopCoding {
                 return DesktopResult(id: id, name: d["name"]?.string ?? "", description: d["description"]?.string ?? "", spritePath: path)
             }
         })
+
+    /// Text from outside (names and genus from the API, a catalogue's words) as a shell shows
+    /// it: GNOME Shell draws names as plain text and escapes descriptions itself before it
+    /// highlights the terms in them, KRunner's list draws both as plain text, and GNOME puts
+    /// `clipboardText` on the clipboard. None gets a control (ESC, OSC 52, C1, a bidi
+    /// override): the same cleaning as pokectl's output (``UntrustedText/terminal(_:)``).
+    static func shown(_ text: String) -> String { UntrustedText.terminal(text) }
 
     /// A path as a `file://` URI: every byte outside the unreserved set and `/` percent-encoded.
     public static func fileURI(_ path: String) -> String {
@@ -152,7 +159,7 @@ public enum DesktopCoding {
             try w.container("a", "(sss)") { () throws(BusError) in
                 for a in actions {
                     try w.container("r", "sss") { () throws(BusError) in
-                        try w.append(a.id); try w.append(a.text); try w.append(a.icon)
+                        try w.append(a.id); try w.append(shown(a.text)); try w.append(a.icon)
                     }
                 }
             }
@@ -175,12 +182,12 @@ public enum DesktopCoding {
                 for m in matches {
                     try w.container("r", "sssida{sv}") { () throws(BusError) in
                         try w.append(String(m.result.id))
-                        try w.append(m.result.name)
+                        try w.append(shown(m.result.name))
                         try w.append(DesktopResult.appIcon)
                         try w.append(Int32(m.result.exact ? 100 : 30))
                         try w.append(m.result.relevance)
                         try w.container("a", "{sv}") { () throws(BusError) in
-                            try w.entry("subtext", "s") { () throws(BusError) in try w.append(m.result.krunnerSubtext) }
+                            try w.entry("subtext", "s") { () throws(BusError) in try w.append(shown(m.result.krunnerSubtext)) }
                             if !m.result.spritePath.isEmpty {
                                 try w.entry("urls", "as") { () throws(BusError) in try w.append(strings: [fileURI(m.result.spritePath)]) }
                             }

@@ -5,7 +5,7 @@ import PokedexModels
 /// the terminal's own background.
 public enum SpriteArt {
     /// Alpha at or above which a scaled pixel is drawn.
-    static let opaque = 128
+    static let opaque: UInt8 = 128
 
     /// The image cropped to its visible pixels, scaled to fit `maxColumns × maxRows` cells
     /// (keeping its shape), as lines of exactly the same width. No lines in ``ColorMode/none``,
@@ -58,17 +58,7 @@ public enum SpriteArt {
     }
 
     /// The smallest rectangle holding every pixel with enough alpha.
-    static func visibleBox(_ image: RGBAImage) -> (x: Int, y: Int, width: Int, height: Int)? {
-        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
-        for y in 0..<image.height {
-            for x in 0..<image.width where Int(image.pixels[(y * image.width + x) * 4 + 3]) >= opaque {
-                minX = min(minX, x); maxX = max(maxX, x)
-                minY = min(minY, y); maxY = max(maxY, y)
-            }
-        }
-        guard maxX >= 0 else { return nil }
-        return (minX, minY, maxX - minX + 1, maxY - minY + 1)
-    }
+    static func visibleBox(_ image: RGBAImage) -> (x: Int, y: Int, width: Int, height: Int)? { image.visibleBox(minAlpha: opaque) }
 
     /// Area-averaged (shrinking) or nearest (growing) pixels of `box`; nil where transparent.
     static func resample(_ image: RGBAImage, box: (x: Int, y: Int, width: Int, height: Int),
@@ -93,7 +83,7 @@ public enum SpriteArt {
                         n += 1
                     }
                 }
-                if n == 0 || alpha / n < opaque {
+                if n == 0 || alpha / n < Int(opaque) {
                     out.append(nil)
                 } else {
                     out.append(RGB(UInt8(r / alpha), UInt8(g / alpha), UInt8(b / alpha)))

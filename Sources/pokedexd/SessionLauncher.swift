@@ -14,11 +14,14 @@ import PokedexLocks
 ///
 /// What the caller sent never becomes an option: the query follows pokectl's `--`, a
 /// `$TERMINAL` that is not a known terminal gets no query, and at most one launch of a kind
-/// a second goes ahead (``LaunchGate``).
+/// a second goes ahead (``LaunchGate``). The terminal is the one the desktop would choose
+/// (``TerminalCommand/choose``).
 final class SessionLauncher: DesktopLauncher {
     private let pokectl: String
     private let path: [String]
-    private let terminalOverride: String?
+    /// The session's environment, as the user manager gave it: `TERMINAL`, `XDG_CURRENT_DESKTOP`,
+    /// the locale.
+    private let environment: [String: String]
     /// Landlock confines this process's files, and so whatever it starts directly.
     private let confined: Bool
     private let loop: EventLoop
@@ -31,7 +34,7 @@ final class SessionLauncher: DesktopLauncher {
         self.loop = loop
         self.log = log
         path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
-        terminalOverride = environment["TERMINAL"].flatMap { $0.isEmpty ? nil : $0 }
+        self.environment = environment
         // pokectl next to this pokedexd, else whichever is on PATH.
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
@@ -45,30 +48,19 @@ final class SessionLauncher: DesktopLauncher {
         tokens.withLock { $0.set(token, caller: caller, now: now) }
     }
 
-    func openBrowse(_ query: String, caller: String?, failed: @escaping @Sendable () -> Void) -> Bool {
+    func openBrowse(_ launch: BrowseLaunch, caller: String?, failed: @escaping @Sendable () -> Void) -> Bool {
         guard admit("browse") else { return true }  // one terminal for the burst
         let token = tokens.withLock { $0.take(caller: caller, now: Self.now()) }
-        guard let argv = browseCommand(query) else { return false }
+        guard let argv = browseCommand(launch) else { return false }
         return run(argv, token: token, failed: failed)
     }
 
-    /// What opens `pokectl browse -- QUERY`: `$TERMINAL`, else the first terminal known here,
-    /// else the desktop's own launcher on the app entry (without the query); nil if none is.
-    private func browseCommand(_ query: String) -> [String]? {
-        if let t = terminalOverride, let exe = find(t) {
-            if let convention = TerminalCommand.convention(of: t) {
-                return TerminalCommand.browse(terminal: exe, run: convention, pokectl: pokectl, query: query)
-            }
-            // How this terminal takes a command is not known: xterm's -e, and no caller text.
-            if !query.isEmpty {
-                log(.notice, "TERMINAL=\(t) is not a terminal pokedexd knows how to pass a search to; the search is dropped")
-            }
-            return TerminalCommand.browse(terminal: exe, run: ["-e"], pokectl: pokectl, query: "")
-        }
-        for t in TerminalCommand.known {
-            if let exe = find(t.name) { return TerminalCommand.browse(terminal: exe, run: t.run, pokectl: pokectl, query: query) }
-        }
-        return find("gtk-launch").map { [$0, "io.github.pokedexd.Pokedex1"] }
+    /// What opens `pokectl browse` on `launch`: the terminal the desktop would choose
+    /// (``TerminalCommand/choose``), else the desktop's own launcher on the app entry (without
+    /// the card or the query); nil if none is.
+    private func browseCommand(_ launch: BrowseLaunch) -> [String]? {
+        TerminalCommand.choose(launch, pokectl: pokectl, environment: environment, find: find) { [log] in log(.notice, $0) }
+            ?? find("gtk-launch").map { [$0, "io.github.pokedexd.Pokedex1"] }
     }
 
     func copy(_ text: String) -> Bool {

@@ -10,7 +10,7 @@ final class DesktopLaunchTests: XCTestCase {
     func testTheQueryOnlyEverFollowsPokectlsDoubleDash() {
         for t in TerminalCommand.known {
             for q in Self.hostile {
-                let argv = TerminalCommand.browse(terminal: "/usr/bin/" + t.name, run: t.run, pokectl: "/usr/bin/pokectl", query: q)
+                let argv = TerminalCommand.browse(terminal: "/usr/bin/" + t.name, run: t.run, pokectl: "/usr/bin/pokectl", launch: BrowseLaunch(query: q))
                 // Everything up to pokectl's browse is fixed: the terminal, its convention, pokectl.
                 XCTAssertEqual(Array(argv.prefix(3 + t.run.count)), ["/usr/bin/" + t.name] + t.run + ["/usr/bin/pokectl", "browse"], t.name)
                 if q.isEmpty {
@@ -21,6 +21,34 @@ final class DesktopLaunchTests: XCTestCase {
                 }
             }
         }
+    }
+
+    func testTheTerminalIsTheOneTheDesktopWouldChoose() {
+        let launch = BrowseLaunch(card: 10034, query: "chariz")
+        func chosen(_ installed: [String], _ environment: [String: String] = [:]) -> [String]? {
+            TerminalCommand.choose(launch, pokectl: "/p/pokectl", environment: environment,
+                                   find: { name in installed.contains(name) ? "/usr/bin/" + name : nil })
+        }
+        let tail = ["/p/pokectl", "browse", "--open", "10034", "--", "chariz"]
+        let everything = TerminalCommand.known.map(\.name)
+        // The freedesktop default-terminal spec first: the person's choice, wherever they made it.
+        XCTAssertEqual(chosen(everything, ["TERMINAL": "kitty", "XDG_CURRENT_DESKTOP": "KDE"]), ["/usr/bin/xdg-terminal-exec", "--"] + tail)
+        let noSpec = everything.filter { $0 != "xdg-terminal-exec" }
+        XCTAssertEqual(chosen(noSpec, ["TERMINAL": "kitty", "XDG_CURRENT_DESKTOP": "KDE"]), ["/usr/bin/kitty"] + tail)
+        // Then the desktop's own, then the system's default, then any, xterm last.
+        XCTAssertEqual(chosen(noSpec, ["XDG_CURRENT_DESKTOP": "KDE"]), ["/usr/bin/konsole", "-e"] + tail)
+        XCTAssertEqual(chosen(noSpec, ["XDG_CURRENT_DESKTOP": "ubuntu:GNOME"]), ["/usr/bin/kgx", "--"] + tail)
+        XCTAssertEqual(chosen(["gnome-terminal", "konsole", "xterm"], ["XDG_CURRENT_DESKTOP": "GNOME"]), ["/usr/bin/gnome-terminal", "--"] + tail)
+        XCTAssertEqual(chosen(["konsole", "x-terminal-emulator", "xterm"], ["XDG_CURRENT_DESKTOP": "sway"]), ["/usr/bin/x-terminal-emulator", "-e"] + tail)
+        XCTAssertEqual(chosen(["xterm", "alacritty"]), ["/usr/bin/alacritty", "-e"] + tail)
+        // xterm alone: a scalable font that fontconfig picks for the session's language.
+        XCTAssertEqual(chosen(["xterm"], ["LANG": "ja_JP.UTF-8"]), ["/usr/bin/xterm", "-fa", "monospace:lang=ja", "-fs", "11", "-e"] + tail)
+        XCTAssertEqual(chosen(["xterm"], ["LC_ALL": "zh_TW.UTF-8", "LANG": "C"]),
+                       ["/usr/bin/xterm", "-fa", "monospace:lang=zh-tw", "-fs", "11", "-e"] + tail)
+        XCTAssertEqual(chosen(["xterm"], ["LANG": "de_DE.UTF-8"]), ["/usr/bin/xterm", "-fa", "monospace", "-fs", "11", "-e"] + tail)
+        // A $TERMINAL whose convention is not known: -e and the card, but no text a caller typed.
+        XCTAssertEqual(chosen(["my-term", "xterm"], ["TERMINAL": "my-term"]), ["/usr/bin/my-term", "-e", "/p/pokectl", "browse", "--open", "10034"])
+        XCTAssertNil(chosen([]), "no terminal at all")
     }
 
     func testATerminalIsKnownByItsBasenameOnly() {

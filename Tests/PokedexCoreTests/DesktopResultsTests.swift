@@ -92,16 +92,6 @@ final class DesktopResultsTests: XCTestCase {
         XCTAssertEqual(shown.map(\.match)[3...4], [.related, .related])
         XCTAssertEqual(DesktopSearch.intersect([[hit(25, "pikachu", .exact)]], relatives: family).map(\.item.id), [25],
                        "a name given whole: that Pokémon")
-        // A subsearch narrows to what the previous term found, but for the relatives: typed a
-        // letter at a time, "pika" shows what it shows pasted.
-        let narrowed = DesktopSearch.ranked(shown, within: [25, 938, 731, 10080]).map(\.item.id)
-        XCTAssertEqual(narrowed, [25, 938, 731, 172, 26, 10080])
-        XCTAssertEqual(DesktopSearch.ranked(shown, within: [25]).map(\.item.id), [25, 172, 26])
-        XCTAssertEqual(DesktopSearch.ranked(shown, within: []).map(\.item.id), [], "nothing found before, nothing now")
-        XCTAssertEqual(DesktopSearch.ranked(shown, within: [938, 731]).map(\.item.id), [938, 731],
-                       "Pikachu gone, so are its relatives")
-        XCTAssertEqual(DesktopSearch.ranked(shown, within: [938, 26]).map(\.item.id), [938, 26],
-                       "a relative found before stays")
         // Nothing found as typed: the typos, species first.
         let typos = [hit(10080, "pikachu-rock-star", .fuzzy), hit(25, "pikachu", .fuzzy)]
         XCTAssertEqual(DesktopSearch.intersect([typos]).map(\.item.id), [25, 10080])

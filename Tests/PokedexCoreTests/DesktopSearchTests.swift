@@ -18,8 +18,8 @@ final class DesktopSearchTests: XCTestCase {
         func showCard(_ n: DesktopNotification, actions: [(key: String, label: String)], onAction: @escaping @Sendable (String) -> Void) {
             cards.withLock { $0.append((n, actions.map(\.key), onAction)) }
         }
-        func openBrowse(_ query: String, caller: String?, failed: @escaping @Sendable () -> Void) -> Bool {
-            opened.withLock { $0.append(query) }
+        func openBrowse(_ launch: BrowseLaunch, caller: String?, failed: @escaping @Sendable () -> Void) -> Bool {
+            opened.withLock { $0.append(launch.arguments.joined(separator: " ")) }
             if failsLater { failed() }
             return canOpen
         }
@@ -27,11 +27,11 @@ final class DesktopSearchTests: XCTestCase {
         func setActivationToken(_ token: String, caller: String) {}
     }
 
-    func makeService(_ recorder: Recorder? = nil) throws -> PokedexService {
+    func makeService(_ recorder: Recorder? = nil, client: FakeHTTPClient = FakePokeAPI().client) throws -> PokedexService {
         let config = ServiceConfiguration(apiURL: FakePokeAPI.base + "/", spriteHosts: ["sprites.test"],
                                           cacheDirectory: dir + "/cache", dataDirectory: dir + "/data",
                                           spriteURLTemplate: "https://sprites.test/{id}.png", prefetch: false)
-        return PokedexService(configuration: config, client: FakePokeAPI().client,
+        return PokedexService(configuration: config, client: client,
                               store: try FileCacheStore(directory: config.cacheDirectory, capacity: 1 << 24),
                               favorites: try FavoritesBook(persistence: MemoryFavoritesPersistence()),
                               decoder: PNGTestDecoder(), notifier: recorder, launcher: recorder)
@@ -58,7 +58,7 @@ final class DesktopSearchTests: XCTestCase {
         }
     }
 
-    func testResultsMatchEveryTermAndSubsearchesOnlyNarrow() async throws {
+    func testResultsMatchEveryTermAndASubsearchIsASearch() async throws {
         let s = try makeService()
         let got2 = try await s.desktopResults(["pika"]).value()
         XCTAssertEqual(got2, ["25"])
@@ -68,39 +68,54 @@ final class DesktopSearchTests: XCTestCase {
         XCTAssertEqual(got3, ["13"], "every term must match")
         let got4 = try await s.desktopResults(["No.", "25"]).value()
         XCTAssertEqual(got4, ["25"], "a number split into terms")
-        let got5 = try await s.desktopNarrow(mon1, ["mon13"]).value()
-        XCTAssertEqual(got5, ["13"])
-        let got6 = try await s.desktopNarrow(["25"], ["mon1"]).value()
-        XCTAssertEqual(got6, [], "never more than before")
+        // Whatever GNOME Shell says it found before (empty when that search was still pending,
+        // stale after a backspace, capped at 20), a subsearch answers what a search does.
+        for previous in [mon1, [], ["25"], ["2"], Array(repeating: "1", count: 64)] {
+            let sub = try await s.desktopSubsearch(previous, ["mon13"]).value()
+            XCTAssertEqual(sub, ["13"], "previous \(previous.prefix(3))")
+            let number = try await s.desktopSubsearch(previous, ["#25"]).value()
+            XCTAssertEqual(number, ["25"], "previous \(previous.prefix(3))")
+        }
         // Once the index is built, a result set is answered from memory (within a keystroke).
         XCTAssertNotNil(s.desktopResults(["mon2"]).ready)
+        XCTAssertNotNil(s.desktopSubsearch([], ["mon2"]).ready)
     }
 
-    func testMetasFromMemoryAndWarmedForTheNextKeystroke() async throws {
+    func testTheFirstMetasAreWholeOnACleanCacheAndAfterARestart() async throws {
         let s = try makeService()
         _ = try await s.listPage(offset: 0, limit: 30).value()
+        XCTAssertNil(s.desktopMetas(["25"]).ready, "nothing known yet: the row is completed before the answer")
         let cold = try await s.desktopMetas(["25", "nope", "999"]).value()
         XCTAssertEqual(cold.map(\.id), [25])
         XCTAssertEqual(cold[0].name, "Pikachu")
-        XCTAssertEqual(cold[0].description, "#025", "nothing else known yet")
-        // The detail was loaded in the background for the next call.
-        await settle(s)
-        let warm = try XCTUnwrap(s.desktopMetas(["25"]).ready?.first)
-        XCTAssertEqual(warm.description, "#025 · Electric / Flying", "number and types first; the genus where it fits 32 characters")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: warm.spritePath))
+        XCTAssertEqual(cold[0].description, "#025 · Electric / Flying", "number and types first; the genus where it fits 32 characters")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cold[0].spritePath))
+        let warm = try XCTUnwrap(s.desktopMetas(["25"]).ready?.first, "whole in memory: answered inline")
+        XCTAssertEqual(warm, cold[0])
         let match = try await s.krunnerMatch("pika").value()
         XCTAssertEqual(match.first?.result.id, 25)
         XCTAssertNotNil(match.first?.icon, "the sprite's pixels for KRunner")
         let got7 = try await s.krunnerMatch("p").value()
         XCTAssertEqual(got7.count, 0, "fewer letters than KRunner's minimum")
+        s.finishWrites()
+        // Restarted with everything on disk: the first answer is whole, from the disk alone.
+        let offline = FakeHTTPClient()
+        let restarted = try makeService(client: offline)
+        _ = try await restarted.listPage(offset: 0, limit: 30).value()
+        let first = try await restarted.desktopMetas(["25"]).value()
+        XCTAssertEqual(first, cold)
+        let firstMatch = try await restarted.krunnerMatch("pika").value()
+        XCTAssertEqual(firstMatch.first?.result.description, "#025 · Electric / Flying")
+        XCTAssertNotNil(firstMatch.first?.icon)
+        XCTAssertEqual(offline.requests.map(\.url), [], "nothing asked of the network")
     }
 
     func testActivationOpensBrowseOrShowsACardWithButtons() async throws {
         let terminal = Recorder(canOpen: true)
         let s = try makeService(terminal)
         _ = try await s.listPage(offset: 0, limit: 30).value()
-        try await s.openResult("25").value()
-        XCTAssertEqual(terminal.opened.withLock { $0 }, ["#25"])
+        try await s.openResult("25", terms: ["pika"]).value()
+        XCTAssertEqual(terminal.opened.withLock { $0 }, ["--open 25 -- pika"], "that row's card, the search behind it")
         XCTAssertEqual(terminal.cards.withLock { $0.count }, 0)
 
         let none = Recorder(canOpen: false)
@@ -121,7 +136,7 @@ final class DesktopSearchTests: XCTestCase {
         let u = try makeService(failing)
         _ = try await u.listPage(offset: 0, limit: 30).value()
         try await u.openResult("25").value()
-        XCTAssertEqual(failing.opened.withLock { $0 }, ["#25"])
+        XCTAssertEqual(failing.opened.withLock { $0 }, ["--open 25"])
         XCTAssertEqual(failing.cards.withLock { $0.map(\.0.summary) }, ["Pikachu"])
         // Should that card not show either, its warning says the terminal failed, not that none was found.
         let unshown = try XCTUnwrap(failing.cards.withLock { $0.first?.0.unshown })

@@ -84,7 +84,7 @@ final class InlineDeferredTests: XCTestCase {
 
     func testDesktopSearch() async throws {
         try await assertInlineEqualsDeferred("GetInitialResultSet") { $0.desktopResults(["pika"]) }
-        try await assertInlineEqualsDeferred("GetSubsearchResultSet") { $0.desktopNarrow(["25", "1", "11"], ["mon1"]) }
+        try await assertInlineEqualsDeferred("GetSubsearchResultSet") { $0.desktopSubsearch(["25", "1", "11"], ["mon1"]) }
         try await assertInlineEqualsDeferred("GetResultMetas", warmUp: { s in _ = try await s.detail("pikachu").value() }) {
             $0.desktopMetas(["25", "3"])
         }

@@ -43,18 +43,36 @@ import Testing
         }
     }
 
-    /// Any query, for any known terminal: it is one argument, the last, after pokectl's `--`.
+    /// Any query, whichever terminal is chosen (any set installed, any desktop, any
+    /// `$TERMINAL`): it is one argument, the last, after pokectl's `--`; before it come only the
+    /// terminal, its fixed options, pokectl, `browse` and the card's number.
     @Test func theQueryIsNeverAnOption() async {
-        await propertyCheck(count: 300, input: Gen.uint64(), Gen.int(in: 0..<TerminalCommand.known.count)) { seed, which in
+        await propertyCheck(count: 1000, input: Gen.uint64()) { seed in
             var rng = SplitMix64(seed: seed)
             let alphabet = Array("-=e x/'\";$`\\\n\t#25pika".unicodeScalars)
             var query = ""
             for _ in 0..<Int(rng.next() % 24) { query.unicodeScalars.append(alphabet[Int(rng.next() % UInt64(alphabet.count))]) }
-            let t = TerminalCommand.known[which]
-            let argv = TerminalCommand.browse(terminal: "/usr/bin/" + t.name, run: t.run, pokectl: "/usr/bin/pokectl", query: query)
-            let fixed = ["/usr/bin/" + t.name] + t.run + ["/usr/bin/pokectl", "browse"]
-            #expect(Array(argv.prefix(fixed.count)) == fixed)
-            #expect(Array(argv.dropFirst(fixed.count)) == (query.isEmpty ? [] : ["--", query]))
+            let installed = Set(TerminalCommand.known.map(\.name).filter { _ in rng.next() % 3 == 0 } + ["my-term"])
+            let desktops = ["", "GNOME", "KDE", "ubuntu:GNOME", "XFCE", "X-Cinnamon", "sway"]
+            var environment = ["XDG_CURRENT_DESKTOP": desktops[Int(rng.next() % UInt64(desktops.count))],
+                               "LANG": ["ja_JP.UTF-8", "de_DE.UTF-8", "C"][Int(rng.next() % 3)]]
+            if rng.next() % 2 == 0 { environment["TERMINAL"] = (Array(installed) + ["--help"]).randomElement(using: &rng) }
+            let card: UInt32? = rng.next() % 2 == 0 ? UInt32(rng.next() % 20000) : nil
+            let launch = BrowseLaunch(card: card, query: query)
+            guard let argv = TerminalCommand.choose(launch, pokectl: "/usr/bin/pokectl", environment: environment,
+                                                    find: { installed.contains($0) ? "/usr/bin/" + $0 : nil }) else {
+                #expect(installed == ["my-term"] || environment["TERMINAL"] == nil)
+                return
+            }
+            let browse = try #require(argv.firstIndex(of: "/usr/bin/pokectl"))
+            #expect(argv[browse + 1] == "browse")
+            #expect(!argv[..<browse].contains(query) || query.isEmpty || ["--", "-e", "-x"].contains(query))
+            let after = Array(argv[(browse + 2)...])
+            let cardPart = card.map { ["--open", String($0)] } ?? []
+            #expect(Array(after.prefix(cardPart.count)) == cardPart)
+            let rest = Array(after.dropFirst(cardPart.count))
+            #expect(rest == [] || rest == ["--", query])
+            #expect(rest.isEmpty == (query.isEmpty || TerminalCommand.convention(of: argv[0]) == nil))
         }
     }
 }

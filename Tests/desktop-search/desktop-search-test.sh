@@ -32,10 +32,23 @@ key_is() {  # FILE GROUP KEY REGEX
     local v; v=$(keyfile "$1" "$2" "$3") || { echo "no $3 in [$2] of $1"; return 1; }
     echo "$3=$v"; [[ $v =~ $4 ]] || { echo "$3 does not match /$4/"; return 1; }
 }
-APP=$DESKTOP/io.github.pokedexd.Pokedex1.desktop
+# The entries as installed: translated from po/ by msgfmt --desktop (make catalogues).
+make -s -C "$ROOT" catalogues >/dev/null || { echo "make catalogues failed"; exit 1; }
+APP=$ROOT/.build/desktop/io.github.pokedexd.Pokedex1.desktop
 INI=$DESKTOP/io.github.pokedexd.Pokedex1.search-provider.ini
-KRUNNER=$DESKTOP/io.github.pokedexd.Pokedex1-krunner.desktop
+KRUNNER=$ROOT/.build/desktop/io.github.pokedexd.Pokedex1-krunner.desktop
 check "app entry: desktop-file-validate passes" desktop-file-validate "$APP"
+translated() {  # FILE KEY...: each KEY in German, Japanese and every other catalogue's language
+    local f=$1 k l; shift
+    for k in "$@"; do
+        for l in $(cat "$ROOT/po/LINGUAS"); do
+            grep -q "^$k\[$l\]=." "$f" || { echo "no $k[$l] in $f"; return 1; }
+        done
+    done
+    grep -E '^(Name|Comment)\[(de|ja)\]=' "$f"
+}
+check "app entry: Name, GenericName, Comment and Keywords in every catalogue's language" translated "$APP" Name GenericName Comment Keywords
+check "KRunner's plugin: Name and Comment in every catalogue's language" translated "$KRUNNER" Name Comment
 app_shown() {
     for k in NoDisplay Hidden; do
         [ "$(keyfile "$APP" 'Desktop Entry' "$k")" = true ] && { echo "$k=true: GNOME drops the providers of hidden apps"; return 1; }
@@ -287,8 +300,8 @@ icons_resolve() {
 }
 check "every icon name the service sends (actions, matches, metas) resolves in Breeze and in Adwaita" icons_resolve
 app_icon() {
-    grep -qx "Icon=io.github.pokedexd.Pokedex1" "$ROOT/desktop/io.github.pokedexd.Pokedex1.desktop" &&
-    grep -qx "Icon=io.github.pokedexd.Pokedex1" "$ROOT/desktop/io.github.pokedexd.Pokedex1-krunner.desktop" &&
+    grep -qx "Icon=io.github.pokedexd.Pokedex1" "$APP" &&
+    grep -qx "Icon=io.github.pokedexd.Pokedex1" "$KRUNNER" &&
     for s in 16x16 22x22 24x24 32x32 48x48 64x64 128x128 256x256; do
         f="$ROOT/desktop/icons/hicolor/$s/apps/io.github.pokedexd.Pokedex1.png"
         [ "$(head -c 8 "$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || { echo "$f is not a PNG"; return 1; }

@@ -54,26 +54,6 @@ extension DesktopNotifier {
                          onAction: @escaping @Sendable (String) -> Void) { show(notification) }
 }
 
-/// Starts programs in the user's session, outside the service (its sandbox), as a launcher
-/// would: `pokectl browse` in a terminal. Never waits.
-public protocol DesktopLauncher: Sendable {
-    /// Opens `pokectl browse -- QUERY` in a terminal; false when there is no terminal to open.
-    /// `caller` is the bus name that asked (nil for the service's own card buttons): only its
-    /// activation token goes with the launch. `failed` runs, once, when a start that went ahead
-    /// fails later and nothing else could start it (systemd-run reached no user manager, and
-    /// Landlock forbids a direct start).
-    func openBrowse(_ query: String, caller: String?, failed: @escaping @Sendable () -> Void) -> Bool
-    /// Puts `text` on the clipboard; false when no clipboard tool is there.
-    func copy(_ text: String) -> Bool
-    /// The desktop's activation token for the next program `caller` starts (Wayland focus).
-    func setActivationToken(_ token: String, caller: String)
-}
-
-extension DesktopLauncher {
-    /// ``openBrowse(_:caller:failed:)`` where nothing else is to be done if it fails later.
-    func openBrowse(_ query: String, caller: String?) -> Bool { openBrowse(query, caller: caller, failed: {}) }
-}
-
 /// Turns favorites changes into notifications, one at a time and in order, so the bubble
 /// always ends on the latest state even when building one needs the network.
 final class FavoriteNotifications: Sendable {

@@ -49,8 +49,6 @@ public struct SearchHit: Equatable, Sendable {
     public var language: String
     /// Typos (fuzzy matches only).
     public var distance: Int
-    /// For a ``MatchKind/related`` hit, the Pokémon found whose relative it is.
-    public var relativeOf: UInt32? = nil
 }
 
 /// A parsed query: text, and `type:` / `gen:` filters.

@@ -16,19 +16,11 @@ public enum Answer<T: Sendable>: Sendable {
         }
     }
 
-    /// The same answer, transformed; on the deferred path `prepare` runs first, where waiting
-    /// is allowed, to bring into memory what `f` reads there (from the disk, not the network):
-    /// so the deferred answer is the one memory would give inline.
-    public func map<U: Sendable>(preparing prepare: @escaping @Sendable (T) async -> Void,
-                                 _ f: @escaping @Sendable (T) -> U) -> Answer<U> {
+    /// The answer `f` gives for this one: now when both are, else later.
+    public func flatMap<U: Sendable>(_ f: @escaping @Sendable (T) -> Answer<U>) -> Answer<U> {
         switch self {
-        case .now(let v): return .now(f(v))
-        case .later(let work):
-            return .later { () throws(PokedexError) in
-                let v = try await work()
-                await prepare(v)
-                return f(v)
-            }
+        case .now(let v): return f(v)
+        case .later(let work): return .later { () throws(PokedexError) in try await f(try await work()).value() }
         }
     }
 

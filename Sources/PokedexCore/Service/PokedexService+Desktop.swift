@@ -11,41 +11,47 @@ extension PokedexService {
         desktop.results(terms).map { $0.map { String($0.item.id) } }
     }
 
-    /// `GetSubsearchResultSet(previous, terms)`: the same, within the previous results.
-    public func desktopNarrow(_ previous: [String], _ terms: [String]) -> Answer<[String]> {
-        desktop.results(terms, within: Set(previous.compactMap(UInt32.init))).map { $0.map { String($0.item.id) } }
-    }
+    /// `GetSubsearchResultSet(previous, terms)`: exactly what `GetInitialResultSet(terms)`
+    /// answers. GNOME Shell hands back as `previous` whatever it kept of the last search: empty
+    /// when that search was still pending as the next key came, capped, or from other terms
+    /// (a backspace, then a letter). Narrowing it would lose what a fresh search finds; the
+    /// search is answered from memory within a keystroke anyway.
+    public func desktopSubsearch(_ previous: [String], _ terms: [String]) -> Answer<[String]> { desktopResults(terms) }
 
     /// `GetResultMetas(ids)`.
     public func desktopMetas(_ ids: [String]) -> Answer<[DesktopResult]> { desktop.metas(ids) }
 
-    /// KRunner shows a handful of matches per runner: this many, the first
-    /// ``krunnerIcons`` with their sprite's pixels (the rest with a themed icon), so a reply
-    /// stays small (a cropped sprite is 10–20 KB).
+    /// KRunner shows a handful of matches per runner (its list holds 15, shared between
+    /// runners): this many, each with its sprite's pixels (a cropped sprite is 10–20 KB).
     public static let krunnerMatches = 10
-    public static let krunnerIcons = 5
 
-    /// KRunner's `Match(query)`: the results with their sprites' pixels.
+    /// KRunner's `Match(query)`: the results, whole (as ``desktopMetas(_:)``), with their
+    /// sprites' pixels.
     public func krunnerMatch(_ query: String) -> Answer<[KRunnerMatch]> {
         let terms = query.split(whereSeparator: \.isWhitespace).map(String.init)
         guard query.trimmingWhitespace().count >= Self.krunnerMinLetters else { return .now([]) }
-        return desktop.results(terms).map(preparing: { [desktop] ranked in
-            desktop.bringFromDisk(ranked.prefix(Self.krunnerMatches).map(\.item))
-        }) { [desktop] ranked in
-            ranked.prefix(Self.krunnerMatches).enumerated().map { i, r in
-                let result = desktop.describe(r)
-                return KRunnerMatch(result: result, icon: i < Self.krunnerIcons ? desktop.icon(result) : nil)
+        return desktop.results(terms).flatMap { [desktop] ranked in
+            let shown = Array(ranked.prefix(Self.krunnerMatches))
+            return desktop.whole(shown.map(\.item)).map { _ in
+                shown.map { r in
+                    let result = desktop.describe(r)
+                    return KRunnerMatch(result: result, icon: desktop.icon(result))
+                }
             }
         }
     }
 
-    /// `ActivateResult(id)`: `pokectl browse` on it in a terminal, or, when there is none or
-    /// its start failed, a card with its sprite, genus and types, and buttons to favorite it and
-    /// to open it.
-    public func openResult(_ id: String, caller: String? = nil) -> Answer<Void> {
+    /// KRunner's `Actions()`: what it offers on a match, in the service's language.
+    public func krunnerActions() -> [KRunnerAction] { KRunnerAction.every.map { $0.translated(words) } }
+
+    /// `ActivateResult(id, terms)`: `pokectl browse` on that row's card in a terminal, with the
+    /// search behind it (Esc), or, when there is no terminal or its start failed, a card with
+    /// its sprite, genus and types, and buttons to favorite it and to open it.
+    public func openResult(_ id: String, terms: [String] = [], caller: String? = nil) -> Answer<Void> {
         desktop.metas([id]).map { [self] results in
             guard let r = results.first else { return }
-            if launcher?.openBrowse("#" + String(r.id), caller: caller, failed: { [self] in showCard(r, terminalFailed: true) }) == true {
+            let launch = BrowseLaunch(card: r.id, query: terms.joined(separator: " "))
+            if launcher?.openBrowse(launch, caller: caller, failed: { [self] in showCard(r, terminalFailed: true) }) == true {
                 return
             }
             showCard(r, terminalFailed: false)
@@ -60,14 +66,14 @@ extension PokedexService {
         guard let notifier else { return log(.warning, nothing.message(card: "notifications are off (--notify=no)")) }
         let card = DesktopNotification(summary: r.name, body: r.description, imagePath: r.spritePath,
                                        soundName: FavoriteNotifications.soundName, unshown: nothing)
-        let action = r.favorite ? (key: "unfavorite", label: "Remove from favorites") : (key: "favorite", label: "Add to favorites")
-        notifier.showCard(card, actions: [action, (key: "open", label: "Open")]) { [self] key in
+        let action = r.favorite ? (key: "unfavorite", label: words.tr("Remove from favorites")) : (key: "favorite", label: words.tr("Add to favorites"))
+        notifier.showCard(card, actions: [action, (key: "open", label: words.tr("Open"))]) { [self] key in
             switch key {
             case "favorite", "unfavorite":
                 let change = changeFavorite(String(r.id), key == "favorite" ? .add : .remove)
                 // A person's click: never cancelled, even when the service is stopping.
                 background.runDurable(.utility) { _ = try? await change.value() }
-            case "open": _ = launcher?.openBrowse("#" + String(r.id), caller: nil)
+            case "open": _ = launcher?.openBrowse(BrowseLaunch(card: r.id), caller: nil)
             default: break
             }
         }
@@ -75,7 +81,7 @@ extension PokedexService {
 
     /// `LaunchSearch(terms)`: `pokectl browse` with the terms as its search.
     public func launchSearch(_ terms: [String], caller: String? = nil) -> Answer<Void> {
-        _ = launcher?.openBrowse(terms.joined(separator: " "), caller: caller)
+        _ = launcher?.openBrowse(BrowseLaunch(query: terms.joined(separator: " ")), caller: caller)
         return .now(())
     }
 

@@ -37,6 +37,8 @@ public final class PokedexService: Sendable {
     /// What the desktop's search providers ask.
     let desktop: DesktopSearch
     let log: Logger
+    /// The service's own words (notifications, KRunner's actions), in the session's language.
+    let words: Words
     /// Owns every task the service starts on its own; stopped at exit.
     let background = BackgroundWork()
 
@@ -54,6 +56,7 @@ public final class PokedexService: Sendable {
         self.store = store
         self.favorites = favorites
         self.log = log
+        self.words = words
         let routes = APIRoutes(api: configuration.apiURL)
         self.routes = routes
         var hosts = Set(configuration.spriteHosts.map { $0.lowercased() })
@@ -85,7 +88,7 @@ public final class PokedexService: Sendable {
         let rows = Rows(sprites: sprites, favorites: favorites)
         self.rows = rows
         desktop = DesktopSearch(search: search, catalog: catalog, records: records, rows: rows, details: details,
-                                terms: terms, decoder: decoder, background: background, language: configuration.language)
+                                terms: terms, decoder: decoder, background: background, clock: clock, language: configuration.language)
         prefetch = PagePrefetch(enabled: configuration.prefetch, maxConcurrent: max(1, min(configuration.maxRequests / 2, 32)),
                                 catalog: catalog, sprites: sprites, background: background)
         let health = NetworkHealth(fetcher: fetcher, clock: clock, background: background)

@@ -53,14 +53,21 @@ public struct BrowseModel: Sendable {
     var started = false
     public internal(set) var layout = BrowseLayout(width: 80, height: 24)
 
-    public init(query: String = "") {
+    /// `open`: a Pokémon (name or number) whose card shows first, with the grid behind it
+    /// (Esc): what the desktop's search opens on the row a person chose.
+    public init(query: String = "", open: String? = nil) {
         if !query.isEmpty {
             self.query = query
             source = .search(query)
         }
+        if let open, !open.isEmpty {
+            mode = .detail
+            detailLoading = open
+        }
     }
 
-    /// What to ask at start: the first page, the favorites (for `F`), and the search if one was given.
+    /// What to ask at start: the first page, the favorites (for `F`), the search if one was
+    /// given, and the card if one opens first.
     public mutating func start() -> [BrowseEffect] {
         started = true
         var out: [BrowseEffect] = [.loadFavorites]
@@ -68,6 +75,7 @@ public struct BrowseModel: Sendable {
             searchGeneration += 1
             out.append(.search(query: query, generation: searchGeneration))
         }
+        if mode == .detail, let name = detailLoading { out.append(.loadDetail(name: name)) }
         return out + wants()
     }
 

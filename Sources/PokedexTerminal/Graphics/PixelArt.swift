@@ -3,17 +3,8 @@ import PokedexModels
 /// Sprites are pixel art: cropped to what is drawn and enlarged by a whole factor with nearest
 /// neighbours, they stay sharp where a terminal's own smooth scaling would blur them.
 public enum PixelArt {
-    /// The smallest rectangle holding every pixel with alpha; nil when none has.
-    public static func cropped(_ image: RGBAImage) -> RGBAImage? {
-        guard let box = SpriteArt.visibleBox(image) else { return nil }
-        var pixels = [UInt8]()
-        pixels.reserveCapacity(box.width * box.height * 4)
-        for y in box.y..<(box.y + box.height) {
-            let start = (y * image.width + box.x) * 4
-            pixels += image.pixels[start..<(start + box.width * 4)]
-        }
-        return RGBAImage(width: box.width, height: box.height, pixels: pixels)
-    }
+    /// The smallest rectangle holding every pixel a half block would draw; nil when none is.
+    public static func cropped(_ image: RGBAImage) -> RGBAImage? { image.cropped(minAlpha: SpriteArt.opaque) }
 
     /// The largest cell a terminal may claim, in pixels each way: a 4K screen at 8 points per
     /// cell is about 30×60; anything past 256 is a wrong or hostile answer.

@@ -17,6 +17,8 @@ struct Browse: ParsableCommand {
 
     @Argument(help: "Start with this search applied (a name in any language, a number, type:fire, gen:1).")
     var query: [String] = []
+    @Option(help: ArgumentHelp("Start on this Pokémon's card (a name or number); Esc shows the grid behind it.", valueName: "pokemon"))
+    var open: String?
     @Option(help: "Colour and pictures: auto (unless NO_COLOR is set), always or never.")
     var color: Output.When = .auto
     @Option(help: "How to draw the tiles' sprites: auto (the best the terminal offers: kitty graphics, sixel, half blocks), kitty, sixel or blocks.")
@@ -42,7 +44,7 @@ struct Browse: ParsableCommand {
                                         Terminal.image(at: path).flatMap { pictures.fitted($0, maxColumns: columns, maxRows: rows) }
                                     },
                                     png: { LibPNGEncoder.encode($0) })
-        var loop = BrowseLoop(query: query.joined(separator: " "), mode: mode, graphics: graphics)
+        var loop = BrowseLoop(query: query.joined(separator: " "), open: open, mode: mode, graphics: graphics)
         let outcome = loop.run()
         TerminalSession.write(loop.graphics.end())
         TerminalSession.restore()
@@ -84,8 +86,8 @@ struct BrowseLoop {
     var art = ArtCache()
     let graphics: TileGraphics
 
-    init(query: String, mode: ColorMode, graphics: TileGraphics) {
-        model = BrowseModel(query: query)
+    init(query: String, open: String?, mode: ColorMode, graphics: TileGraphics) {
+        model = BrowseModel(query: query, open: open)
         self.mode = mode
         self.graphics = graphics
         writer = ScreenWriter(mode: mode)
