@@ -76,8 +76,8 @@ final class LanguageTests: DaemonTestCase {
         try h.startDaemon(["--no-prefetch"])
         let c = try PokedexClient()
         let names = try c.call(Pokedex1.displayNames, ([29, 25, 6, 10001, 999_999], "ja-hrkt"))
-        XCTAssertEqual(names.map(\.displayName), ["ニドラン♀", "ピカチュウ", "リザードン", "Attack Deoxys"],
-                       "the table's; English where it has no Japanese name for a form")
+        XCTAssertEqual(names.map(\.displayName), ["ニドラン♀", "ピカチュウ", "リザードン", "デオキシス アタックフォルム"],
+                       "the table's; a form's from PokeAPI's Japanese form name, after its species' name that it lacks")
         XCTAssertEqual(names.map(\.name), ["nidoran-f", "pikachu", "charizard", "deoxys-attack"])
         XCTAssertEqual(names.map(\.id), [29, 25, 6, 10001], "an id that is no Pokémon is left out")
         let en = try c.call(Pokedex1.displayNames, ([29, 25], ""))

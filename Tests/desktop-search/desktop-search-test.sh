@@ -62,7 +62,7 @@ search_ini() {
     key_is "$INI" "$g" BusName '^io\.github\.pokedexd\.Pokedex1$' &&
     key_is "$INI" "$g" ObjectPath '^/io/github/pokedexd/SearchProvider$' &&
     key_is "$INI" "$g" Version '^2$' &&
-    [ -f "$DESKTOP/$(keyfile "$INI" "$g" DesktopId)" ] || { echo "DesktopId names no entry in desktop/"; return 1; }
+    [ -f "$(dirname "$APP")/$(keyfile "$INI" "$g" DesktopId)" ] || { echo "DesktopId names no app entry"; return 1; }
 }
 check "search provider ini: [Shell Search Provider] DesktopId, BusName, ObjectPath, Version=2" search_ini
 krunner_plugin() {
@@ -124,14 +124,20 @@ check "GNOME: GetInitialResultSet ['zzqqxx'] gives no result, no error" no_resul
 CHAR=$(gids GetInitialResultSet "['char']" 2>/dev/null || echo null)
 char_initial() { echo "$CHAR"; subset '["4","5","6"]' "$CHAR"; }
 check "GNOME: ['char'] finds charmander, charmeleon, charizard" char_initial
-narrows() {  # PREVIOUS(JSON) TERMS(GVariant) MUST_CONTAIN(JSON)
-    local got; got=$(gids GetSubsearchResultSet "$(echo "$1" | as_gvariant)" "$2") || return 1
-    echo "subsearch of $1 with $2: $got"; subset "$got" "$1" && subset "$3" "$got"
+# GNOME Shell hands a subsearch whatever it kept of the last search: the answer, [] when that
+# search was still pending as the next key came, or the answer to other words. A subsearch is
+# a search: it answers exactly what GetInitialResultSet does, and finds what it must.
+subsearch_is_search() {  # PREVIOUS(JSON) TERMS(GVariant) MUST_CONTAIN(JSON)
+    local got fresh
+    got=$(gids GetSubsearchResultSet "$(echo "$1" | as_gvariant)" "$2") || return 1
+    fresh=$(gids GetInitialResultSet "$2") || return 1
+    echo "subsearch of $1 with $2: $got; a search: $fresh"; [ "$got" = "$fresh" ] && subset "$3" "$got"
 }
-check "GNOME: GetSubsearchResultSet(['char'] results, ['chari']) narrows to charizard" narrows "$CHAR" "['chari']" '["6"]'
-check "GNOME: GetSubsearchResultSet(['char'] results, ['char', 'izard']) narrows, every term must match" narrows "$CHAR" "['char', 'izard']" '["6"]'
-check "GNOME: GetSubsearchResultSet(['25'], ['char']) only narrows: nothing" narrows '["25"]' "['char']" '[]'
-check "GNOME: GetSubsearchResultSet([], ['pika']) only narrows: nothing" narrows '[]' "['pika']" '[]'
+check "GNOME: GetSubsearchResultSet(['char'] results, ['chari']) finds charizard, as a search does" subsearch_is_search "$CHAR" "['chari']" '["6"]'
+check "GNOME: GetSubsearchResultSet(['char'] results, ['char', 'izard']): every term must match, as a search" subsearch_is_search "$CHAR" "['char', 'izard']" '["6"]'
+check "GNOME: GetSubsearchResultSet(['25'], ['char']): stale previous results, still charmander to charizard" subsearch_is_search '["25"]' "['char']" '["4","5","6"]'
+check "GNOME: GetSubsearchResultSet([], ['pika']): a search that was pending, still Pikachu" subsearch_is_search '[]' "['pika']" '["25"]'
+check "GNOME: GetSubsearchResultSet(['2'], ['#25']): typed as '#2', a pause, '5'" subsearch_is_search '["2"]' "['#25']" '["25"]'
 and_terms() {
     local got; got=$(gids GetInitialResultSet "['char', 'izard']") || return 1
     echo "$got"; [ "$(echo "$got" | jq -r '.[0]')" = 6 ] && ! echo "$got" | jq -e 'index("4")' >/dev/null
@@ -141,7 +147,7 @@ check "GNOME: ['char', 'izard'] is an AND: charizard first, no charmander" and_t
 for terms in "['#025']" "['#25']" "['No.', '25']" "['No.25']" "['no25']" "['N°25']" "['２５']" "['#０２５']"; do
     check "GNOME: number as written, $terms gives 25 first" first_is 25 GetInitialResultSet "$terms"
 done
-check "GNOME: a subsearch keeps numbers: (['25'], ['#025'])" narrows '["25"]' "['#025']" '["25"]'
+check "GNOME: a subsearch keeps numbers: (['25'], ['#025'])" subsearch_is_search '["25"]' "['#025']" '["25"]'
 
 SPRITE=$(pokectl sprite pikachu --json 2>/dev/null | jq -r .sprite_path)
 pokectl show pikachu >/dev/null 2>&1  # genus and types known, as after any look at it
@@ -456,5 +462,25 @@ nothing_opens() {
     grep "nothing could open" "$TMP/pokedexd.log" | tail -1 | grep -q "no terminal or gtk-launch was found, and notifications are off"
 }
 check "activation: with no terminal, gtk-launch or notifications, ActivateResult logs what is missing" nothing_opens
+
+# ---- What the shells show: cleaned, and in the session's language ---------------------------
+# A hostile API (ESC, OSC 52, C1, U+202E in every name and genus) and a German session, with
+# pokedexd installed as `make install` lays it out (its catalogues beside it, in share/locale).
+kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
+rm -f "$TMP/port"; start_mock --hostile
+make -s -C "$ROOT" install-files PREFIX="$TMP/prefix" RELEASE_DIR="$BUILD_DIR" USERUNITDIR="$TMP/prefix/lib/systemd/user" \
+    >"$TMP/install.log" 2>&1 || { cat "$TMP/install.log"; exit 1; }
+DAEMON_ENV=(PATH="$TMP/prefix/bin" POKEDEX_LANDLOCK=no LC_ALL= LANG=de_DE.UTF-8 LANGUAGE=)
+start_daemon --notify=no || { summary desktop-search; exit 1; }
+clean_texts() {
+    gn GetResultMetas "['25', '1', '4']" >/dev/null || return 1  # the rows, whole: their hostile names and genus fetched
+    "$PY" "$CLIENT" shown-texts pika 25 1 4 | jq -c '.[] | select(.[0] | test("^(meta 25|match 0)"))'
+}
+check "shells: names, descriptions, clipboard texts, KRunner's rows and actions carry no control, from a hostile API" clean_texts
+german_actions() {
+    "$PY" "$CLIENT" krunner-actions | tee /dev/stderr |
+        jq -e 'map(.text) | index("Zu den Favoriten hinzufügen") and index("Im Pokédex öffnen")' >/dev/null
+}
+check "KRunner: the actions are in the session's language (German)" german_actions
 
 summary desktop-search

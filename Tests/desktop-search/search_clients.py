@@ -22,6 +22,9 @@ Needs python3-dbus and python3-gi (Debian), hence /usr/bin/python3 (not a pyenv 
   search_clients.py gvariant [--type T]            gdbus output on stdin -> JSON
   search_clients.py check-metas                    gdbus GetResultMetas output on stdin ->
                                                    checked metas, as JSON
+  search_clients.py shown-texts QUERY ID...        every string GetResultMetas(IDS), Match(QUERY)
+                                                   and Actions() send, as JSON; exit 1 when one
+                                                   holds a control (C0, DEL, C1, bidi) or is empty
 Exit status: 0 when the reply is well formed, 1 with the reasons on stderr when not, 2 on a
 D-Bus error (its name and message on stderr).
 """
@@ -279,6 +282,24 @@ def check_metas(text):
     return metas, problems
 
 
+def is_control(ch):
+    o = ord(ch)
+    return o < 0x20 or 0x7F <= o <= 0x9F or 0x202A <= o <= 0x202E or 0x2066 <= o <= 0x2069 or o in (0x200E, 0x200F, 0x061C, 0x2028, 0x2029)
+
+
+def shown_texts(query, ids, connection=None):
+    """What a person reads of pokedexd in the shells, and what GNOME puts on the clipboard."""
+    texts = []
+    metas = call("GetResultMetas", "as", [ids], path=SEARCH_PATH, iface=SEARCH_IFACE, connection=connection)
+    for m in metas:
+        texts += [("meta " + str(m["id"]) + " " + k, str(m[k])) for k in ("name", "description", "clipboardText") if k in m]
+    for i, m in enumerate(krunner_match(query, connection)):
+        texts += [(f"match {i} text", m["text"]), (f"match {i} subtext", m["properties"].get("subtext", ""))]
+    texts += [(f"action {a['id']}", a["text"]) for a in krunner_actions(connection)]
+    bad = [f"{where}: {text!r}" for where, text in texts if not text or any(is_control(c) for c in text)]
+    return texts, bad
+
+
 def main(argv):
     if len(argv) < 2:
         sys.exit(__doc__)
@@ -302,6 +323,13 @@ def main(argv):
         elif cmd == "gvariant":
             t = args[1] if args[:1] == ["--type"] and len(args) == 2 else None
             out = parse_gvariant(sys.stdin.read(), t).unpack()
+        elif cmd == "shown-texts" and len(args) >= 2:
+            texts, bad = shown_texts(args[0], args[1:])
+            print(json.dumps(texts, ensure_ascii=True))
+            if bad:
+                print("\n".join(bad), file=sys.stderr)
+                return 1
+            return 0
         elif cmd == "check-metas" and not args:
             out, problems = check_metas(sys.stdin.read())
             print(json.dumps(out, ensure_ascii=False, default=str))

@@ -224,7 +224,7 @@ settings = {"latency_ms": 0, "latency_prefix": "", "offline": False, "fail_statu
             "evil_sprite": False, "retry_after": 0, "fail_count": None, "total": 0,
             "fault_500": 0.0, "fault_cut": 0.0, "fault_429": 0.0, "seed": 1, "redirect_sprites": "",
             "sprite_base": "", "sprite_host_offline": False, "oversize": {}, "oversize_no_length": False,
-            "cache_control": "", "hostile": False, "huge_sprites": 0}
+            "cache_control": "", "hostile": False, "huge_sprites": 0, "no_sprite": []}
 in_flight = [0]  # the live count of GETs being answered; reset_stats never touches it
 SPRITE_PORT = [None]
 rng = random.Random(1)
@@ -395,6 +395,20 @@ def list_every_species():
     assert [i for i, _ in species] == list(range(1, len(species) + 1))
     NAMES[:] = [n for _, n in species]
     FORMS[:] = forms
+    # Rows as real as the live API's: every Pokémon's types, every species' genus and every
+    # type's names in every language (every-species.json, tools/gen-mock-species.py).
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "every-species.json"), encoding="utf-8") as f:
+        data = json.load(f)
+    TYPES.update({int(i): t for i, t in data["types"].items()})
+    NO_SPRITE.update(data["no_sprite"])
+    EVERY_GENERA.update({int(i): g for i, g in data["genera"].items()})
+    for n, (name, names) in enumerate(sorted(data["type_names"].items())):
+        TYPE_NAMES.setdefault(name, (100 + n, names))
+
+
+# Every species' genus by language, and the forms PokeAPI draws no sprite of, with --every-species.
+EVERY_GENERA = {}
+NO_SPRITE = set()
 
 
 def entries():
@@ -422,6 +436,9 @@ def pokemon_body(base, ident, name):
     sprite = f"{sprites}/sprites/{ident}.png"
     if ident == 44 and settings["evil_sprite"]:
         sprite = "http://evil.invalid/sprites/44.png"
+    # As PokeAPI draws none of some forms (Partner Eevee, Koraidon's builds): their species' stands in.
+    if ident in settings["no_sprite"] or name in NO_SPRITE:
+        sprite = None
     return {
         "id": ident, "name": name, "height": 4 + ident % 10, "weight": 60 + ident,
         "base_experience": 112, "order": ident, "is_default": True,
@@ -463,13 +480,17 @@ def species_body(base, ident, name, hostile=False):
     }
     if ident in TABLE_NAMES:
         body["names"] = localized(base, {k: v for k, v in TABLE_NAMES[ident].items() if k in LANGUAGES})
+    if ident in EVERY_GENERA:
+        body["genera"] = [{"genus": g, "language": item["language"]}
+                          for g, item in zip(EVERY_GENERA[ident].values(), localized(base, EVERY_GENERA[ident]))]
     if real:
         # After the entries above, which stay as they are: the English genus stays the only one
         # and the shield text the last English one; a language already named is not named twice.
         have = {n["language"]["name"] for n in body["names"]}
         body["names"] += localized(base, {k: v for k, v in real["names"].items() if k not in have})
-        body["genera"] += [{"genus": g, "language": item["language"]}
-                           for g, item in zip(real["genera"].values(), localized(base, real["genera"]))]
+        if ident not in EVERY_GENERA:
+            body["genera"] += [{"genus": g, "language": item["language"]}
+                               for g, item in zip(real["genera"].values(), localized(base, real["genera"]))]
         body["flavor_text_entries"] += [{"flavor_text": text, "language": item["language"], "version": {"name": version, "url": ""}}
                                         for (version, text), item in zip(real["flavor"].values(), localized(base, real["flavor"]))]
     if hostile:
