@@ -31,9 +31,9 @@ CATALOGUES   = $(foreach l,$(LANGUAGES),.build/locale/$(l)/LC_MESSAGES/pokedexd.
 # language of po/ (msgfmt --desktop, from desktop/*.desktop.in).
 DESKTOP_FILES = .build/desktop/io.github.pokedexd.Pokedex1.desktop .build/desktop/io.github.pokedexd.Pokedex1-krunner.desktop
 # Debian packages the build and the service need (make release, make install, make deb).
-BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config gettext
+BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev pkg-config gettext
 # And what the tests need besides (make test).
-DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libpng-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch libseccomp-dev gcc git passwd util-linux procps
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch libseccomp-dev gcc git passwd util-linux procps
 
 .PHONY: all build release catalogues locales deps deps-build deps-package deb test-package install-files test test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-desktop-shells test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
 
@@ -161,9 +161,10 @@ test-graphics:
 ## test-desktop-shells: the real GNOME Shell 43 and KRunner (Plasma 5.27) on Xvfb, typing into
 ## them and activating a result; screenshots into docs/screenshots. Opt-in, not in `make test`:
 ## it installs Debian's gnome-shell and plasma-workspace (about 1 GB, no recommends).
-SHELL_TEST_PACKAGES = gnome-shell plasma-workspace xvfb xdotool xterm imagemagick dbus-bin libglib2.0-bin jq
+SHELL_TEST_PACKAGES = gnome-shell plasma-workspace xvfb xdotool xterm imagemagick dbus-bin libglib2.0-bin jq fontconfig fonts-vlgothic locales
 test-desktop-shells: release
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(SHELL_TEST_PACKAGES)" APT_FLAGS=--no-install-recommends
+	@$(MAKE) --no-print-directory locales
 	BUILD_DIR=$(CURDIR)/$(RELEASE_DIR) bash Tests/desktop-shells/desktop-shells-test.sh
 
 # The desktop's search providers called as GNOME Shell (gdbus) and KRunner (python3-dbus) call them.

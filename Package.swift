@@ -24,9 +24,10 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
-        // What Swift cannot import: the SD_BUS_* vtable macros, and curl's variadic setopt/getinfo.
+        // What Swift cannot import: the SD_BUS_* vtable macros, and curl's variadic setopt/getinfo
+        // (and the trusted certificates read once, through OpenSSL, which curl is built on).
         .target(name: "CBusShims", dependencies: ["CSystemd"]),
-        .target(name: "CCurlShims", dependencies: ["CCurl"]),
+        .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         // What a signal handler may do, in C: give the terminal back before pokectl dies.
         .target(name: "CTerminalShims"),
         // Landlock's three system calls (pokedexd confines itself; no header needed).
@@ -56,7 +57,7 @@ let package = Package(
         // One sd-event loop thread that owns the bus and the curl multi handle.
         .target(name: "PokedexEventLoop", dependencies: ["CSystemd", "PokedexLocks"]),
         // Adapters: they only translate.
-        .target(name: "PokedexCurl", dependencies: ["PokedexNetwork", "PokedexModels", "PokedexEventLoop", "CCurl", "CCurlShims"]),
+        .target(name: "PokedexCurl", dependencies: ["PokedexNetwork", "PokedexModels", "PokedexEventLoop", "PokedexLocks", "CCurl", "CCurlShims"]),
         .target(name: "PokedexBusServer", dependencies: ["PokedexProtocol", "PokedexCore", "PokedexEventLoop", "CSystemd", "CBusShims"]),
         // The bus client and message coding: what pokectl, widgets and tests link (no curl, no Foundation).
         .target(name: "PokedexBusClient", dependencies: ["PokedexModels", "PokedexProtocol", "CSystemd"]),

@@ -18,3 +18,105 @@ CURLMcode pdx_multi_setopt_socket_fn(CURLM *m,
 CURLMcode pdx_multi_setopt_timer_fn(CURLM *m, int (*fn)(CURLM *, long, void *)) {
     return curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, fn);
 }
+
+/* ---- The trusted certificates, read once, off the loop ---------------------------------------
+ * With the system's bundle (about 140 certificates), OpenSSL's parse took 10-50 ms in the first
+ * TLS handshake after a start, on the loop thread: every bus call waited for it. The store is
+ * built on a thread of its own at start instead, and each connection's SSL_CTX takes a reference
+ * to it (CURLOPT_SSL_CTX_FUNCTION). Verification is unchanged: curl still verifies the peer and
+ * the host name against it. Should the store not load, a connection loads the same places itself
+ * (as curl would have), and fails where they hold nothing. */
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t ca_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ca_done = PTHREAD_COND_INITIALIZER;
+static int ca_state;           /* 0 not started, 1 loading, 2 loaded (ca_store, or NULL on failure) */
+static X509_STORE *ca_store;
+static char *ca_file, *ca_path;
+struct ca_waiter { void (*done)(void *); void *context; struct ca_waiter *next; };
+static struct ca_waiter *ca_waiters;
+
+static void *ca_load(void *unused) {
+    (void)unused;
+    X509_STORE *store = X509_STORE_new();
+    if (store && !X509_STORE_load_locations(store, ca_file, ca_path)) {
+        X509_STORE_free(store);
+        store = NULL;
+    }
+    /* As curl sets them on the store it reads itself (lib/vtls/openssl.c, with peer verification). */
+    if (store) X509_STORE_set_flags(store, X509_V_FLAG_TRUSTED_FIRST | X509_V_FLAG_PARTIAL_CHAIN);
+    pthread_mutex_lock(&ca_lock);
+    ca_store = store;
+    ca_state = 2;
+    struct ca_waiter *w = ca_waiters;
+    ca_waiters = NULL;
+    pthread_cond_broadcast(&ca_done);
+    pthread_mutex_unlock(&ca_lock);
+    while (w) {
+        struct ca_waiter *next = w->next;
+        w->done(w->context);
+        free(w);
+        w = next;
+    }
+    return NULL;
+}
+
+int pdx_ca_preload(const char *file, void (*done)(void *), void *context) {
+    pthread_mutex_lock(&ca_lock);
+    if (ca_state == 0) {
+        const curl_version_info_data *v = curl_version_info(CURLVERSION_NOW);
+        const char *f = file ? file : (v && v->age >= CURLVERSION_SEVENTH ? v->cainfo : NULL);
+        const char *p = file ? NULL : (v && v->age >= CURLVERSION_SEVENTH ? v->capath : NULL);
+        ca_file = f ? strdup(f) : NULL;
+        ca_path = p ? strdup(p) : NULL;
+        pthread_attr_t attr;
+        pthread_t thread;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        int started = (ca_file || ca_path) && pthread_create(&thread, &attr, ca_load, NULL) == 0;
+        pthread_attr_destroy(&attr);
+        if (!started) {
+            pthread_mutex_unlock(&ca_lock);
+            return -1;
+        }
+        ca_state = 1;
+    }
+    struct ca_waiter *w = ca_state == 1 ? malloc(sizeof *w) : NULL;
+    if (w) {
+        *w = (struct ca_waiter){done, context, ca_waiters};
+        ca_waiters = w;
+    }
+    pthread_mutex_unlock(&ca_lock);
+    if (!w) done(context);  /* loaded already (or no memory to wait): go on */
+    return 0;
+}
+
+static CURLcode ca_ssl_ctx(CURL *curl, void *ssl_ctx, void *unused) {
+    (void)curl; (void)unused;
+    pthread_mutex_lock(&ca_lock);
+    while (ca_state == 1) pthread_cond_wait(&ca_done, &ca_lock);
+    X509_STORE *store = ca_store;
+    if (store) X509_STORE_up_ref(store);
+    pthread_mutex_unlock(&ca_lock);
+    if (store) {
+        SSL_CTX_set_cert_store((SSL_CTX *)ssl_ctx, store);
+        return CURLE_OK;
+    }
+    return SSL_CTX_load_verify_locations((SSL_CTX *)ssl_ctx, ca_file, ca_path) ? CURLE_OK : CURLE_SSL_CACERT_BADFILE;
+}
+
+CURLcode pdx_easy_use_preloaded_ca(CURL *h) {
+    pthread_mutex_lock(&ca_lock);
+    int started = ca_state != 0;
+    pthread_mutex_unlock(&ca_lock);
+    if (!started) return CURLE_OK;  /* curl reads its own */
+    CURLcode r = curl_easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, ca_ssl_ctx);
+    if (r != CURLE_OK) return CURLE_OK;  /* not OpenSSL: curl reads its own */
+    curl_easy_setopt(h, CURLOPT_CAINFO, (char *)NULL);
+    curl_easy_setopt(h, CURLOPT_CAPATH, (char *)NULL);
+    return CURLE_OK;
+}

@@ -49,6 +49,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     let loop: EventLoop
     let options: Options
     private let log: Logger
+    /// Read ahead, off the loop; a transfer waits for them before it reaches the loop.
+    private let certificates: TrustedCertificates
     private let state: LoopBound<State>
     private var multi: UnsafeMutableRawPointer { state.value.multi }
     private var transfers: [UnsafeMutableRawPointer: Transfer] { get { state.value.transfers } _modify { yield &state.value.transfers } }
@@ -58,6 +60,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// - Parameter log: where a socket or timer curl asked for that the loop cannot watch is told.
     public init(loop: EventLoop, options: Options = Options(), log: @escaping Logger = { _, _ in }) throws {
         guard let m = curl_multi_init() else { throw TransportFailure.other("curl_multi_init failed") }
+        certificates = TrustedCertificates(file: options.caFile)
         state = LoopBound(State(multi: m), loop: loop)
         self.loop = loop
         self.options = options
@@ -101,6 +104,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
 
     /// A cancelled caller's transfer is removed from the multi handle at once.
     public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if request.url.utf8.starts(with: "https:".utf8) { await certificates.ready() }
         let ticket = Ticket(loop: loop)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
@@ -159,6 +163,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
             pdx_easy_setopt_long(easy, CURLOPT_MAXFILESIZE, max(1, maxBody))  // refused from Content-Length alone
         }
         if let caFile = options.caFile { pdx_easy_setopt_str(easy, CURLOPT_CAINFO, caFile) }
+        pdx_easy_use_preloaded_ca(easy)
         pdx_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, t.errorBuffer)
         pdx_easy_setopt_ptr(easy, CURLOPT_PRIVATE, me)
         pdx_easy_setopt_write_fn(easy, CURLOPT_WRITEFUNCTION, { data, size, count, userdata in

@@ -14,3 +14,11 @@ CURLMcode pdx_multi_setopt_ptr(CURLM *m, CURLMoption o, void *v);
 CURLMcode pdx_multi_setopt_socket_fn(CURLM *m,
                                      int (*fn)(CURL *, curl_socket_t, int, void *, void *));
 CURLMcode pdx_multi_setopt_timer_fn(CURLM *m, int (*fn)(CURLM *, long, void *));
+
+/* ---- The trusted certificates, read once on a thread of their own (curl_shims.c) -------- */
+/* Starts reading `file` (NULL: curl's default bundle and directory) into one store, once per
+ * process; `done(context)` runs when it is read (on the reading thread, or at once when it is
+ * already). -1 when it cannot start (then `done` is not called, and curl reads its own). */
+int pdx_ca_preload(const char *file, void (*done)(void *), void *context);
+/* Has this transfer's TLS take that store instead of reading the certificates itself. */
+CURLcode pdx_easy_use_preloaded_ca(CURL *h);

@@ -28,14 +28,18 @@ final class PagePrefetch: Sendable {
 
     /// Pre-warms the first page. With no list on hand yet, the first page's sprites are
     /// guessed (the API lists Pokémon by id, from 1) and fetched while the list is on its
-    /// way; the list then confirms or replaces the guess.
+    /// way; the list then confirms or replaces the guess. The list is read from the disk in
+    /// the background: the caller is the main thread, which becomes the loop thread and
+    /// answers the bus (the first call after a start waited 10–50 ms for this).
     func start() {
         guard enabled else { return }
-        let guessing = catalog.indexOnHand == nil
-        pageRequested(offset: 0, limit: 20)  // with no list yet, this fetches it first
-        if guessing {
-            // Below the list itself: the guesses leave a connection free for it.
-            queue.schedule(urgent: [], ahead: Array(1...20))
+        background.run(.utility) { [self] in
+            let guessing = catalog.indexOnHand == nil
+            pageRequested(offset: 0, limit: 20)  // with no list yet, this fetches it first
+            if guessing {
+                // Below the list itself: the guesses leave a connection free for it.
+                queue.schedule(urgent: [], ahead: Array(1...20))
+            }
         }
     }
 
