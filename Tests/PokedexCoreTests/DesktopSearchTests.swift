@@ -81,6 +81,23 @@ final class DesktopSearchTests: XCTestCase {
         XCTAssertNotNil(s.desktopSubsearch([], ["mon2"]).ready)
     }
 
+    func testATypeFilterNamesTheTypeInAnyLanguage() async throws {
+        var config = ServiceConfiguration(apiURL: TablePokeAPI.base, spriteHosts: [TablePokeAPI.spriteHost],
+                                          cacheDirectory: dir + "/cache", dataDirectory: dir + "/data", prefetch: false)
+        config.language = "de"
+        let s = PokedexService(configuration: config, client: TablePokeAPI(), store: try FileCacheStore(directory: config.cacheDirectory, capacity: 1 << 26),
+                               favorites: try FavoritesBook(persistence: MemoryFavoritesPersistence()))
+        _ = try await s.search("type:fire", limit: 1).value()  // the filters, and the types' names with them
+        let fire = try await s.desktopResults(["type:fire"]).value()
+        XCTAssertFalse(fire.isEmpty)
+        for name in ["type:feuer", "type:Feuer", "type:ほのお", "TYPE:FIRE"] {
+            let got = try await s.desktopResults([name]).value()
+            XCTAssertEqual(got, fire, name)
+        }
+        let none = try await s.desktopResults(["type:nothing"]).value()
+        XCTAssertEqual(none, [])
+    }
+
     func testTheFirstMetasAreWholeOnACleanCacheAndAfterARestart() async throws {
         let s = try makeService()
         _ = try await s.listPage(offset: 0, limit: 30).value()

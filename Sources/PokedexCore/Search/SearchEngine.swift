@@ -114,10 +114,16 @@ final class SearchEngine: Sendable {
             if let f = loader.peekFilters() { state.withLock { $0.filters = f } }
         }
         let (localized, filters) = state.withLock { ($0.localized, $0.filters) }
+        // The types' names in every language came with the filters (their `type` bodies).
+        var typeNames: [String: [String: String]] = [:]
+        for type in (filters?.types ?? [:]).keys {
+            if let names = loader.peek(APIRoutes.namesKey(.type, type), .names) { typeNames[type] = names.names }
+        }
         let built = SearchIndex(
             index: index, localized: Self.withBundledNames(localized, index: index),
             types: (filters?.types ?? [:]).mapValues(Set.init),
-            generations: Self.generationsByPokemon(filters ?? SearchFilters(types: [:], generations: [:]), index: index))
+            generations: Self.generationsByPokemon(filters ?? SearchFilters(types: [:], generations: [:]), index: index),
+            typeNames: typeNames)
         state.withLock { $0.built = (built, false) }
         return built
     }

@@ -28,6 +28,9 @@ public struct SearchIndex: Sendable {
     let prefixMask: [UInt64]   // 16 per key: letters in the first n+1 of `compact`
     /// type name → ids.
     let typeMembers: [String: Set<UInt32>]
+    /// A type's name in any language, folded (``TextFolding``) → its identifier: `type:feuer`
+    /// and `type:ほのお` are `type:fire`.
+    let typeNames: [String: String]
     /// generation number → ids.
     let generationMembers: [Int: Set<UInt32>]
     /// How many species have their localized names in the index.
@@ -37,8 +40,11 @@ public struct SearchIndex: Sendable {
     ///   - localized: species id → language → name. A species' names go to the Pokémon
     ///     whose id is the species id (its default form).
     ///   - types: type name → Pokémon ids. generations: number → Pokémon ids.
+    ///   - typeNames: a type's identifier → its names in every language (the filters' `type`
+    ///     bodies), so that a filter may name it in any.
     public init(index: PokemonIndex, localized: [UInt32: [String: String]] = [:],
-                types: [String: Set<UInt32>] = [:], generations: [Int: Set<UInt32>] = [:]) {
+                types: [String: Set<UInt32>] = [:], generations: [Int: Set<UInt32>] = [:],
+                typeNames: [String: [String: String]] = [:]) {
         items = index.items
         var keys: [Key] = [], byID: [UInt32: Int] = [:], apiKey: [Int32] = []
         var folded: [UInt8] = [], foldedRange: [Range<Int32>] = []
@@ -87,6 +93,11 @@ public struct SearchIndex: Sendable {
         self.phonetic = phonetic; self.phoneticRange = phoneticRange
         self.mask = mask; self.phoneticMask = phoneticMask; self.prefixMask = prefixMask
         typeMembers = types
+        var aliases: [String: String] = [:]
+        for (type, names) in typeNames where types[type] != nil {
+            for name in names.values { aliases[TextFolding.fold(name), default: type] = type }
+        }
+        self.typeNames = aliases
         generationMembers = generations
         localizedSpecies = localized.count
     }
@@ -267,7 +278,7 @@ public struct SearchIndex: Sendable {
         guard query.hasFilters else { return nil }
         var ids: Set<UInt32>?
         for t in query.types {
-            let members = typeMembers[t] ?? []
+            let members = typeMembers[t] ?? typeNames[TextFolding.fold(t)].flatMap { typeMembers[$0] } ?? []
             ids = ids.map { $0.intersection(members) } ?? members
         }
         if let g = query.generation {
