@@ -17,7 +17,7 @@ extension DesktopSearch {
         var spritePath = row.spritePath
         if spritePath.isEmpty, let record, record.spriteURL == nil { spritePath = rows.sprites.still.knownPath(number) ?? "" }
         return DesktopResult(id: item.id, name: name, description: Self.subtext(number: number, types: types, genus: genus),
-                             brief: Self.subtext(number: number, types: types, genus: genus, within: Self.briefLength),
+                             brief: Self.krunnerSubtext(name: name, number: number, types: types, genus: genus),
                              spritePath: spritePath, favorite: row.favorite)
     }
 
@@ -44,9 +44,20 @@ extension DesktopSearch {
 
     /// The most characters of a result's subtext: what GNOME's row shows.
     static let subtextLength = 32
-    /// The most characters of KRunner's subtext: its column beside a name shows about 20
-    /// ("#025 · Electric · Mouse Pokémon" became "#025 · Ele…se Pokémon" in Plasma 5.27).
-    static let briefLength = 20
+    /// The columns KRunner's list (Plasma 5.27, its default width of 560 px) shows of a name and
+    /// its subtext together, before it cuts the subtext in the middle: "Charizard" and
+    /// "#006 · Fire / Flying · Flame Pokémon" (45) show whole, and a longer name leaves the
+    /// subtext less. CJK letters count two.
+    static let krunnerColumns = 44
+
+    /// KRunner's subtext: the number and the types always (`#094 · Ghost / Poison`), the genus
+    /// only where the name leaves room for it in ``krunnerColumns``.
+    static func krunnerSubtext(name: String, number: UInt32, types: String?, genus: String?) -> String {
+        let text = subtext(number: number, types: types, genus: nil, within: .max)
+        guard let genus, !genus.isEmpty else { return text }
+        let longer = text + " · " + genus
+        return TextWidth.columns(name) + TextWidth.columns(longer) <= krunnerColumns ? longer : text
+    }
 
     /// `#025 · Electric / Flying · Mouse Pokémon`, in that order, what tells rows apart first:
     /// the number, the types, then the genus only where it fits within `limit` characters.
