@@ -18,18 +18,21 @@ final class DesktopResultsTests: XCTestCase {
                                     spritePath: "")
         XCTAssertEqual(pikachu.krunnerSubtext, "#025 · Electric")
         XCTAssertEqual(DesktopResult(id: 25, name: "Pikachu", description: "#025", spritePath: "").krunnerSubtext, "#025")
-        // KRunner: the number and both types always; the genus where the name leaves room in the
-        // 44 columns its list shows of a name and its subtext (measured on Plasma 5.27).
-        XCTAssertEqual(DesktopSearch.krunnerSubtext(name: "Pikachu", number: 25, types: "Electric", genus: "Mouse Pokémon"),
-                       "#025 · Electric · Mouse Pokémon")
-        XCTAssertEqual(DesktopSearch.krunnerSubtext(name: "Gengar", number: 94, types: "Ghost / Poison", genus: "Shadow Pokémon"),
-                       "#094 · Ghost / Poison · Shadow Pokémon")
+        // KRunner: what fits beside the name in the 27 columns its selected row shows (measured
+        // on Plasma 5.27): the genus last, then the number, the types never.
+        XCTAssertEqual(DesktopSearch.krunnerSubtext(name: "Mew", number: 151, types: "Psychic", genus: "New Species Pokémon"), "#151 · Psychic")
+        XCTAssertEqual(DesktopSearch.krunnerSubtext(name: "Mew", number: 151, types: "Psychic", genus: "Cat"), "#151 · Psychic · Cat")
+        XCTAssertEqual(DesktopSearch.krunnerSubtext(name: "Glurak", number: 6, types: "Feuer / Flug", genus: "Flammen-Pokémon"),
+                       "#006 · Feuer / Flug")
+        XCTAssertEqual(DesktopSearch.krunnerSubtext(name: "Charizard", number: 6, types: "Fire / Flying", genus: "Flame Pokémon"),
+                       "#006 · Fire/Flying", "closer, so both types stay")
         XCTAssertEqual(DesktopSearch.krunnerSubtext(name: "Gigantamax Charizard", number: 6, types: "Fire / Flying", genus: "Flame Pokémon"),
-                       "#006 · Fire / Flying", "a long name: no room for the genus, the types stay")
-        XCTAssertEqual(DesktopSearch.krunnerSubtext(name: "メガリザードンＸ", number: 6, types: "ほのお / ドラゴン", genus: "かえんポケモン"),
-                       "#006 · ほのお / ドラゴン", "CJK letters count two columns")
-        XCTAssertEqual(DesktopSearch.krunnerSubtext(name: "Kampfteam-Kappalores", number: 10093, types: "Elektro / Kampf", genus: nil),
-                       "#10093 · Elektro / Kampf")
+                       "Fire/Flying", "a long name: the types alone")
+        XCTAssertEqual(DesktopSearch.krunnerSubtext(name: "ピカチュウ", number: 25, types: "でんき", genus: "ねずみポケモン"),
+                       "#025 · でんき", "CJK letters count two columns")
+        XCTAssertEqual(DesktopSearch.krunnerSubtext(name: "ハードロック・ピカチュウ", number: 25, types: "でんき", genus: "ねずみポケモン"),
+                       "でんき", "nothing fits: the types still")
+        XCTAssertEqual(DesktopSearch.krunnerSubtext(name: "Pikachu", number: 25, types: nil, genus: nil), "#025")
         // Whatever the words, never past the column.
         let long = String(repeating: "Ü", count: 40)
         for (types, genus) in [(long, long), ("Psychic / Fairy", long), (nil, long), ("Elektro", "Maus-Pokémon")] {

@@ -95,6 +95,27 @@ final class BrowseModelTests: XCTestCase {
         XCTAssertEqual(m.source, .search("char"))
     }
 
+    func testACardGivenAtStartOpensFirstWithItsSearchBehindIt() {
+        // What the desktop's search opens on a row: that Pokémon's card, a form included.
+        var m = BrowseModel(query: "mega charizard x", open: "10034")
+        _ = m.handle(.resized(width: 80, height: 24))
+        XCTAssertEqual(m.start(), [.loadFavorites, .search(query: "mega charizard x", generation: 1), .loadDetail(name: "10034")])
+        XCTAssertEqual(m.mode, .detail)
+        let d = PokemonDetail(id: 10034, name: "charizard-mega-x", height: 17, weight: 1105, types: ["fire", "dragon"], abilities: [],
+                              stats: [], spritePath: "", favorite: false, genus: "Flame Pokémon", flavorText: "")
+        _ = m.handle(.detail(d))
+        XCTAssertEqual(m.detail, d, "the card of that id")
+        _ = key(&m, .escape)
+        XCTAssertEqual(m.mode, .grid)
+        XCTAssertEqual(m.source, .search("mega charizard x"), "Esc: the search it was found by")
+        // With nothing behind it: the whole list.
+        var alone = BrowseModel(open: "25")
+        _ = alone.handle(.resized(width: 80, height: 24))
+        XCTAssertEqual(alone.start().filter { if case .loadDetail = $0 { return true } else { return false } }, [.loadDetail(name: "25")])
+        _ = key(&alone, .escape)
+        XCTAssertEqual(alone.source, .all)
+    }
+
     func testDetailOpensAndGoesBackToTheSamePlace() {
         var (m, _) = started()
         _ = m.handle(.page(offset: 20, Self.page(20)))

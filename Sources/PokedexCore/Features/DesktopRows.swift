@@ -44,19 +44,26 @@ extension DesktopSearch {
 
     /// The most characters of a result's subtext: what GNOME's row shows.
     static let subtextLength = 32
-    /// The columns KRunner's list (Plasma 5.27, its default width of 560 px) shows of a name and
-    /// its subtext together, before it cuts the subtext in the middle: "Charizard" and
-    /// "#006 · Fire / Flying · Flame Pokémon" (45) show whole, and a longer name leaves the
-    /// subtext less. CJK letters count two.
-    static let krunnerColumns = 44
+    /// The columns KRunner's list (Plasma 5.27, at its default width) shows of a name and its
+    /// subtext together on the row that shows the subtext: the selected one, with its three
+    /// action buttons. Measured there: "Glurak" and "#006 · Feuer / Flug · Flammen-Pokémon"
+    /// showed as "Glurak #006 · Feu…en-Pokémon". CJK letters count two.
+    static let krunnerColumns = 27
 
-    /// KRunner's subtext: the number and the types always (`#094 · Ghost / Poison`), the genus
-    /// only where the name leaves room for it in ``krunnerColumns``.
+    /// KRunner's subtext: the first of these that fits beside the name in ``krunnerColumns``:
+    /// the number, the types and the genus (`#025 · Electric · Mouse Pokémon`); the number and
+    /// the types (`#094 · Ghost / Poison`); the same, closer (`#006 · Fire/Flying`); the types
+    /// alone (`Fire/Flying`), which also stand when nothing fits: they tell rows apart first.
     static func krunnerSubtext(name: String, number: UInt32, types: String?, genus: String?) -> String {
-        let text = subtext(number: number, types: types, genus: nil, within: .max)
-        guard let genus, !genus.isEmpty else { return text }
-        let longer = text + " · " + genus
-        return TextWidth.columns(name) + TextWidth.columns(longer) <= krunnerColumns ? longer : text
+        let numbered = subtext(number: number, types: types, genus: nil, within: .max)
+        guard let types, !types.isEmpty else {
+            return subtext(number: number, types: nil, genus: genus, within: krunnerColumns - TextWidth.columns(name))
+        }
+        let close = types.replacing(" / ", with: "/")
+        var candidates = [numbered, PokemonID.display(number) + " · " + close, close]
+        if let genus, !genus.isEmpty { candidates.insert(numbered + " · " + genus, at: 0) }
+        let room = krunnerColumns - TextWidth.columns(name)
+        return candidates.first { TextWidth.columns($0) <= room } ?? close
     }
 
     /// `#025 · Electric / Flying · Mouse Pokémon`, in that order, what tells rows apart first:
@@ -78,3 +85,4 @@ extension DesktopSearch {
         return species?.id ?? BundledNames.entry(item.id, apiName: item.name)?.species ?? item.id
     }
 }
+
