@@ -34,6 +34,34 @@ public struct RGBAImage: Equatable, Sendable {
         return (minX, minY, maxX - minX + 1, maxY - minY + 1)
     }
 
+    /// The image shrunk to fit `side`×`side`, keeping its shape: each pixel the average of the
+    /// ones it covers, colours weighted by their alpha (so a transparent pixel adds no black
+    /// fringe). As it is when it fits already.
+    public func shrunk(toFit side: Int) -> RGBAImage {
+        guard side > 0, width > side || height > side else { return self }
+        let scale = Double(max(width, height)) / Double(side)
+        let w = max(1, Int((Double(width) / scale).rounded())), h = max(1, Int((Double(height) / scale).rounded()))
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        for y in 0..<h {
+            let y0 = y * height / h, y1 = max(y0 + 1, (y + 1) * height / h)
+            for x in 0..<w {
+                let x0 = x * width / w, x1 = max(x0 + 1, (x + 1) * width / w)
+                var r = 0, g = 0, b = 0, a = 0, n = 0
+                for sy in y0..<y1 {
+                    for sx in x0..<x1 {
+                        let i = (sy * width + sx) * 4, alpha = Int(pixels[i + 3])
+                        r += Int(pixels[i]) * alpha; g += Int(pixels[i + 1]) * alpha; b += Int(pixels[i + 2]) * alpha
+                        a += alpha; n += 1
+                    }
+                }
+                let o = (y * w + x) * 4
+                if a > 0 { out[o] = UInt8(r / a); out[o + 1] = UInt8(g / a); out[o + 2] = UInt8(b / a) }
+                out[o + 3] = UInt8(a / n)
+            }
+        }
+        return RGBAImage(width: w, height: h, pixels: out)
+    }
+
     /// The image cut to ``visibleBox(minAlpha:)``; nil when no pixel is that visible.
     public func cropped(minAlpha: UInt8 = 1) -> RGBAImage? {
         guard let box = visibleBox(minAlpha: minAlpha) else { return nil }

@@ -40,6 +40,19 @@ final class DesktopResultsTests: XCTestCase {
         }
     }
 
+    func testKRunnersIconsAreShrunkToFitWithoutDarkFringes() {
+        // 96×60: red where opaque, a transparent black border a pixel wide.
+        var pixels = [UInt8]()
+        for y in 0..<60 { for x in 0..<96 { pixels += (x == 0 || y == 0) ? [0, 0, 0, 0] : [255, 0, 0, 255] } }
+        let icon = RGBAImage(width: 96, height: 60, pixels: pixels).shrunk(toFit: DesktopIcons.maxSide)
+        XCTAssertEqual([icon.width, icon.height], [48, 30], "the shape kept")
+        XCTAssertEqual(icon.pixel(0, 0).r, 255, "no black from the transparent border")
+        XCTAssertEqual(icon.pixel(0, 0).a, 63, "a quarter opaque: one of four pixels")
+        XCTAssertTrue(icon.pixel(47, 29) == (255, 0, 0, 255))
+        let small = RGBAImage(width: 20, height: 30, pixels: Array(repeating: 9, count: 20 * 30 * 4))
+        XCTAssertEqual(small.shrunk(toFit: 48), small, "already fits")
+    }
+
     func testAFormShowsItsSpeciesNumber() {
         XCTAssertEqual(DesktopSearch.pokedexNumber(.init(id: 10080, name: "pikachu-rock-star"), species: nil), 25)
         XCTAssertEqual(DesktopSearch.pokedexNumber(.init(id: 25, name: "pikachu"), species: nil), 25)

@@ -8,7 +8,8 @@ and after the last key Esc…q must end it with exit status 0 and `stty -g` as i
 Keys: arrows, h j k l, PgUp/PgDn, Home/End, g/G, /, letters and digits (not q), Enter, Esc,
 Backspace, Delete, Tab, f, F, ?, non-ASCII text, pastes, clicks and wheel reports (some at
 coordinates no screen has), in bursts of 1 to 8; a resize (down to 1×1, up to 300×100) before
-3% of the bursts. Prints one line per seed and a summary; exits 1 if any seed died.
+3% of the bursts. Every third seed starts on a card (`browse --open N -- char`), as the desktop's
+search opens it. Prints one line per seed and a summary; exits 1 if any seed died.
 """
 import argparse, fcntl, os, pty, random, select, struct, sys, termios, time
 
@@ -35,7 +36,9 @@ def one_seed(pokectl, seed, keys, cols, rows, workdir):
     for f in files.values():
         if os.path.exists(f):
             os.unlink(f)
-    script = (f"stty -g > {files['before']}; {pokectl} browse; echo $? > {files['exit']}; "
+    # Every third seed starts as the desktop's search opens it: on a card, a search behind it.
+    start = f"browse --open {seed % 40 + 1} -- char" if seed % 3 == 0 else "browse"
+    script = (f"stty -g > {files['before']}; {pokectl} {start}; echo $? > {files['exit']}; "
               f"stty -g > {files['after']}")
     pid, fd = pty.fork()
     if pid == 0:

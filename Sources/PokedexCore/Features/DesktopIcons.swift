@@ -4,8 +4,12 @@ import PokedexLocks
 /// A sprite too big to decode safely, or that does not decode, is refused, and the refusal
 /// remembered until its file changes: `Match` never decodes it again.
 final class DesktopIcons: Sendable {
-    /// Bytes of decoded sprites kept, cropped to what is drawn (10–20 KB each: about 256).
-    static let cacheBytes = 4 << 20
+    /// The most pixels an icon has each way. KRunner draws a match's icon at 32 px (64 on a
+    /// screen at twice the density): a cropped sprite of 100 px sent whole made a reply of ten
+    /// rows 370 KB, and Match twice as slow.
+    static let maxSide = 48
+    /// Bytes of icons kept (at most 9 KB each, 6 KB on average: about 1,300, every Pokémon's).
+    static let cacheBytes = 8 << 20
     /// The most pixels an icon is decoded from, checked in the PNG's header before anything is
     /// decoded: the largest still sprite the cache keeps (512×512).
     static let maxPixels = SpriteKind.maxPNGSide * SpriteKind.maxPNGSide
@@ -21,6 +25,22 @@ final class DesktopIcons: Sendable {
 
     init(decoder: (any ImageDecoder)?) { self.decoder = decoder }
 
+    /// Whether ``icon(at:)`` for `path` answers from memory: its icon decoded already, refused
+    /// already, or no sprite at all.
+    func isKnown(_ path: String) -> Bool {
+        path.isEmpty || decoder == nil || icons.withLock({ $0.value(for: path) }) != nil || refused.withLock({ $0[path] }) != nil
+    }
+
+    /// ``icon(at:)`` for each path, decoded side by side: off the loop, where a reply waits for them.
+    func icons(at paths: [String]) async -> [RGBAImage?] {
+        await withTaskGroup(of: (Int, RGBAImage?).self) { group in
+            for (i, path) in paths.enumerated() { group.addTask { (i, self.icon(at: path)) } }
+            var out = [RGBAImage?](repeating: nil, count: paths.count)
+            for await (i, icon) in group { out[i] = icon }
+            return out
+        }
+    }
+
     /// The pixels of the sprite at `path`, when it is cached and decodes; nil otherwise.
     func icon(at path: String) -> RGBAImage? {
         guard !path.isEmpty, let decoder else { return nil }
@@ -30,7 +50,7 @@ final class DesktopIcons: Sendable {
         guard let bytes = FileIO.readFile(path, maxBytes: BodyKind.png.maxBytes), let size = PNGCheck.dimensions(bytes),
               size.width > 0, size.height > 0, size.width <= Self.maxPixels / size.height,
               let decoded = decoder.decode(bytes), decoded.width * decoded.height <= Self.maxPixels,
-              let image = decoded.cropped() else {
+              let image = decoded.cropped()?.shrunk(toFit: Self.maxSide) else {
             if let file {
                 refused.withLock { refused in
                     if refused.count >= 1024 { refused.removeAll() }  // bounded
