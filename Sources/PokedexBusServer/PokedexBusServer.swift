@@ -29,6 +29,7 @@ public final class PokedexBusServer: Sendable {
         var graceTimer: EventSource?
         var exit = ExitSequence()
         var lastSyncSignal: UInt64 = 0
+        var lastSyncState = SyncState.idle
         /// Set when the loop should end once no call is pending.
         var exitWhenDrained = false
     }
@@ -44,6 +45,7 @@ public final class PokedexBusServer: Sendable {
     var graceTimer: EventSource? { get { state.value.graceTimer } set { state.value.graceTimer = newValue } }
     var exit: ExitSequence { get { state.value.exit } _modify { yield &state.value.exit } }
     var lastSyncSignal: UInt64 { get { state.value.lastSyncSignal } set { state.value.lastSyncSignal = newValue } }
+    var lastSyncState: SyncState { get { state.value.lastSyncState } set { state.value.lastSyncState = newValue } }
     var exitWhenDrained: Bool { get { state.value.exitWhenDrained } set { state.value.exitWhenDrained = newValue } }
 
     /// - Parameters:
@@ -105,31 +107,41 @@ public final class PokedexBusServer: Sendable {
         case .favorite(let change): announce(change)
         case .online: propertiesChanged(Pokedex1.online.name)
         case .sync(let progress):
-            // At most ten a second; the last one (done) always goes out.
+            // At most ten a second; a change of state (running, done, cancelled…) always goes out.
             let now = loop.nowMicroseconds
-            if !progress.running || now - lastSyncSignal >= 100_000 {
+            let stateChanged = progress.state != lastSyncState
+            if stateChanged || now - lastSyncSignal >= 100_000 {
                 lastSyncSignal = now
-                propertiesChanged(Pokedex1.syncProgress.name)
+                lastSyncState = progress.state
+                propertiesChanged(stateChanged ? [Pokedex1.syncProgress.name, Pokedex1.syncState.name] : [Pokedex1.syncProgress.name])
             }
+        case .cacheCleared:
+            emit(Pokedex1.cacheCleared, ())
         }
     }
 
-    private func propertiesChanged(_ name: String) {
-        var names: [UnsafeMutablePointer<CChar>?] = [strdup(name), nil]
-        sd_bus_emit_properties_changed_strv(bus, Pokedex1.objectPath, Pokedex1.interfaceName, &names)
-        free(names[0])
+    private func propertiesChanged(_ names: [String]) {
+        var strings: [UnsafeMutablePointer<CChar>?] = names.map { strdup($0) } + [nil]
+        sd_bus_emit_properties_changed_strv(bus, Pokedex1.objectPath, Pokedex1.interfaceName, &strings)
+        for p in strings { free(p) }
     }
 
+    private func propertiesChanged(_ name: String) { propertiesChanged([name]) }
+
     private func announce(_ change: FavoriteChange) {
+        emit(Pokedex1.favoriteChanged, (change.id, change.name, change.favorite))
+        propertiesChanged(Pokedex1.favorites.name)
+    }
+
+    /// Sends `signal` with `values` from the service's object.
+    private func emit<Value>(_ signal: Signal<Value>, _ values: Value) {
         var msg: OpaquePointer?
-        let signal = Pokedex1.favoriteChanged
         if sd_bus_message_new_signal(bus, &msg, Pokedex1.objectPath, Pokedex1.interfaceName, signal.name) >= 0, let msg {
-            if (try? signal.write(MessageWriter(msg), (change.id, change.name, change.favorite))) != nil {
+            if (try? signal.write(MessageWriter(msg), values)) != nil {
                 sd_bus_send(bus, msg, nil)
             }
             sd_bus_message_unref(msg)
         }
-        propertiesChanged(Pokedex1.favorites.name)
     }
 
     // MARK: Idle exit and shutdown

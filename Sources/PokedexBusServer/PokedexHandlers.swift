@@ -34,6 +34,7 @@ enum PokedexHandlers {
             Pokedex1.favorites.route { s.favoriteIDs },
             Pokedex1.online.route { s.isOnline },
             Pokedex1.syncProgress.route { (s.syncProgress.done, s.syncProgress.total) },
+            Pokedex1.syncState.route { s.syncProgress.state.rawValue },
             Pokedex1.searchCoverage.route { s.searchCoverage },
             Pokedex1.version.route { ServiceConfiguration.version },
             Pokedex1.apiURL.route { s.configuration.apiURL },

@@ -6,18 +6,34 @@ public enum ServiceEvent: Equatable, Sendable {
     case online(Bool)
     /// Sync progress.
     case sync(SyncProgress)
+    /// `ClearCache` emptied the cache.
+    case cacheCleared
 }
 
-/// How far `Sync` has come.
+/// How far `Sync` has come, and how it stands.
 public struct SyncProgress: Equatable, Sendable {
     public var done: UInt32
     public var total: UInt32
-    public var running: Bool
-    public init(done: UInt32, total: UInt32, running: Bool) {
+    public var state: SyncState
+    public var running: Bool { state == .running }
+    public init(done: UInt32, total: UInt32, state: SyncState) {
         self.done = done
         self.total = total
-        self.running = running
+        self.state = state
     }
+}
+
+/// The `SyncState` property: how the sync under way, or the last one, stands.
+public enum SyncState: String, Sendable, CaseIterable {
+    /// No sync since the service started.
+    case idle
+    case running
+    /// Every Pokémon complete offline.
+    case done
+    /// Ended, with some Pokémon not complete (run it again to retry them).
+    case failed
+    /// Its caller left before it ended: `done` is as far as it came.
+    case cancelled
 }
 
 /// What a finished `Sync` did.

@@ -133,6 +133,9 @@ public enum Pokedex1 {
     /// Sent after every durable favorites change, whichever client made it.
     public static let favoriteChanged = Signal(
         "FavoriteChanged", values: .three("id", Coding.uint32, "name", Coding.string, "favorite", Coding.bool))
+    /// Sent after `ClearCache` emptied the cache, whichever client asked: every sprite path a
+    /// client holds is gone, and what it shows is to be asked again.
+    public static let cacheCleared = Signal("CacheCleared", values: .none)
 
     // MARK: Properties
 
@@ -142,6 +145,9 @@ public enum Pokedex1 {
     public static let online = Property("Online", Coding.bool, change: .emits)
     /// (done, total) of the sync under way, or of the last one.
     public static let syncProgress = Property("SyncProgress", Coding.uint32Pair, change: .emits)
+    /// How the sync under way, or the last one, stands: `idle` (none since the start),
+    /// `running`, `done`, `failed` (done, some Pokémon not) or `cancelled` (its caller left).
+    public static let syncState = Property("SyncState", Coding.string, change: .emits)
     /// (species whose localized names are searchable, species listed).
     public static let searchCoverage = Property("SearchCoverage", Coding.uint32Pair, change: .none)
     public static let version = Property("Version", Coding.string, change: .const)
@@ -152,8 +158,8 @@ public enum Pokedex1 {
         listPage.shape, detail.shape, search.shape, searchDetailed.shape, searchPage.shape, toggleFavorite.shape, setFavorite.shape,
         changeFavorite.shape, listFavorites.shape, spritePath.shape, randomSprite.shape, status.shape, sync.shape,
         cacheStats.shape, verifyCache.shape, clearCache.shape, localizedDetail.shape, displayNames.shape,
-        favoriteChanged.shape,
-        favorites.shape, online.shape, syncProgress.shape, searchCoverage.shape, version.shape, apiURL.shape,
+        favoriteChanged.shape, cacheCleared.shape,
+        favorites.shape, online.shape, syncProgress.shape, syncState.shape, searchCoverage.shape, version.shape, apiURL.shape,
     ])
 }
 

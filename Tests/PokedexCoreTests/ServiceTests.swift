@@ -89,7 +89,7 @@ final class ServiceTests: XCTestCase {
 
     func testUnknownNamesAndEmptyInput() async throws {
         let s = try makeService(FakePokeAPI())
-        for (query, message) in [("pikachuu", #"no Pokémon named "pikachuu"; did you mean "pikachu"?"#), ("9999", "no Pokémon with number 9999"),
+        for (query, message) in [("pikachuu", #"no Pokémon named "pikachuu"; did you mean "pikachu"?"#), ("9999", "no Pokémon with number 9999; Pokédex numbers run from 1 to 30"),
                                  ("../../etc/passwd", #"no Pokémon named "../../etc/passwd""#)] {
             do {
                 _ = try await s.detail(query).value()
@@ -244,7 +244,7 @@ final class ServiceTests: XCTestCase {
         seen.withLock { $0 = [] }
         _ = try await s.sync().value()
         let second = seen.withLock { $0 }
-        XCTAssertEqual(second.first, SyncProgress(done: 0, total: total, running: true), "\(second.prefix(3))")
+        XCTAssertEqual(second.first, SyncProgress(done: 0, total: total, state: .running), "\(second.prefix(3))")
     }
 
 }

@@ -159,6 +159,25 @@ final class Harness {
         return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 
+    /// ``pokectl(_:env:)`` left running, for a test that acts while it waits; its output goes to
+    /// `output`.
+    func startPokectl(_ args: [String], output: URL) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.buildDir + "/pokectl")
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        env["NO_COLOR"] = "1"
+        Self.englishLocale(&env)
+        p.environment = env
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let out = try FileHandle(forWritingTo: output)
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        return p
+    }
+
     /// The tests' expectations are English, whatever the machine's locale: a test that wants
     /// another language says so.
     static func englishLocale(_ env: inout [String: String]) {

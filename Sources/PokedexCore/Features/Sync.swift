@@ -14,18 +14,27 @@ final class Sync: Sendable {
     private let workers: Int
     private let log: Logger
     private let report: @Sendable (SyncProgress) -> Void
-    private let progressNow = Mutex(SyncProgress(done: 0, total: 0, running: false))
+    private let progressNow = Mutex(SyncProgress(done: 0, total: 0, state: .idle))
+    /// Held while a step is decided and told, so steps are told in the order they were kept.
+    private let telling = Mutex(())
     private let flight = SingleFlight<Int, SyncResult>()
+    private let clock: any PokedexClock
 
-    /// - Parameter report: told of every step, for the `SyncProgress` property.
+    /// The pauses before the Pokémon that failed are tried again, in turn: a minute and a half in
+    /// all, so a freeze of the service, a suspend or a network blip shorter than a minute ends with
+    /// nothing failed (every transfer under way timed out at once, and is tried again).
+    static let retryPauses: [Double] = [1, 2, 4, 8, 15, 30, 30]
+
+    /// - Parameter report: told of every step, for the `SyncProgress` and `SyncState` properties.
     init(catalog: Catalog, records: Records, sprites: Sprites, terms: Terms, search: SearchEngine, workers: Int,
-         log: @escaping Logger, report: @escaping @Sendable (SyncProgress) -> Void) {
+         clock: any PokedexClock, log: @escaping Logger, report: @escaping @Sendable (SyncProgress) -> Void) {
         self.catalog = catalog
         self.records = records
         self.sprites = sprites
         self.terms = terms
         self.search = search
         self.workers = max(1, workers)
+        self.clock = clock
         self.log = log
         self.report = report
     }
@@ -40,38 +49,61 @@ final class Sync: Sendable {
 
     private func runOnce() async -> SyncResult {
         // From the start, this sync's progress, not the last one's end (`1351/1351`).
-        update(SyncProgress(done: 0, total: progress.total, running: true))
+        update(SyncProgress(done: 0, total: progress.total, state: .running))
         guard let index = try? await catalog.index() else {
-            update(SyncProgress(done: 0, total: progress.total, running: false))
+            update(SyncProgress(done: 0, total: progress.total, state: Task.isCancelled ? .cancelled : .failed))
             return SyncResult(complete: 0, failed: 1)
         }
         let items = index.items
+        let total = UInt32(items.count)
         try? await search.loadFilters()
-        update(SyncProgress(done: 0, total: UInt32(items.count), running: true))
+        update(SyncProgress(done: 0, total: total, state: .running))
+        let complete = Mutex<UInt32>(0)
+        var pending = items
+        // The whole list, then what failed again after each pause, until nothing is left to try.
+        for pause in [nil] + Self.retryPauses.map(Optional.some) {
+            if let pause {
+                guard !pending.isEmpty, (try? await clock.sleep(seconds: pause)) != nil else { break }
+                log(.info, "sync: \(pending.count) Pokémon failed; trying them again")
+            }
+            pending = await pass(pending, total: total, complete: complete)
+            if Task.isCancelled || pending.isEmpty { break }
+        }
+        let result = SyncResult(complete: complete.withLock { $0 }, failed: UInt32(pending.count))
+        let state: SyncState = Task.isCancelled ? .cancelled : result.failed > 0 ? .failed : .done
+        update(SyncProgress(done: state == .cancelled ? result.complete : total, total: total, state: state))
+        if state == .cancelled {
+            log(.info, "sync cancelled at \(result.complete) of \(total): its caller left")
+        } else {
+            log(result.failed == 0 ? .info : .warning,
+                "sync done: \(result.complete) Pokémon complete offline, \(result.failed) failed (run it again to retry them)")
+        }
+        return result
+    }
+
+    /// Syncs `items` with ``workers`` at once, until they are done or the sync is cancelled,
+    /// counting those complete in `complete`; returns those that failed.
+    private func pass(_ items: [PokemonIndex.Item], total: UInt32, complete: Mutex<UInt32>) async -> [PokemonIndex.Item] {
         let next = Mutex(0)
-        let outcome = Mutex((complete: UInt32(0), failed: UInt32(0)))
-        // As many workers as the politeness cap allows; the request gate still keeps room for callers.
+        let failed = Mutex<[PokemonIndex.Item]>([])
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<workers {
                 group.addTask { [self] in
-                    while true {
+                    while !Task.isCancelled {
                         let i = next.withLock { n -> Int in defer { n += 1 }; return n }
                         guard i < items.count else { return }
-                        let ok = await syncOne(items[i])
-                        let done = outcome.withLock { o -> UInt32 in
-                            if ok { o.complete += 1 } else { o.failed += 1 }
-                            return o.complete + o.failed
+                        if await syncOne(items[i]) {
+                            let done = complete.withLock { c -> UInt32 in c += 1; return c }
+                            update(SyncProgress(done: done, total: total, state: .running))
+                        } else if !Task.isCancelled {
+                            failed.withLock { $0.append(items[i]) }
                         }
-                        update(SyncProgress(done: done, total: UInt32(items.count), running: true))
                     }
                 }
             }
         }
-        let result = outcome.withLock { SyncResult(complete: $0.complete, failed: $0.failed) }
-        update(SyncProgress(done: UInt32(items.count), total: UInt32(items.count), running: false))
-        log(result.failed == 0 ? .info : .warning,
-            "sync done: \(result.complete) Pokémon complete offline, \(result.failed) failed (run it again to retry them)")
-        return result
+        // Cancelled: what no worker reached is not done either.
+        return failed.withLock { $0 } + (Task.isCancelled ? Array(items.dropFirst(min(items.count, next.withLock { $0 }))) : [])
     }
 
     /// Detail, species and sprite of one Pokémon, from disk if there (revalidated when stale:
@@ -91,13 +123,19 @@ final class Sync: Sendable {
     }
 
     /// Keeps the progress; tells the bus at most every 1% (and at the start and the end), so a
-    /// sync is not a storm of `PropertiesChanged` signals.
+    /// sync is not a storm of `PropertiesChanged` signals. Workers finish in any order: a count
+    /// older than one already told is dropped, so a widget never sees `done` go back.
     private func update(_ progress: SyncProgress) {
-        let tell = progressNow.withLock { last -> Bool in
-            defer { last = progress }
-            let step = max(1, progress.total / 100)
-            return progress.running != last.running || progress.done == 0 || progress.done / step != last.done / step
+        telling.withLock { _ in
+            let tell = progressNow.withLock { last -> Bool in
+                let stale = progress.state == .running && last.state == .running && progress.total == last.total
+                    && progress.done < last.done
+                if stale { return false }
+                defer { last = progress }
+                let step = max(1, progress.total / 100)
+                return progress.state != last.state || progress.done == 0 || progress.done / step != last.done / step
+            }
+            if tell { report(progress) }
         }
-        if tell { report(progress) }
     }
 }

@@ -57,7 +57,7 @@ public struct ServiceConfiguration: Sendable {
         dataDirectory: String = XDGPaths.dataHome() + "/pokedex",
         memoryCacheBytes: Int = 32 << 20,
         diskCacheBytes: Int = 256 << 20,
-        requestDeadline: Double = 10,
+        requestDeadline: Double = ServiceDefaults.callDeadline,
         notFoundTTL: Double = 3600,
         spriteURLTemplate: String? = nil,
         maxHostConnections: Int = 6,

@@ -12,9 +12,14 @@ extension PokedexService {
         .later { [self] () throws(PokedexError) in try await maintenance.verify() }
     }
 
-    /// `ClearCache()`: both tiers emptied; favorites kept.
+    /// `ClearCache()`: both tiers emptied; favorites kept. Clients hear of it (`CacheCleared`):
+    /// the sprite paths they hold are gone.
     public func clearCache() -> Answer<CacheClearResult> {
-        .later { [self] () throws(PokedexError) in try await maintenance.clear() }
+        .later { [self] () throws(PokedexError) in
+            let result = try await maintenance.clear()
+            events.emit(.cacheCleared)
+            return result
+        }
     }
 
     // MARK: Properties and status (never wait)

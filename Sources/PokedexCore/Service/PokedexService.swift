@@ -96,7 +96,7 @@ public final class PokedexService: Sendable {
         let events = ServiceEvents()
         self.events = events
         syncing = Sync(catalog: catalog, records: records, sprites: sprites, terms: terms, search: search,
-                       workers: configuration.syncParallel, log: log) { events.emit(.sync($0)) }
+                       workers: configuration.syncParallel, clock: clock, log: log) { events.emit(.sync($0)) }
         maintenance = CacheMaintenance(configuration: configuration, store: store, loader: loader, catalog: catalog,
                                        records: records, sprites: sprites, search: search, prefetch: prefetch,
                                        routes: routes, clock: clock, log: log)
@@ -125,15 +125,26 @@ public final class PokedexService: Sendable {
     /// Whether the network answered last time it was asked.
     public var isOnline: Bool { health.isOnline }
 
-    /// What a caller means by a name or number, with "did you mean" when nothing matches.
+    /// What a caller means by a name or number: an API name or a number as written
+    /// (``Catalog/resolve(_:original:in:)``), else a name search finds whole in any language
+    /// ("glurak", "ピカチュウ"), the service's language first; "did you mean" when nothing matches.
     func resolve(_ query: String) async throws(PokedexError) -> PokemonIndex.Item {
         let q = try Catalog.normalize(query)
         let index = try await catalog.index()
         do {
             return try Catalog.resolve(q, original: query, in: index)
         } catch {
+            if case .notFound = error, let item = try? await search.index().named(query, preferring: configuration.language) {
+                return item
+            }
             throw await search.withSuggestion(error, for: q)
         }
+    }
+
+    /// ``resolve(_:)`` from memory alone; nil where it needs to wait (or finds nothing).
+    func resolveFromMemory(_ query: String) throws(PokedexError) -> PokemonIndex.Item? {
+        if let item = try catalog.resolveFromMemory(query) { return item }
+        return search.builtIndex?.named(query, preferring: configuration.language)
     }
 
     // MARK: Calls
@@ -156,7 +167,7 @@ public final class PokedexService: Sendable {
 
     /// `Detail(pokemon)`: types, stats, sizes, genus, flavour text and the sprite's path.
     public func detail(_ query: String) throws(PokedexError) -> Answer<PokemonDetail> {
-        if let item = try catalog.resolveFromMemory(query), let d = details.fromMemory(item) { return .now(d) }
+        if let item = try resolveFromMemory(query), let d = details.fromMemory(item) { return .now(d) }
         return .later { [self] () throws(PokedexError) in try await details.load(try await resolve(query)) }
     }
 
@@ -164,9 +175,14 @@ public final class PokedexService: Sendable {
     /// prefixes, word prefixes, substrings, then typo-tolerant matches; `type:` and `gen:` filter.
     public func searchDetailed(_ query: String, limit: UInt32) throws(PokedexError) -> Answer<[SearchMatch]> {
         let q = try SearchEngine.check(query, limit: limit)
-        if let hits = search.searchFromMemory(q, limit: limit) { return .now(hits.map { match($0, rows.fromMemory) }) }
+        if let hits = search.searchFromMemory(q, limit: limit) {
+            if let e = search.unknownFilter(q) { throw e }
+            return .now(hits.map { match($0, rows.fromMemory) })
+        }
         return .later { [self] () throws(PokedexError) in
-            try await search.search(q, limit: limit).map { match($0, rows.checkingDisk) }
+            let hits = try await search.search(q, limit: limit)
+            if let e = search.unknownFilter(q) { throw e }
+            return hits.map { match($0, rows.checkingDisk) }
         }
     }
 
@@ -183,9 +199,14 @@ public final class PokedexService: Sendable {
             let start = min(Int(offset), hits.count), end = min(hits.count, start + Int(limit))
             return ListPage(total: UInt32(hits.count), entries: hits[start..<end].map { row($0.item) })
         }
-        if let hits = search.searchFromMemory(q, limit: SearchEngine.maxMatches) { return .now(page(hits, rows.fromMemory)) }
+        if let hits = search.searchFromMemory(q, limit: SearchEngine.maxMatches) {
+            if let e = search.unknownFilter(q) { throw e }
+            return .now(page(hits, rows.fromMemory))
+        }
         return .later { [self] () throws(PokedexError) in
-            page(try await search.search(q, limit: SearchEngine.maxMatches), rows.checkingDisk)
+            let hits = try await search.search(q, limit: SearchEngine.maxMatches)
+            if let e = search.unknownFilter(q) { throw e }
+            return page(hits, rows.checkingDisk)
         }
     }
 
