@@ -12,6 +12,12 @@ public enum LocalizedText {
         return nil
     }
 
+    /// Whether a text in `code` reads as `language`'s: the same code (any case), or its relative.
+    public static func relative(_ code: String, of language: String) -> Bool {
+        let code = code.lowercased(), language = language.lowercased()
+        return code == language || relatives(of: language).contains(code)
+    }
+
     /// The codes whose text a reader of `language` reads next best.
     static func relatives(of language: String) -> [String] {
         switch language {

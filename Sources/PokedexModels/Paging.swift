@@ -22,9 +22,11 @@ public enum Paging {
         page >= 1 && page <= pages(total: total, perPage: perPage)
     }
 
-    /// What to say about a page past the end.
-    public static func pastTheEnd(page: Int, perPage: Int, total: UInt32) -> String {
+    /// What to say about a page past the end, in the language of `words`.
+    public static func pastTheEnd(page: Int, perPage: Int, total: UInt32, words w: Words = .english) -> String {
         let pages = pages(total: total, perPage: perPage)
-        return "page \(page) is past the end: there \(pages == 1 ? "is 1 page" : "are \(pages) pages") of \(perPage) (\(total) Pokémon)"
+        return pages == 1
+            ? w.trf("page %s is past the end: there is 1 page of %s (%s Pokémon)", String(page), String(perPage), String(total))
+            : w.trf("page %s is past the end: there are %s pages of %s (%s Pokémon)", String(page), String(pages), String(perPage), String(total))
     }
 }

@@ -81,7 +81,41 @@ public struct SpeciesRecord: Sendable, Codable, Equatable {
     /// The genus in `language`, else English ("" where there is none).
     public func genus(in language: String) -> String { genera.flatMap { LocalizedText.pick($0, language) } ?? genus }
     /// The newest flavour text in `language`, else English ("" where there is none).
-    public func flavorText(in language: String) -> String { flavorTexts.flatMap { LocalizedText.pick($0, language) } ?? flavorText }
+    public func flavorText(in language: String) -> String {
+        FlavorText.joined(flavorTexts.flatMap { LocalizedText.pick($0, language) } ?? flavorText)
+    }
+}
+
+/// Flavour text as people read it.
+public enum FlavorText {
+    /// PokeAPI breaks its lines as the games' text boxes did; they are read as one line (a
+    /// space where a break was). Between two Chinese or Japanese letters there is no space:
+    /// "皮卡丘們把尾巴貼在一起", not "皮卡丘們把尾巴 貼在一起"; the kana texts, which space their
+    /// words with ideographic spaces, get one there ("まで　ハネを"). Records cached before read
+    /// the same.
+    public static func joined(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isCJK) else { return text }
+        let spaced = text.unicodeScalars.contains("\u{3000}")
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        for (i, u) in scalars.enumerated() {
+            if u == " ", i > 0, i + 1 < scalars.count, isCJK(scalars[i - 1]), isCJK(scalars[i + 1]) {
+                if spaced, scalars[i - 1] != "\u{3000}", scalars[i + 1] != "\u{3000}" { out.append("\u{3000}") }
+                continue
+            }
+            out.append(u)
+        }
+        return String(out)
+    }
+
+    /// Written without spaces between words: Han, kana, their punctuation and full-width forms
+    /// (not Hangul: Korean spaces its words).
+    static func isCJK(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x3000...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFF9F, 0x20000...0x2FFFF: return true
+        default: return false
+        }
+    }
 }
 
 /// The answer to `Detail`.

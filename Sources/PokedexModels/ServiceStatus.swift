@@ -92,14 +92,16 @@ public struct SandboxStatus: Equatable, Sendable {
 
     /// `landlock ABI 7 (files, tcp, scopes); namespaces: yes`, or
     /// `no landlock (landlock is not in this kernel); namespaces: no`.
-    public var summary: String {
-        var landlock: String
-        if restricted.isEmpty {
-            landlock = "no landlock" + (missing.isEmpty ? "" : " (" + missing.joined(separator: "; ") + ")")
-        } else {
-            landlock = "landlock ABI \(landlockABI) (\(restricted.joined(separator: ", ")))"
-            if !missing.isEmpty { landlock += ", without " + missing.joined(separator: "; ") }
-        }
-        return landlock + "; namespaces: " + (namespaces ? "yes" : "no")
+    public var summary: String { summary(.english) }
+
+    /// ``summary`` in `words`: `Landlock-ABI 7 (Dateien, TCP, Bereiche); Namensräume: nein`.
+    public func summary(_ words: Words) -> String {
+        let M = ServiceMessages.self
+        let named = [("files", M.landlockFiles), ("tcp", M.landlockTCP), ("scopes", M.landlockScopes)]
+        let what = restricted.map { r in named.first { $0.0 == r }.map { words.tr($0.1) } ?? r }.joined(separator: ", ")
+        let why = missing.map { ServiceMessages.translate($0, words) }.joined(separator: "; ")
+        let landlock = restricted.isEmpty ? (missing.isEmpty ? words.tr(M.noLandlock) : words.trf(M.noLandlockBecause, why))
+            : missing.isEmpty ? words.trf(M.landlock, String(landlockABI), what) : words.trf(M.landlockWithout, String(landlockABI), what, why)
+        return landlock + "; " + words.trf(M.namespaces, words.tr(namespaces ? M.yes : M.no))
     }
 }

@@ -6,11 +6,16 @@
 /// what `tools/update-po` extracts into `po/pokedexd.pot`.
 public struct Words: Sendable {
     private let lookup: @Sendable (String) -> String
+    private let pluralLookup: @Sendable (String, String, Int) -> String
     /// "." in English, "," in German.
     public let decimalSeparator: String
 
-    public init(decimalSeparator: String = ".", lookup: @escaping @Sendable (String) -> String) {
+    /// `plural`: the form of (one, many) for a count, as the language's rule picks it; by
+    /// default English's, each form through `lookup`.
+    public init(decimalSeparator: String = ".", lookup: @escaping @Sendable (String) -> String,
+                plural: (@Sendable (String, String, Int) -> String)? = nil) {
         self.lookup = lookup
+        self.pluralLookup = plural ?? { one, many, n in lookup(n == 1 ? one : many) }
         self.decimalSeparator = decimalSeparator
     }
 
@@ -22,11 +27,13 @@ public struct Words: Sendable {
 
     /// `msgid` in the reader's language with each `%s` replaced by the next of `values`, in
     /// order (no other directive is read: a translation cannot make this read memory).
-    public func trf(_ msgid: String, _ values: String...) -> String {
+    public func trf(_ msgid: String, _ values: String...) -> String { format(lookup(msgid), values) }
+
+    private func format(_ template: String, _ values: [String]) -> String {
         var out = ""
         var next = values.makeIterator()
         var percent = false
-        for c in lookup(msgid) {
+        for c in template {
             if percent {
                 percent = false
                 if c == "s" { out += next.next() ?? ""; continue }
@@ -36,6 +43,13 @@ public struct Words: Sendable {
         }
         if percent { out.append("%") }
         return out
+    }
+
+    /// ``trf(_:_:)`` of the form that `n` takes: `one` or `many` in English ("1 file",
+    /// "3 files"), as many forms as the reader's language has in its catalogue. `n` is the
+    /// first value.
+    public func trn(_ one: String, _ many: String, _ n: Int, _ values: String...) -> String {
+        format(pluralLookup(one, many, n), [String(n)] + values)
     }
 
     /// `n` tenths as `x.y` with the locale's separator: `0,4` in German.

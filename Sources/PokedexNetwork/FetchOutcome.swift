@@ -32,17 +32,17 @@ package enum FetchError: Error, Equatable, Sendable {
         case .hostNotAllowed(let host):
             return .unavailable("\(context): refusing to fetch from \(host), which is not an allowed host")
         case .http(let status, let url):
-            return .unavailable("\(context): PokeAPI answered HTTP \(status) for \(url), and nothing is cached")
+            return .unavailable(ServiceMessages.format(ServiceMessages.httpStatus, context, String(status), url))
         case .transport(let failure, let url):
-            return .unavailable("\(context): cannot reach \(HostHealth.authority(url) ?? url) (\(failure)), and nothing is cached")
+            return .unavailable(ServiceMessages.format(ServiceMessages.cannotReach, context, HostHealth.authority(url) ?? url, "\(failure)"))
         case .deadline(let url):
-            return .unavailable("\(context): \(HostHealth.authority(url) ?? url) did not answer in time, and nothing is cached")
+            return .unavailable(ServiceMessages.format(ServiceMessages.noAnswerInTime, context, HostHealth.authority(url) ?? url))
         case .unexpectedNotModified(let url):
             return .unavailable("\(context): PokeAPI answered 304 Not Modified for \(url) without being asked to revalidate")
         case .cancelled:
-            return .unavailable("\(context): the request was cancelled")
+            return .unavailable(ServiceMessages.format(ServiceMessages.cancelled, context))
         case .hostDown(_, let message):
-            return .unavailable("\(context): \(message), and nothing is cached")
+            return .unavailable(ServiceMessages.format(ServiceMessages.notCached, context, message))
         case .insecure(let url):
             return .unavailable("\(context): refusing \(url): the API is https, so nothing is fetched over plain http")
         case .tooLarge(let url, let limit):

@@ -84,17 +84,17 @@ enum Landlock {
         let abi = Int(pdx_landlock_abi())
         guard abi > 0 else {
             status.missing = [abi == -Int(EOPNOTSUPP) ? "landlock is disabled at boot (lsm=)"
-                : abi == -Int(ENOSYS) ? "landlock is not in this kernel" : "landlock refused: " + String(cString: strerror(Int32(-abi)))]
+                : abi == -Int(ENOSYS) ? ServiceMessages.landlockNotInKernel : "landlock refused: " + String(cString: strerror(Int32(-abi)))]
             return status
         }
         var fsAll: UInt64 = (1 << 13) - 1
-        if abi >= 2 { fsAll |= UInt64(PDX_LL_FS_REFER) } else { status.missing.append("refer: needs ABI 2") }
-        if abi >= 3 { fsAll |= UInt64(PDX_LL_FS_TRUNCATE) } else { status.missing.append("truncate: needs ABI 3") }
-        if abi >= 5 { fsAll |= UInt64(PDX_LL_FS_IOCTL_DEV) } else { status.missing.append("ioctl_dev: needs ABI 5") }
+        if abi >= 2 { fsAll |= UInt64(PDX_LL_FS_REFER) } else { status.missing.append(ServiceMessages.format(ServiceMessages.needsABI, "refer", "2")) }
+        if abi >= 3 { fsAll |= UInt64(PDX_LL_FS_TRUNCATE) } else { status.missing.append(ServiceMessages.format(ServiceMessages.needsABI, "truncate", "3")) }
+        if abi >= 5 { fsAll |= UInt64(PDX_LL_FS_IOCTL_DEV) } else { status.missing.append(ServiceMessages.format(ServiceMessages.needsABI, "ioctl_dev", "5")) }
         let net: UInt64 = abi >= 4 ? UInt64(PDX_LL_NET_BIND_TCP | PDX_LL_NET_CONNECT_TCP) : 0
-        if net == 0 { status.missing.append("tcp: needs ABI 4") }
+        if net == 0 { status.missing.append(ServiceMessages.format(ServiceMessages.needsABI, "tcp", "4")) }
         let scoped: UInt64 = abi >= 6 ? UInt64(PDX_LL_SCOPE_SIGNAL | PDX_LL_SCOPE_ABSTRACT_UNIX_SOCKET) : 0
-        if scoped == 0 { status.missing.append("scopes: needs ABI 6") }
+        if scoped == 0 { status.missing.append(ServiceMessages.format(ServiceMessages.needsABI, "scopes", "6")) }
 
         let ruleset = pdx_landlock_create(fsAll, net, scoped)
         guard ruleset >= 0 else {

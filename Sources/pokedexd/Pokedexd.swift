@@ -118,7 +118,7 @@ struct Pokedexd: ParsableCommand {
         if hosts.isEmpty { hosts = ServiceConfiguration.defaultSpriteHosts }
         let memory = try Self.number(memoryCacheMiB, "POKEDEX_MEMORY_CACHE_MIB", 32)
         let disk = try Self.number(diskCacheMiB, "POKEDEX_DISK_CACHE_MIB", 256)
-        let deadline = try Self.number(timeout, "POKEDEX_TIMEOUT", 10.0)
+        let deadline = try Self.number(timeout, "POKEDEX_TIMEOUT", ServiceDefaults.callDeadline)
         let maxHost = try Self.number(maxHostConnections, "POKEDEX_MAX_HOST_CONNECTIONS", 6)
         let idle = try Self.number(idleTimeout, "POKEDEX_IDLE_TIMEOUT", 300.0)
         let maxRequests = try Self.number(self.maxRequests, "POKEDEX_MAX_REQUESTS", 64)
@@ -176,7 +176,7 @@ struct Pokedexd: ParsableCommand {
         config.sandbox = confine
             ? Landlock.apply(Landlock.policy(config, caFile: caFile, localeDirectory: localeDirectory,
                                              environment: ProcessInfo.processInfo.environment), log: log)
-            : SandboxStatus(missing: ["turned off by --landlock=no"], namespaces: Landlock.ownUserNamespace())
+            : SandboxStatus(missing: [ServiceMessages.landlockOff], namespaces: Landlock.ownUserNamespace())
         if let checks = Self.env("POKEDEX_SANDBOX_SELFCHECK") { SandboxSelfCheck.run(checks, report: config.cacheDirectory + "/sandbox-self-check", log: log) }
         do {
             let loop = try EventLoop()

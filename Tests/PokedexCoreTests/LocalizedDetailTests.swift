@@ -77,7 +77,7 @@ final class LocalizedDetailTests: XCTestCase {
         XCTAssertEqual(ja.language, "ja-hrkt")
         XCTAssertEqual(ja.displayName, "ピカチュウ")
         XCTAssertEqual(ja.genus, "ねずみポケモン")
-        XCTAssertEqual(ja.flavorText, "おたがいの　しっぽを くっつけて")
+        XCTAssertEqual(ja.flavorText, "おたがいの　しっぽを　くっつけて", "a break between kana spaced with ideographic spaces is one of them")
         XCTAssertEqual(ja.typeNames, ["でんき", "ひこう"])
         XCTAssertEqual(ja.statNames, ["HP", "すばやさ"])
     }

@@ -18,7 +18,7 @@ final class Catalog: Sendable {
         do {
             return try await loader.load(APIRoutes.indexKey, url: routes.index, .index)
         } catch {
-            throw PokedexError.wrap(error, context: "the Pokémon list is not available")
+            throw PokedexError.wrap(error, context: ServiceMessages.listUnavailable)
         }
     }
 
@@ -31,18 +31,18 @@ final class Catalog: Sendable {
     /// Trims, lower-cases and checks a caller's Pokémon name or number.
     static func normalize(_ query: String) throws(PokedexError) -> String {
         let q = query.trimmingWhitespace().lowercased()
-        guard !q.isEmpty else { throw .invalidArgument("give a Pokémon name or number, not an empty string") }
+        guard !q.isEmpty else { throw .invalidArgument(ServiceMessages.emptyName) }
         return q
     }
 
     /// A normalized name or number in the list, or NotFound.
     static func resolve(_ normalized: String, original: String, in index: PokemonIndex) throws(PokedexError) -> PokemonIndex.Item {
         if let n = PokedexNumber.parse(normalized) {
-            guard let item = index.item(id: n) else { throw .notFound("no Pokémon with number \(n)") }
+            guard let item = index.item(id: n) else { throw .notFound(ServiceMessages.format(ServiceMessages.noNumber, String(n))) }
             return item
         }
         if normalized.allSatisfy(\.isASCII), normalized.allSatisfy(\.isNumber) {
-            throw .notFound("no Pokémon with number \(quoted(normalized))")  // too long to be one
+            throw .notFound(ServiceMessages.format(ServiceMessages.noNumber, quoted(normalized)))  // too long to be one
         }
         if let item = index.item(named: normalized) { return item }
         let spellings = Self.spellings(of: normalized)
@@ -54,10 +54,10 @@ final class Catalog: Sendable {
             if forms.count == 1 { return forms[0] }
             if forms.count > 1 {
                 let names = forms.prefix(Self.maxCandidates).map(\.name)
-                throw .notFound("\(stem): did you mean \(names.dropLast().joined(separator: ", ")) or \(names.last!)?")
+                throw .notFound(ServiceMessages.format(ServiceMessages.candidates, stem, names.dropLast().joined(separator: ", "), names.last!))
             }
         }
-        throw .notFound("no Pokémon named \(quoted(String(original.trimmingWhitespace())))")
+        throw .notFound(ServiceMessages.format(ServiceMessages.noName, quoted(String(original.trimmingWhitespace()))))
     }
 
     /// The most candidates an ambiguous name lists.

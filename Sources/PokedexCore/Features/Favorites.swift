@@ -110,7 +110,7 @@ public actor FavoritesBook {
         }
         // The point of no return: after this the call answers with what it did, even at shutdown.
         guard CallTrace.current?.beginCommit() ?? true else {
-            throw PokedexError.unavailable("pokedexd is shutting down; nothing was changed, so trying again is safe")
+            throw PokedexError.unavailable(ServiceMessages.joined(ServiceMessages.shuttingDown, ServiceMessages.nothingChanged))
         }
         do {
             try persistence.save(next)

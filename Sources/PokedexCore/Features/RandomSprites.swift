@@ -58,7 +58,7 @@ final class RandomSprites: Sendable {
         if favoritesOnly {
             candidates = await favorites.all().map { PokemonIndex.Item(id: $0.id, name: $0.name) }
             guard !candidates.isEmpty else {
-                throw .notFound("there are no favorites to pick from yet: add one with 'pokectl fav NAME'")
+                throw .notFound(ServiceMessages.noFavoritesToPick)
             }
         } else {
             candidates = try await catalog.index().items

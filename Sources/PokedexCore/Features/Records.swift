@@ -26,7 +26,7 @@ final class Records: Sendable {
             pattern.learn(from: record)
             return record
         } catch {
-            throw PokedexError.wrap(error, context: "no details for \(item.name) (#\(item.id))")
+            throw PokedexError.wrap(error, context: ServiceMessages.format(ServiceMessages.noDetails, item.name, String(item.id)))
         }
     }
 

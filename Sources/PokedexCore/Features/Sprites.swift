@@ -88,7 +88,7 @@ final class Sprites: Sendable {
         let onDisk = still.pathOnDisk(item.id)
         if !onDisk.isEmpty { return onDisk }
         let known = records.pokemonOnHand(item.id)
-        if let known, known.spriteURL == nil { throw .notFound("\(item.name) has no default sprite") }
+        if let known, known.spriteURL == nil { throw .notFound(ServiceMessages.format(ServiceMessages.noDefaultSprite, item.name)) }
         var guess = known?.spriteURL ?? pattern.guess(item.id)
         var guessFailure: any Error
         var guesses = 0
@@ -106,22 +106,22 @@ final class Sprites: Sendable {
             }
             guesses += 1
             guard known == nil, !Task.isCancelled else {
-                throw PokedexError.wrap(guessFailure, context: "the sprite of \(item.name) is not available")
+                throw PokedexError.wrap(guessFailure, context: ServiceMessages.format(ServiceMessages.spriteUnavailable, item.name))
             }
             if betterGuess() { continue }
             let worth = await worthABody(afterGuessFailed: guess, guessFailure, item)
             if betterGuess() { continue }
-            guard worth else { throw PokedexError.wrap(guessFailure, context: "the sprite of \(item.name) is not available") }
+            guard worth else { throw PokedexError.wrap(guessFailure, context: ServiceMessages.format(ServiceMessages.spriteUnavailable, item.name)) }
             break
         }
         // The guess missed (404, a host that is not allowed, or one that bodies may not name):
         // the body names the URL.
         let record = try await records.pokemon(item)
-        guard let url = record.spriteURL else { throw .notFound("\(item.name) has no default sprite") }
+        guard let url = record.spriteURL else { throw .notFound(ServiceMessages.format(ServiceMessages.noDefaultSprite, item.name)) }
         do {
             return try await still.ensure(item.id, url: url)
         } catch {
-            throw PokedexError.wrap(error, context: "the sprite of \(item.name) is not available")
+            throw PokedexError.wrap(error, context: ServiceMessages.format(ServiceMessages.spriteUnavailable, item.name))
         }
     }
 
@@ -159,7 +159,7 @@ final class Sprites: Sendable {
         if !onDisk.isEmpty { return onDisk }
         let url: String
         switch records.pokemonOnHand(item.id)?.shinySpriteURL {
-        case ""?: throw .notFound("\(item.name) has no shiny sprite")
+        case ""?: throw .notFound(ServiceMessages.format(ServiceMessages.noShinySprite, item.name))
         case let named?: url = named
         case nil:
             guard let guess = pattern.shinyGuess(item.id) else { throw .notFound("where the shiny sprite of \(item.name) is is not known") }
@@ -168,7 +168,7 @@ final class Sprites: Sendable {
         do {
             return try await shiny.ensure(item.id, url: url)
         } catch {
-            throw PokedexError.wrap(error, context: "the shiny sprite of \(item.name) is not available")
+            throw PokedexError.wrap(error, context: ServiceMessages.format(ServiceMessages.shinyUnavailable, item.name))
         }
     }
 

@@ -180,7 +180,9 @@ public enum APIDecoding {
                              genera: genera, flavorTexts: flavors)
     }
 
-    /// Removes the API's form feeds, soft hyphens and hard line breaks, and folds spaces.
+    /// Removes the API's form feeds, soft hyphens and hard line breaks, and folds spaces (a
+    /// line break between Chinese or Japanese letters is joined as they are read:
+    /// ``FlavorText/joined(_:)``).
     public static func cleanFlavorText(_ text: String) -> String {
         var out = ""
         var lastWasSpace = true

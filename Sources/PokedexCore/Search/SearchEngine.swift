@@ -47,12 +47,19 @@ final class SearchEngine: Sendable {
     /// Checks a caller's query and limit.
     static func check(_ query: String, limit: UInt32) throws(PokedexError) -> SearchQuery {
         try Catalog.checkLimit(limit)
-        guard query.unicodeScalars.count <= 256 else { throw .invalidArgument("the search query is too long (at most 256 characters)") }
+        guard query.unicodeScalars.count <= 256 else { throw .invalidArgument(ServiceMessages.format(ServiceMessages.queryTooLong, "256")) }
         let q = SearchQuery(parsing: query)
         guard !q.text.isEmpty || q.hasFilters else {
-            throw .invalidArgument("the search query is empty; give part of a name, a number, type:NAME or gen:N")
+            throw .invalidArgument(ServiceMessages.joined(ServiceMessages.queryEmpty, ServiceMessages.queryHint))
         }
         return q
+    }
+
+    /// A filter of `q` that names no type or generation there is, as the caller's error; nil
+    /// when there is none (or the filters are not known yet: the search finds nothing then).
+    func unknownFilter(_ q: SearchQuery) -> PokedexError? {
+        guard q.hasFilters, state.withLock({ $0.filters }) != nil else { return nil }
+        return builtIndex?.unknownFilter(q).map { .invalidArgument($0) }
     }
 
     /// The hits if the index (and the filters the query names) are built and current, else nil.
@@ -69,11 +76,20 @@ final class SearchEngine: Sendable {
         return try await index().search(q, limit: Int(limit))
     }
 
-    /// Ends a NotFound message with the best guess: `…; did you mean "pikachu"?`.
+    /// Ends a NotFound message with the best guess: `…; did you mean "pikachu"?`. A number has
+    /// no near miss ("0" is not "type-null"): its message says which numbers there are.
     func withSuggestion(_ error: PokedexError, for query: String) async -> PokedexError {
-        guard case .notFound(let message) = error, query.unicodeScalars.count <= 64, !message.contains("did you mean"),
-              let guess = try? await index().suggestion(for: query) else { return error }
-        return .notFound(message + "; did you mean \"\(guess)\"?")
+        guard case .notFound(let message) = error, query.unicodeScalars.count <= 64, !message.contains("did you mean") else { return error }
+        if PokedexNumber.parse(query) != nil || query.allSatisfy(\.isNumber) {
+            guard let index = try? await catalog.index() else { return error }
+            let species = index.items.lazy.map(\.id).filter(PokemonID.isDefaultForm).max() ?? 0
+            let forms = index.items.lazy.map(\.id).filter { !PokemonID.isDefaultForm($0) }
+            let range = forms.isEmpty ? ServiceMessages.format(ServiceMessages.numbersRun, String(species))
+                : ServiceMessages.format(ServiceMessages.numbersRunWithForms, String(species), String(forms.min()!), String(forms.max()!))
+            return .notFound(ServiceMessages.joined(message, range))
+        }
+        guard let guess = try? await index().suggestion(for: query) else { return error }
+        return .notFound(ServiceMessages.joined(message, ServiceMessages.format(ServiceMessages.didYouMean, "\"\(guess)\"")))
     }
 
     /// (species whose localized names are indexed, species the API lists): every species the
@@ -162,7 +178,7 @@ final class SearchEngine: Sendable {
             let filters = try await filterFlight.run(0) { [self] in try await fetchFilters() }
             if state.withLock({ $0.filters }) == nil { use(filters) }
         } catch {
-            throw PokedexError.wrap(error, context: "type and generation filters are not available")
+            throw PokedexError.wrap(error, context: ServiceMessages.filtersUnavailable)
         }
     }
 

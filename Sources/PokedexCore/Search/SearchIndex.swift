@@ -268,23 +268,4 @@ public struct SearchIndex: Sendable {
         }
         return lo
     }
-
-    /// The single best guess for a name that does not exist, for "did you mean".
-    public func suggestion(for text: String) -> String? {
-        search(SearchQuery(parsing: text), limit: 1).first.map(\.item.name)
-    }
-
-    private func filterIDs(_ query: SearchQuery) -> Set<UInt32>? {
-        guard query.hasFilters else { return nil }
-        var ids: Set<UInt32>?
-        for t in query.types {
-            let members = typeMembers[t] ?? typeNames[TextFolding.fold(t)].flatMap { typeMembers[$0] } ?? []
-            ids = ids.map { $0.intersection(members) } ?? members
-        }
-        if let g = query.generation {
-            let members = generationMembers[g] ?? []
-            ids = ids.map { $0.intersection(members) } ?? members
-        }
-        return ids ?? []
-    }
 }

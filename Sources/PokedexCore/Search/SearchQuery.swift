@@ -79,6 +79,14 @@ public struct SearchQuery: Equatable, Sendable {
         text = PokedexNumber.parse(joined).map(String.init) ?? TextFolding.fold(joined)
     }
 
+    /// The whole of `raw` as a name, with no filters read in it: what a person typed to name
+    /// one Pokémon ("Type:0" is Type: Null in French, not a filter).
+    public init(name raw: String) {
+        types = []
+        generation = nil
+        text = TextFolding.fold(raw)
+    }
+
     static let roman = ["i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9]
     public var hasFilters: Bool { !types.isEmpty || generation != nil }
 }

@@ -5,7 +5,7 @@ extension PokedexError {
     static func wrap(_ error: any Error, context: String) -> PokedexError {
         if let e = error as? PokedexError { return e }
         if let e = error as? FetchError { return e.asPokedexError(context: context) }
-        if error is CancellationError { return .unavailable("\(context): the request was cancelled") }
+        if error is CancellationError { return .unavailable(ServiceMessages.format(ServiceMessages.cancelled, context)) }
         return .unavailable("\(context): \(error)")
     }
 

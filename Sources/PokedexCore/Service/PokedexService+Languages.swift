@@ -19,7 +19,7 @@ extension PokedexService {
     /// Pokémon that has them.
     public func localizedDetail(_ query: String, language argument: String) throws(PokedexError) -> Answer<PokemonDetail> {
         let code = try language(argument)
-        if let item = try catalog.resolveFromMemory(query), let d = details.fromMemory(item, language: code) { return .now(d) }
+        if let item = try resolveFromMemory(query), let d = details.fromMemory(item, language: code) { return .now(d) }
         return .later { [self] () throws(PokedexError) in try await details.load(try await resolve(query), language: code) }
     }
 
