@@ -28,15 +28,20 @@ public struct DetailCard {
         self.graphic = graphic
     }
 
-    /// The card with room for ``graphic``, and the line the room starts on (the picture is drawn
-    /// from the start of that line). On the picture's lines the cursor steps over the room
-    /// (`CSI n C`) instead of writing spaces, which would erase a sixel picture under them.
-    public func renderLeavingRoom() -> (lines: [String], pictureLine: Int) {
+    /// The card with room for ``graphic`` left blank, and the line the room starts on.
+    public func renderWithRoom() -> (lines: [String], pictureLine: Int) {
         guard let g = graphic else { return (render(), 0) }
         let blank = Array(repeating: String(repeating: " ", count: g.columns), count: g.rows)
-        var lines = layout(art: blank)
         let text = width >= Self.sideBySideWidth ? facts(width: width - g.columns - 2).count : 0
-        let top = max(0, (max(g.rows, text) - g.rows) / 2)
+        return (layout(art: blank), max(0, (max(g.rows, text) - g.rows) / 2))
+    }
+
+    /// ``renderWithRoom()`` for a card printed line by line (the picture is drawn from the start
+    /// of `pictureLine`). On the picture's lines the cursor steps over the room (`CSI n C`)
+    /// instead of writing spaces, which would erase a sixel picture under them.
+    public func renderLeavingRoom() -> (lines: [String], pictureLine: Int) {
+        guard let g = graphic else { return (render(), 0) }
+        var (lines, top) = renderWithRoom()
         for i in top..<min(lines.count, top + g.rows) {
             let n = lines[i].prefix(while: { $0 == " " }).count
             if n > 0 { lines[i] = "\u{1B}[\(n)C" + lines[i].dropFirst(n) }

@@ -133,6 +133,42 @@ wait_for '^[^a-z]*list\) ' "its long lines wrap instead of being cut"
 keys x q
 closed waiting 0 "waiting, then served"
 
+# Issue 36: an outage, then recovery, with no key pressed. A fresh cache and no pre-warming, so
+# what browse pages to during the outage is not on disk; the API back, every tile on screen fills
+# by itself, within one probe interval of the status turning online.
+mock_set() { curl -s -X POST -d "$1" "$MOCK/__control" >/dev/null; }
+kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
+rm -rf "$XDG_CACHE_HOME/pokedex"
+start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=no --no-prefetch
+open_browse outage
+wait_for '1–[0-9]+ of 46' "outage: the grid opens"
+mock_set '{"offline": true}'
+keys G
+wait_for '● offline' "outage: paging into what is not cached, browse says offline"
+sleep 1
+back=$(date +%s.%N)
+mock_set '{"offline": false}'
+online_at="" filled_at=""
+for _ in $(seq 600); do
+    s_now=$(screen)
+    [ -z "$online_at" ] && grep -q '● online' <<<"$s_now" && online_at=$(date +%s.%N)
+    if [ -n "$online_at" ] && grep -q '–46 of 46' <<<"$s_now" && ! grep -q '░' <<<"$s_now"; then filled_at=$(date +%s.%N); break; fi
+    sleep 0.1
+done
+if [ -n "$filled_at" ]; then
+    to_online=$(awk -v a="$back" -v b="$online_at" 'BEGIN { printf "%.1f", b - a }')
+    to_fill=$(awk -v a="$online_at" -v b="$filled_at" 'BEGIN { printf "%.1f", b - a }')
+    ok "outage: every tile filled with no key pressed ($to_online s to online, $to_fill s more to fill)"
+    # The probes after an outage come at 1, 2, 4 … s (each stretched by up to a quarter): the
+    # screen is whole again before the probe after the one that found the API back.
+    awk -v d="$to_fill" 'BEGIN { exit !(d < 5) }' && ok "outage: the tiles filled within a probe interval of the status" \
+        || fail "outage: $to_fill s between online and the tiles"
+else
+    fail "outage: tiles still empty 60 s after the API came back"; screen | sed 's/^/     |/'
+fi
+keys q
+closed outage 0 "outage and recovery"
+
 # TERM=dumb: a refusal with a message, not escape codes as text.
 err=$(TERM=dumb script -qec "pokectl browse" /dev/null 2>&1); code=$?
 echo "$err" | grep -q "cannot draw on this terminal (TERM=dumb)" && ok "TERM=dumb: refuses with a message" || fail "TERM=dumb: $code $err"

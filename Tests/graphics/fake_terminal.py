@@ -10,6 +10,7 @@ as a sixel terminal, or not at all, and reports what the command wrote and how l
           after "ESC[6;20", then nothing)
   --env   set (or, with an empty value, remove) a variable for the command
   --keys  type TEXT (Python escapes: \\x1b[6~ is PgDn) that many seconds after the start
+  --answer-after  answer that many seconds after the queries came (a terminal over SSH)
   --size  the pty's size in cells (default 80x24; 10x20 pixels a cell)
   --pixels  the pty's size in pixels as TIOCGWINSZ gives it (default cells × 10x20; up to
           65535x65535: a hostile window size)
@@ -38,7 +39,7 @@ def main():
     env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor")
     env.pop("NO_COLOR", None)
     env.pop("TMUX", None)
-    keys, cols, rows, pixels = [], 80, 24, None
+    keys, cols, rows, pixels, answer_after = [], 80, 24, None, 0.0
     while opts:
         flag, value = opts[0], opts[1]
         opts = opts[2:]
@@ -55,6 +56,8 @@ def main():
             cols, rows = map(int, value.split("x"))
         elif flag == "--pixels":
             pixels = tuple(map(int, value.split("x")))
+        elif flag == "--answer-after":
+            answer_after = float(value)
         else:
             sys.exit(f"unknown option {flag}")
     keys.sort()
@@ -84,7 +87,10 @@ def main():
         if not queried and b"\x1b[c" in out:
             queried = True
             answered_after = time.perf_counter() - start
-            if ANSWERS[kind]:
+            if ANSWERS[kind] and answer_after > 0:
+                keys.append((answered_after + answer_after, ANSWERS[kind]))
+                keys.sort()
+            elif ANSWERS[kind]:
                 os.write(fd, ANSWERS[kind])
     # Still running after 5 s of silence: keep reading (a writer blocked on a full pty would
     # never exit), and kill it after 20 s more.

@@ -36,13 +36,25 @@ check "kitty: the terminal is asked (kitty query, cell size, DA1) and the card i
 check "sixel: DA1 with 4 draws a sixel image, transparent background (P2=1)" bash -c "
     run sixel -- pokectl show pikachu --verbose && [ \$(field queried) = true ] && has \$'\eP0;1;0q' &&
     has 'sprite drawn with sixel' && ! has \$'\e_Ga=T'"
-check "silent: half blocks after the 100 ms timeout, within 120 ms of the forced half blocks" bash -c "
+# A terminal that never answers: half blocks chosen after 100 ms; its answers are then waited for
+# (every real terminal answers Device Attributes) at most a second after the queries, so that a
+# late one reaches no shell, then the terminal is given back.
+check "silent: half blocks after the 100 ms timeout; the terminal given back within a second of the queries" bash -c "
     a=(); b=()
     for i in 1 2 3; do
-        run silent -- pokectl show pikachu --verbose && a+=(\$(field seconds)) && has 'did not answer within 100 ms' && grep -qaE '▀|█' $TMP/run.out || exit 1
+        run silent -- pokectl show pikachu --verbose && a+=(\$(field seconds)) && has 'did not answer within 100 ms' && grep -qaE '▀|█' $TMP/run.out &&
+            [ \$(field restored) = true ] || exit 1
         run silent -- pokectl show pikachu --image-protocol blocks && b+=(\$(field seconds)) || exit 1
     done
-    python3 -c 'import statistics, sys; a, b = [statistics.median(map(float, x.split())) for x in sys.argv[1:]]; print(f\"auto {a:.3f} s, blocks {b:.3f} s\"); sys.exit(a - b > 0.12)' \"\${a[*]}\" \"\${b[*]}\""
+    python3 -c 'import statistics, sys; a, b = [statistics.median(map(float, x.split())) for x in sys.argv[1:]]; print(f\"auto {a:.3f} s, blocks {b:.3f} s\"); sys.exit(a - b > 1.1)' \"\${a[*]}\" \"\${b[*]}\""
+# Issue 36: a terminal over a slow link answers after the 100 ms wait: the answers are read and
+# discarded before pokectl exits (Device Attributes, the last, is the fence), so none lands on
+# the next prompt: the shell after pokectl reads only what is typed.
+for ms in 150 400 900; do
+    check "a terminal answering after $ms ms: nothing of it reaches the shell after pokectl" bash -c "
+        run kitty --answer-after 0.$ms --keys '2.5:typed\\r' -- $ROOT/Tests/graphics/then_shell.sh show pikachu &&
+        grep -a 'LEFT' $TMP/run.out && has 'LEFT[typed]' && ! has 'Gi=31' && ! has '62;22c'"
+done
 check "not asked when TERM is dumb, under NO_COLOR, or when stdout is not a terminal" bash -c "
     run kitty --env TERM=dumb -- pokectl show pikachu && [ \$(field queried) = false ] &&
     run kitty --env NO_COLOR=1 -- pokectl show pikachu && [ \$(field queried) = false ] && ! has \$'\e[' &&
@@ -97,6 +109,30 @@ check "browse, kitty: sprites sent once, placed per tile, taken off when scrolle
 check "browse, sixel: the tiles' pictures, repainted when the page changes" bash -c "
     run sixel --keys '1.5:\x1b[6~' --keys '2.5:q' -- pokectl browse && [ \$(field exit) = 0 ] && [ \$(count \$'\eP0;1;0q') -ge 30 ] &&
     has \$'\e[?1049l'"
+# Issue 36: the card in real pixels, as the grid: a picture wider than any tile's, sent once the
+# card opens (Enter), placed in the card, taken off when it closes (Esc).
+widths() { python3 -c '
+import base64, re, struct, sys
+data = open(sys.argv[1], "rb").read()
+images, current = {}, None
+for keys, payload in re.findall(rb"\x1b_G([^;\x1b]*);([^\x1b]*)\x1b\\", data):
+    k = dict(kv.split(b"=", 1) for kv in keys.split(b",") if b"=" in kv)
+    if k.get(b"a") == b"t": current = k[b"i"]; images[current] = b""
+    if current is not None and (k.get(b"a") in (b"t", None)): images[current] += payload
+    if k.get(b"m", b"0") == b"0": current = None
+for i, b64 in images.items():
+    png = base64.b64decode(b64 + b"=" * (-len(b64) % 4))
+    print(struct.unpack(">I", png[16:20])[0])' "$1"; }
+export -f widths
+check "browse, kitty: the card's sprite in pixels, wider than a tile's, taken off with the card" bash -c "
+    run kitty --keys '1.5:\r' --keys '3:\x1b' --keys '4:q' -- pokectl browse && [ \$(field exit) = 0 ] &&
+    w=\$(widths $TMP/run.out | sort -n | uniq) && tiles=\$(echo \"\$w\" | head -1) && card=\$(echo \"\$w\" | tail -1) &&
+    echo \"tile \$tiles px, card \$card px\" && [ \$card -gt \$((tiles * 2)) ] &&
+    [ \$(count \$'\e_Ga=d,d=i,') -ge 1 ]"
+check "browse, sixel: the card's sprite in pixels" bash -c "
+    run sixel --keys '1.5:q' -- pokectl browse && tiles=\$(count \$'\eP0;1;0q') &&
+    run sixel --keys '1.5:\r' --keys '3:q' -- pokectl browse && [ \$(field exit) = 0 ] &&
+    [ \$(count \$'\eP0;1;0q') -gt \$tiles ]"
 check "browse, silent terminal: half-block tiles" bash -c "
     run silent --keys '1.5:q' -- pokectl browse && [ \$(field exit) = 0 ] && ! has \$'\e_Ga=' && ! has \$'\eP0;' && grep -qaE '▀|█' $TMP/run.out"
 

@@ -22,6 +22,8 @@ public enum BrowseEvent: Equatable, Sendable {
     /// `FavoriteChanged`, from this client or any other.
     case favoriteChanged(id: UInt32, name: String, favorite: Bool)
     case online(Bool)
+    /// The service's cache was emptied (`CacheCleared`): the sprites shown are gone.
+    case cacheCleared
     case sprite(id: UInt32, path: String)
     /// A call failed in a way worth a line (a favorite that could not be saved).
     case failed(String)

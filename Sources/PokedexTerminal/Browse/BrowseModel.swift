@@ -139,7 +139,7 @@ public struct BrowseModel: Sendable {
             serviceDown = down
             if wasDown, down == nil {
                 // Back: what failed meanwhile is asked again now, and the favorites anew.
-                retryFailedPages()
+                out += recover()
                 out.append(.loadFavorites)
             }
         case .searchDue(let generation):
@@ -181,10 +181,16 @@ public struct BrowseModel: Sendable {
         case .favoriteChanged(let id, let name, let favorite):
             noteFavorite(id: id, name: name, favorite: favorite)
         case .online(let up):
-            // The API is back: pages that failed are asked again now rather than at their
-            // next retry, and their error line goes once they arrive.
-            if up, !online { retryFailedPages() }
+            // The API is back: what the screen lacks is asked again now, by itself, rather than
+            // at a page's next retry or a key; the error line goes once it arrives.
+            let wasOnline = online
             online = up
+            if up, !wasOnline { out += recover() }
+        case .cacheCleared:
+            // Every sprite path shown is gone with the cache: asked again as the tiles show.
+            forgetSprites { _ in true }
+            detail?.spritePath = ""
+            out += recover()
         case .sprite(let id, let path):
             update(id) { $0.spritePath = path }
         case .failed(let why):
@@ -201,7 +207,10 @@ public struct BrowseModel: Sendable {
     mutating func keepInBounds() {
         selected = count == 0 ? 0 : min(max(0, selected), count - 1)
         let lastRow = count == 0 ? 0 : (count - 1) / layout.columns
-        top = min(max(0, top), lastRow)
+        // No screen starts so far down that rows of the list are left off above while the
+        // screen has room below (the end of the list, then a bigger window): it shows as many
+        // tiles as fit.
+        top = min(max(0, top), max(0, lastRow - layout.rows + 1))
         reveal()
     }
 

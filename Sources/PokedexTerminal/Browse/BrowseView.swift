@@ -27,10 +27,15 @@ public struct BrowseView {
     /// A Pokémon's name as the games write it, where the driver knows it (else its identifier,
     /// made readable).
     public let displayName: (UInt32) -> String?
+    /// With ``pictures``: the cells the card's sprite takes as a picture, fitted to at most
+    /// `columns × rows`; nil where it cannot be drawn (the card then draws half blocks).
+    public let cardPicture: (_ path: String, _ columns: Int, _ rows: Int) -> (columns: Int, rows: Int)?
 
     public init(model: BrowseModel, mode: ColorMode, art: @escaping (String) -> TileArt?,
                 image: @escaping (String) -> RGBAImage?, pictures: Pictures = .none,
-                words: Words = .english, displayName: @escaping (UInt32) -> String? = { _ in nil }) {
+                words: Words = .english, displayName: @escaping (UInt32) -> String? = { _ in nil },
+                cardPicture: @escaping (String, Int, Int) -> (columns: Int, rows: Int)? = { _, _, _ in nil }) {
+        self.cardPicture = cardPicture
         self.words = words
         self.displayName = displayName
         self.model = model
@@ -57,10 +62,13 @@ public struct BrowseView {
         }
     }
 
-    /// The pictures the grid shows now, for a driver that draws them (none over the detail
-    /// card or the keys' help, which they would cover).
+    /// The pictures shown now, for a driver that draws them: the grid's tiles, or the detail
+    /// card's sprite (none under the keys' help, which they would cover).
     public func placements() -> [Placement] {
-        guard pictures != .none, model.mode != .detail, model.mode != .help else { return [] }
+        guard pictures != .none, model.mode != .help else { return [] }
+        if model.mode == .detail {
+            return card(width: model.layout.width, height: model.layout.height)?.picture.map { [$0] } ?? []
+        }
         let layout = model.layout
         return model.visible.enumerated().compactMap { n, index in
             guard let e = model.entry(index), !e.spritePath.isEmpty, art(e.spritePath) != nil else { return nil }
@@ -211,59 +219,5 @@ public struct BrowseView {
         }
         let name = TerminalText.truncate(UntrustedText.terminal(displayName(e.id) ?? PokemonNames.display(e.name)), to: w - 1)
         s.put(" " + name, x: x, y: y + 6, style: label, limit: x + w)
-    }
-
-    // MARK: Detail and help
-
-    func detail(_ s: inout Screen) {
-        guard let d = model.detail else {
-            s.put(words.trf("loading %s…", UntrustedText.terminal(model.detailLoading ?? "")), x: 2, y: 2, style: Style(dim: true))
-            return
-        }
-        // A window too small for a card (it can shrink to 1×1 at any moment) shows none.
-        guard s.width >= Self.minimumCardWidth, s.height >= 4 else { return }
-        let card = DetailCard(detail: d, image: d.spritePath.isEmpty ? nil : image(d.spritePath), width: s.width - 2, mode: mode,
-                              words: words).render()
-        for (i, line) in card.prefix(s.height - 3).enumerated() { s.putANSI(line, x: 1, y: 2 + i, limit: s.width - 1) }
-    }
-
-    /// The narrowest window the detail card is drawn in.
-    static let minimumCardWidth = 12
-
-    /// The keys and what they do, in English; `Words.english.tr` marks each for translation
-    /// (`tools/update-po`), and ``help(_:)`` looks them up in the reader's language.
-    public static let keys: [(String, String)] = {
-        let t = Words.english
-        return [
-            ("← ↑ ↓ → / h j k l", t.tr("move")), ("PgUp PgDn", t.tr("a screen up or down")), ("Home End / g G", t.tr("first, last")),
-            (t.tr("wheel, click"), t.tr("scroll, select; click again to open")), ("Enter", t.tr("open the detail")),
-            ("Esc, Backspace", t.tr("back to the grid (Esc: back to the whole list)")), ("/", t.tr("search as you type; Enter keeps it")),
-            ("f", t.tr("favorite on or off")), ("F", t.tr("favorites only, or all again")), ("?", t.tr("these keys")), ("q, Ctrl-C", t.tr("quit")),
-        ]
-    }()
-
-    func help(_ s: inout Screen) {
-        let w = min(s.width - 4, 64)
-        guard w > 2 else { return }
-        // The keys in a column, what they do beside them, wrapped: nothing is cut at any width.
-        let keyColumn = min(22, max(8, w / 3)), textWidth = max(1, w - keyColumn - 2)
-        var rows: [(key: String, what: String)] = []
-        for (key, what) in Self.keys.map({ (words.tr($0.0), words.tr($0.1)) }) {
-            let keyLines = TerminalText.wrap(key, to: keyColumn - 2), whatLines = TerminalText.wrap(what, to: textWidth)
-            for i in 0..<max(keyLines.count, whatLines.count) {
-                rows.append((i < keyLines.count ? keyLines[i] : "", i < whatLines.count ? whatLines[i] : ""))
-            }
-        }
-        let h = min(s.height - 2, rows.count + 4)
-        guard h > 2 else { return }
-        let x = (s.width - w) / 2, y = max(1, (s.height - h) / 2)
-        let box = coloured ? Style(foreground: Self.white, background: RGB(0x20, 0x20, 0x40)) : Style(reverse: true)
-        s.fill(x: x, y: y, width: w, height: h, style: box)
-        s.put(" " + words.tr("Keys"), x: x + 1, y: y + 1, style: Style(foreground: box.foreground, background: box.background, bold: true, reverse: box.reverse))
-        let bold = Style(foreground: box.foreground, background: box.background, bold: true, reverse: box.reverse)
-        for (i, row) in rows.enumerated() where y + 3 + i < y + h - 1 {
-            if !row.key.isEmpty { s.put(" " + row.key, x: x + 1, y: y + 3 + i, style: bold, limit: x + keyColumn) }
-            s.put(row.what, x: x + keyColumn + 1, y: y + 3 + i, style: box, limit: x + w - 1)
-        }
     }
 }

@@ -22,13 +22,25 @@ public final class TileGraphics {
     /// kitty's payload: the picture as a PNG.
     private let png: (RGBAImage) -> [UInt8]?
     private var shown: [BrowseView.Placement] = []
-    /// kitty: image id by sprite path, for those sent since the screen was last cleared.
-    private var imageIDs: [String: UInt32] = [:]
+    /// kitty: image id by sprite and size (``Fitting``), for those sent since the screen was
+    /// last cleared.
+    private var imageIDs: [Fitting: UInt32] = [:]
     /// kitty: every image id used (freed on leaving), and the last one.
     private var sentIDs: Set<UInt32> = []
     private var nextID: UInt32 = 0
-    /// Sprites fitted to a tile once, by path (nil: could not be read).
-    private var fitted: [String: Fitted?] = [:]
+    /// Sprites fitted once, by path and room (nil: could not be read).
+    private var fitted: [Fitting: Fitted?] = [:]
+
+    /// How many fitted sprites are kept: a few screens' worth.
+    static let fittedKept = 256
+
+    /// A sprite in a room of a size: a tile's, or the detail card's.
+    private struct Fitting: Hashable {
+        var spritePath: String
+        var columns: Int
+        var rows: Int
+        init(_ p: BrowseView.Placement) { (spritePath, columns, rows) = (p.spritePath, p.columns, p.rows) }
+    }
 
     public init(protocolUsed: ImageProtocol, tmuxPassthrough: Bool, fit: @escaping (String, Int, Int) -> Fitted?,
                 png: @escaping (RGBAImage) -> [UInt8]?) {
@@ -61,19 +73,19 @@ public final class TileGraphics {
             }
             let keep = Set(next)
             for old in shown where !keep.contains(old) {
-                if let id = imageIDs[old.spritePath] { out += wrap(KittyGraphics.remove(id: id, placement: placementID(old))) }
+                if let id = imageIDs[Fitting(old)] { out += wrap(KittyGraphics.remove(id: id, placement: placementID(old))) }
             }
             let before = Set(shown)
             for p in next where !before.contains(p) {
                 guard let fit = fit(p) else { continue }
                 let id: UInt32
-                if let known = imageIDs[p.spritePath] {
+                if let known = imageIDs[Fitting(p)] {
                     id = known
                 } else {
                     guard let png = png(fit.image) else { continue }
                     nextID += 1
                     id = nextID
-                    imageIDs[p.spritePath] = id
+                    imageIDs[Fitting(p)] = id
                     sentIDs.insert(id)
                     out += wrap(KittyGraphics.transmit(png: png, id: id))
                 }
@@ -102,10 +114,18 @@ public final class TileGraphics {
     }
 
     private func fit(_ p: BrowseView.Placement) -> Fitted? {
-        if let known = fitted[p.spritePath] { return known }
-        let made = fit(p.spritePath, p.columns, p.rows)
-        fitted[p.spritePath] = made
+        if let known = fitted[Fitting(p)] { return known }
+        let made = protocolUsed == .blocks ? nil : fit(p.spritePath, p.columns, p.rows)
+        // Bounded: a tile's picture is tens of KB, and an afternoon's scrolling meets them all.
+        if fitted.count >= Self.fittedKept { fitted.removeAll(keepingCapacity: true) }
+        fitted[Fitting(p)] = made
         return made
+    }
+
+    /// A sprite fitted to at most `columns × rows` cells, as it will be drawn; nil when it
+    /// cannot be read, or the terminal draws no pictures.
+    public func fitting(_ path: String, _ columns: Int, _ rows: Int) -> Fitted? {
+        fit(BrowseView.Placement(spritePath: path, x: 0, y: 0, columns: columns, rows: rows))
     }
 
     /// The cursor at the picture's top-left cell, centred in the tile's room.

@@ -6,33 +6,28 @@ import PokedexTerminal
 
 struct Browse: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Browse the Pokédex full screen: a grid of sprites that loads as you scroll, search as you type, the detail card, favorites.",
-        discussion: """
-            Keys: arrows or h j k l move, PgUp/PgDn a screen, Home/End the first and last; Enter opens the \
-            detail, Esc or Backspace goes back; / searches as you type (Enter keeps the results, Esc goes \
-            back to the whole list); f keeps or drops a favorite, F shows only the favorites; ? lists the \
-            keys; q or Ctrl-C quits. The mouse wheel scrolls, a click selects, a click on the selected tile \
-            opens it. Needs a terminal of at least 28×9; 80×24 or more shows a grid of 5×3.
-            """)
+        abstract: tr("Browse the Pokédex full screen: a grid of sprites that loads as you scroll, search as you type, the detail card, favorites."),
+        discussion: tr("Keys: arrows or h j k l move, PgUp/PgDn a screen, Home/End the first and last; Enter opens the detail, Esc or Backspace goes back; / searches as you type (Enter keeps the results, Esc goes back to the whole list); f keeps or drops a favorite, F shows only the favorites; ? lists the keys; q or Ctrl-C quits. The mouse wheel scrolls, a click selects, a click on the selected tile opens it. Needs a terminal of at least 28×9; 80×24 or more shows a grid of 5×3."))
 
-    @Argument(help: "Start with this search applied (a name in any language, a number, type:fire, gen:1).")
+    @Argument(help: ArgumentHelp(tr("Start with this search applied (a name in any language, a number, type:fire, gen:1).")))
     var query: [String] = []
-    @Option(help: ArgumentHelp("Start on this Pokémon's card (a name or number); Esc shows the grid behind it.", valueName: "pokemon"))
+    @Option(help: ArgumentHelp(tr("Start on this Pokémon's card (a name or number); Esc shows the grid behind it."), valueName: "pokemon"))
     var open: String?
-    @Option(help: "Colour and pictures: auto (unless NO_COLOR is set), always or never.")
+    @Option(help: ArgumentHelp(tr("Colour and pictures: auto (unless NO_COLOR is set), always or never.")))
     var color: Output.When = .auto
-    @Option(help: "How to draw the tiles' sprites: auto (the best the terminal offers: kitty graphics, sixel, half blocks), kitty, sixel or blocks.")
+    @Option(help: ArgumentHelp(tr("How to draw the tiles' sprites: auto (the best the terminal offers: kitty graphics, sixel, half blocks), kitty, sixel or blocks.")))
     var imageProtocol: ImageChoice = .auto
 
     func run() throws {
         guard isatty(0) == 1, isatty(1) == 1 else {
-            throw Failure(message: "browse needs a terminal on its input and output; for scripts, use 'pokectl list' or 'pokectl search'",
+            throw Failure(message: Language.words.tr("browse needs a terminal on its input and output; for scripts, use 'pokectl list' or 'pokectl search'"),
                           code: .usage)
         }
         // A terminal that cannot move the cursor or clear the screen (Emacs' shell, a dumb
         // serial line) would show the escape codes as text.
         if let why = Self.cannotDraw(term: Terminal.environment["TERM"]) {
-            throw Failure(message: "browse cannot draw on this terminal (\(why)); use 'pokectl list' or 'pokectl search' instead", code: .usage)
+            throw Failure(message: Language.words.trf("browse cannot draw on this terminal (%s); use 'pokectl list' or 'pokectl search' instead", why),
+                          code: .usage)
         }
         Output.when = color
         let mode = color == .never ? ColorMode.none : color == .always ? Terminal.colorMode : ColorMode.detect(environment: Terminal.environment)
@@ -44,6 +39,8 @@ struct Browse: ParsableCommand {
                                         Terminal.image(at: path).flatMap { pictures.fitted($0, maxColumns: columns, maxRows: rows) }
                                     },
                                     png: { LibPNGEncoder.encode($0) })
+        // The terminal's answers all read before browse reads keys: a late one is no key.
+        TerminalQuery.settle()
         var loop = BrowseLoop(query: query.joined(separator: " "), open: open, mode: mode, graphics: graphics)
         let outcome = loop.run()
         TerminalSession.write(loop.graphics.end())
@@ -52,7 +49,7 @@ struct Browse: ParsableCommand {
         case .quit: return
         case .signal(let sig): TerminalSession.die(of: sig)
         case .serviceGone(let why):
-            throw Failure(message: "browse lost the session bus (\(why)); the terminal is restored",
+            throw Failure(message: Language.words.trf("browse lost the session bus (%s); the terminal is restored", why),
                           code: .unavailable)
         }
     }
@@ -61,7 +58,7 @@ struct Browse: ParsableCommand {
 extension Browse {
     /// Why a terminal of this `TERM` cannot show browse; nil when it can.
     static func cannotDraw(term: String?) -> String? {
-        guard let term, !term.isEmpty else { return "TERM is not set" }
+        guard let term, !term.isEmpty else { return Language.words.tr("TERM is not set") }
         return term == "dumb" ? "TERM=dumb" : nil
     }
 }
@@ -211,7 +208,8 @@ struct BrowseLoop {
     mutating func draw() {
         let view = BrowseView(model: model, mode: mode, art: { [art, mode] path in art.tile(path, mode) },
                               image: { [art] path in art.image(path) }, pictures: graphics.protocolUsed == .kitty ? .layered : graphics.protocolUsed == .sixel ? .painted : .none,
-                              words: Language.words, displayName: BrowseNames.shared.name)
+                              words: Language.words, displayName: BrowseNames.shared.name,
+                              cardPicture: { [graphics] path, columns, rows in graphics.fitting(path, columns, rows).map { ($0.columns, $0.rows) } })
         let screen = view.render()
         guard screen != last else { return }
         last = screen

@@ -127,7 +127,7 @@ final class Lane: Sendable {
             // The service is not there: browse waits for it (``BrowseSignals`` sees it come
             // back); a failure to start it says why in the status line.
             if error.isServiceGone, !inbox.serviceRunning.withLock({ $0 }) || error.isStartFailure {
-                inbox.post(.event(.service(down: error.isStartFailure ? error.message : "waiting for the service")))
+                inbox.post(.event(.service(down: error.isStartFailure ? error.message : Language.words.tr("waiting for the service"))))
             }
             switch job {
             case .loadPage(let offset): return .event(.pageFailed(offset: offset, error.message))
@@ -140,7 +140,8 @@ final class Lane: Sendable {
     }
 }
 
-/// Follows `FavoriteChanged` and `Online` on a connection of its own, for the loop's inbox.
+/// Follows `FavoriteChanged`, `CacheCleared` and `Online` on a connection of its own, for the
+/// loop's inbox.
 enum BrowseSignals {
     static func start(_ inbox: Inbox) {
         let box = Unmanaged.passRetained(inbox).toOpaque()
@@ -160,14 +161,16 @@ enum BrowseSignals {
                 } else {
                     inbox.serviceRunning.withLock { $0 = false }
                     // Not running yet: the first call may start it (bus activation); until then, say so.
-                    inbox.post(.event(.service(down: "waiting for the service")))
+                    inbox.post(.event(.service(down: Language.words.tr("waiting for the service"))))
                 }
                 while true {
                     guard let s = try watcher.next(timeout: nil) else { continue }
                     if s.member == PokedexSignalWatcher.ownerChanged, s.values.count == 3, let new = s.values[2].string {
-                        serviceIs(running: !new.isEmpty, "service stopped")
+                        serviceIs(running: !new.isEmpty, Language.words.tr("service stopped"))
                     } else if s.member == Pokedex1.favoriteChanged.name, let (id, name, favorite) = try? Pokedex1.favoriteChanged.decode(s.values) {
                         inbox.post(.event(.favoriteChanged(id: id, name: name, favorite: favorite)))
+                    } else if s.member == Pokedex1.cacheCleared.name {
+                        inbox.post(.event(.cacheCleared))
                     } else if s.member == FreedesktopBus.propertiesChanged, s.values.count == 3, case .dict(let props) = s.values[1] {
                         for p in props where p.key.string == Pokedex1.online.name {
                             if case .variant(let v) = p.value, let up = v.bool { inbox.post(.event(.online(up))) } else if let up = p.value.bool { inbox.post(.event(.online(up))) }

@@ -27,6 +27,8 @@ struct Pictures {
     static func choose(_ choice: ImageChoice, environment: [String: String]) -> Pictures {
         let inTmux = environment["TMUX"] != nil
         func blocks(_ why: String) -> Pictures { Pictures(protocolUsed: .blocks, cell: (10, 20), tmuxPassthrough: false, reason: why) }
+        let w = Language.words
+        func yesNo(_ b: Bool) -> String { b ? w.tr("yes") : w.tr("no") }
         switch choice {
         case .kitty, .sixel:
             let tmux = inTmux ? askTmux() : nil
@@ -36,22 +38,22 @@ struct Pictures {
         case .blocks:
             return blocks("--image-protocol blocks")
         case .auto:
-            guard isatty(1) == 1 else { return blocks("stdout is not a terminal") }
-            if environment["NO_COLOR"] != nil { return blocks("NO_COLOR is set") }
-            if (environment["TERM"] ?? "dumb") == "dumb" { return blocks("TERM is dumb") }
+            guard isatty(1) == 1 else { return blocks(w.tr("stdout is not a terminal")) }
+            if environment["NO_COLOR"] != nil { return blocks(w.tr("NO_COLOR is set")) }
+            if (environment["TERM"] ?? "dumb") == "dumb" { return blocks(w.tr("TERM is dumb")) }
             if inTmux {
                 // tmux answers the queries itself: it is asked what its client's terminal is.
                 let tmux = askTmux()
-                guard tmux.passthrough else { return blocks("inside tmux without allow-passthrough (tmux set -g allow-passthrough on)") }
+                guard tmux.passthrough else { return blocks(w.tr("inside tmux without allow-passthrough (tmux set -g allow-passthrough on)")) }
                 let support = tmux.support
-                let terminal = tmux.terminal.isEmpty ? "no client terminal" : "its client's terminal is \(TerminalText.safe(tmux.terminal))"
+                let terminal = tmux.terminal.isEmpty ? w.tr("no client terminal") : w.trf("its client's terminal is %s", TerminalText.safe(tmux.terminal))
                 return Pictures(protocolUsed: support.best, cell: cellSize(GraphicsSupport()), tmuxPassthrough: true,
-                                reason: "inside tmux: \(terminal) (kitty \(support.kitty ? "yes" : "no"), sixel \(support.sixel ? "yes" : "no"))"
-                                    + (support.best == .blocks ? "" : ", through tmux's passthrough"))
+                                reason: w.trf("inside tmux: %s (kitty %s, sixel %s)", terminal, yesNo(support.kitty), yesNo(support.sixel))
+                                    + (support.best == .blocks ? "" : ", " + w.tr("through tmux's passthrough")))
             }
             let support = TerminalQuery.support(environment: environment)
-            let why = support.complete ? "the terminal answered: kitty \(support.kitty ? "yes" : "no"), sixel \(support.sixel ? "yes" : "no")"
-                : "the terminal did not answer within \(Int(TerminalQuery.timeout * 1000)) ms"
+            let why = support.complete ? w.trf("the terminal answered: kitty %s, sixel %s", yesNo(support.kitty), yesNo(support.sixel))
+                : w.trf("the terminal did not answer within %s ms", String(Int(TerminalQuery.timeout * 1000)))
             return Pictures(protocolUsed: support.best, cell: cellSize(support), tmuxPassthrough: false, reason: why)
         }
     }
