@@ -33,9 +33,9 @@ DESKTOP_FILES = .build/desktop/io.github.pokedexd.Pokedex1.desktop .build/deskto
 # Debian packages the build and the service need (make release, make install, make deb).
 BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev pkg-config gettext
 # And what the tests need besides (make test).
-DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch libseccomp-dev gcc git passwd util-linux procps
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman libseccomp-dev gcc git passwd util-linux procps
 
-.PHONY: all build release catalogues locales deps deps-build deps-package deb test-package install-files test test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-desktop-shells test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
+.PHONY: all build release catalogues locales deps deps-build deps-package deb test-package install-files test test-unit test-integration test-examples test-browse test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
 
 all: build
 
@@ -93,7 +93,7 @@ catalogues: $(CATALOGUES) $(DESKTOP_FILES)
 
 ## test: every test: unit tests, the daemon on a private bus (with the reliability suite), the
 ## examples, the systemd session test, then the integration tests again under ASan and TSan.
-test: deps test-unit test-integration test-examples test-browse test-soak test-names test-graphics test-desktop-search test-session test-desktop-user test-package check-sanitizers
+test: deps test-unit test-integration test-examples test-browse test-soak test-names test-words test-graphics test-desktop-search test-session test-desktop-user test-package check-sanitizers
 
 test-unit:
 	$(SWIFT) build --build-tests
@@ -145,6 +145,12 @@ test-browse:
 test-soak:
 	$(SWIFT) build
 	bash Tests/soak/soak-test.sh
+
+# Every word pokectl prints through the catalogues (a pseudo-language made from the .pot), and
+# no English in a German session, over every command, its errors and its help.
+test-words: catalogues locales
+	$(SWIFT) build
+	bash Tests/words/words-test.sh
 
 # Names as people type them ("Nidoran♀", "nidoran" with its candidates) through pokectl and
 # busctl, and pages past the end for any Int.

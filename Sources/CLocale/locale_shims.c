@@ -27,6 +27,14 @@ const char *pokedex_gettext(const char *msgid) {
     return translated;
 }
 
+const char *pokedex_ngettext(const char *msgid, const char *plural, unsigned long n) {
+    if (messages == (locale_t)0) return n == 1 ? msgid : plural;
+    locale_t previous = uselocale(messages);
+    const char *translated = dngettext(DOMAIN, msgid, plural, n);
+    uselocale(previous);
+    return translated;
+}
+
 void pokedex_decimal_point(char *out, unsigned long size) {
     if (size == 0) return;
     strncpy(out, ".", size);

@@ -12,7 +12,7 @@ public final class PokedexClient {
     public var timeout: Double
 
     /// Connects to the session bus (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`).
-    public init(timeout: Double = 30) throws(BusError) {
+    public init(timeout: Double = ServiceDefaults.clientWait) throws(BusError) {
         var b: OpaquePointer?
         let r = sd_bus_open_user_with_description(&b, "pokectl")
         guard r >= 0, let b else {

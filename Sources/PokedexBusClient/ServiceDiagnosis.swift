@@ -35,66 +35,71 @@ public struct UnitState: Equatable, Sendable {
     }
 
     /// One line: `pokedex.service failed to start (exit 217/USER: could not set up its user
-    /// namespace); see 'journalctl --user -u pokedex'`. Nil when nothing is wrong with the unit.
-    public func explanation(unit: String) -> String? {
-        let more = "; see 'journalctl --user -u \(unit.replacingSuffix(".service"))'"
+    /// namespace); see 'journalctl --user -u pokedex'`, in the language of `w`. Nil when
+    /// nothing is wrong with the unit.
+    public func explanation(unit: String, words w: Words = .english) -> String? {
+        let short = unit.replacingSuffix(".service")
+        let more = "; " + w.trf("see 'journalctl --user -u %s'", short)
         switch loadState {
-        case "not-found": return "\(unit) is not installed; run 'make install' (or install the package)"
-        case "masked": return "\(unit) is masked; 'systemctl --user unmask \(unit.replacingSuffix(".service"))' lets it start"
-        case "bad-setting", "error": return "\(unit) cannot be loaded (\(loadState))" + more
+        case "not-found": return w.trf("%s is not installed; run 'make install' (or install the package)", unit)
+        case "masked": return w.trf("%s is masked; 'systemctl --user unmask %s' lets it start", unit, short)
+        case "bad-setting", "error": return w.trf("%s cannot be loaded (%s)", unit, loadState) + more
         default: break
         }
         if isStarting || activeState == "active" || activeState == "reloading" { return nil }
         let failed = activeState == "failed" || subState == "auto-restart" || (!result.isEmpty && result != "success")
         guard failed else {
-            return "\(unit) is \(activeState) (\(subState)) and D-Bus activation did not start it" + more
+            return w.trf("%s is %s (%s) and D-Bus activation did not start it", unit, activeState, subState) + more
         }
-        let retrying = subState == "auto-restart" ? ", systemd retries it" : ""
-        return "\(unit) failed to start (\(reason))\(retrying)" + more
+        return (subState == "auto-restart" ? w.trf("%s failed to start (%s), systemd retries it", unit, reason(words: w))
+                : w.trf("%s failed to start (%s)", unit, reason(words: w))) + more
     }
 
     /// `exit 217/USER: could not set up its user namespace`, `killed by signal 9/KILL`, ….
-    public var reason: String {
+    public func reason(words w: Words = .english) -> String {
         switch result {
         case "start-limit-hit":
-            return "it failed too often in a row and systemd stopped trying; 'systemctl --user reset-failed' lets it try again"
-        case "timeout": return "it did not report ready in time"
-        case "oom-kill": return "killed for using too much memory (MemoryMax=)"
-        case "resources": return "systemd could not set up its resources"
+            return w.tr("it failed too often in a row and systemd stopped trying; 'systemctl --user reset-failed' lets it try again")
+        case "timeout": return w.tr("it did not report ready in time")
+        case "oom-kill": return w.tr("killed for using too much memory (MemoryMax=)")
+        case "resources": return w.tr("systemd could not set up its resources")
         default: break
         }
         if execMainStatus == 0, execMainCode <= 1, let pre = failedPre {
-            return "its ExecStartPre= \(pre.program) failed: " + Self.describe(code: pre.code, status: pre.status, result: "")
+            return w.trf("its ExecStartPre= %s failed: %s", pre.program, Self.describe(code: pre.code, status: pre.status, result: "", words: w))
         }
-        return Self.describe(code: execMainCode, status: execMainStatus, result: result)
+        return Self.describe(code: execMainCode, status: execMainStatus, result: result, words: w)
     }
 
-    static func describe(code: Int32, status: Int32, result: String) -> String {
+    /// ``reason(words:)`` in English.
+    public var reason: String { reason() }
+
+    static func describe(code: Int32, status: Int32, result: String, words w: Words = .english) -> String {
         if code == 2 || code == 3 || result == "signal" || result == "core-dump" {
             let name = Self.signalNames[status].map { "/" + $0 } ?? ""
-            return "killed by signal \(status)\(name)" + (code == 3 ? ", core dumped" : "")
+            return code == 3 ? w.trf("killed by signal %s, core dumped", "\(status)\(name)") : w.trf("killed by signal %s", "\(status)\(name)")
         }
-        if let (name, words) = Self.exitStatuses[status] { return "exit \(status)/\(name): \(words)" }
-        return "exit \(status)" + (status == 1 ? "/FAILURE: it exited with an error" : "")
+        if let (name, words) = Self.exitStatuses[status] { return "exit \(status)/\(name): " + w.tr(words) }
+        return "exit \(status)" + (status == 1 ? "/FAILURE: " + w.tr("it exited with an error") : "")
             + (result.isEmpty || result == "exit-code" ? "" : ", \(result)")
     }
 
     /// systemd's exit statuses for a service it could not start (systemd.exec(5), "PROCESS
     /// EXIT CODES"), with what each means for this service.
     static let exitStatuses: [Int32: (String, String)] = [
-        200: ("CHDIR", "could not change to its working directory"),
-        203: ("EXEC", "could not execute its binary: is it installed where the unit says, and visible inside its sandbox?"),
-        204: ("MEMORY", "out of memory"), 205: ("LIMITS", "could not set its resource limits"),
-        209: ("STDOUT", "could not set up its output"), 210: ("CHROOT", "could not change its root directory"),
-        214: ("SETSCHEDULER", "could not set its scheduling"), 216: ("GROUP", "could not set its group"),
-        217: ("USER", "could not set up its user namespace"), 218: ("CAPABILITIES", "could not drop its capabilities"),
-        219: ("CGROUP", "could not set up its control group"), 222: ("STDERR", "could not set up its error output"),
-        225: ("NETWORK", "could not set up its network namespace"), 226: ("NAMESPACE", "could not set up its mount namespace"),
-        227: ("NO_NEW_PRIVILEGES", "could not disable privilege gains"), 228: ("SECCOMP", "could not install its system call filter"),
-        230: ("PERSONALITY", "could not lock its personality"), 231: ("APPARMOR", "could not apply its AppArmor profile"),
-        232: ("ADDRESS_FAMILIES", "could not restrict its address families"),
-        237: ("KEYRING", "could not set up its keyring"), 239: ("CACHE_DIRECTORY", "could not create its cache directory"),
-        245: ("BPF", "could not apply its BPF programs"),
+        200: ("CHDIR", Words.english.tr("could not change to its working directory")),
+        203: ("EXEC", Words.english.tr("could not execute its binary: is it installed where the unit says, and visible inside its sandbox?")),
+        204: ("MEMORY", Words.english.tr("out of memory")), 205: ("LIMITS", Words.english.tr("could not set its resource limits")),
+        209: ("STDOUT", Words.english.tr("could not set up its output")), 210: ("CHROOT", Words.english.tr("could not change its root directory")),
+        214: ("SETSCHEDULER", Words.english.tr("could not set its scheduling")), 216: ("GROUP", Words.english.tr("could not set its group")),
+        217: ("USER", Words.english.tr("could not set up its user namespace")), 218: ("CAPABILITIES", Words.english.tr("could not drop its capabilities")),
+        219: ("CGROUP", Words.english.tr("could not set up its control group")), 222: ("STDERR", Words.english.tr("could not set up its error output")),
+        225: ("NETWORK", Words.english.tr("could not set up its network namespace")), 226: ("NAMESPACE", Words.english.tr("could not set up its mount namespace")),
+        227: ("NO_NEW_PRIVILEGES", Words.english.tr("could not disable privilege gains")), 228: ("SECCOMP", Words.english.tr("could not install its system call filter")),
+        230: ("PERSONALITY", Words.english.tr("could not lock its personality")), 231: ("APPARMOR", Words.english.tr("could not apply its AppArmor profile")),
+        232: ("ADDRESS_FAMILIES", Words.english.tr("could not restrict its address families")),
+        237: ("KEYRING", Words.english.tr("could not set up its keyring")), 239: ("CACHE_DIRECTORY", Words.english.tr("could not create its cache directory")),
+        245: ("BPF", Words.english.tr("could not apply its BPF programs")),
     ]
     static let signalNames: [Int32: String] = [1: "HUP", 2: "INT", 4: "ILL", 6: "ABRT", 7: "BUS", 8: "FPE", 9: "KILL",
                                                11: "SEGV", 13: "PIPE", 15: "TERM", 31: "SYS"]
@@ -112,7 +117,7 @@ extension PokedexClient {
     /// `activation` seconds. Otherwise one line that says why not, asked of systemd, within
     /// about `activation` + 1 s. Without systemd on the bus (a bare `dbus-daemon` that starts
     /// the binary itself), activation is waited for up to the client's timeout, as before.
-    public func serviceProblem(activation: Double = 2) -> String? {
+    public func serviceProblem(activation: Double = 2, words w: Words = .english) -> String? {
         if (try? nameHasOwner(Pokedex1.busName)) == true { return nil }
         let saved = timeout
         defer { timeout = saved }
@@ -129,15 +134,50 @@ extension PokedexClient {
             }
             return nil  // the call that follows reports the bus's own error
         }
-        if let why = unit.explanation(unit: Self.unitName) { return why }
+        if let why = unit.explanation(unit: Self.unitName, words: w) { return why }
         // systemd says it is starting or running: give it up to 2 s more to take its name.
         for _ in 0..<20 {
             if (try? nameHasOwner(Pokedex1.busName)) == true { return nil }
             usleep(100_000)
-            if let now = try? unitState(Self.unitName), let why = now.explanation(unit: Self.unitName) { return why }
+            if let now = try? unitState(Self.unitName), let why = now.explanation(unit: Self.unitName, words: w) { return why }
         }
-        return "\(Self.unitName) is \(unit.activeState) (\(unit.subState)) but has not taken its bus name after \(Int(activation + 2)) s; "
-            + "see 'journalctl --user -u pokedex'"
+        return w.trf("%s is still starting (%s, %s) and has not taken its bus name after %s s; see 'journalctl --user -u pokedex'",
+                     Self.unitName, unit.activeState, unit.subState, String(Int(activation + 2)))
+    }
+
+    /// The service's process, when its name is owned but it cannot answer: stopped (`T`: a
+    /// `SIGSTOP`, a debugger), or gone (a zombie). One line that says so and what to do; nil when
+    /// it runs (or its process cannot be read: another machine's bus, another user's process).
+    /// Asked of the bus daemon and `/proc`, so it answers at once, whatever the service does.
+    public func stoppedService(words w: Words = .english) -> String? {
+        guard let pid = try? call(destination: FreedesktopBus.daemonName, path: FreedesktopBus.daemonPath,
+                                  interface: FreedesktopBus.daemonName, "GetConnectionUnixProcessID", { w throws(BusError) in
+                                      try w.append(Pokedex1.busName)
+                                  }).first?.uint, pid > 0, pid <= UInt64(Int32.max),
+              let state = Self.processState(Int32(pid)) else { return nil }
+        switch state {
+        case "T", "t":
+            return w.trf("pokedexd (pid %s) is stopped (SIGSTOP or a debugger) and answers nothing until it continues: 'kill -CONT %s', or 'systemctl --user restart pokedex'",
+                         String(pid), String(pid))
+        case "Z", "X":
+            return w.trf("pokedexd (pid %s) has exited and its name is being released; try again in a moment", String(pid))
+        default:
+            return nil
+        }
+    }
+
+    /// A process's state letter from `/proc/PID/stat` (`R`, `S`, `D`, `T`, `t`, `Z`…).
+    static func processState(_ pid: Int32) -> Character? {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buf = [UInt8](repeating: 0, count: 512)
+        let n = read(fd, &buf, buf.count)
+        guard n > 0 else { return nil }
+        // `pid (comm) S …`: the comm may hold spaces and parentheses; the state follows the last ')'.
+        let line = buf[..<n]
+        guard let close = line.lastIndex(of: UInt8(ascii: ")")), close + 2 < n else { return nil }
+        return Character(Unicode.Scalar(line[close + 2]))
     }
 
     /// The unit's state once it is not on its way up (a restart in progress is waited for, up

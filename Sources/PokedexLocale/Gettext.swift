@@ -11,14 +11,21 @@ extension Words {
         var radix = [CChar](repeating: 0, count: 8)
         pokedex_decimal_point(&radix, UInt(radix.count))
         let separator = String(cString: radix)
-        return Words(decimalSeparator: separator.isEmpty ? "." : separator) { msgid in
+        return Words(decimalSeparator: separator.isEmpty ? "." : separator, lookup: { msgid in
             // gettext answers with the msgid's own pointer when it has no translation: read
             // the answer while that buffer lives.
             msgid.withCString { p in
                 guard let translated = pokedex_gettext(p), translated != p else { return msgid }
                 return String(cString: translated)
             }
-        }
+        }, plural: { one, many, n in
+            one.withCString { p1 in
+                many.withCString { p2 in
+                    guard let translated = pokedex_ngettext(p1, p2, UInt(max(0, n))) else { return n == 1 ? one : many }
+                    return translated == p1 ? one : translated == p2 ? many : String(cString: translated)
+                }
+            }
+        })
     }
 
     /// Where the catalogues of a program installed in `PREFIX/bin` (or `PREFIX/libexec`) are:

@@ -5,46 +5,40 @@ import PokedexModels
 /// `pokectl cache stats|verify|clear`: the service's disk cache, seen and managed.
 struct Cache: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "See, check and empty the service's cache (favorites are never touched).",
+        abstract: tr("See, check and empty the service's cache (favorites are never touched)."),
         subcommands: [Stats.self, Verify.self, Clear.self],
         defaultSubcommand: Stats.self)
 
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "What the cache holds, by kind: count, size, oldest and newest, how many are stale.",
-            discussion: """
-                Sprites count their images; their size includes their metadata records. Ages count from \
-                when each was fetched (or last revalidated); stale ones are past the max-age PokeAPI gave \
-                and are revalidated when next asked for.
-                JSON: {"bytes", "cache_dir", "disk_cap_bytes", "files", "kinds": {KIND: {"bytes", "count", \
-                "newest_fetched_at", "oldest_fetched_at", "stale"}}, "memory_bytes", "memory_cap_bytes", \
-                "memory_entries", "now"}, KIND being list, pokemon, species, filters, names, sprites, animated_sprites \
-                or other; times in seconds since 1970 by the service's clock (null when none is known).
-                """)
+            abstract: tr("What the cache holds, by kind: count, size, oldest and newest, how many are stale."),
+            discussion: tr("Sprites count their images; their size includes their metadata records. Ages count from when each was fetched (or last revalidated); stale ones are past the max-age PokeAPI gave and are revalidated when next asked for.\nJSON: {\"bytes\", \"cache_dir\", \"disk_cap_bytes\", \"files\", \"kinds\": {KIND: {\"bytes\", \"count\", \"newest_fetched_at\", \"oldest_fetched_at\", \"stale\"}}, \"memory_bytes\", \"memory_cap_bytes\", \"memory_entries\", \"now\"}, KIND being list, pokemon, species, filters, names, sprites, animated_sprites or other; times in seconds since 1970 by the service's clock (null when none is known)."))
 
         @OptionGroup var common: Common
 
         func run() throws {
             let s = try withClient { c throws(BusError) in try c.call(Pokedex1.cacheStats) }
             if common.json { return Self.json(s).print() }
+            let w = Language.words
             let labels: [CacheKind: String] = [
-                .list: "list", .pokemon: "pokémon", .species: "species", .filters: "type/gen filters",
-                .sprites: "sprites", .animatedSprites: "animated sprites", .shinySprites: "shiny sprites", .other: "other",
+                .list: w.tr("list"), .pokemon: w.tr("pokémon"), .species: w.tr("species"), .filters: w.tr("type/gen filters"),
+                .names: w.tr("names"), .sprites: w.tr("sprites"), .animatedSprites: w.tr("animated sprites"),
+                .shinySprites: w.tr("shiny sprites"), .other: w.tr("other"),
             ]
-            let age = { (t: Int?) in t.map { Output.age(s.now - $0) + " ago" } ?? "-" }
+            let age = { (t: Int?) in t.map { w.trf("%s ago", Output.age(s.now - $0)) } ?? "-" }
             // Numbers line up on their last digit, their headings too.
-            let counts = Output.rightAligned(["COUNT"] + s.kinds.map { String($0.count) })
-            let sizes = Output.rightAligned(["SIZE"] + s.kinds.map { Output.size($0.bytes) })
-            let stale = Output.rightAligned(["STALE"] + s.kinds.map { String($0.stale) })
-            Output.table(["KIND", counts[0], sizes[0], "OLDEST", "NEWEST", stale[0]], s.kinds.indices.map { i in
+            let counts = Output.rightAligned([w.tr("COUNT")] + s.kinds.map { String($0.count) })
+            let sizes = Output.rightAligned([w.tr("SIZE")] + s.kinds.map { Output.size($0.bytes) })
+            let stale = Output.rightAligned([w.tr("STALE")] + s.kinds.map { String($0.stale) })
+            Output.table([w.tr("KIND"), counts[0], sizes[0], w.tr("OLDEST"), w.tr("NEWEST"), stale[0]], s.kinds.indices.map { i in
                 let k = s.kinds[i]
                 return [labels[k.kind] ?? k.kind.rawValue, counts[i + 1], sizes[i + 1], age(k.oldestFetchedAt), age(k.newestFetchedAt), stale[i + 1]]
             })
             print("")
             Output.fields([
-                ["disk", "\(s.files) files, \(Output.size(s.bytes)) of \(Output.size(s.diskCapBytes))"],
-                ["memory", "\(s.memoryEntries) entries, \(Output.size(s.memoryBytes)) of \(Output.size(s.memoryCapBytes))"],
-                ["cache", Output.safe(s.cacheDirectory)],
+                [w.tr("disk"), w.trf("%s files, %s of %s", String(s.files), Output.size(s.bytes), Output.size(s.diskCapBytes))],
+                [w.tr("memory"), w.trf("%s entries, %s of %s", String(s.memoryEntries), Output.size(s.memoryBytes), Output.size(s.memoryCapBytes))],
+                [w.tr("cache"), Output.safe(s.cacheDirectory)],
             ])
         }
 
@@ -66,14 +60,8 @@ struct Cache: ParsableCommand {
 
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check every cached file; fetch the damaged ones again; remove files that belong to nothing.",
-            discussion: """
-                Every record is read in full (length, checksum, key) and every sprite checked against its \
-                metadata record (size, CRC-32, a whole PNG or GIF). What is damaged is removed and fetched \
-                again from PokeAPI. Takes as long as the cache is big. Exits 3 if anything could not be \
-                fetched again (the next call that needs it tries again).
-                JSON: {"checked", "damaged", "failed", "failures": [{"item", "reason"}], "orphans", "repaired"}
-                """)
+            abstract: tr("Check every cached file; fetch the damaged ones again; remove files that belong to nothing."),
+            discussion: tr("Every record is read in full (length, checksum, key) and every sprite checked against its metadata record (size, CRC-32, a whole PNG or GIF). What is damaged is removed and fetched again from PokeAPI. Takes as long as the cache is big. Exits 3 if anything could not be fetched again (the next call that needs it tries again).\nJSON: {\"checked\", \"damaged\", \"failed\", \"failures\": [{\"item\", \"reason\"}], \"orphans\", \"repaired\"}"))
 
         @OptionGroup var common: Common
 
@@ -90,14 +78,18 @@ struct Cache: ParsableCommand {
                     ("orphans", .int(r.orphans)), ("repaired", .int(r.repaired)),
                 ]).print()
             } else {
-                var line = "checked \(r.checked) cached item\(r.checked == 1 ? "" : "s"): "
-                line += r.damaged == 0 ? "none damaged"
-                    : "\(r.damaged) damaged, \(r.repaired) fetched again" + (r.failed > 0 ? ", " + Output.paint("\(r.failed) failed", "31") : "")
-                if r.orphans > 0 { line += "; \(r.orphans) orphaned file\(r.orphans == 1 ? "" : "s") removed" }
+                let w = Language.words
+                var line = w.trn("checked %s cached item", "checked %s cached items", r.checked) + ": "
+                line += r.damaged == 0 ? w.tr("none damaged")
+                    : w.trf("%s damaged, %s fetched again", String(r.damaged), String(r.repaired))
+                        + (r.failed > 0 ? ", " + Output.paint(w.trf("%s failed", String(r.failed)), "31") : "")
+                if r.orphans > 0 { line += "; " + w.trn("%s orphaned file removed", "%s orphaned files removed", r.orphans) }
                 print(line)
                 if !r.failures.isEmpty {
-                    Output.table(["ITEM", "WHY"], r.failures.map { [Output.safe($0.item), Output.safe($0.reason)] })
-                    if r.failed > r.failures.count { print(Output.dim("and \(r.failed - r.failures.count) more; see 'journalctl --user -u pokedex'")) }
+                    Output.table([w.tr("ITEM"), w.tr("WHY")], r.failures.map { [Output.safe($0.item), Output.safe($0.reason)] })
+                    if r.failed > r.failures.count {
+                        print(Output.dim(w.trf("and %s more; see 'journalctl --user -u pokedex'", String(r.failed - r.failures.count))))
+                    }
                 }
             }
             if r.failed > 0 { throw Failure.silent(.unavailable) }
@@ -106,12 +98,8 @@ struct Cache: ParsableCommand {
 
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Empty the cache, on disk and in memory; favorites are kept.",
-            discussion: """
-                Everything is fetched again when next needed. Favorites live in the data directory and are \
-                never touched.
-                JSON: {"bytes", "favorites_kept", "files"}
-                """)
+            abstract: tr("Empty the cache, on disk and in memory; favorites are kept."),
+            discussion: tr("Everything is fetched again when next needed. Favorites live in the data directory and are never touched.\nJSON: {\"bytes\", \"favorites_kept\", \"files\"}"))
 
         @OptionGroup var common: Common
 
@@ -120,8 +108,9 @@ struct Cache: ParsableCommand {
             if common.json {
                 return JSON.object([("bytes", .int(r.bytes)), ("favorites_kept", .int(favorites.count)), ("files", .int(r.files))]).print()
             }
-            print("removed \(r.files) file\(r.files == 1 ? "" : "s") (\(Output.size(r.bytes))) from the cache; "
-                  + "favorites kept (\(favorites.count))")
+            print(Language.words.trn("removed %s file (%s) from the cache; favorites kept (%s)",
+                                     "removed %s files (%s) from the cache; favorites kept (%s)", r.files, Output.size(r.bytes),
+                                     String(favorites.count)))
         }
     }
 }

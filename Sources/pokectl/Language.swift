@@ -15,8 +15,8 @@ enum Language {
     static func choose(_ argument: String?) throws {
         guard let argument else { return }
         guard let c = NameLanguage.resolve(argument, fallback: "en") else {
-            throw ValidationError("PokeAPI has no names in \"\(UntrustedText.terminal(argument))\": give one of "
-                                  + NameLanguage.available.joined(separator: ", ") + ", or a locale such as de_DE.UTF-8")
+            throw ValidationError(words.trf("PokeAPI has no names in \"%s\": give one of %s, or a locale such as de_DE.UTF-8",
+                                            UntrustedText.terminal(argument), NameLanguage.available.joined(separator: ", ")))
         }
         code = c
     }
@@ -43,3 +43,6 @@ enum Language {
         return Dictionary(names.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
     }
 }
+
+/// `msgid` in the reader's language: pokectl's help and usage, marked for `tools/update-po`.
+func tr(_ msgid: String) -> String { Language.words.tr(msgid) }

@@ -75,7 +75,12 @@ enum Output {
     static func entryRows(_ entries: [ListEntry], names: [UInt32: String] = [:]) -> [[String]] {
         entries.map { [String($0.id), star($0.favorite), safe(names[$0.id] ?? $0.name), $0.spritePath.isEmpty ? dim("-") : safe($0.spritePath)] }
     }
-    static let entryHeader = ["#", "★", "NAME", "SPRITE"]
+    static var entryHeader: [String] { ["#", "★", Language.words.tr("NAME"), Language.words.tr("SPRITE")] }
+
+    /// `page 1 of 68 · 1351 Pokémon`.
+    static func pageLine(page: Int, perPage: Int, total: UInt32) -> String {
+        Language.words.trf("page %s of %s · %s Pokémon", String(page), String(Paging.pages(total: total, perPage: perPage)), String(total))
+    }
 
     /// A list row with its sprite as a 10×5 thumbnail, the number and name beside its middle.
     static func thumbnailRow(_ e: ListEntry, name: String?, pictures: Pictures) {

@@ -13,25 +13,8 @@ enum Exit: Int32 {
 struct Pokectl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pokectl",
-        abstract: "Browse the Pokédex, keep favorites: the command line of pokedexd.",
-        discussion: """
-            Talks to io.github.pokedexd.Pokedex1 on the session bus; the first call starts the service \
-            (D-Bus activation). Every command takes --json for scripts.
-
-            EXIT STATUS
-              0  ok
-              1  not found (no Pokémon by that name or number)
-              2  usage (a bad option or argument)
-              3  service unavailable (not running and could not be activated, or the network failed with nothing cached)
-              4  the service could not save (disk full, permissions)
-
-            ENVIRONMENT
-              NO_COLOR   no colour and no pictures, even on a terminal
-              COLORTERM  truecolor or 24bit: pictures in 24-bit colour (else the 256-colour palette)
-              COLUMNS    the width to fit (else the terminal's)
-              LANGUAGE, LC_ALL, LC_MESSAGES, LANG
-                         the language of names and of pokectl's words (--language overrides it for names)
-            """,
+        abstract: tr("Browse the Pokédex, keep favorites: the command line of pokedexd."),
+        discussion: tr("Talks to io.github.pokedexd.Pokedex1 on the session bus; the first call starts the service (D-Bus activation). Every command takes --json for scripts.\n\nEXIT STATUS\n  0  ok\n  1  not found (no Pokémon by that name or number)\n  2  usage (a bad option or argument)\n  3  service unavailable (not running and could not be activated,\n     or the network failed with nothing cached)\n  4  the service could not save (disk full, permissions)\n\nENVIRONMENT\n  NO_COLOR   no colour and no pictures, even on a terminal\n  COLORTERM  truecolor or 24bit: pictures in 24-bit colour\n             (else the 256-colour palette)\n  COLUMNS    the width to fit (else the terminal's)\n  LANGUAGE, LC_ALL, LC_MESSAGES, LANG\n             the language of names and of pokectl's words\n             (--language overrides it for names)"),
         version: PokedexVersion.current,
         subcommands: [Browse.self, List.self, Show.self, Search.self, Fav.self, Unfav.self, Favs.self, Sprite.self, Status.self, Sync.self, Cache.self, Watch.self])
 
@@ -39,15 +22,17 @@ struct Pokectl: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+            // The terminal's late answers to the graphics queries, read before the shell can.
+            TerminalQuery.settle()
         } catch let failure as Failure {
             failure.report()
         } catch {
             let code = exitCode(for: error)
             if code == .success {
-                print(fullMessage(for: error))
+                print(ParserWords.translate(fullMessage(for: error), Language.words))
                 Glibc.exit(0)
             }
-            let message = fullMessage(for: error)
+            let message = ParserWords.translate(fullMessage(for: error), Language.words)
             if !message.isEmpty { printError(message) }
             Glibc.exit(code == .validationFailure ? Exit.usage.rawValue : code.rawValue)
         }
@@ -56,13 +41,13 @@ struct Pokectl: ParsableCommand {
 
 /// Options every command takes.
 struct Common: ParsableArguments {
-    @Flag(help: "Print stable JSON on stdout (see the README for each command's shape).")
+    @Flag(help: ArgumentHelp(tr("Print stable JSON on stdout (see the README for each command's shape).")))
     var json = false
 
-    @Option(help: "Colour and pictures: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    @Option(help: ArgumentHelp(tr("Colour and pictures: auto (on a terminal, unless NO_COLOR is set), always or never.")))
     var color: Output.When = .auto
 
-    @Option(help: ArgumentHelp("Names, genus and flavour text in this language: a PokeAPI code (en, de, fr, es, it, ja, ja-hrkt, ja-roma, ko, zh-hans, zh-hant, es-419) or a locale (de_DE.UTF-8). Default: the terminal's locale.", valueName: "code"))
+    @Option(help: ArgumentHelp(tr("Names, genus and flavour text in this language: a PokeAPI code (en, de, fr, es, it, ja, ja-hrkt, ja-roma, ko, zh-hans, zh-hant, es-419) or a locale (de_DE.UTF-8). Default: the terminal's locale."), valueName: "code"))
     var language: String?
 
     mutating func validate() throws {
@@ -77,6 +62,7 @@ struct Failure: Error {
     let code: Exit
 
     func report() -> Never {
+        TerminalQuery.settle()
         if !message.isEmpty { printError("pokectl: \(message)") }
         exit(code.rawValue)
     }
@@ -86,36 +72,39 @@ struct Failure: Error {
         var buf = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buf, buf.count)
         let exe = n > 0 ? String(decoding: buf[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        return exe.hasPrefix("/usr/bin/") ? "reinstall the package ('sudo apt install --reinstall pokedexd')" : "run 'make install'"
+        return exe.hasPrefix("/usr/bin/") ? Language.words.tr("reinstall the package ('sudo apt install --reinstall pokedexd')")
+            : Language.words.tr("run 'make install'")
     }
 
     /// Maps a bus error (the service's own, or the bus's) to a line that says what to do.
+    /// The service's own words come back in the reader's (``ServiceMessages``).
     init(_ e: BusError) {
+        let w = Language.words
+        let said = ServiceMessages.translate(e.message, w)
         switch e.name {
         case PokedexError.namePrefix + "NotFound":
-            message = e.message.contains("did you mean") ? e.message : e.message + "; try 'pokectl search' to find the name"
+            message = e.message.contains("did you mean") ? said : said + "; " + w.tr("try 'pokectl search' to find the name")
             code = .notFound
         case PokedexError.namePrefix + "InvalidArgument":
-            message = e.message
+            message = said
             code = .usage
         case PokedexError.namePrefix + "Unavailable":
-            message = e.message + "; check the network, or 'journalctl --user -u pokedex'"
+            message = said + "; " + w.tr("check the network, or 'journalctl --user -u pokedex'")
             code = .unavailable
         case PokedexError.namePrefix + "Storage":
-            message = e.message + "; free some disk space and try again"
+            message = said + "; " + w.tr("free some disk space and try again")
             code = .storage
         case BusError.Name.noServer:
-            message = "no session bus (\(e.message)); pokectl reaches pokedexd through a desktop session's bus: "
-                + "run it inside a session, or as 'dbus-run-session -- pokectl …'"
+            message = w.trf("no session bus (%s); pokectl reaches pokedexd through a desktop session's bus: run it inside a session, or as 'dbus-run-session -- pokectl …'", e.message)
             code = .unavailable
         case BusError.Name.noReply:
-            message = "pokedexd stopped before it answered (\(e.message)); see 'journalctl --user -u pokedex'"
+            message = w.trf("pokedexd stopped before it answered (%s); see 'journalctl --user -u pokedex'", e.message)
             code = .unavailable
         case _ where e.isServiceGone:
-            message = "pokedexd is not running and could not be started (\(e.message)); \(Self.installHint), or 'systemctl --user start pokedex'"
+            message = w.trf("pokedexd is not running and could not be started (%s); %s, or 'systemctl --user start pokedex'", e.message, Self.installHint)
             code = .unavailable
         case _ where e.isTimeout:
-            message = "pokedexd did not answer in time; see 'journalctl --user -u pokedex'"
+            message = w.tr("pokedexd did not answer in time; see 'journalctl --user -u pokedex'")
             code = .unavailable
         default:
             message = e.description
@@ -130,14 +119,23 @@ struct Failure: Error {
 }
 
 /// Runs a bus conversation, turning any bus error into a ``Failure``.
-/// Unless `starting` is false, a service that does not answer is reported within seconds, with
-/// systemd's reason (``PokedexClient/serviceProblem(activation:)``), instead of after a call's timeout.
+/// Unless `starting` is false, a service that cannot answer is reported at once, before
+/// anything is asked of it, with why: stopped (`SIGSTOP`), not starting (systemd's reason,
+/// ``PokedexClient/serviceProblem(activation:)``), rather than after a call's timeout. A call
+/// waits as long as the service's own deadline and a margin (``ServiceDefaults/clientWait``).
 func withClient<T>(starting: Bool = true, _ body: (PokedexClient) throws(BusError) -> T) throws -> T {
     let client: PokedexClient
     do { client = try PokedexClient() } catch { throw Failure(error) }
-    if starting, let why = client.serviceProblem() { throw Failure(message: why, code: .unavailable) }
+    if starting, let why = client.stoppedService(words: Language.words) ?? client.serviceProblem(words: Language.words) {
+        throw Failure(message: why, code: .unavailable)
+    }
     do {
         return try body(client)
+    } catch where error.isTimeout {
+        // It stopped while it answered (or the bus did): say which, and that the call may still land.
+        let w = Language.words
+        let why = client.stoppedService(words: w) ?? w.trf("pokedexd did not answer within %s s; see 'journalctl --user -u pokedex'", String(Int(client.timeout)))
+        throw Failure(message: why + "; " + w.tr("what was asked may still be done when it answers again"), code: .unavailable)
     } catch {
         throw Failure(error)
     }
@@ -148,13 +146,14 @@ func decoded<T>(_ body: () throws(BusError) -> T) throws -> T {
     do {
         return try body()
     } catch {
-        throw Failure(message: "the service's reply was not what this pokectl expects (\(error.message)); are pokectl and pokedexd the same version?", code: .unavailable)
+        throw Failure(message: Language.words.trf("the service's reply was not what this pokectl expects (%s); are pokectl and pokedexd the same version?", error.message), code: .unavailable)
     }
 }
 
-/// Writes one line to stderr. Messages carry the service's text (a host's error, a name), so the
+/// Writes a message to stderr, a line at a time as it was laid out (the argument parser's usage
+/// errors keep their lines). Messages carry the service's text (a host's error, a name), so each
 /// line goes through ``UntrustedText/terminal(_:)`` first: pokectl's own messages hold no controls.
-func printError(_ line: String) {
-    let text = UntrustedText.terminal(line) + "\n"
+func printError(_ message: String) {
+    let text = message.split(separator: "\n", omittingEmptySubsequences: false).map { UntrustedText.terminal(String($0)) + "\n" }.joined()
     _ = text.withCString { write(2, $0, strlen($0)) }
 }

@@ -14,13 +14,17 @@ struct RandomSpriteOutput {
 
     func run() throws {
         let chance = (options.shinyChance ?? .shinyDefault).value
-        let pick = try withClient { c throws(BusError) in try c.randomSprite(favorites: options.favorite, shinyChance: chance) }
+        let (pick, names) = try withClient { c throws(BusError) in
+            let pick = try c.randomSprite(favorites: options.favorite, shinyChance: chance)
+            // Its name as the games write it, in the reader's language (from memory at the service).
+            return (pick, options.hideName || json ? [:] : Language.names([pick.id], c))
+        }
         if json {
             return JSON.object([("id", .int(pick.id)), ("name", .string(pick.name)), ("path", .string(pick.path)),
                                 ("shiny", .bool(pick.shiny))]).print()
         }
         guard let sprite = Terminal.image(at: pick.path), let cropped = PixelArt.cropped(sprite) else {
-            throw Failure(message: "the sprite of \(pick.name) at \(pick.path) cannot be read; 'pokectl cache verify' repairs the cache",
+            throw Failure(message: Language.words.trf("the sprite of %s at %s cannot be read; 'pokectl cache verify' repairs the cache", pick.name, pick.path),
                           code: .unavailable)
         }
         // The sprite's own width, at most 96 columns: a sprite server may send any size.
@@ -30,7 +34,7 @@ struct RandomSpriteOutput {
                                        environment: Terminal.environment)
         if verbose {
             printError("pokectl: \(PokemonID.display(pick.id)) \(pick.name)\(pick.shiny ? ", shiny" : ""), from \(pick.path)")
-            printError("pokectl: sprite drawn with \(pictures.protocolUsed.rawValue): \(pictures.reason)")
+            printError("pokectl: " + Language.words.trf("sprite drawn with %s: %s", pictures.protocolUsed.rawValue, pictures.reason))
         }
         var lines: [String]
         if let picture = pictures.drawing(sprite, maxColumns: columns, maxRows: columns) {
@@ -40,8 +44,9 @@ struct RandomSpriteOutput {
             lines = SpriteArt.lines(cropped, maxColumns: columns, maxRows: 4 * columns, mode: colorMode, silhouette: true)
         }
         if !options.hideName {
-            let name = TerminalText.safe((pick.shiny ? "Shiny " : "") + PokemonNames.display(pick.name))
-            let pad = max(0, (columns - name.count) / 2)
+            let display = names[pick.id] ?? PokemonNames.display(pick.name)
+            let name = TerminalText.safe(pick.shiny ? Language.words.trf("Shiny %s", display) : display)
+            let pad = max(0, (columns - TerminalText.width(name)) / 2)
             lines.append(String(repeating: " ", count: pad) + name)
         }
         print(lines.joined(separator: "\n"))

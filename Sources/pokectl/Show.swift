@@ -5,41 +5,26 @@ import PokedexTerminal
 
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show one Pokémon: its sprite, types, sizes, stats, genus and flavour text; or a random sprite for a fetch tool.",
-        discussion: """
-            The sprite is drawn with the best the terminal offers: kitty graphics, sixel, else half blocks \
-            (24-bit colour where COLORTERM says truecolor, else 256 colours). The terminal is asked for at most \
-            100 ms; not when stdout is not a terminal, TERM is dumb or NO_COLOR is set. Inside tmux, pictures go \
-            through its passthrough when allow-passthrough is on, else half blocks. The card fits the terminal's \
-            width (COLUMNS overrides it).
+        abstract: tr("Show one Pokémon: its sprite, types, sizes, stats, genus and flavour text; or a random sprite for a fetch tool."),
+        discussion: tr("The sprite is drawn with the best the terminal offers: kitty graphics, sixel, else half blocks (24-bit colour where COLORTERM says truecolor, else 256 colours). The terminal is asked for at most 100 ms; not when stdout is not a terminal, TERM is dumb or NO_COLOR is set. Inside tmux, pictures go through its passthrough when allow-passthrough is on, else half blocks. The card fits the terminal's width (COLUMNS overrides it).\n\n--random prints a sprite drawn at random among the cached ones (and its name) as coloured half blocks, even into a pipe, for fastfetch (--file-raw -) or neofetch (--ascii); it never waits on the network while the cache holds one. NO_COLOR or --color never gives the silhouette.\nNames, genus, flavour text, types, abilities and stats are in the language of --language, else of the terminal's locale, each in English where PokeAPI has none in it.\nJSON: every key of the LocalizedDetail method (id, name, height, weight, types, abilities, stats, sprite_path, favorite, genus, flavor_text, color, animated_sprite_path, display_name, language, type_names, ability_names, stat_names); with --random: {\"id\", \"name\", \"path\", \"shiny\"}."))
 
-            --random prints a sprite drawn at random among the cached ones (and its name) as coloured half \
-            blocks, even into a pipe, for fastfetch (--file-raw -) or neofetch (--ascii); it never waits on the \
-            network while the cache holds one. NO_COLOR or --color never gives the silhouette.
-            Names, genus, flavour text, types, abilities and stats are in the language of --language, else of the \
-            terminal's locale, each in English where PokeAPI has none in it.
-            JSON: every key of the LocalizedDetail method (id, name, height, weight, types, abilities, stats, sprite_path, \
-            favorite, genus, flavor_text, color, animated_sprite_path, display_name, language, type_names, ability_names, \
-            stat_names); with --random: {"id", "name", "path", "shiny"}.
-            """)
-
-    @Argument(help: "A name or number (not with --random).") var pokemon: String?
-    @Flag(help: "Do not draw the sprite.") var noImage = false
-    @Option(help: "How to draw the sprite: auto (the best the terminal offers: kitty graphics, sixel, half blocks), kitty, sixel or blocks. Forced kitty or sixel is emitted even when stdout is not a terminal.")
+    @Argument(help: ArgumentHelp(tr("A name or number (not with --random)."))) var pokemon: String?
+    @Flag(help: ArgumentHelp(tr("Do not draw the sprite."))) var noImage = false
+    @Option(help: ArgumentHelp(tr("How to draw the sprite: auto (the best the terminal offers: kitty graphics, sixel, half blocks), kitty, sixel or blocks. Forced kitty or sixel is emitted even when stdout is not a terminal.")))
     var imageProtocol: ImageChoice = .auto
-    @Flag(help: "Say on stderr which way the sprite is drawn, and why.") var verbose = false
+    @Flag(help: ArgumentHelp(tr("Say on stderr which way the sprite is drawn, and why."))) var verbose = false
     @OptionGroup var random: RandomOptions
     @OptionGroup var common: Common
 
     func validate() throws {
         if random.random {
-            guard pokemon == nil else { throw ValidationError("give a Pokémon or --random, not both") }
-            guard !noImage else { throw ValidationError("--random prints a sprite: --no-image does not go with it") }
-            if let w = random.width, !(1...200).contains(w) { throw ValidationError("--width must be between 1 and 200") }
+            guard pokemon == nil else { throw ValidationError(Language.words.tr("give a Pokémon or --random, not both")) }
+            guard !noImage else { throw ValidationError(Language.words.tr("--random prints a sprite: --no-image does not go with it")) }
+            if let w = random.width, !(1...200).contains(w) { throw ValidationError(Language.words.tr("--width must be between 1 and 200")) }
         } else {
-            guard pokemon != nil else { throw ValidationError("give a name or number, or --random") }
+            guard pokemon != nil else { throw ValidationError(Language.words.tr("give a name or number, or --random")) }
             guard !random.favorite, random.shinyChance == nil, !random.hideName, random.width == nil else {
-                throw ValidationError("--favorite, --shiny-chance, --hide-name and --width go with --random")
+                throw ValidationError(Language.words.tr("--favorite, --shiny-chance, --hide-name and --width go with --random"))
             }
         }
     }
@@ -57,7 +42,7 @@ struct Show: ParsableCommand {
         let mode = forced && Terminal.colorMode == .none ? ColorMode.truecolor : Terminal.colorMode
         let sprite = noImage || (mode == .none && !forced) ? nil : Terminal.image(at: d.spritePath)
         let pictures = Pictures.choose(noImage ? .blocks : imageProtocol, environment: Terminal.environment)
-        if verbose { printError("pokectl: sprite drawn with \(pictures.protocolUsed.rawValue): \(pictures.reason)") }
+        if verbose { printError("pokectl: " + Language.words.trf("sprite drawn with %s: %s", pictures.protocolUsed.rawValue, pictures.reason)) }
         if let sprite,
            let picture = pictures.drawing(sprite, maxColumns: min(DetailCard.imageColumns, Terminal.width), maxRows: DetailCard.imageColumns / 2) {
             let card = DetailCard(detail: d, image: nil, width: Terminal.width, mode: mode, graphic: (picture.columns, picture.rows),
@@ -75,12 +60,12 @@ struct Show: ParsableCommand {
 
 /// `show --random`'s options.
 struct RandomOptions: ParsableArguments {
-    @Flag(help: "A sprite drawn at random among the cached ones, for a fetch tool's logo.") var random = false
-    @Flag(help: "With --random: only among the favorites.") var favorite = false
-    @Option(help: "With --random: how often the shiny sprite is drawn, as 1/128 or 0.0078 (default 1/128, as in the games since generation 6).")
+    @Flag(help: ArgumentHelp(tr("A sprite drawn at random among the cached ones, for a fetch tool's logo."))) var random = false
+    @Flag(help: ArgumentHelp(tr("With --random: only among the favorites."))) var favorite = false
+    @Option(help: ArgumentHelp(tr("With --random: how often the shiny sprite is drawn, as 1/128 or 0.0078 (default 1/128, as in the games since generation 6).")))
     var shinyChance: Probability?
-    @Flag(help: "With --random: the sprite alone, without the name under it.") var hideName = false
-    @Option(help: "With --random: the sprite's width in columns (default: one column per pixel).") var width: Int?
+    @Flag(help: ArgumentHelp(tr("With --random: the sprite alone, without the name under it."))) var hideName = false
+    @Option(help: ArgumentHelp(tr("With --random: the sprite's width in columns (default: one column per pixel)."))) var width: Int?
 }
 
 /// A probability given as `1/128`, `0.0078`, `0` or `1`.

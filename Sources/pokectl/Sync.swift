@@ -6,12 +6,8 @@ import PokedexTerminal
 
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Fetch everything for offline use: every list entry, detail and default sprite.",
-        discussion: """
-            Resumable: what is already cached is skipped, so run it again after an interruption. \
-            Shows a progress bar on a terminal, plain lines otherwise. Exits 3 if anything could not be fetched. \
-            JSON: {"complete", "failed"}
-            """)
+        abstract: tr("Fetch everything for offline use: every list entry, detail and default sprite."),
+        discussion: tr("Resumable: what is already cached is skipped, so run it again after an interruption. Shows a progress bar on a terminal, plain lines otherwise. Exits 3 if anything could not be fetched. JSON: {\"complete\", \"failed\"}"))
 
     @OptionGroup var common: Common
 
@@ -30,7 +26,7 @@ struct Sync: ParsableCommand {
                     fflush(nil)
                 } else {
                     let tenth = Int(done) * 10 / Int(total)
-                    if tenth != lastLine { lastLine = tenth; print("synced \(done)/\(total)") }
+                    if tenth != lastLine { lastLine = tenth; print(Language.words.trf("synced %s/%s", String(done), String(total))) }
                 }
             }
         }
@@ -38,7 +34,10 @@ struct Sync: ParsableCommand {
         if common.json {
             JSON.object([("complete", .int(result.complete)), ("failed", .int(result.failed))]).print()
         } else {
-            print("\(result.complete) Pokémon ready offline in \(Int(monotonic() - started)) s" + (result.failed > 0 ? "; \(result.failed) failed (run 'pokectl sync' again)" : ""))
+            let w = Language.words, seconds = String(Int(monotonic() - started))
+            print(result.failed > 0
+                  ? w.trf("%s Pokémon ready offline in %s s; %s failed (run 'pokectl sync' again)", String(result.complete), seconds, String(result.failed))
+                  : w.trf("%s Pokémon ready offline in %s s", String(result.complete), seconds))
         }
         if result.failed > 0 { throw Failure.silent(.unavailable) }
     }

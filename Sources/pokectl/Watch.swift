@@ -4,22 +4,21 @@ import PokedexBusClient
 
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Follow the service: one JSON line per \(Pokedex1.favoriteChanged.name) or \(FreedesktopBus.propertiesChanged) signal.",
-        discussion: """
-            For widgets and scripts that react instead of polling. Each line is flushed as it is printed. \
-            Does not start the service; it follows it whenever it runs.
-            JSON lines:
-              {"event": "\(Pokedex1.favoriteChanged.name)", "favorite", "id", "name", "time"}
-              {"event": "\(FreedesktopBus.propertiesChanged)", "changed": {PROPERTY: VALUE}, "invalidated": [PROPERTY], "time"}
-            time is in seconds since the epoch.
-            """)
+        abstract: Language.words.trf("Follow the service: one JSON line per %s, %s or %s signal.",
+                                     Pokedex1.favoriteChanged.name, Pokedex1.cacheCleared.name, FreedesktopBus.propertiesChanged),
+        discussion: tr("For widgets and scripts that react instead of polling. Each line is flushed as it is printed. Does not start the service; it follows it whenever it runs.")
+            + "\n" + tr("JSON lines:") + "\n"
+            + "  {\"event\": \"\(Pokedex1.favoriteChanged.name)\", \"favorite\", \"id\", \"name\", \"time\"}\n"
+            + "  {\"event\": \"\(Pokedex1.cacheCleared.name)\", \"time\"}\n"
+            + "  {\"event\": \"\(FreedesktopBus.propertiesChanged)\", \"changed\": {PROPERTY: VALUE}, \"invalidated\": [PROPERTY], \"time\"}\n"
+            + tr("time is in seconds since the epoch."))
 
-    @Option(help: "Exit after this many events.") var count: Int?
+    @Option(help: ArgumentHelp(tr("Exit after this many events."))) var count: Int?
     /// `--json` is what watch always prints (one object a line); taken like every command's.
     @OptionGroup var common: Common
 
     func validate() throws {
-        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if let count, count < 1 { throw ValidationError(Language.words.tr("--count must be at least 1")) }
     }
 
     func run() throws {
@@ -48,6 +47,8 @@ struct Watch: ParsableCommand {
             guard let (id, name, favorite) = try? Pokedex1.favoriteChanged.decode(s.values) else { return nil }
             return .object([("event", .string(s.member)), ("favorite", .bool(favorite)),
                             ("id", .int(id)), ("name", .string(name)), ("time", time)])
+        case Pokedex1.cacheCleared.name:
+            return .object([("event", .string(s.member)), ("time", time)])
         case FreedesktopBus.propertiesChanged where s.values.count == 3:
             return .object([("changed", JSON(s.values[1])), ("event", .string(s.member)),
                             ("interface", JSON(s.values[0])), ("invalidated", JSON(s.values[2])), ("time", time)])

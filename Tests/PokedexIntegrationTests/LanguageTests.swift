@@ -105,7 +105,7 @@ final class LanguageTests: DaemonTestCase {
         let json = try h.pokectl(["list", "--per-page", "30", "--json"], env: env)
         XCTAssertTrue(json.out.contains(#""display_name":"Glurak","favorite":false,"id":6,"name":"charizard""#), json.out)
         let search = try h.pokectl(["search", "glurak"], env: env)
-        XCTAssertTrue(search.out.contains("Glurak") && search.out.contains("localized (de: Glurak)"), search.out)
+        XCTAssertTrue(search.out.contains("Glurak") && search.out.contains("lokalisierter Name (de: Glurak)"), search.out)
         let favs = try h.pokectl(["fav", "6"], env: env)
         XCTAssertTrue(favs.out.contains("Glurak"), favs.out)
         let jaSearch = try h.pokectl(["search", "--language", "ja", "リザ"], env: env)

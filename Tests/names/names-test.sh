@@ -41,7 +41,7 @@ check 'list --per-page Int.max' 2 'between 1 and 100' pokectl list --per-page 92
 check 'list --page 2^64: not a number' 2 '.' pokectl list --page 18446744073709551616
 check 'show --random --width Int.max' 2 'between 1 and 200' pokectl show --random --width 9223372036854775807
 check 'search --limit Int.min' 2 'between 1 and 100' pokectl search pika --limit=-9223372036854775808
-check 'search --gen Int.max' 1 'nothing matches' pokectl search --gen 9223372036854775807
+check 'search --gen Int.max: its range' 2 'between 1 and 9' pokectl search --gen 9223372036854775807
 check 'watch --count Int.min' 2 'at least 1' pokectl watch --count=-9223372036854775808
 echo "names: $passed passed, $failed failed"
 [ "$failed" = 0 ]

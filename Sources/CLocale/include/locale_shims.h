@@ -14,6 +14,10 @@ int pokedex_bind_messages(const char *localedir);
 /// Safe from any thread once bound.
 const char *pokedex_gettext(const char *msgid);
 
+/// The translation of `msgid` (or `plural`) for `n`, as the catalogue's plural rule picks it;
+/// `msgid` for 1 and `plural` otherwise where there is none.
+const char *pokedex_ngettext(const char *msgid, const char *plural, unsigned long n);
+
 /// The environment's LC_NUMERIC decimal separator ("," in de_DE), in `out` (at most `size`
 /// bytes with its NUL); "." where the locale is not installed.
 void pokedex_decimal_point(char *out, unsigned long size);
