@@ -150,11 +150,30 @@ extension PokedexClient {
     /// it runs (or its process cannot be read: another machine's bus, another user's process).
     /// Asked of the bus daemon and `/proc`, so it answers at once, whatever the service does.
     public func stoppedService(words w: Words = .english) -> String? {
+        ownerPID().flatMap { stopped($0, words: w) }
+    }
+
+    /// Why the service cannot answer a call now, asked before the call at the cost of one round
+    /// trip when it runs: ``stoppedService(words:)`` when it has an owner, else
+    /// ``serviceProblem(activation:words:)``.
+    /// `words` are read only when there is something to say.
+    public func readiness(words w: @autoclosure () -> Words = .english) -> String? {
+        guard let pid = ownerPID() else { return serviceProblem(words: w()) }
+        return stopped(pid, words: w())
+    }
+
+    /// The pid of the service's name's owner; nil when the name has none (or the bus says no).
+    func ownerPID() -> Int32? {
         guard let pid = try? call(destination: FreedesktopBus.daemonName, path: FreedesktopBus.daemonPath,
                                   interface: FreedesktopBus.daemonName, "GetConnectionUnixProcessID", { w throws(BusError) in
                                       try w.append(Pokedex1.busName)
-                                  }).first?.uint, pid > 0, pid <= UInt64(Int32.max),
-              let state = Self.processState(Int32(pid)) else { return nil }
+                                  }).first?.uint, pid > 0, pid <= UInt64(Int32.max) else { return nil }
+        return Int32(pid)
+    }
+
+    private func stopped(_ pid: Int32, words: @autoclosure () -> Words) -> String? {
+        guard let state = Self.processState(pid) else { return nil }
+        let w = state == "T" || state == "t" || state == "Z" || state == "X" ? words() : .english
         switch state {
         case "T", "t":
             return w.trf("pokedexd (pid %s) is stopped (SIGSTOP or a debugger) and answers nothing until it continues: 'kill -CONT %s', or 'systemctl --user restart pokedex'",

@@ -5,9 +5,9 @@ import PokedexModels
 import PokedexTerminal
 
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         abstract: tr("List Pokémon in the API's order, a page at a time."),
-        discussion: tr("Names as the games write them, in the language of --language or the terminal's locale. JSON: {\"total\", \"page\", \"per_page\", \"entries\": [{\"id\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}]}"))
+        discussion: tr("Names as the games write them, in the language of --language or the terminal's locale. JSON: {\"total\", \"page\", \"per_page\", \"entries\": [{\"id\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}]}")) }
 
     @Option(help: ArgumentHelp(tr("Page number, from 1."))) var page = 1
     @Option(help: ArgumentHelp(tr("Entries per page, 1 to 100."))) var perPage = 20
@@ -55,9 +55,9 @@ struct List: ParsableCommand {
 }
 
 struct Search: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         abstract: tr("Find Pokémon by name in any language, by number, with typos forgiven; filter by type and generation."),
-        discussion: tr("Ranks exact names and numbers first, then prefixes, word prefixes (\"mega\" finds charizard-mega-x), substrings, then near misses (\"charzard\"). Names in ja, ko, zh, fr, de, es and it match too, for every species the service has seen; 'pokectl sync' indexes them all.\nJSON: {\"query\", \"coverage\": {\"localized\", \"species\"}, \"results\": [{\"id\", \"name\", \"sprite_path\", \"favorite\", \"match\", \"matched_name\", \"language\", \"distance\"}]}"))
+        discussion: tr("Ranks exact names and numbers first, then prefixes, word prefixes (\"mega\" finds charizard-mega-x), substrings, then near misses (\"charzard\"). Names in ja, ko, zh, fr, de, es and it match too, for every species the service has seen; 'pokectl sync' indexes them all.\nJSON: {\"query\", \"coverage\": {\"localized\", \"species\"}, \"results\": [{\"id\", \"name\", \"sprite_path\", \"favorite\", \"match\", \"matched_name\", \"language\", \"distance\"}]}")) }
 
     @Argument(help: ArgumentHelp(tr("Part of a name, a number, or nothing with --type/--gen."))) var query: String = ""
     @Option(help: ArgumentHelp(tr("Most results, 1 to 100."))) var limit = 10
@@ -140,9 +140,9 @@ func changeFavorite(_ pokemon: String, _ action: FavoriteAction, json: Bool) thr
 }
 
 struct Fav: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         abstract: tr("Keep a favorite (nothing changes if it is one already), and print what happened."),
-        discussion: tr("Says the state to reach, not a flip: run twice, or again after a call that timed out (which the service may still have done), it leaves the same state. --toggle flips it instead.\nJSON: {\"name\", \"favorite\", \"changed\"}"))
+        discussion: tr("Says the state to reach, not a flip: run twice, or again after a call that timed out (which the service may still have done), it leaves the same state. --toggle flips it instead.\nJSON: {\"name\", \"favorite\", \"changed\"}")) }
 
     @Argument(help: ArgumentHelp(tr("A name or number."))) var pokemon: String
     @Flag(help: ArgumentHelp(tr("Flip it: add it if it is not a favorite, remove it if it is."))) var toggle = false
@@ -152,9 +152,9 @@ struct Fav: ParsableCommand {
 }
 
 struct Unfav: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         abstract: tr("Remove a favorite (nothing happens if it was not one)."),
-        discussion: tr("JSON: {\"name\", \"favorite\": false, \"changed\"}"))
+        discussion: tr("JSON: {\"name\", \"favorite\": false, \"changed\"}")) }
 
     @Argument(help: ArgumentHelp(tr("A name or number."))) var pokemon: String
     @OptionGroup var common: Common
@@ -163,9 +163,9 @@ struct Unfav: ParsableCommand {
 }
 
 struct Favs: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         abstract: tr("List favorites in the order they were added."),
-        discussion: tr("Names as the games write them, in the language of --language or the terminal's locale. JSON: {\"favorites\": [{\"id\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}]}"))
+        discussion: tr("Names as the games write them, in the language of --language or the terminal's locale. JSON: {\"favorites\": [{\"id\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}]}")) }
 
     @OptionGroup var common: Common
 
@@ -181,9 +181,9 @@ struct Favs: ParsableCommand {
 }
 
 struct Sprite: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         abstract: tr("Print the path of a Pokémon's sprite, fetching it if needed."),
-        discussion: tr("JSON: {\"pokemon\": the resolved API name, \"id\", \"query\": as given, \"sprite_path\"}"))
+        discussion: tr("JSON: {\"pokemon\": the resolved API name, \"id\", \"query\": as given, \"sprite_path\"}")) }
 
     @Argument(help: ArgumentHelp(tr("A name or number."))) var pokemon: String
     @OptionGroup var common: Common

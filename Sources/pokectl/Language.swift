@@ -1,3 +1,4 @@
+import Synchronization
 import PokedexLocale
 import ArgumentParser
 import Glibc
@@ -23,7 +24,27 @@ enum Language {
 
     /// pokectl's words in the locale's language: the catalogues installed beside the binary
     /// (`../share/locale`), or where `TEXTDOMAINDIR` says.
-    static let words = Words.gettext(localeDirectory: Words.localeDirectory(environment: Terminal.environment))
+    /// In a C or English locale the words are the source's own: no catalogue is opened, and a
+    /// warm command costs no more than it did before its words were translated.
+    static let words = Self.readsEnglish(Terminal.environment) ? Words.english
+        : Words.gettext(localeDirectory: Words.localeDirectory(environment: Terminal.environment))
+
+    /// Whether gettext would give the source's words and the C locale's decimal point: messages
+    /// and numbers in C, POSIX or English, and no `LANGUAGE` list naming another language.
+    static func readsEnglish(_ env: [String: String]) -> Bool {
+        func category(_ name: String) -> String {
+            for key in ["LC_ALL", name, "LANG"] { if let v = env[key], !v.isEmpty { return v } }
+            return "C"
+        }
+        func english(_ locale: String) -> Bool {
+            locale == "C" || locale == "POSIX" || locale.hasPrefix("C.") || locale.hasPrefix("en_") || locale == "en"
+        }
+        let messages = category("LC_MESSAGES")
+        // gettext reads LANGUAGE only when the messages locale is not C.
+        let list = english(messages) && !(messages == "C" || messages == "POSIX" || messages.hasPrefix("C.")) ? env["LANGUAGE"] ?? "" : ""
+        let languages = list.split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        return english(messages) && english(category("LC_NUMERIC")) && languages.allSatisfy { english($0) || $0.hasPrefix("en") }
+    }
 
     /// The detail in ``code``, as the service sends it (every key, for `--json`); in English
     /// from a service started before an upgrade, which does not know `LocalizedDetail`.
@@ -44,5 +65,13 @@ enum Language {
     }
 }
 
-/// `msgid` in the reader's language: pokectl's help and usage, marked for `tools/update-po`.
-func tr(_ msgid: String) -> String { Language.words.tr(msgid) }
+/// pokectl's help texts (abstracts, discussions, each option's help), marked for
+/// `tools/update-po`. The argument parser builds them whenever it parses, so they are read in
+/// the reader's language only once a help page or a usage error is being written
+/// (``HelpWords/reading``): a command that prints no words opens no catalogue.
+enum HelpWords {
+    static let reading = Atomic<Bool>(false)
+}
+
+/// `msgid` in the reader's language while ``HelpWords/reading``, else as written.
+func tr(_ msgid: String) -> String { HelpWords.reading.load(ordering: .relaxed) ? Language.words.tr(msgid) : msgid }

@@ -11,12 +11,12 @@ enum Exit: Int32 {
 /// `pokectl`: the command line of the Pokédex service.
 @main
 struct Pokectl: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "pokectl",
         abstract: tr("Browse the Pokédex, keep favorites: the command line of pokedexd."),
         discussion: tr("Talks to io.github.pokedexd.Pokedex1 on the session bus; the first call starts the service (D-Bus activation). Every command takes --json for scripts.\n\nEXIT STATUS\n  0  ok\n  1  not found (no Pokémon by that name or number)\n  2  usage (a bad option or argument)\n  3  service unavailable (not running and could not be activated,\n     or the network failed with nothing cached)\n  4  the service could not save (disk full, permissions)\n\nENVIRONMENT\n  NO_COLOR   no colour and no pictures, even on a terminal\n  COLORTERM  truecolor or 24bit: pictures in 24-bit colour\n             (else the 256-colour palette)\n  COLUMNS    the width to fit (else the terminal's)\n  LANGUAGE, LC_ALL, LC_MESSAGES, LANG\n             the language of names and of pokectl's words\n             (--language overrides it for names)"),
         version: PokedexVersion.current,
-        subcommands: [Browse.self, List.self, Show.self, Search.self, Fav.self, Unfav.self, Favs.self, Sprite.self, Status.self, Sync.self, Cache.self, Watch.self])
+        subcommands: [Browse.self, List.self, Show.self, Search.self, Fav.self, Unfav.self, Favs.self, Sprite.self, Status.self, Sync.self, Cache.self, Watch.self]) }
 
     static func main() {
         do {
@@ -27,6 +27,8 @@ struct Pokectl: ParsableCommand {
         } catch let failure as Failure {
             failure.report()
         } catch {
+            // The parser writes a help page or a usage error: its texts in the reader's words.
+            HelpWords.reading.store(true, ordering: .relaxed)
             let code = exitCode(for: error)
             if code == .success {
                 print(ParserWords.translate(fullMessage(for: error), Language.words))
@@ -126,7 +128,7 @@ struct Failure: Error {
 func withClient<T>(starting: Bool = true, _ body: (PokedexClient) throws(BusError) -> T) throws -> T {
     let client: PokedexClient
     do { client = try PokedexClient() } catch { throw Failure(error) }
-    if starting, let why = client.stoppedService(words: Language.words) ?? client.serviceProblem(words: Language.words) {
+    if starting, let why = client.readiness(words: Language.words) {
         throw Failure(message: why, code: .unavailable)
     }
     do {

@@ -3,15 +3,16 @@ import Glibc
 import PokedexBusClient
 
 struct Watch: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: Language.words.trf("Follow the service: one JSON line per %s, %s or %s signal.",
-                                     Pokedex1.favoriteChanged.name, Pokedex1.cacheCleared.name, FreedesktopBus.propertiesChanged),
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        abstract: (HelpWords.reading.load(ordering: .relaxed) ? Language.words : .english)
+            .trf("Follow the service: one JSON line per %s, %s or %s signal.",
+                 Pokedex1.favoriteChanged.name, Pokedex1.cacheCleared.name, FreedesktopBus.propertiesChanged),
         discussion: tr("For widgets and scripts that react instead of polling. Each line is flushed as it is printed. Does not start the service; it follows it whenever it runs.")
             + "\n" + tr("JSON lines:") + "\n"
             + "  {\"event\": \"\(Pokedex1.favoriteChanged.name)\", \"favorite\", \"id\", \"name\", \"time\"}\n"
             + "  {\"event\": \"\(Pokedex1.cacheCleared.name)\", \"time\"}\n"
             + "  {\"event\": \"\(FreedesktopBus.propertiesChanged)\", \"changed\": {PROPERTY: VALUE}, \"invalidated\": [PROPERTY], \"time\"}\n"
-            + tr("time is in seconds since the epoch."))
+            + tr("time is in seconds since the epoch.")) }
 
     @Option(help: ArgumentHelp(tr("Exit after this many events."))) var count: Int?
     /// `--json` is what watch always prints (one object a line); taken like every command's.
