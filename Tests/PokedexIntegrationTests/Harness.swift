@@ -141,15 +141,7 @@ final class Harness {
     /// status, standard output and standard error.
     @discardableResult
     func pokectl(_ args: [String], env extra: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.buildDir + "/pokectl")
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        env["DBUS_SESSION_BUS_ADDRESS"] = busAddress
-        env["NO_COLOR"] = "1"
-        Self.englishLocale(&env)
-        env.merge(extra) { $1 }
-        p.environment = env
+        let p = pokectlProcess(args, env: extra)
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -162,6 +154,18 @@ final class Harness {
     /// ``pokectl(_:env:)`` left running, for a test that acts while it waits; its output goes to
     /// `output`.
     func startPokectl(_ args: [String], output: URL) throws -> Process {
+        let p = pokectlProcess(args, env: [:])
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let out = try FileHandle(forWritingTo: output)
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        return p
+    }
+
+    /// The pokectl built next to the daemon, on this test's bus, without colour, in English
+    /// unless `extra` says otherwise; not started.
+    private func pokectlProcess(_ args: [String], env extra: [String: String]) -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.buildDir + "/pokectl")
         p.arguments = args
@@ -169,12 +173,8 @@ final class Harness {
         env["DBUS_SESSION_BUS_ADDRESS"] = busAddress
         env["NO_COLOR"] = "1"
         Self.englishLocale(&env)
+        env.merge(extra) { $1 }
         p.environment = env
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        let out = try FileHandle(forWritingTo: output)
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
         return p
     }
 

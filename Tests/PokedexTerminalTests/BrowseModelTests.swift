@@ -12,7 +12,9 @@ final class BrowseModelTests: XCTestCase {
     }
 
     /// A model at 80×24 (5 columns, 3 rows) with the first page in.
-    func started(width: Int = 80, height: Int = 24) -> (BrowseModel, [BrowseEffect]) {
+    func started(width: Int = 80, height: Int = 24) -> (BrowseModel, [BrowseEffect]) { Self.started(width: width, height: height) }
+
+    static func started(width: Int = 80, height: Int = 24) -> (BrowseModel, [BrowseEffect]) {
         var m = BrowseModel()
         _ = m.handle(.resized(width: width, height: height))
         let first = m.start()

@@ -7,14 +7,8 @@ import XCTest
 final class BrowseRecoveryTests: XCTestCase {
     typealias T = BrowseModelTests
 
-    /// A model with the first page in (``BrowseModelTests/started(width:height:)``).
-    func started(width: Int = 80, height: Int = 24) -> (BrowseModel, [BrowseEffect]) {
-        var m = BrowseModel()
-        _ = m.handle(.resized(width: width, height: height))
-        let first = m.start()
-        let more = m.handle(.page(offset: 0, T.page(0)))
-        return (m, first + more)
-    }
+    /// A model with the first page in.
+    func started(width: Int = 80, height: Int = 24) -> (BrowseModel, [BrowseEffect]) { T.started(width: width, height: height) }
 
     func sprites(_ effects: [BrowseEffect]) -> [UInt32] {
         effects.compactMap { if case .spritePath(let id, _) = $0 { return id } else { return nil } }
