@@ -15,8 +15,10 @@ final class Sync: Sendable {
     private let log: Logger
     private let report: @Sendable (SyncProgress) -> Void
     private let progressNow = Mutex(SyncProgress(done: 0, total: 0, state: .idle))
-    /// Held while a step is decided and told, so steps are told in the order they were kept.
-    private let telling = Mutex(())
+    /// Held while a step is decided and told, so steps are told in the order they were kept;
+    /// it counts the steps told (a value of its own: a lock around `()` has no storage of its
+    /// own, and ThreadSanitizer took its accesses for a race).
+    private let told = Mutex<UInt64>(0)
     private let flight = SingleFlight<Int, SyncResult>()
     private let clock: any PokedexClock
 
@@ -126,7 +128,7 @@ final class Sync: Sendable {
     /// sync is not a storm of `PropertiesChanged` signals. Workers finish in any order: a count
     /// older than one already told is dropped, so a widget never sees `done` go back.
     private func update(_ progress: SyncProgress) {
-        telling.withLock { _ in
+        told.withLock { count in
             let tell = progressNow.withLock { last -> Bool in
                 let stale = progress.state == .running && last.state == .running && progress.total == last.total
                     && progress.done < last.done
@@ -135,7 +137,10 @@ final class Sync: Sendable {
                 let step = max(1, progress.total / 100)
                 return progress.state != last.state || progress.done == 0 || progress.done / step != last.done / step
             }
-            if tell { report(progress) }
+            if tell {
+                count += 1
+                report(progress)
+            }
         }
     }
 }
