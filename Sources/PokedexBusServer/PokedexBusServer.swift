@@ -189,7 +189,7 @@ public final class PokedexBusServer: Sendable {
     private func armGrace() {
         let unavailable = PokedexError.Kind.unavailable.dbusName
         graceTimer = try? loop.timer(after: UInt64(shutdownGrace * 1_000_000)) { [unowned self] in
-            let left = pending.failAll(name: unavailable, message: "pokedexd is shutting down; nothing was changed, so trying again is safe")
+            let left = pending.failAll(name: unavailable, message: ServiceMessages.joined(ServiceMessages.shuttingDown, ServiceMessages.nothingChanged))
             guard left > 0 else { return finishExit() }
             log(.info, "\(left) call(s) are saving a change; exiting once they answer")
             exitWhenDrained = true
