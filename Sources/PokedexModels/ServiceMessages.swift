@@ -30,6 +30,23 @@ public enum ServiceMessages {
     public static let noDefaultSprite = Words.english.tr("%s has no default sprite")
     public static let noShinySprite = Words.english.tr("%s has no shiny sprite")
 
+    // A favorites file that is not what it should be.
+    public static let favoritesLinkOutside = Words.english.tr("%s is a link to %s, outside the data folder, where pokedexd neither reads nor writes")
+    public static let favoritesFixLink = Words.english.tr("to use that list, put the file itself in place of the link")
+    public static let favoritesDangling = Words.english.tr("%s is a link to %s, which does not exist")
+    public static let favoritesNotAFile = Words.english.tr("%s is %s, not a file: pokedexd neither reads nor replaces it")
+    public static let favoritesDirectory = Words.english.tr("a directory")
+    public static let favoritesFIFO = Words.english.tr("a named pipe (FIFO)")
+    public static let favoritesSocket = Words.english.tr("a socket")
+    public static let favoritesDevice = Words.english.tr("a device")
+    public static let favoritesMoveAway = Words.english.tr("move it away to start a new list")
+    public static let favoritesNotOwned = Words.english.tr("%s belongs to uid %s, not to this user: pokedexd neither reads nor replaces it")
+    public static let favoritesUnreadable = Words.english.tr("cannot read %s: %s")
+    public static let favoritesDamaged = Words.english.tr("%s was damaged: %s of its %s entries were kept")
+    public static let favoritesKeptAside = Words.english.tr("the damaged original is kept as %s; this notice goes when that copy is deleted")
+    public static let favoritesNotKeptAside = Words.english.tr("it could not be kept aside (%s), so it is left as it is, and favorites cannot be changed until the folder can be written")
+    public static let favoritesUnchanged = Words.english.tr("favorites were not changed")
+
     // What could not be had, and why.
     public static let noDetails = Words.english.tr("no details for %s (#%s)")
     public static let spriteUnavailable = Words.english.tr("the sprite of %s is not available")
@@ -43,6 +60,7 @@ public enum ServiceMessages {
     public static let notCached = Words.english.tr("%s: %s, and nothing is cached")
     public static let shuttingDown = Words.english.tr("pokedexd is shutting down")
     public static let nothingChanged = Words.english.tr("nothing was changed, so trying again is safe")
+    public static let tooManyWaiting = Words.english.tr("%s: this caller already has %s calls waiting; send more once they are answered")
 
     // The sandbox, as `Status` sums it up.
     public static let landlock = Words.english.tr("landlock ABI %s (%s)")
@@ -50,6 +68,7 @@ public enum ServiceMessages {
     public static let noLandlock = Words.english.tr("no landlock")
     public static let noLandlockBecause = Words.english.tr("no landlock (%s)")
     public static let namespaces = Words.english.tr("namespaces: %s")
+    public static let namespacesFallback = Words.english.tr("namespaces: no, as pokedex.service could not start with them (has the kernel stopped allowing user namespaces?): Landlock alone until the next login, or run pokedex-sandbox-setup")
     public static let landlockFiles = Words.english.tr("files")
     public static let landlockTCP = Words.english.tr("tcp")
     public static let landlockScopes = Words.english.tr("scopes")
@@ -63,9 +82,12 @@ public enum ServiceMessages {
         emptyName, noNumber, numbersRunWithForms, numbersRun, noName, candidates, didYouMean, tryAgain,
         queryTooLong, queryEmpty, queryHint, noType, noGenerationNamed, noGeneration,
         noFavoritesToPick, noDefaultSprite, noShinySprite,
+        favoritesLinkOutside, favoritesFixLink, favoritesDangling, favoritesNotAFile, favoritesDirectory, favoritesFIFO,
+        favoritesSocket, favoritesDevice, favoritesMoveAway, favoritesNotOwned, favoritesUnreadable, favoritesDamaged,
+        favoritesKeptAside, favoritesNotKeptAside, favoritesUnchanged,
         noDetails, spriteUnavailable, shinyUnavailable, listUnavailable, filtersUnavailable,
-        cannotReach, noAnswerInTime, httpStatus, notCached, cancelled, shuttingDown, nothingChanged,
-        landlockWithout, landlock, noLandlockBecause, noLandlock, namespaces, landlockFiles, landlockTCP, landlockScopes,
+        cannotReach, noAnswerInTime, httpStatus, notCached, cancelled, shuttingDown, nothingChanged, tooManyWaiting,
+        landlockWithout, landlock, noLandlockBecause, noLandlock, namespacesFallback, namespaces, landlockFiles, landlockTCP, landlockScopes,
         needsABI, landlockOff, landlockNotInKernel, yes, no,
     ]
 

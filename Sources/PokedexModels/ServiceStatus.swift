@@ -19,6 +19,8 @@ public struct ServiceStatus: Equatable, Sendable {
     public var maxRequestsInFlight: Int
     /// The sandbox in effect (Landlock, namespaces); set by the daemon's main, which applied it.
     public var sandbox = SandboxStatus()
+    /// What is wrong with the favorites file, in the service's words; "" when nothing is.
+    public var favoritesProblem = ""
 
     public init(version: String, apiURL: String, cacheDirectory: String, dataDirectory: String,
                 memoryEntries: Int, memoryBytes: Int, memoryCapBytes: Int, diskEntries: Int, diskBytes: Int,
@@ -82,6 +84,9 @@ public struct SandboxStatus: Equatable, Sendable {
     public var missing: [String]
     /// Whether it runs in a user namespace of its own (the unit's namespace options applied).
     public var namespaces: Bool
+    /// Whether it runs as pokedex-fallback.service: pokedex.service could not start with the
+    /// namespace sandbox installed for it (the kernel refuses user namespaces now).
+    public var fallback = false
 
     public init(landlockABI: Int = 0, restricted: [String] = [], missing: [String] = [], namespaces: Bool = false) {
         self.landlockABI = landlockABI
@@ -102,6 +107,6 @@ public struct SandboxStatus: Equatable, Sendable {
         let why = missing.map { ServiceMessages.translate($0, words) }.joined(separator: "; ")
         let landlock = restricted.isEmpty ? (missing.isEmpty ? words.tr(M.noLandlock) : words.trf(M.noLandlockBecause, why))
             : missing.isEmpty ? words.trf(M.landlock, String(landlockABI), what) : words.trf(M.landlockWithout, String(landlockABI), what, why)
-        return landlock + "; " + words.trf(M.namespaces, words.tr(namespaces ? M.yes : M.no))
+        return landlock + "; " + (fallback ? words.tr(M.namespacesFallback) : words.trf(M.namespaces, words.tr(namespaces ? M.yes : M.no)))
     }
 }

@@ -237,6 +237,7 @@ public enum Coding {
                                      ("favorites", s.favorites)] {
                     try w.entry(key, "t") { () throws(BusError) in try w.append(UInt64(value)) }
                 }
+                try w.entry("favorites_problem", "s") { () throws(BusError) in try w.append(s.favoritesProblem) }
                 try w.entry("online", "b") { () throws(BusError) in try w.append(s.online) }
                 try w.entry("requests_in_flight", "t") { () throws(BusError) in try w.append(UInt64(s.requestsInFlight)) }
                 try w.entry("requests_max_in_flight", "t") { () throws(BusError) in try w.append(UInt64(s.maxRequestsInFlight)) }
@@ -259,9 +260,11 @@ public enum Coding {
                 favorites: n("favorites"), online: d["online"]?.bool ?? false,
                 hosts: (d["hosts"]?.array ?? []).compactMap(hostStatus),
                 requestsInFlight: n("requests_in_flight"), maxRequestsInFlight: n("requests_max_in_flight"))
+            status.favoritesProblem = d["favorites_problem"]?.string ?? ""
             status.sandbox = SandboxStatus(
                 landlockABI: n("landlock_abi"), restricted: d["landlock"]?.array?.compactMap(\.string) ?? [],
                 missing: d["landlock_missing"]?.array?.compactMap(\.string) ?? [], namespaces: d["namespaces"]?.bool ?? false)
+            status.sandbox.fallback = d["sandbox_fallback"]?.bool ?? false
             return status
         })
 }

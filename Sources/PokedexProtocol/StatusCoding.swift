@@ -11,6 +11,7 @@ extension Coding {
         try w.entry("landlock", "as") { () throws(BusError) in try w.append(strings: s.restricted) }
         try w.entry("landlock_missing", "as") { () throws(BusError) in try w.append(strings: s.missing) }
         try w.entry("namespaces", "b") { () throws(BusError) in try w.append(s.namespaces) }
+        try w.entry("sandbox_fallback", "b") { () throws(BusError) in try w.append(s.fallback) }
     }
 
     /// One host of `Status`'s `hosts`: `host`, `api`, `up`, and when down `down_since`,

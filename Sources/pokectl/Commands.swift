@@ -165,17 +165,24 @@ struct Unfav: ParsableCommand {
 struct Favs: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         abstract: tr("List favorites in the order they were added."),
-        discussion: tr("Names as the games write them, in the language of --language or the terminal's locale. JSON: {\"favorites\": [{\"id\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}]}")) }
+        discussion: tr("Names as the games write them, in the language of --language or the terminal's locale. When the favorites file is not sound (damaged, or not a file pokedexd may read), what the service did or why it cannot read it is said on stderr. JSON: {\"favorites\": [{\"id\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}], \"problem\": \"\" or that text}")) }
 
     @OptionGroup var common: Common
 
     func run() throws {
-        let (favs, names) = try withClient { c throws(BusError) in
+        let (favs, names, problem) = try withClient { c throws(BusError) in
             let favs = try c.listFavorites()
-            return (favs, Language.names(favs.map(\.id), c))
+            return (favs, Language.names(favs.map(\.id), c), (try? c.status())?.favoritesProblem ?? "")
         }
-        if common.json { return JSON.object([("favorites", .array(favs.map { JSON($0, displayName: names[$0.id]) }))]).print() }
-        if favs.isEmpty { return print(Language.words.tr("no favorites yet: add one with 'pokectl fav NAME'")) }
+        if common.json {
+            return JSON.object([("favorites", .array(favs.map { JSON($0, displayName: names[$0.id]) })), ("problem", .string(problem))]).print()
+        }
+        if !problem.isEmpty { printError("pokectl: " + ServiceMessages.translate(problem, Language.words)) }
+        if favs.isEmpty {
+            // Nothing could be read: the message above says why; "none yet" would not be true.
+            if problem.isEmpty { print(Language.words.tr("no favorites yet: add one with 'pokectl fav NAME'")) }
+            return
+        }
         Output.table(Output.entryHeader, Output.entryRows(favs, names: names))
     }
 }

@@ -6,7 +6,7 @@ import PokedexModels
 struct Status: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         abstract: tr("Is the service running; its version, API, cache tiers and favorites. Does not start it."),
-        discussion: tr("JSON: {\"running\"} and, when not running, \"reason\"; when running, every key of the Status method (version, api_url, cache_dir, data_dir, memory_entries, memory_bytes, memory_cap_bytes, disk_entries, disk_bytes, disk_cap_bytes, favorites, online, requests_in_flight, requests_max_in_flight, sandbox (one line), landlock_abi, landlock (what it restricts: files, tcp, scopes), landlock_missing, namespaces, and hosts: one object per host with host, api, up, and when down down_since, reason and next_attempt in seconds since the epoch; multiplexed once known). Exits 3 when not running.")) }
+        discussion: tr("JSON: {\"running\"} and, when not running, \"reason\"; when running, every key of the Status method (version, api_url, cache_dir, data_dir, memory_entries, memory_bytes, memory_cap_bytes, disk_entries, disk_bytes, disk_cap_bytes, favorites, favorites_problem (\"\" when the favorites file is sound), online, requests_in_flight, requests_max_in_flight, sandbox (one line), landlock_abi, landlock (what it restricts: files, tcp, scopes), landlock_missing, namespaces, sandbox_fallback (running as pokedex-fallback.service), and hosts: one object per host with host, api, up, and when down down_since, reason and next_attempt in seconds since the epoch; multiplexed once known). Exits 3 when not running.")) }
 
     @OptionGroup var common: Common
 
@@ -46,7 +46,11 @@ struct Status: ParsableCommand {
             [w.tr("version"), Output.safe(s.version)], [w.tr("API"), Output.safe(s.apiURL)],
             [w.tr("memory tier"), w.trf("%s entries, %s of %s", String(s.memoryEntries), Output.size(s.memoryBytes), Output.size(s.memoryCapBytes))],
             [w.tr("disk tier"), w.trf("%s files, %s of %s", String(s.diskEntries), Output.size(s.diskBytes), Output.size(s.diskCapBytes))],
-            [w.tr("favorites"), String(s.favorites)], [w.tr("cache"), Output.safe(s.cacheDirectory)], [w.tr("data"), Output.safe(s.dataDirectory)],
+            [w.tr("favorites"), String(s.favorites)],
+        ] + (s.favoritesProblem.isEmpty ? [] : [
+            [w.tr("favorites file"), Output.yellow(Output.safe(ServiceMessages.translate(s.favoritesProblem, w)))],
+        ]) + [
+            [w.tr("cache"), Output.safe(s.cacheDirectory)], [w.tr("data"), Output.safe(s.dataDirectory)],
             [w.tr("requests"), w.trf("%s in flight, at most %s at once so far", String(s.requestsInFlight), String(s.maxRequestsInFlight))],
             [w.tr("sandbox"), Output.safe(s.sandbox.summary(w))],
         ] + s.hosts.map { [$0.isAPI ? w.tr("API host") : w.tr("host"), Self.describe($0)] }

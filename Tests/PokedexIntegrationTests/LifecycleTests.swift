@@ -116,7 +116,7 @@ final class LifecycleTests: DaemonTestCase {
         XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
         XCTAssertEqual(failures.value, 0)
         XCTAssertEqual(Set(try PokedexClient().listFavorites().map(\.id)), Set(1...40))
-        h.stopDaemon()
+        _ = h.stopDaemon()
         let file = try String(contentsOfFile: h.home + "/data/pokedex/favorites.json", encoding: .utf8)
         XCTAssertEqual(file.components(separatedBy: "\"id\"").count - 1, 40)
     }
@@ -152,7 +152,7 @@ final class LifecycleTests: DaemonTestCase {
         // (issue 28: no request per call while it is down); then calls go through again.
         _ = try waitFor("the probe to find the API back", seconds: 20) { try c.property("Online").bool == true ? true : nil }
         _ = try c.detail("gloom")
-        h.stopDaemon()
+        _ = h.stopDaemon()
         let lines = h.daemonLog.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.filter { $0.hasPrefix("<5>version \(PokedexVersion.current) serving") }.count, 1, "\(lines)")
         XCTAssertTrue(lines[0].contains("API \(h.mockURL)/api/v2") && lines[0].contains("cache ") && lines[0].contains("data "))
@@ -168,7 +168,7 @@ final class LifecycleTests: DaemonTestCase {
         _ = try c.detail("pikachu")
         _ = try c.detail("raichu")
         try c.setFavorite("pikachu", true)
-        h.stopDaemon()
+        _ = h.stopDaemon()
         // Swap raichu's record in under pikachu's name, and cut pikachu's sprite short.
         let v1 = h.home + "/cache/pokedex/v1/"
         try FileManager.default.removeItem(atPath: v1 + "records/pokemon_25.rec")
@@ -196,10 +196,59 @@ final class LifecycleTests: DaemonTestCase {
         let c = try PokedexClient()
         XCTAssertEqual(try c.listFavorites(), [])
         try c.setFavorite("pikachu", true)
-        let aside = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("favorites.json.corrupt-") }
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("favorites.json.damaged-") }
         XCTAssertEqual(aside.count, 1)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + aside[0])), garbage, "the damaged file is kept as it was")
-        XCTAssertTrue(h.daemonLog.contains("favorites file"), h.daemonLog)
+        XCTAssertTrue(h.daemonLog.contains("was damaged"), h.daemonLog)
+    }
+
+    /// One bad entry among good ones, as a person meets it: every good one is kept, `Status`
+    /// and pokectl say what happened and where the original is, until the copy is deleted.
+    func testADamagedFavoritesFileKeepsItsGoodEntriesAndSaysSo() throws {
+        let dir = h.home + "/data/pokedex"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let body = #"{"favorites": [{"added": 1, "id": 25, "name": "pikachu"}, {"added": 2, "id": -5, "name": "x"}, "#
+            + #"{"added": 3, "id": 1, "name": "bulbasaur"}], "version": 1}"#
+        try Data(body.utf8).write(to: URL(fileURLWithPath: dir + "/favorites.json"))
+        try h.startDaemon()
+        let c = try PokedexClient()
+        XCTAssertEqual(try c.listFavorites().map(\.id), [25, 1])
+        let problem = try c.status().favoritesProblem
+        XCTAssertTrue(problem.contains("2 of its 3 entries were kept") && problem.contains("favorites.json.damaged-"), problem)
+        let favs = try h.pokectl(["favs"])
+        XCTAssertTrue(favs.err.contains("2 of its 3 entries were kept"), favs.err)
+        XCTAssertTrue(favs.out.contains("Pikachu") && favs.out.contains("Bulbasaur"), favs.out)
+        XCTAssertTrue(try h.pokectl(["status"]).out.contains("damaged original is kept as"))
+        // A restart keeps the notice; deleting the copy clears it.
+        _ = h.stopDaemon()
+        try h.startDaemon()
+        XCTAssertEqual(try PokedexClient().status().favoritesProblem, problem)
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir) where name.hasPrefix("favorites.json.damaged-") {
+            try FileManager.default.removeItem(atPath: dir + "/" + name)
+        }
+        XCTAssertEqual(try PokedexClient().status().favoritesProblem, "")
+        XCTAssertEqual(try h.pokectl(["favs"]).err, "")
+    }
+
+    /// A FIFO where the favorites file should be: the service starts, never blocks on it, says
+    /// why favorites are unavailable, refuses a change with the path, and leaves it in place.
+    func testAFIFOAtTheFavoritesPathIsSaidAndLeftAlone() throws {
+        let dir = h.home + "/data/pokedex"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(dir + "/favorites.json", 0o600), 0)
+        try h.startDaemon()
+        let c = try PokedexClient()
+        XCTAssertTrue(try c.status().favoritesProblem.contains("named pipe"))
+        XCTAssertThrowsError(try c.setFavorite("pikachu", true)) { e in
+            let m = (e as? BusError)?.message ?? ""
+            XCTAssertTrue(m.contains(dir + "/favorites.json") && m.contains("favorites were not changed"), m)
+        }
+        let favs = try h.pokectl(["favs"])
+        XCTAssertFalse(favs.out.contains("no favorites yet"), "nothing could be read: not 'none yet'")
+        XCTAssertTrue(favs.err.contains("named pipe"), favs.err)
+        var st = stat()
+        XCTAssertEqual(lstat(dir + "/favorites.json", &st), 0)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFIFO)
     }
 }
 

@@ -71,8 +71,9 @@ public final class MemoryFavoritesPersistence: FavoritesPersistence {
     public var saved: [Favorite] { state.withLock { $0.saved } }
     public var saves: Int { state.withLock { $0.saves } }
     public func fail(_ on: Bool) { state.withLock { $0.failing = on } }
-    public func load() throws -> [Favorite] { saved }
-    public func save(_ favorites: [Favorite]) throws {
+    public func load() -> LoadedFavorites { LoadedFavorites(favorites: saved) }
+    public func isKept(_ notice: FavoritesNotice) -> Bool { true }
+    public func save(_ favorites: [Favorite], notice: FavoritesNotice?) throws {
         try state.withLock { s in
             if s.failing { throw PokedexError.storage("No space left on device") }
             s.saved = favorites

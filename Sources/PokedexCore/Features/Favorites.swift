@@ -19,73 +19,48 @@ public struct Favorite: Sendable, Codable, Equatable {
     }
 }
 
-/// Where favorites live. ``FileFavoritesPersistence`` is the real one; tests use fakes.
-public protocol FavoritesPersistence: Sendable {
-    /// The stored favorites in the order added; empty if none were ever saved.
-    func load() throws -> [Favorite]
-    /// Replaces the stored list; durable on disk when it returns.
-    func save(_ favorites: [Favorite]) throws
+/// What was read from where favorites live.
+public struct LoadedFavorites: Sendable, Equatable {
+    /// The favorites in the order added (every entry that could be read).
+    public var favorites: [Favorite]
+    /// What was done to a damaged list, shown until the person deals with the copy it names.
+    public var notice: FavoritesNotice?
+    /// Why the list can be neither read nor changed; nil when it can.
+    public var refused: String?
+
+    public init(favorites: [Favorite] = [], notice: FavoritesNotice? = nil, refused: String? = nil) {
+        self.favorites = favorites
+        self.notice = notice
+        self.refused = refused
+    }
 }
 
-/// `$XDG_DATA_HOME/pokedex/favorites.json`: written to a temporary file, fsynced,
-/// renamed over the old one, and the directory fsynced, so a kill -9 at any instant
-/// leaves either the old list or the new one.
-public struct FileFavoritesPersistence: FavoritesPersistence {
-    public let path: String
-    private let log: Logger
-
-    struct FileBody: Codable {
-        var version: Int
-        var favorites: [Favorite]
-    }
-
-    public init(directory: String, log: @escaping Logger = { _, _ in }) throws {
-        try FileIO.makeDirectory(directory)
-        try FileIO.checkPrivate(directory, what: "the data directory")
-        // A write that a kill -9 interrupted left its temporary file; the real one is intact.
-        FileIO.removeAbandonedTemporaries(in: directory)
-        path = directory + "/favorites.json"
-        self.log = log
-    }
-
-    public func load() throws -> [Favorite] {
-        guard let bytes = FileIO.readFile(path) else {
-            if FileIO.fileInfo(path) != nil { throw PokedexError.storage("cannot read \(path): unreadable, too large, or not a regular file") }
-            return []
-        }
-        do {
-            return try JSONDecoder().decode(FileBody.self, from: Data(bytes)).favorites
-        } catch {
-            // Never overwrite what a person may want back: keep it beside, start afresh.
-            let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
-            rename(path, aside)
-            log(.error, "favorites file \(path) is damaged; kept it as \(aside) and started an empty list")
-            return []
-        }
-    }
-
-    public func save(_ favorites: [Favorite]) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let bytes = try Array(encoder.encode(FileBody(version: 1, favorites: favorites))) + [0x0A]
-        try FileIO.writeAtomically(bytes, to: path, durable: true)
-    }
+/// Where favorites live. ``FileFavoritesPersistence`` is the real one; tests use fakes.
+public protocol FavoritesPersistence: Sendable {
+    /// The stored favorites in the order added; empty if none were ever saved. Never fails:
+    /// what cannot be read is said in ``LoadedFavorites/refused``.
+    func load() -> LoadedFavorites
+    /// Replaces the stored list, with the notice to keep beside it; durable when it returns.
+    func save(_ favorites: [Favorite], notice: FavoritesNotice?) throws
+    /// Whether the damaged copy a notice names is still there.
+    func isKept(_ notice: FavoritesNotice) -> Bool
 }
 
 /// The favorites, in the order added. Changes are serialized (the actor) and durable
 /// before they return; a lock-protected snapshot lets the bus thread read them at once.
 public actor FavoritesBook {
     private let persistence: any FavoritesPersistence
-    private var list: [Favorite]
-    private let snapshot: Mutex<(ids: [UInt32], set: Set<UInt32>)>
+    private var stored: LoadedFavorites
+    private var list: [Favorite] { stored.favorites }
+    private let snapshot: Mutex<(ids: [UInt32], set: Set<UInt32>, notice: FavoritesNotice?, refused: String?)>
     private let clock: any PokedexClock
 
     public init(persistence: any FavoritesPersistence, clock: any PokedexClock = SystemClock()) throws {
         self.persistence = persistence
         self.clock = clock
-        let loaded = try persistence.load()
-        list = loaded
-        snapshot = Mutex((loaded.map(\.id), Set(loaded.map(\.id))))
+        let loaded = persistence.load()
+        stored = loaded
+        snapshot = Mutex((loaded.favorites.map(\.id), Set(loaded.favorites.map(\.id)), loaded.notice, loaded.refused))
     }
 
     /// Whether `id` is a favorite now. Callable from any thread without waiting.
@@ -95,11 +70,26 @@ public actor FavoritesBook {
     /// Every favorite id in the order added. Callable from any thread without waiting.
     public nonisolated var ids: [UInt32] { snapshot.withLock { $0.ids } }
 
+    /// What is wrong with the stored list, in the service's words, or nil: why it can be
+    /// neither read nor changed, else what was done to a damaged one while its copy is kept.
+    /// Callable from any thread without waiting.
+    public nonisolated var problem: String? {
+        let (notice, refused) = snapshot.withLock { ($0.notice, $0.refused) }
+        if let refused { return refused }
+        guard let notice, persistence.isKept(notice) else { return nil }
+        return notice.text
+    }
+
     /// The favorites in the order added.
     public func all() -> [Favorite] { list }
 
     /// Sets the state; returns the change, or nil if it already was so (idempotent).
     public func set(id: UInt32, name: String, favorite: Bool) throws(PokedexError) -> FavoriteChange? {
+        // A list that could not be read may have been put right since: read it again first.
+        if stored.refused != nil { adopt(persistence.load()) }
+        if let refused = stored.refused {
+            throw PokedexError.storage(ServiceMessages.joined(refused, ServiceMessages.favoritesUnchanged))
+        }
         let isFavorite = list.contains { $0.id == id }
         guard isFavorite != favorite else { return nil }
         var next = list
@@ -112,15 +102,15 @@ public actor FavoritesBook {
         guard CallTrace.current?.beginCommit() ?? true else {
             throw PokedexError.unavailable(ServiceMessages.joined(ServiceMessages.shuttingDown, ServiceMessages.nothingChanged))
         }
+        // The notice goes once its copy is gone: the person has dealt with it.
+        let notice = stored.notice.flatMap { persistence.isKept($0) ? $0 : nil }
         do {
-            try persistence.save(next)
+            try persistence.save(next, notice: notice)
         } catch {
             throw PokedexError.wrapStorage(error, "cannot save favorites")
         }
-        list = next
-        let ids = next.map(\.id)
-        snapshot.withLock { $0 = (ids, Set(ids)) }
-        return FavoriteChange(id: id, name: name, favorite: favorite, allIDs: ids)
+        adopt(LoadedFavorites(favorites: next, notice: notice))
+        return FavoriteChange(id: id, name: name, favorite: favorite, allIDs: next.map(\.id))
     }
 
     /// Flips the state; returns the change (always one).
@@ -128,5 +118,11 @@ public actor FavoritesBook {
         let want = !list.contains { $0.id == id }
         // `set` cannot return nil here: the state differs by construction.
         return try set(id: id, name: name, favorite: want)!
+    }
+
+    private func adopt(_ loaded: LoadedFavorites) {
+        stored = loaded
+        let ids = loaded.favorites.map(\.id)
+        snapshot.withLock { $0 = (ids, Set(ids), loaded.notice, loaded.refused) }
     }
 }

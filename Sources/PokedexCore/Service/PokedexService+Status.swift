@@ -49,6 +49,7 @@ extension PokedexService {
             favorites: favorites.ids.count, online: health.isOnline, hosts: health.hosts,
             requestsInFlight: fetcher.gate.usage.inFlight, maxRequestsInFlight: fetcher.gate.usage.maxInFlight)
         status.sandbox = configuration.sandbox
+        status.favoritesProblem = favorites.problem ?? ""
         return status
     }
 }

@@ -98,6 +98,6 @@ final class KillStormTests: DaemonTestCase {
         XCTAssertGreaterThan(acknowledged, rounds * 4, "the clients really were busy")
         XCTAssertGreaterThan(unanswered, rounds / 2, "the kills really landed mid-call")
         let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: h.home + "/data/pokedex")) ?? []
-        XCTAssertEqual(leftovers.filter { $0 != "favorites.json" }, [], "no temporary or corrupt-aside files")
+        XCTAssertEqual(leftovers.filter { $0 != "favorites.json" }, [], "no temporary or damaged-aside files")
     }
 }

@@ -19,6 +19,7 @@ func searchIndex(cache directory: String) async -> SearchIndex? {
 }
 
 private struct NoFavorites: FavoritesPersistence {
-    func load() throws -> [Favorite] { [] }
-    func save(_ favorites: [Favorite]) throws {}
+    func load() -> LoadedFavorites { LoadedFavorites() }
+    func save(_ favorites: [Favorite], notice: FavoritesNotice?) throws {}
+    func isKept(_ notice: FavoritesNotice) -> Bool { false }
 }
