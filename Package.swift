@@ -52,7 +52,7 @@ let package = Package(
 
         // The contract: every member of every published interface, described once, and the
         // message coding it is built from. The server, the client and pokectl all use it.
-        .target(name: "PokedexProtocol", dependencies: ["PokedexModels", "CSystemd"]),
+        .target(name: "PokedexProtocol", dependencies: ["PokedexModels", "CSystemd", "CBusShims"]),
 
         // One sd-event loop thread that owns the bus and the curl multi handle.
         .target(name: "PokedexEventLoop", dependencies: ["CSystemd", "PokedexLocks"]),
@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "PokedexBusServerTests", dependencies: ["PokedexBusServer"]),
         // Swift Testing, not XCTest: random inputs for the parts that meet hostile data.
         .testTarget(name: "PokedexPropertyTests", dependencies: [
-            "PokedexTerminal", "PokedexModels", "PokedexCore", "PokedexTestKit", "CTerminalShims",
+            "PokedexTerminal", "PokedexModels", "PokedexCore", "PokedexTestKit", "CTerminalShims", "PokedexBusServer",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
     ],

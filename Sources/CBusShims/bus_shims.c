@@ -91,3 +91,24 @@ int pdx_bus_add_object(sd_bus *bus, sd_bus_slot **slot, const char *path, const 
     v[count + 1].type = _SD_BUS_VTABLE_END;
     return sd_bus_add_object_vtable(bus, slot, path, interface, v, o);
 }
+
+int pdx_append_uss_array(sd_bus_message *m, const uint32_t *ids, const char *strings, size_t count) {
+    int r = sd_bus_message_open_container(m, SD_BUS_TYPE_ARRAY, "(uss)");
+    if (r < 0)
+        return r;
+    const char *p = strings;
+    for (size_t i = 0; i < count; i++) {
+        const char *a = p;
+        p += strlen(p) + 1;
+        const char *b = p;
+        p += strlen(p) + 1;
+        /* sd_bus_message_append() would parse "(uss)" again for every entry. */
+        if ((r = sd_bus_message_open_container(m, SD_BUS_TYPE_STRUCT, "uss")) < 0 ||
+            (r = sd_bus_message_append_basic(m, SD_BUS_TYPE_UINT32, &ids[i])) < 0 ||
+            (r = sd_bus_message_append_basic(m, SD_BUS_TYPE_STRING, a)) < 0 ||
+            (r = sd_bus_message_append_basic(m, SD_BUS_TYPE_STRING, b)) < 0 ||
+            (r = sd_bus_message_close_container(m)) < 0)
+            return r;
+    }
+    return sd_bus_message_close_container(m);
+}

@@ -8,7 +8,7 @@ enum DesktopSearchHandlers {
         [
             SearchProvider2.getInitialResultSet.route { terms in s.desktopResults(terms) },
             SearchProvider2.getSubsearchResultSet.route { a in s.desktopSubsearch(a.0, a.1) },
-            SearchProvider2.getResultMetas.route { ids in s.desktopMetas(ids) },
+            SearchProvider2.getResultMetas.route(heavy: { $0.count > 16 }) { ids in s.desktopMetas(ids) },
             SearchProvider2.activateResult.route { a, caller in s.openResult(a.0, terms: a.1, caller: caller) },
             SearchProvider2.launchSearch.route { a, caller in s.launchSearch(a.0, caller: caller) },
         ]

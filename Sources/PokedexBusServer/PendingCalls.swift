@@ -3,12 +3,14 @@ import PokedexCore
 import PokedexEventLoop
 import PokedexProtocol
 
-/// Calls that could not be answered from memory: each keeps a ref on its message, runs as
-/// a task, and is replied to exactly once, on the loop thread, when the task ends.
+/// Calls answered off the loop: those that could not be answered from memory, and those whose
+/// work grows with their arguments. Each keeps a ref on its message, runs as a task, and is
+/// replied to exactly once, on the loop thread, when the task ends.
 ///
-/// At most ``maxRunning`` run at once; the others wait their turn as a message ref and a
-/// closure, not as a tree of tasks (600 uncached calls at once would otherwise hold 600 of
-/// them, about 40 KB each). A call's deadline counts from its arrival, waiting included.
+/// ``CallAdmission`` decides which run: so many at once in each lane, served fairly between
+/// callers. The others wait their turn as a message ref and a closure, not as a tree of tasks
+/// (600 uncached calls at once would otherwise hold 600 of them, about 40 KB each). A call's
+/// deadline counts from its arrival, waiting included.
 ///
 /// A call's task is cancelled (down to its transfers, through the core's single flights)
 /// when nobody waits for it any more: its caller left the bus, or it ran past the service's
@@ -18,6 +20,7 @@ final class PendingCalls: Sendable {
         let message: OpaquePointer
         let member: String
         let sender: String?
+        let lane: CallAdmission.Lane
         var task: Task<Void, Never>?
         /// Starts the task; set while the call waits for its turn.
         var launch: (() -> Task<Void, Never>)?
@@ -46,9 +49,7 @@ final class PendingCalls: Sendable {
     private struct State {
         let bus: OpaquePointer
         var calls: [UInt64: Call] = [:]
-        /// Calls waiting for their turn, oldest first.
-        var waiting: [UInt64] = []
-        var running = 0
+        var admission: CallAdmission
         var callers: [String: Caller] = [:]
         var nextID: UInt64 = 0
         /// Called after each reply (idle tracking, exit when drained).
@@ -59,51 +60,54 @@ final class PendingCalls: Sendable {
     private let state: LoopBound<State>
     /// Seconds a bounded call may take.
     private let deadline: Double
-    /// Calls whose tasks run at once.
-    let maxRunning: Int
 
     private var bus: OpaquePointer { state.value.bus }
     private var calls: [UInt64: Call] { get { state.value.calls } _modify { yield &state.value.calls } }
-    private var waiting: [UInt64] { get { state.value.waiting } _modify { yield &state.value.waiting } }
-    private var running: Int { get { state.value.running } _modify { yield &state.value.running } }
+    private var admission: CallAdmission { get { state.value.admission } _modify { yield &state.value.admission } }
     private var callers: [String: Caller] { get { state.value.callers } _modify { yield &state.value.callers } }
     private var nextID: UInt64 { get { state.value.nextID } _modify { yield &state.value.nextID } }
     /// Called after each reply (idle tracking, exit when drained).
     var onReply: () -> Void { get { state.value.onReply } set { state.value.onReply = newValue } }
 
-    init(loop: EventLoop, bus: OpaquePointer, deadline: Double, maxRunning: Int = 128) {
+    init(loop: EventLoop, bus: OpaquePointer, deadline: Double, limits: CallAdmission.Limits) {
         self.loop = loop
-        state = LoopBound(State(bus: bus), loop: loop)
+        state = LoopBound(State(bus: bus, admission: CallAdmission(limits)), loop: loop)
         self.deadline = deadline
-        self.maxRunning = max(1, maxRunning)
     }
 
     var isEmpty: Bool { calls.isEmpty }
     var count: Int { calls.count }
 
-    /// Keeps the call, runs `work` as a task, and replies when it ends.
+    /// Keeps the call, runs `work` as a task in `lane` when its turn comes, and replies when it
+    /// ends. A caller with too many calls waiting is answered at once that it must wait.
     func start<T: Sendable>(
-        _ m: OpaquePointer, member: String, bounded: Bool, _ work: @escaping @Sendable () async throws(PokedexError) -> T,
+        _ m: OpaquePointer, member: String, bounded: Bool, lane: CallAdmission.Lane,
+        _ work: @escaping @Sendable () async throws(PokedexError) -> T,
         _ encode: @escaping @Sendable (MessageWriter, T) throws(BusError) -> Void
     ) {
         nextID += 1
         let id = nextID
         let sender = sd_bus_message_get_sender(m).map { String(cString: $0) }
-        var call = Call(message: sd_bus_message_ref(m), member: member, sender: sender)
+        let admitted = admission.arrive(id, caller: sender ?? "", lane: lane)
+        if admitted == .refused {
+            let message = ServiceMessages.format(ServiceMessages.tooManyWaiting, member, String(admission.limits.maxWaiting))
+            return Replies.fail(m, name: PokedexError.Kind.unavailable.dbusName, message: message)
+        }
+        var call = Call(message: sd_bus_message_ref(m), member: member, sender: sender, lane: lane)
         let launch = { [loop, trace = call.trace] in
-            Task {
+            let body: @Sendable () async -> Void = {
                 let result: Result<T, PokedexError> = await CallTrace.$current.withValue(trace) {
                     do throws(PokedexError) { return .success(try await work()) } catch { return .failure(error) }
                 }
                 loop.execute { self.complete(id, result, encode) }
             }
+            // Heavy work on its own threads, below the loop's CPU priority.
+            return lane == .heavy ? Task(executorPreference: HeavyLaneExecutor.shared, operation: body) : Task(operation: body)
         }
-        if running < maxRunning {
-            running += 1
+        if admitted == .start {
             call.task = launch()
         } else {
             call.launch = launch
-            waiting.append(id)
         }
         if bounded {
             call.deadline = try? loop.timer(after: UInt64(deadline * 1_000_000)) { [unowned self] in expire(id) }
@@ -116,8 +120,7 @@ final class PendingCalls: Sendable {
         // Already failed by a shutdown that could not wait: it was answered once.
         guard let call = calls.removeValue(forKey: id) else { return }
         unfollow(call.sender, id)
-        running -= 1
-        launchNext()
+        launch(admission.finish(id))
         defer { sd_bus_message_unref(call.message) }
         switch result {
         case .success(let value):
@@ -132,13 +135,11 @@ final class PendingCalls: Sendable {
         onReply()
     }
 
-    /// Starts the oldest waiting call, if there is room.
-    private func launchNext() {
-        while running < maxRunning, !waiting.isEmpty {
-            let id = waiting.removeFirst()
+    /// Starts the calls whose turn has come.
+    private func launch(_ ids: [UInt64]) {
+        for id in ids {
             guard let launch = calls[id]?.launch else { continue }
             calls[id]!.launch = nil
-            running += 1
             calls[id]!.task = launch()
         }
     }
@@ -147,7 +148,7 @@ final class PendingCalls: Sendable {
     private func dropWaiting(_ id: UInt64, reply message: String?) {
         guard let call = calls[id], call.launch != nil else { return }
         calls.removeValue(forKey: id)
-        waiting.removeAll { $0 == id }
+        launch(admission.finish(id))
         unfollow(call.sender, id)
         if let message { Replies.fail(call.message, name: PokedexError.Kind.unavailable.dbusName, message: message) }
         sd_bus_message_unref(call.message)
@@ -158,7 +159,8 @@ final class PendingCalls: Sendable {
     private func expire(_ id: UInt64) {
         guard let call = calls[id] else { return }
         if call.launch != nil {
-            return dropWaiting(id, reply: "\(call.member) did not finish within \(Self.seconds(deadline)): it waited its turn behind \(running) calls in progress")
+            let ahead = admission.running(call.lane)
+            return dropWaiting(id, reply: "\(call.member) did not finish within \(Self.seconds(deadline)): it waited its turn behind \(ahead) calls in progress")
         }
         // Read before cancelling: cancellation unwinds the steps.
         calls[id]!.timedOut = call.trace.waitingFor ?? ""
@@ -184,8 +186,9 @@ final class PendingCalls: Sendable {
 
     private func fail(_ id: UInt64, _ call: Call, name: String, message: String) {
         calls.removeValue(forKey: id)
-        waiting.removeAll { $0 == id }
-        if call.launch == nil { running -= 1 }
+        // Nothing new starts at shutdown: what the admission would start next is left waiting,
+        // to be failed in its turn by the same sweep.
+        _ = admission.finish(id)
         unfollow(call.sender, id)
         call.task?.cancel()
         Replies.fail(call.message, name: name, message: message)

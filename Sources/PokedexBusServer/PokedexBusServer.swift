@@ -70,7 +70,8 @@ public final class PokedexBusServer: Sendable {
         bus = b
         try busCheck(sd_bus_attach_event(bus, loop.event, 0), "cannot attach the bus to the event loop")
         sd_bus_set_exit_on_disconnect(bus, 1)
-        state.value.pending = PendingCalls(loop: loop, bus: bus!, deadline: service.configuration.requestDeadline)
+        state.value.pending = PendingCalls(loop: loop, bus: bus!, deadline: service.configuration.requestDeadline,
+                                           limits: .thisMachine)
         pending.onReply = { [unowned self] in
             lastActivity = loop.nowMicroseconds
             if exitWhenDrained && pending.isEmpty { finishExit() }

@@ -1,3 +1,4 @@
+import CBusShims
 import CSystemd
 import Glibc
 import PokedexModels
@@ -253,6 +254,36 @@ public struct MessageWriter {
 
     public func append(strings: [String]) throws(BusError) {
         try container("a", "s") { () throws(BusError) in for s in strings { try append(s) } }
+    }
+
+    /// An `a(uss)` of any length in one call to sd-bus: the strings packed back to back
+    /// (NULs dropped, as ``append(_:)-(String)`` does), then appended by C. For thousands of
+    /// entries on the loop thread (`DisplayNames`), about a tenth of the time of one call each.
+    public func append(ussArray rows: [(UInt32, String, String)]) throws(BusError) {
+        var ids: [UInt32] = []
+        ids.reserveCapacity(rows.count)
+        var packed: [UInt8] = []
+        packed.reserveCapacity(rows.count * 24)
+        func put(_ s: String) {
+            let before = packed.count
+            packed.append(contentsOf: s.utf8)
+            if packed[before...].contains(0) {
+                packed.removeSubrange(before...)
+                packed.append(contentsOf: s.utf8.filter { $0 != 0 })
+            }
+            packed.append(0)
+        }
+        for (id, a, b) in rows {
+            ids.append(id)
+            put(a)
+            put(b)
+        }
+        let r = ids.withUnsafeBufferPointer { i in
+            packed.withUnsafeBufferPointer { p in
+                p.withMemoryRebound(to: CChar.self) { pdx_append_uss_array(message, i.baseAddress, $0.baseAddress, rows.count) }
+            }
+        }
+        try busCheck(r, "append a(uss)")
     }
 
     public func append(uints: [UInt32]) throws(BusError) {

@@ -30,17 +30,7 @@ extension Coding {
     /// `DisplayNames`' `a(uss)`: id, API name, name as the games write it.
     public static let displayNames = Codec<[DisplayName]>(
         "a(uss)",
-        write: { w, names throws(BusError) in
-            try w.container("a", "(uss)") { () throws(BusError) in
-                for n in names {
-                    try w.container("r", "uss") { () throws(BusError) in
-                        try w.append(n.id)
-                        try w.append(n.name)
-                        try w.append(n.displayName)
-                    }
-                }
-            }
-        },
+        write: { w, names throws(BusError) in try w.append(ussArray: names.map { ($0.id, $0.name, $0.displayName) }) },
         decode: { v throws(BusError) in
             guard case .array(let items) = v else { throw malformed("not an a(uss)") }
             return try items.map { item throws(BusError) in

@@ -13,8 +13,9 @@ import PokedexLocks
 /// the loop reaps it (``EventLoop/reap(_:failed:)``).
 ///
 /// What the caller sent never becomes an option: the query follows pokectl's `--`, a
-/// `$TERMINAL` that is not a known terminal gets no query, and at most one launch of a kind
-/// a second goes ahead (``LaunchGate``). The terminal is the one the desktop would choose
+/// `$TERMINAL` that is not a known terminal gets no query, at most one launch of a kind a
+/// second goes ahead (``LaunchGate``), and each caller, and all together, have a budget of
+/// launches (``LaunchBudget``); the journal says when a caller meets either. The terminal is the one the desktop would choose
 /// (``TerminalCommand/choose``).
 final class SessionLauncher: DesktopLauncher {
     private let pokectl: String
@@ -27,7 +28,7 @@ final class SessionLauncher: DesktopLauncher {
     private let loop: EventLoop
     private let log: Logger
     private let tokens = Mutex(ActivationTokens())
-    private let gates = Mutex<[String: LaunchGate]>([:])
+    private let gates = Mutex<(kinds: [String: LaunchGate], budget: LaunchBudget)>(([:], LaunchBudget()))
 
     init(environment: [String: String], confined: Bool, loop: EventLoop, log: @escaping Logger) {
         self.confined = confined
@@ -49,7 +50,7 @@ final class SessionLauncher: DesktopLauncher {
     }
 
     func openBrowse(_ launch: BrowseLaunch, caller: String?, failed: @escaping @Sendable () -> Void) -> Bool {
-        guard admit("browse") else { return true }  // one terminal for the burst
+        guard admit("browse", caller: caller) else { return true }  // one terminal for the burst
         let token = tokens.withLock { $0.take(caller: caller, now: Self.now()) }
         guard let argv = browseCommand(launch) else { return false }
         return run(argv, token: token, failed: failed)
@@ -63,8 +64,8 @@ final class SessionLauncher: DesktopLauncher {
             ?? find("gtk-launch").map { [$0, "io.github.pokedexd.Pokedex1"] }
     }
 
-    func copy(_ text: String) -> Bool {
-        guard admit("copy") else { return true }
+    func copy(_ text: String, caller: String?) -> Bool {
+        guard admit("copy", caller: caller) else { return true }
         for (tool, args) in [("wl-copy", [String]()), ("xclip", ["-selection", "clipboard"]), ("xsel", ["--clipboard", "--input"])] {
             guard let exe = find(tool) else { continue }
             // The text is an argument to sh, never part of its script.
@@ -73,15 +74,30 @@ final class SessionLauncher: DesktopLauncher {
         return false
     }
 
-    /// Whether a launch of `kind` may go now; the first refusal of a burst is logged.
-    private func admit(_ kind: String) -> Bool {
+    /// Whether a launch of `kind` for `caller` (nil: the service's own card) may go now; the
+    /// first refusal of a burst is logged, with whose it was.
+    private func admit(_ kind: String, caller: String?) -> Bool {
         let now = Self.now()
-        let (ok, refused) = gates.withLock { g -> (Bool, Int) in
-            let ok = g[kind, default: LaunchGate()].admit(now: now)
-            return (ok, g[kind]?.refused ?? 0)
+        let who = caller ?? "pokedexd's card"
+        let (gate, verdict, refused) = gates.withLock { g -> (Bool, LaunchBudget.Verdict, Int) in
+            guard g.kinds[kind, default: LaunchGate()].admit(now: now) else { return (false, .admitted, g.kinds[kind]?.refused ?? 0) }
+            let v = g.budget.admit(caller: who, now: now)
+            return (true, v, g.budget.refused[who] ?? 0)
         }
-        if !ok, refused == 1 { log(.notice, "\(kind) asked again within \(LaunchGate.interval) s of the last one: not started again") }
-        return ok
+        guard refused == 1 else { return gate && verdict == .admitted }
+        let B = LaunchBudget.self
+        switch (gate, verdict) {
+        case (false, _):
+            log(.notice, "\(kind) asked again by \(who) within \(LaunchGate.interval) s of the last one: not started again")
+        case (_, .callerSpent):
+            log(.warning, "\(kind) asked by \(who), which has used its launches (\(Int(B.perCaller.burst)) at once, then one every "
+                + "\(Int(B.perCaller.every)) s): not started; its later calls are refused in silence until it has one again")
+        case (_, .overallSpent):
+            log(.warning, "\(kind) asked by \(who), but the desktop's callers together have used their launches (\(Int(B.overall.burst)) "
+                + "at once, then one every \(Int(B.overall.every)) s): not started")
+        case (_, .admitted): break
+        }
+        return gate && verdict == .admitted
     }
 
     private func find(_ name: String) -> String? {

@@ -23,7 +23,7 @@ final class DesktopSearchTests: XCTestCase {
             if failsLater { failed() }
             return canOpen
         }
-        func copy(_ text: String) -> Bool { false }
+        func copy(_ text: String, caller: String?) -> Bool { false }
         func setActivationToken(_ token: String, caller: String) {}
     }
 

@@ -41,3 +41,10 @@ typedef struct pdx_member {
 int pdx_bus_add_object(sd_bus *bus, sd_bus_slot **slot, const char *path, const char *interface,
                        const pdx_member *members, size_t count, pdx_method_fn method,
                        pdx_property_fn property, void *userdata);
+
+/* ---- sd-bus: a long a(uss) in one call ---------------------------------------
+ * Appends an array of `count` (uss) structures: ids[i], then two strings read in turn
+ * from `strings`, 2 * count NUL-terminated strings back to back (valid UTF-8, no NUL
+ * inside). One call from Swift for a reply of thousands of entries (DisplayNames), so the
+ * loop thread spends its time in sd-bus's copy, not in per-entry calls. */
+int pdx_append_uss_array(sd_bus_message *m, const uint32_t *ids, const char *strings, size_t count);

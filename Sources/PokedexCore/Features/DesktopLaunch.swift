@@ -27,8 +27,8 @@ public protocol DesktopLauncher: Sendable {
     /// ahead fails later and nothing else could start it (systemd-run reached no user manager,
     /// and Landlock forbids a direct start).
     func openBrowse(_ launch: BrowseLaunch, caller: String?, failed: @escaping @Sendable () -> Void) -> Bool
-    /// Puts `text` on the clipboard; false when no clipboard tool is there.
-    func copy(_ text: String) -> Bool
+    /// Puts `text` on the clipboard for `caller`; false when no clipboard tool is there.
+    func copy(_ text: String, caller: String?) -> Bool
     /// The desktop's activation token for the next program `caller` starts (Wayland focus).
     func setActivationToken(_ token: String, caller: String)
 }
@@ -118,30 +118,6 @@ public enum TerminalCommand {
         case "zh": return code == "zh-tw" || code == "zh-hk" ? "zh-tw" : "zh-cn"
         default: return nil
         }
-    }
-}
-
-/// At most one launch of a kind a second: a burst of calls (200 `LaunchSearch` in a second, a
-/// double click) opens one terminal. The time is the caller's, in seconds (monotonic).
-public struct LaunchGate: Sendable {
-    /// The shortest time between two launches.
-    public static let interval = 1.0
-
-    private var last: Double?
-    /// Calls refused since the last launch (one journal line per burst).
-    public private(set) var refused = 0
-
-    public init() {}
-
-    /// Whether a launch at `now` may go ahead; a refused one is counted.
-    public mutating func admit(now: Double) -> Bool {
-        if let last, now - last < Self.interval, now >= last {
-            refused += 1
-            return false
-        }
-        last = now
-        refused = 0
-        return true
     }
 }
 

@@ -101,7 +101,7 @@ extension PokedexService {
         case KRunnerAction.favorite.id, KRunnerAction.unfavorite.id:
             return changeFavorite(id, action == KRunnerAction.favorite.id ? .add : .remove).map { _ in () }
         case KRunnerAction.copySpritePath.id:
-            return spritePath(id).map { [launcher] path in _ = launcher?.copy(path) }
+            return spritePath(id).map { [launcher] path in _ = launcher?.copy(path, caller: caller) }
         default:
             return openResult(id, caller: caller)
         }

@@ -9,6 +9,7 @@
 //   pokedex-bench search-core CACHE_DIR CASES   in-process search over a synced disk tier:
 //                                         latency by query length, index memory, the query set's accuracy
 //                                         (a case expecting "-" must find nothing)
+//   pokedex-bench flood-names SENDERS CALLS IDS DEPTH, big-message MB: see Flood.swift
 //   pokedex-bench sanitize DATA_DIR     UntrustedText over every genus, flavour text and name of
 //                                         PokeAPI's species, as served and with escapes added,
 //                                         against a copy of the same text as the baseline: ns/text
@@ -211,6 +212,10 @@ do {
             line += " \(name)_ns=\(Int(median[name]!)) \(name)_x=\(String(format: "%.2f", median[name]! / base))"
         }
         print(line)
+    case "flood-names":
+        floodNames(args)
+    case "big-message":
+        bigMessage(args)
     case "search-core":
         guard args.count == 4, let index = await searchIndex(cache: args[2]) else { fail("search-core CACHE_DIR CASES (a synced cache)") }
         // Latency by query length: prefixes and one-letter typos of every name, 1–12 characters.

@@ -1,0 +1,156 @@
+import CSystemd
+import Foundation
+import Glibc
+import Synchronization
+import PokedexBusClient
+
+// Floods of expensive calls, and what another caller meets meanwhile.
+//   pokedex-bench flood-names SENDERS CALLS IDS DEPTH
+//       SENDERS connections each send CALLS DisplayNames of IDS ids, DEPTH in flight at once;
+//       meanwhile another connection alternates Peer.Ping and ListPage(0, 20), every 2 ms, and a
+//       third pings dbus-daemon itself, for scale. Prints p50/p99/max ms of each and the flood's
+//       calls a second.
+//   pokedex-bench big-message MB
+//       one GetResultMetas of MB megabytes (refused at its cap), while another connection pings:
+//       the worst Ping during it, and dbus-daemon's own.
+
+/// Latencies seen by one prober, in seconds.
+final class Probe: @unchecked Sendable {
+    // @unchecked: written by the prober's thread until `stop`, read after it joined.
+    var samples: [String: [Double]] = [:]
+    let stop = Atomic(false)
+}
+
+/// Runs `body` on a thread of its own; the returned closure joins it.
+func spawn(_ body: @escaping @Sendable () -> Void) -> () -> Void {
+    let done = DispatchSemaphore(value: 0)
+    let t = Thread { body(); done.signal() }
+    t.stackSize = 1 << 20
+    t.start()
+    return { done.wait() }
+}
+
+/// Pings the service and asks it for the first page (or pings dbus-daemon), every 2 ms, until stopped.
+func probe(_ p: Probe, service: Bool) -> () -> Void {
+    spawn {
+        guard let c = try? PokedexClient(timeout: 60) else { return }
+        while !p.stop.load(ordering: .relaxed) {
+            var t = now()
+            if service {
+                _ = try? c.ping()
+                p.samples["ping", default: []].append(now() - t)
+                t = now()
+                _ = try? c.listPage(offset: 0, limit: 20)
+                p.samples["listpage", default: []].append(now() - t)
+            } else {
+                _ = try? c.call(destination: FreedesktopBus.daemonName, path: FreedesktopBus.daemonPath,
+                                interface: FreedesktopBus.peer, "Ping")
+                p.samples["dbus_ping", default: []].append(now() - t)
+            }
+            usleep(2000)
+        }
+    }
+}
+
+func summary(_ name: String, _ xs: [Double]) -> String {
+    guard !xs.isEmpty else { return "\(name)=none" }
+    return "\(name)_p50_ms=\(ms(percentile(xs, 0.5))) \(name)_p99_ms=\(ms(percentile(xs, 0.99))) \(name)_max_ms=\(ms(xs.max()!)) \(name)_n=\(xs.count)"
+}
+
+/// One connection sending `calls` calls built by `build`, `depth` of them in flight at once.
+/// Returns how many were answered without an error.
+func pipeline(calls: Int, depth: Int, _ build: (OpaquePointer, inout OpaquePointer?) -> Int32) -> Int {
+    var bus: OpaquePointer?
+    guard sd_bus_open_user(&bus) >= 0, let bus else { return 0 }
+    defer { sd_bus_flush_close_unref(bus) }
+    final class Tally { var ok = 0; var inFlight = 0 }
+    let tally = Tally()
+    var sent = 0
+    var slots: [OpaquePointer?] = []
+    while sent < calls || tally.inFlight > 0 {
+        while sent < calls && tally.inFlight < depth {
+            var m: OpaquePointer?
+            guard build(bus, &m) >= 0, let m else { return tally.ok }
+            var slot: OpaquePointer?
+            let r = sd_bus_call_async(bus, &slot, m, { reply, userdata, _ in
+                let t = Unmanaged<Tally>.fromOpaque(userdata!).takeUnretainedValue()
+                if sd_bus_message_is_method_error(reply, nil) == 0 { t.ok += 1 }
+                t.inFlight -= 1
+                return 1
+            }, Unmanaged.passUnretained(tally).toOpaque(), 120_000_000)
+            sd_bus_message_unref(m)
+            guard r >= 0 else { return tally.ok }
+            slots.append(slot)
+            sent += 1
+            tally.inFlight += 1
+        }
+        if sd_bus_process(bus, nil) == 0 { sd_bus_wait(bus, 100_000) }
+    }
+    for s in slots { sd_bus_slot_unref(s) }
+    return tally.ok
+}
+
+func floodNames(_ args: [String]) {
+    guard args.count == 6, let senders = Int(args[2]), let calls = Int(args[3]), let idCount = Int(args[4]),
+          let depth = Int(args[5]) else { fail("flood-names SENDERS CALLS IDS DEPTH") }
+    let all: [UInt32] = Array(1...1025) + Array(10001...10277)
+    let ids = (0..<idCount).map { all[$0 % all.count] }
+    let service = Probe(), daemon = Probe()
+    let joinService = probe(service, service: true), joinDaemon = probe(daemon, service: false)
+    usleep(300_000)  // a baseline before the flood
+    let answered = Atomic(0)
+    let t0 = now()
+    let joins = (0..<senders).map { _ in
+        spawn {
+            let ok = pipeline(calls: calls, depth: depth) { bus, m in
+                let r = sd_bus_message_new_method_call(bus, &m, Pokedex1.busName, Pokedex1.objectPath, Pokedex1.interfaceName,
+                                                       Pokedex1.displayNames.name)
+                guard r >= 0, let msg = m else { return r }
+                do throws(BusError) {
+                    try Pokedex1.displayNames.writeArgs(MessageWriter(msg), (ids, ""))
+                } catch { return -EINVAL }
+                return 0
+            }
+            answered.add(ok, ordering: .relaxed)
+        }
+    }
+    joins.forEach { $0() }
+    let seconds = now() - t0
+    service.stop.store(true, ordering: .relaxed)
+    daemon.stop.store(true, ordering: .relaxed)
+    joinService()
+    joinDaemon()
+    let total = senders * calls
+    print("flood: \(answered.load(ordering: .relaxed)) of \(total) DisplayNames(\(idCount) ids) answered in \(ms(seconds)) ms, "
+        + "\(Int(Double(total) / seconds)) calls/s")
+    print([summary("ping", service.samples["ping"] ?? []), summary("listpage", service.samples["listpage"] ?? []),
+           summary("dbus_ping", daemon.samples["dbus_ping"] ?? [])].joined(separator: " "))
+}
+
+func bigMessage(_ args: [String]) {
+    guard args.count == 3, let mb = Int(args[2]) else { fail("big-message MB") }
+    let service = Probe(), daemon = Probe()
+    let joinService = probe(service, service: true), joinDaemon = probe(daemon, service: false)
+    usleep(300_000)
+    let id = String(repeating: "2", count: 30)
+    let count = mb << 20 / (id.utf8.count + 5)
+    var answers = 0
+    for _ in 0..<5 {
+        answers += pipeline(calls: 1, depth: 1) { bus, m in
+            let r = sd_bus_message_new_method_call(bus, &m, Pokedex1.busName, SearchProvider2.objectPath,
+                                                   SearchProvider2.interfaceName, SearchProvider2.getResultMetas.name)
+            guard r >= 0, let msg = m else { return r }
+            do throws(BusError) {
+                try MessageWriter(msg).append(strings: Array(repeating: id, count: count))
+            } catch { return -EINVAL }
+            return 0
+        }
+        usleep(200_000)
+    }
+    service.stop.store(true, ordering: .relaxed)
+    daemon.stop.store(true, ordering: .relaxed)
+    joinService()
+    joinDaemon()
+    print("big-message: 5 × GetResultMetas of \(mb) MB (\(count) ids), \(answers) answered with data")
+    print([summary("ping", service.samples["ping"] ?? []), summary("dbus_ping", daemon.samples["dbus_ping"] ?? [])].joined(separator: " "))
+}
