@@ -5,7 +5,8 @@ BINDIR      ?= $(PREFIX)/bin
 DATADIR     ?= $(PREFIX)/share
 MANDIR      ?= $(DATADIR)/man
 # User units go where the user manager looks for them under this prefix.
-USERUNITDIR ?= $(if $(filter $(HOME)/.local,$(PREFIX)),$(HOME)/.config/systemd/user,$(PREFIX)/lib/systemd/user)
+# subst, not filter: a HOME with a space or a % in it is one word to compare, not a pattern.
+USERUNITDIR ?= $(if $(subst $(HOME)/.local,,$(PREFIX)),$(PREFIX)/lib/systemd/user,$(HOME)/.config/systemd/user)
 DBUSSERVICEDIR   ?= $(DATADIR)/dbus-1/services
 DBUSINTERFACEDIR ?= $(DATADIR)/dbus-1/interfaces
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
@@ -229,9 +230,11 @@ install: deps-build release install-files
 install-files: $(CATALOGUES) $(DESKTOP_FILES)
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(DBUSSERVICEDIR)" "$(DESTDIR)$(DBUSINTERFACEDIR)"
 	install -m 0755 $(RELEASE_DIR)/pokedexd $(RELEASE_DIR)/pokectl "$(DESTDIR)$(BINDIR)/"
-	sed 's|@BINDIR@|$(BINDIR)|g' systemd/pokedex.service > "$(DESTDIR)$(USERUNITDIR)/pokedex.service"
+	systemd/render systemd/pokedex.service PROGRAM="$(BINDIR)/pokedexd" > "$(DESTDIR)$(USERUNITDIR)/pokedex.service"
+	systemd/render systemd/pokedex-fallback.service PROGRAM="$(BINDIR)/pokedexd" > "$(DESTDIR)$(USERUNITDIR)/pokedex-fallback.service"
+	chmod 0644 "$(DESTDIR)$(USERUNITDIR)/pokedex-fallback.service"
 	chmod 0644 "$(DESTDIR)$(USERUNITDIR)/pokedex.service"
-	sed 's|@BINDIR@|$(BINDIR)|g' dbus/io.github.pokedexd.Pokedex1.service > "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service"
+	systemd/render dbus/io.github.pokedexd.Pokedex1.service PROGRAM="$(BINDIR)/pokedexd" > "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service"
 	chmod 0644 "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service"
 	install -m 0644 dbus/io.github.pokedexd.Pokedex1.xml "$(DESTDIR)$(DBUSINTERFACEDIR)/"
 	install -d "$(DESTDIR)$(APPLICATIONSDIR)"
@@ -266,7 +269,7 @@ install-files: $(CATALOGUES) $(DESKTOP_FILES)
 	  install -m 0644 .build/locale/$$l/LC_MESSAGES/pokedexd.mo "$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/" || exit 1; \
 	done
 	install -d "$(DESTDIR)$(DATADIR)/pokedexd/sandbox"
-	install -m 0755 systemd/pokedex-sandbox-setup "$(DESTDIR)$(DATADIR)/pokedexd/"
+	install -m 0755 systemd/pokedex-sandbox-setup systemd/render "$(DESTDIR)$(DATADIR)/pokedexd/"
 	install -m 0644 systemd/sandbox/*.conf "$(DESTDIR)$(DATADIR)/pokedexd/sandbox/"
 
 uninstall:
@@ -274,7 +277,7 @@ uninstall:
 	  systemctl --user disable --now pokedex.service 2>/dev/null || true; \
 	fi
 	rm -f "$(DESTDIR)$(BINDIR)/pokedexd" "$(DESTDIR)$(BINDIR)/pokectl" \
-	  "$(DESTDIR)$(USERUNITDIR)/pokedex.service" \
+	  "$(DESTDIR)$(USERUNITDIR)/pokedex.service" "$(DESTDIR)$(USERUNITDIR)/pokedex-fallback.service" \
 	  "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service" \
 	  "$(DESTDIR)$(DBUSINTERFACEDIR)/io.github.pokedexd.Pokedex1.xml" \
 	  "$(DESTDIR)$(APPLICATIONSDIR)/io.github.pokedexd.Pokedex1.desktop" \

@@ -12,6 +12,8 @@ public struct UnitState: Equatable, Sendable {
     /// The `ExecStartPre=` command that failed, when it was that and not the main process:
     /// its program, and its code and status as above.
     public var failedPre: (program: String, code: Int32, status: Int32)?
+    /// Whether a job (a start queued by `OnFailure=`) is pending for it.
+    public var hasJob = false
 
     public static func == (a: UnitState, b: UnitState) -> Bool {
         a.loadState == b.loadState && a.activeState == b.activeState && a.subState == b.subState && a.result == b.result
@@ -112,6 +114,9 @@ extension String {
 extension PokedexClient {
     /// The user unit that provides the service (the D-Bus service file's `SystemdService=`).
     public static let unitName = "pokedex.service"
+    /// What runs when pokedex.service cannot start (its `OnFailure=`): the same service with
+    /// Landlock alone, for a kernel that no longer allows the namespaces it was installed with.
+    public static let fallbackUnitName = "pokedex-fallback.service"
 
     /// Nil when the service answers: its name is owned, or activation brings it within
     /// `activation` seconds. Otherwise one line that says why not, asked of systemd, within
@@ -133,6 +138,15 @@ extension PokedexClient {
                 if (try? startService(Pokedex1.busName)) != nil { return nil }
             }
             return nil  // the call that follows reports the bus's own error
+        }
+        // pokedex.service failed, and its OnFailure= starts the fallback: the activation that
+        // failed is not the last word, the fallback takes the name in a moment.
+        if unit.activeState == "failed", let fallback = try? unitState(Self.fallbackUnitName),
+           ["activating", "active", "reloading"].contains(fallback.activeState) || fallback.hasJob {
+            for _ in 0..<50 {
+                if (try? nameHasOwner(Pokedex1.busName)) == true { return nil }
+                usleep(100_000)
+            }
         }
         if let why = unit.explanation(unit: Self.unitName, words: w) { return why }
         // systemd says it is starting or running: give it up to 2 s more to take its name.
@@ -248,6 +262,7 @@ extension PokedexClient {
         let u = "org.freedesktop.systemd1.Unit", s = "org.freedesktop.systemd1.Service"
         var state = UnitState(loadState: try get(u, "LoadState")?.string ?? "", activeState: try get(u, "ActiveState")?.string ?? "",
                               subState: try get(u, "SubState")?.string ?? "")
+        if case .structure(let job)? = try get(u, "Job"), let id = job.first?.uint, id > 0 { state.hasJob = true }
         if state.loadState == "loaded" {
             state.result = try get(s, "Result")?.string ?? ""
             if case .int(let code)? = try get(s, "ExecMainCode") { state.execMainCode = Int32(clamping: code) }

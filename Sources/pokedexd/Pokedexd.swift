@@ -78,6 +78,11 @@ struct Pokedexd: ParsableCommand {
     @Option(help: "Confine the service with Landlock (files, TCP ports, signals) where the kernel has it: yes or no. No is for finding out whether the sandbox is in the way; the unit's own options still apply. [env: POKEDEX_LANDLOCK] (default: yes)")
     var landlock: String?
 
+    @Option(name: .customLong("check-folders"), help: ArgumentHelp(
+        "For pokedex-sandbox-setup's probe: confined as the service, read TOKEN from the cache's .sandbox-TOKEN, write it to the data folder's, and exit.",
+        visibility: .hidden))
+    var checkFolders: String?
+
     @Flag(name: .shortAndLong, help: "Log every request, not only what a person needs to act on. [env: POKEDEX_VERBOSE=1]")
     var verbose = false
 
@@ -177,6 +182,13 @@ struct Pokedexd: ParsableCommand {
             ? Landlock.apply(Landlock.policy(config, caFile: caFile, localeDirectory: localeDirectory,
                                              environment: ProcessInfo.processInfo.environment), log: log)
             : SandboxStatus(missing: [ServiceMessages.landlockOff], namespaces: Landlock.ownUserNamespace())
+        if Self.env("POKEDEX_SANDBOX_FALLBACK") == "1" {
+            config.sandbox.fallback = true
+            log(.warning, "running as pokedex-fallback.service: pokedex.service could not start with its namespace sandbox "
+                + "(has the kernel stopped allowing user namespaces? 'journalctl --user -u pokedex' says why); Landlock alone confines "
+                + "the service until the next login tries the namespaces again, or run pokedex-sandbox-setup to install only what applies")
+        }
+        if let token = checkFolders { return try FolderCheck.run(token: token, config) }
         if let checks = Self.env("POKEDEX_SANDBOX_SELFCHECK") { SandboxSelfCheck.run(checks, report: config.cacheDirectory + "/sandbox-self-check", log: log) }
         do {
             let loop = try EventLoop()

@@ -127,18 +127,22 @@ as_user() {  # name home command…
 }
 EXTRA_ENV=()
 
-# The service's environment, from the user's manager.
+# The service's environment, from the user's manager: now, and in environment.d for the next
+# manager (a restart of the manager starts the enabled unit before anyone could set it).
 service_env() {  # name home
-    as_user "$1" "$2" systemctl --user set-environment POKEDEX_API_URL="$API" POKEDEX_SPRITE_HOSTS=127.0.0.1 \
-        POKEDEX_SANDBOX_SELFCHECK="read:$2/.ssh/id_planted write:$2/.bashrc connect:$OTHER read:$VISIBLE"
+    local vars=(POKEDEX_API_URL="$API" POKEDEX_SPRITE_HOSTS=127.0.0.1
+                POKEDEX_SANDBOX_SELFCHECK="read:$2/.ssh/id_planted write:$2/.bashrc connect:$OTHER read:$VISIBLE read:/proc/1/cmdline")
+    as_user "$1" "$2" systemctl --user set-environment "${vars[@]}"
+    as_user "$1" "$2" mkdir -p "$2/.config/environment.d"
+    printf '%s\n' "${vars[@]}" | sed 's/=\(.*\)/="\1"/' | as_user "$1" "$2" tee "$2/.config/environment.d/50-pokedex-test.conf" >/dev/null
 }
 
 # What each environment reports, and the behaviour checks on the running service.
-verify() {  # label name home cachedir [namespaces yes|no]
-    local label=$1 u=$2 h=$3 cache=$4 ns=$5
-    local state; state=$(as_user "$u" "$h" systemctl --user show -p ActiveState,SubState,Result,ExecMainStatus --value pokedex.service | paste -sd' ')
-    check "$label: pokedex.service is active ($state)" as_user "$u" "$h" systemctl --user -q is-active pokedex.service
-    local exposure; exposure=$(as_user "$u" "$h" systemd-analyze --user security pokedex.service 2>/dev/null | grep -o 'exposure level for pokedex.service: [0-9.]* [A-Z]*')
+verify() {  # label name home cachedir [namespaces yes|no] [unit]
+    local label=$1 u=$2 h=$3 cache=$4 ns=$5 unit=${6:-pokedex.service}
+    local state; state=$(as_user "$u" "$h" systemctl --user show -p ActiveState,SubState,Result,ExecMainStatus --value "$unit" | paste -sd' ')
+    check "$label: $unit is active ($state)" as_user "$u" "$h" systemctl --user -q is-active "$unit"
+    local exposure; exposure=$(as_user "$u" "$h" systemd-analyze --user security "$unit" 2>/dev/null | grep -o "exposure level for $unit: [0-9.]* [A-Z]*")
     echo "     $label: unit $state; ${exposure:-exposure not reported}"
     local out; out=$(as_user "$u" "$h" timeout 20 pokectl list 2>&1)
     check "$label: pokectl list answers" grep -qi bulbasaur <<<"$out"
@@ -210,11 +214,28 @@ check "(c) make install exits non-zero when the unit does not start (exit $code)
 check "(c) ... with the unit's reason: $(grep 'did not start' "$TMP/install-c.log")" grep -q "did not start: pokedex.service failed to start (exit 1" "$TMP/install-c.log"
 rm -f "$dropin"
 
-# ---- (b) the same user where the kernel refuses user namespaces -----------------------------
+# ---- (b0) the kernel changes under the installed service: namespaces refused from now on ------
+# The manager restarts where user namespaces are refused, with the namespace drop-ins of (a)
+# still installed: pokedex.service fails (217/USER) and pokedex-fallback.service takes over,
+# Landlock-confined, and says so. Nothing is installed again.
 stop_manager "$(id -u "$UA")" "$MGR"
+rm -f "$HA/.cache/pokedex/sandbox-self-check"
 start_manager "$UA" "$HA" "$TMP/no-userns" || { summary desktop-user; exit 1; }
-check "(b) under no-userns, unshare -U is refused" bash -c "! runuser -u $UA -- $TMP/no-userns unshare -U true 2>/dev/null"
+out=$(as_user "$UA" "$HA" timeout 30 pokectl list 2>&1)
+check "(b0) pokectl list answers after the kernel stopped allowing user namespaces" grep -qi bulbasaur <<<"$out"
+[ "$last" = ok ] || echo "$out" | head -3
+main=$(as_user "$UA" "$HA" systemctl --user show -p ActiveState,Result,ExecMainStatus --value pokedex.service | paste -sd' ')
+echo "     (b0) pokedex.service: $main"
+check "(b0) the namespace drop-ins are still installed" test -f "$HA/.config/systemd/user/pokedex.service.d/sandbox-10-user-namespace.conf"
+status=$(as_user "$UA" "$HA" pokectl status 2>&1 | grep '^sandbox')
+check "(b0) pokectl status says it runs without them: $status" grep -q "could not start with them" <<<"$status"
+verify "(b0)" "$UA" "$HA" "$HA/.cache/pokedex" no pokedex-fallback.service
+check "(b0) it stays as the fallback while this manager runs (no idle exit)" \
+    bash -c "[ \"\$(runuser -u $UA -- env XDG_RUNTIME_DIR=/run/user/$(id -u "$UA") systemctl --user show -p ExecStart --value pokedex-fallback.service | grep -c 'idle-timeout 0')\" = 1 ]"
+
+# ---- (b) the same user where the kernel refuses user namespaces: installed again ----------------
 service_env "$UA" "$HA"
+check "(b) under no-userns, unshare -U is refused" bash -c "! runuser -u $UA -- $TMP/no-userns unshare -U true 2>/dev/null"
 rm -f "$HA/.cache/pokedex/sandbox-self-check"
 if LOCKED=1 as_user "$UA" "$HA" make -C "$HA/pokedexd" -s install >"$TMP/install-b.log" 2>&1; then ok_install=0; else ok_install=1; fi
 check "(b) make install" test $ok_install = 0
@@ -225,23 +246,33 @@ verify "(b)" "$UA" "$HA" "$HA/.cache/pokedex" no
 stop_manager "$(id -u "$UA")" "$MGR"
 
 # ---- (d) a Silverblue-style home: /var/home/NAME, custom XDG_DATA_HOME and XDG_CACHE_HOME ----
+# whose names hold a space, &, %, $ and a quote: the drop-ins must bind them as they are
+# (systemd's quoting, % as %%), or favorites would land on the tmpfs over the homes.
 UD=21dsilver HD=/var/home/21dsilver
 mkdir -p /var/home
 make_user "$UD" "$HD" && ln -sfn "$HD" /home/$UD && start_manager "$UD" "$HD" || { summary desktop-user; exit 1; }
 service_env "$UD" "$HD"
-as_user "$UD" "$HD" systemctl --user set-environment XDG_DATA_HOME="$HD/Data" XDG_CACHE_HOME="$HD/Caches"
-EXTRA_ENV=(XDG_DATA_HOME="$HD/Data" XDG_CACHE_HOME="$HD/Caches")
+DD="$HD/My Data & 100% 'q'" DC="$HD/Caches \$HOME %h \"x\""
+as_user "$UD" "$HD" systemctl --user set-environment XDG_DATA_HOME="$DD" XDG_CACHE_HOME="$DC"
+EXTRA_ENV=(XDG_DATA_HOME="$DD" XDG_CACHE_HOME="$DC")
 if LOCKED=1 as_user "$UD" "$HD" make -C "$HD/pokedexd" -s install >"$TMP/install-d.log" 2>&1; then ok_install=0; else ok_install=1; fi
 check "(d) make install with HOME=$HD and custom XDG dirs" test $ok_install = 0
 grep '^sandbox:' "$TMP/install-d.log" | sed 's/^/     /'
 [ $ok_install = 0 ] || tail -30 "$TMP/install-d.log"
 check "(d) make install says what it did about the home and the XDG dirs" \
     grep -q "under /var/home, not /home" "$TMP/install-d.log"
-verify "(d)" "$UD" "$HD" "$HD/Caches/pokedex" yes
-check "(d) favorites in the custom XDG_DATA_HOME" test -s "$HD/Data/pokedex/favorites.json"
+verify "(d)" "$UD" "$HD" "$DC/pokedex" yes
+check "(d) every namespace group applied, with those folders" test "$(grep -c ': applied' "$TMP/install-d.log")" = 3
+check "(d) favorites in the custom XDG_DATA_HOME ($DD)" test -s "$DD/pokedex/favorites.json"
+dropin=$HD/.config/systemd/user/pokedex.service.d/sandbox-20-mounts.conf
+echo "     (d) $(grep '^BindPaths=' "$dropin")"
+check "(d) the drop-in quotes the folders for systemd (% as %%)" grep -qF '"'"$HD/My Data & 100%% 'q'/pokedex"'"' "$dropin"
+as_user "$UD" "$HD" systemctl --user restart pokedex.service
+check "(d) favorites survive a restart (they were on disk, not on a tmpfs)" \
+    bash -c "runuser -u $UD -- env XDG_RUNTIME_DIR=/run/user/$(id -u "$UD") DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/$(id -u "$UD")/bus $HD/.local/bin/pokectl favs | grep -qi pikachu"
 pid=$(as_user "$UD" "$HD" systemctl --user show -p MainPID --value pokedex.service)
 check "(d) /var/home hidden in the mount namespace (but for its own directories)" \
-    bash -c "[ ! -e /proc/$pid/root$HD/.ssh/id_planted ] && [ -d /proc/$pid/root$HD/Data/pokedex ]"
+    bash -c "[ ! -e /proc/$pid/root$HD/.ssh/id_planted ] && [ -d \"/proc/$pid/root$DD/pokedex\" ]"
 EXTRA_ENV=()
 
 summary desktop-user
