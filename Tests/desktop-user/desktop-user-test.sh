@@ -48,6 +48,7 @@ cleanup() {
         [ -n "$u" ] || continue
         local uid; uid=$(id -u "$u" 2>/dev/null) || continue
         for p in $(ps -o pid= -u "$uid" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done  # the throwaway user's, by PID
+        find /tmp /var/tmp -maxdepth 1 -user "$uid" -exec rm -rf {} + 2>/dev/null  # SwiftPM's locks, say
         userdel -r "$u" >/dev/null 2>&1
         rm -rf "/run/user/$uid"
     done
@@ -81,6 +82,9 @@ cc -O2 -o "$TMP/no-userns" Tests/desktop-user/no-userns.c -lseccomp || { echo "c
 make_user() {  # name home
     local u=$1 h=$2
     userdel -r "$u" >/dev/null 2>&1
+    # SwiftPM locks "$h/pokedexd/.build" in /tmp/_home_<name>_…; one left by an earlier user of
+    # this name belongs to an old uid, and the new user's build would stop on it.
+    rm -rf "/tmp/$(tr / _ <<<"$h")"_* "/var/tmp/$(tr / _ <<<"$h")"_*
     useradd -m -d "$h" -s /bin/bash "$u" || return 1
     USERS+=("$u")
     git config --global --get-regexp '^url\.' 2>/dev/null | while read -r k v; do runuser -u "$u" -- git config --global --add "$k" "$v"; done
