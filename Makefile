@@ -231,7 +231,7 @@ install-files: $(CATALOGUES) $(DESKTOP_FILES)
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(DBUSSERVICEDIR)" "$(DESTDIR)$(DBUSINTERFACEDIR)"
 	install -m 0755 $(RELEASE_DIR)/pokedexd $(RELEASE_DIR)/pokectl "$(DESTDIR)$(BINDIR)/"
 	systemd/render systemd/pokedex.service PROGRAM="$(BINDIR)/pokedexd" > "$(DESTDIR)$(USERUNITDIR)/pokedex.service"
-	systemd/render systemd/pokedex-fallback.service PROGRAM="$(BINDIR)/pokedexd" > "$(DESTDIR)$(USERUNITDIR)/pokedex-fallback.service"
+	systemd/fallback-unit systemd/pokedex-fallback.service "$(DESTDIR)$(USERUNITDIR)/pokedex.service" > "$(DESTDIR)$(USERUNITDIR)/pokedex-fallback.service"
 	chmod 0644 "$(DESTDIR)$(USERUNITDIR)/pokedex-fallback.service"
 	chmod 0644 "$(DESTDIR)$(USERUNITDIR)/pokedex.service"
 	systemd/render dbus/io.github.pokedexd.Pokedex1.service PROGRAM="$(BINDIR)/pokedexd" > "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service"

@@ -237,6 +237,16 @@ verify "(b0)" "$UA" "$HA" "$HA/.cache/pokedex" no pokedex-fallback.service
 check "(b0) it stays as the fallback while this manager runs (no idle exit)" \
     bash -c "[ \"\$(runuser -u $UA -- env XDG_RUNTIME_DIR=/run/user/$(id -u "$UA") systemctl --user show -p ExecStart --value pokedex-fallback.service | grep -c 'idle-timeout 0')\" = 1 ]"
 
+# The fallback's [Service] is pokedex.service's own (systemd/fallback-unit): every option that
+# needs no namespace, as the manager reads them, the same in both.
+hardening() {  # unit
+    as_user "$UA" "$HA" systemctl --user show "$1" -p NoNewPrivileges,UMask,KeyringMode,LockPersonality,MemoryDenyWriteExecute \
+        -p RestrictNamespaces,RestrictRealtime,RestrictSUIDSGID,RestrictAddressFamilies,SystemCallArchitectures,SystemCallFilter \
+        -p SystemCallErrorNumber,MemoryHigh,MemoryMax,TasksMax,WatchdogUSec,TimeoutAbortUSec,RestartPreventExitStatus,Type
+}
+check "(b0) the fallback has pokedex.service's hardening, option for option ($(hardening pokedex-fallback.service | wc -l) options)" \
+    diff <(hardening pokedex.service) <(hardening pokedex-fallback.service)
+
 # ---- (b) the same user where the kernel refuses user namespaces: installed again ----------------
 service_env "$UA" "$HA"
 check "(b) under no-userns, unshare -U is refused" bash -c "! runuser -u $UA -- $TMP/no-userns unshare -U true 2>/dev/null"
