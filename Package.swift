@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "CTerminalShims"),
         // Landlock's three system calls (pokedexd confines itself; no header needed).
         .target(name: "CLandlock"),
+        // A seccomp filter: no new Unix sockets once the service runs (libseccomp).
+        .target(name: "CSeccomp", linkerSettings: [.linkedLibrary("seccomp")]),
         .target(name: "CLocale"),
 
         // A lock ThreadSanitizer understands (pthread), in place of Synchronization.Mutex.
@@ -66,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "pokedexd",
             dependencies: [
-                "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG", "PokedexLocks", "CLandlock", "PokedexLocale",
+                "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG", "PokedexLocks", "CLandlock", "CSeccomp", "PokedexLocale",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

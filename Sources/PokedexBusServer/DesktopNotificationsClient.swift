@@ -7,7 +7,7 @@ import PokedexModels
 
 /// Shows ``DesktopNotification``s through `org.freedesktop.Notifications` on the session bus.
 ///
-/// It has its own connection, opened on first use and driven by the service's event loop;
+/// It has its own connection, opened at start (``connect()``) and driven by the service's event loop;
 /// every call is asynchronous, so a slow or missing notification server never holds up the bus.
 /// One bubble serves every change: each call passes the id of the previous one as
 /// `replaces_id`, and changes that come while a call is out are merged into the next one.
@@ -64,7 +64,10 @@ public final class DesktopNotificationsClient: DesktopNotifier, Sendable {
     }
 
     /// Opens the connection and follows `NotificationClosed`, so a closed bubble is not replaced.
-    func connect() -> Bool {
+    /// pokedexd calls it at start, before its sandbox refuses new Unix sockets; later calls
+    /// find it open.
+    @discardableResult
+    public func connect() -> Bool {
         if bus != nil { return true }
         var b: OpaquePointer?
         guard sd_bus_open_user_with_description(&b, "pokedexd-notify") >= 0, let b else { return false }

@@ -62,12 +62,18 @@ public final class PokedexBusServer: Sendable {
         state = LoopBound(State(), loop: loop)
     }
 
-    /// Connects to the session bus, publishes the object, takes the name and tells
-    /// systemd READY=1. Call on the loop thread, before ``EventLoop/run()``.
-    public func start() throws(BusError) {
+    /// A connection to the session bus, for ``start(on:)``: made before the sandbox refuses new
+    /// Unix sockets.
+    public static func connect() throws(BusError) -> OpaquePointer {
         var b: OpaquePointer?
         try busCheck(sd_bus_open_user_with_description(&b, "pokedexd"), "cannot connect to the session bus")
-        bus = b
+        return b!
+    }
+
+    /// Publishes the object on `connection` (from ``connect()``; a new one when nil), takes the
+    /// name and tells systemd READY=1. Call on the loop thread, before ``EventLoop/run()``.
+    public func start(on connection: OpaquePointer? = nil) throws(BusError) {
+        if let connection { bus = connection } else { bus = try Self.connect() }
         try busCheck(sd_bus_attach_event(bus, loop.event, 0), "cannot attach the bus to the event loop")
         sd_bus_set_exit_on_disconnect(bus, 1)
         state.value.pending = PendingCalls(loop: loop, bus: bus!, deadline: service.configuration.requestDeadline,
@@ -98,7 +104,7 @@ public final class PokedexBusServer: Sendable {
         try busCheck(r, "cannot own \(Pokedex1.busName)")
         lastActivity = loop.nowMicroseconds
         armIdleTimer(after: idleTimeout)
-        sd_notify(0, "READY=1\nSTATUS=Serving \(Pokedex1.busName)")
+        loop.manager.notify("READY=1\nSTATUS=Serving \(Pokedex1.busName)")
     }
 
     // MARK: Signals and properties
@@ -178,7 +184,7 @@ public final class PokedexBusServer: Sendable {
         for step in steps {
             switch step {
             case .notifyStopping:
-                sd_notify(0, "STOPPING=1")
+                loop.manager.notify("STOPPING=1")
                 // Nothing new starts in the background; what runs is cancelled while the loop still turns.
                 service.beginShutdown()
             case .releaseName: releaseNameAndExit()

@@ -22,6 +22,11 @@ public final class EventLoop: @unchecked Sendable {
     private let loopThread = Atomic<UInt>(0)
     /// Children being waited for (loop thread only).
     private var children: [pid_t: ChildWatch] = [:]
+    /// The service manager, told through a socket made now, before any sandbox closes the door
+    /// on new ones.
+    public let manager = ServiceManager(notifySocket: getenv("NOTIFY_SOCKET").map { String(cString: $0) })
+    /// The watchdog's timer and what it sends (``enableWatchdog()``; loop thread only).
+    private var watchdog: (source: OpaquePointer, ping: WatchdogPing)?
 
     public init() throws(EventLoopError) {
         var e: OpaquePointer?
@@ -42,6 +47,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     deinit {
+        if let watchdog { sd_event_source_disable_unref(watchdog.source) }
         sd_event_source_disable_unref(wakeSource)
         close(wakeFD)
         sd_event_unref(event)
@@ -91,15 +97,24 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Lets the service manager watch the loop: where it asked (`WatchdogSec=`, which sets
-    /// `WATCHDOG_USEC` and `WATCHDOG_PID`), the loop sends `WATCHDOG=1` at half the interval
-    /// from its own iterations, so a loop thread that is wedged stops the pings and the manager
-    /// restarts the service. Returns the interval in seconds, 0 when none was asked for, or a
-    /// negative errno.
+    /// `WATCHDOG_USEC` and `WATCHDOG_PID`), a timer of the loop's own sends `WATCHDOG=1` at half
+    /// the interval through ``manager``, so a loop thread that is wedged stops the pings and the
+    /// manager restarts the service. Returns the interval in seconds, 0 when none was asked
+    /// for, or a negative errno. Call on the loop's thread, once.
     public func enableWatchdog() -> Double {
-        let r = sd_event_set_watchdog(event, 1)
-        guard r > 0 else { return Double(r) }
-        var usec: UInt64 = 0
-        return sd_watchdog_enabled(0, &usec) > 0 ? Double(usec) / 1_000_000 : 0
+        guard let usec = ServiceManager.watchdogInterval() else { return 0 }
+        let ping = WatchdogPing(manager: manager, half: usec / 2)
+        var s: OpaquePointer?
+        let r = sd_event_add_time_relative(event, &s, CLOCK_MONOTONIC, ping.half, ping.half / 10, { source, _, userdata in
+            let ping = Unmanaged<WatchdogPing>.fromOpaque(userdata!).takeUnretainedValue()
+            ping.manager.notify("WATCHDOG=1")
+            sd_event_source_set_time_relative(source, ping.half)
+            sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT))
+            return 0
+        }, Unmanaged.passUnretained(ping).toOpaque())
+        guard r >= 0, let s else { return Double(r) }
+        watchdog = (s, ping)
+        return Double(usec) / 1_000_000
     }
 
     /// Runs the loop on the calling thread until ``exit(_:)``; returns the exit code.
@@ -266,4 +281,14 @@ public enum IOEvents {
     public static let writable = UInt32(EPOLLOUT.rawValue)
     public static let error = UInt32(EPOLLERR.rawValue)
     public static let hangUp = UInt32(EPOLLHUP.rawValue)
+}
+
+/// What the watchdog's timer sends, and how often.
+private final class WatchdogPing {
+    let manager: ServiceManager
+    let half: UInt64
+    init(manager: ServiceManager, half: UInt64) {
+        self.manager = manager
+        self.half = half
+    }
 }

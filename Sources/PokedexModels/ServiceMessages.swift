@@ -72,6 +72,7 @@ public enum ServiceMessages {
     public static let landlockFiles = Words.english.tr("files")
     public static let landlockTCP = Words.english.tr("tcp")
     public static let landlockScopes = Words.english.tr("scopes")
+    public static let noNewUnixSockets = Words.english.tr("no new unix sockets")
     public static let needsABI = Words.english.tr("%s: needs ABI %s")
     public static let landlockOff = Words.english.tr("turned off by --landlock=no")
     public static let landlockNotInKernel = Words.english.tr("landlock is not in this kernel")
@@ -87,7 +88,7 @@ public enum ServiceMessages {
         favoritesKeptAside, favoritesNotKeptAside, favoritesUnchanged,
         noDetails, spriteUnavailable, shinyUnavailable, listUnavailable, filtersUnavailable,
         cannotReach, noAnswerInTime, httpStatus, notCached, cancelled, shuttingDown, nothingChanged, tooManyWaiting,
-        landlockWithout, landlock, noLandlockBecause, noLandlock, namespacesFallback, namespaces, landlockFiles, landlockTCP, landlockScopes,
+        landlockWithout, landlock, noLandlockBecause, noLandlock, namespacesFallback, namespaces, landlockFiles, landlockTCP, landlockScopes, noNewUnixSockets,
         needsABI, landlockOff, landlockNotInKernel, yes, no,
     ]
 

@@ -87,6 +87,10 @@ public struct SandboxStatus: Equatable, Sendable {
     /// Whether it runs as pokedex-fallback.service: pokedex.service could not start with the
     /// namespace sandbox installed for it (the kernel refuses user namespaces now).
     public var fallback = false
+    /// Whether it refuses itself new Unix sockets (a seccomp filter applied once the bus, the
+    /// notify socket and the journal's stream were open): nothing it runs can reach another
+    /// service on this machine through one.
+    public var unixSocketsClosed = false
 
     public init(landlockABI: Int = 0, restricted: [String] = [], missing: [String] = [], namespaces: Bool = false) {
         self.landlockABI = landlockABI
@@ -95,7 +99,7 @@ public struct SandboxStatus: Equatable, Sendable {
         self.namespaces = namespaces
     }
 
-    /// `landlock ABI 7 (files, tcp, scopes); namespaces: yes`, or
+    /// `landlock ABI 7 (files, tcp, scopes); no new unix sockets; namespaces: yes`, or
     /// `no landlock (landlock is not in this kernel); namespaces: no`.
     public var summary: String { summary(.english) }
 
@@ -107,6 +111,6 @@ public struct SandboxStatus: Equatable, Sendable {
         let why = missing.map { ServiceMessages.translate($0, words) }.joined(separator: "; ")
         let landlock = restricted.isEmpty ? (missing.isEmpty ? words.tr(M.noLandlock) : words.trf(M.noLandlockBecause, why))
             : missing.isEmpty ? words.trf(M.landlock, String(landlockABI), what) : words.trf(M.landlockWithout, String(landlockABI), what, why)
-        return landlock + "; " + (fallback ? words.tr(M.namespacesFallback) : words.trf(M.namespaces, words.tr(namespaces ? M.yes : M.no)))
+        return landlock + (unixSocketsClosed ? "; " + words.tr(M.noNewUnixSockets) : "") + "; " + (fallback ? words.tr(M.namespacesFallback) : words.trf(M.namespaces, words.tr(namespaces ? M.yes : M.no)))
     }
 }

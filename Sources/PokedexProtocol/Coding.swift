@@ -265,6 +265,7 @@ public enum Coding {
                 landlockABI: n("landlock_abi"), restricted: d["landlock"]?.array?.compactMap(\.string) ?? [],
                 missing: d["landlock_missing"]?.array?.compactMap(\.string) ?? [], namespaces: d["namespaces"]?.bool ?? false)
             status.sandbox.fallback = d["sandbox_fallback"]?.bool ?? false
+            status.sandbox.unixSocketsClosed = d["unix_sockets_closed"]?.bool ?? false
             return status
         })
 }

@@ -4,7 +4,8 @@ import PokedexModels
 /// `Status`' nested values: the sandbox and each host.
 extension Coding {
     /// `Status`'s sandbox keys: `sandbox` (the summary line), `landlock_abi`, `landlock` (what it
-    /// restricts: files, tcp, scopes), `landlock_missing` (what this kernel cannot), `namespaces`.
+    /// restricts: files, tcp, scopes), `landlock_missing` (what this kernel cannot), `namespaces`, `sandbox_fallback`,
+    /// `unix_sockets_closed`.
     static func sandbox(_ w: MessageWriter, _ s: SandboxStatus) throws(BusError) {
         try w.entry("sandbox", "s") { () throws(BusError) in try w.append(s.summary) }
         try w.entry("landlock_abi", "u") { () throws(BusError) in try w.append(UInt32(clamping: s.landlockABI)) }
@@ -12,6 +13,7 @@ extension Coding {
         try w.entry("landlock_missing", "as") { () throws(BusError) in try w.append(strings: s.missing) }
         try w.entry("namespaces", "b") { () throws(BusError) in try w.append(s.namespaces) }
         try w.entry("sandbox_fallback", "b") { () throws(BusError) in try w.append(s.fallback) }
+        try w.entry("unix_sockets_closed", "b") { () throws(BusError) in try w.append(s.unixSocketsClosed) }
     }
 
     /// One host of `Status`'s `hosts`: `host`, `api`, `up`, and when down `down_since`,

@@ -16,8 +16,6 @@ enum Landlock {
         var readWrite: [String] = []
         /// Files it reads and writes (/dev/null).
         var readWriteFiles: [String] = []
-        /// Programs it starts (systemd-run, gtk-launch) and the loader they need.
-        var execute: [String] = []
         /// TCP ports it may connect to.
         var connectPorts: Set<UInt16> = []
     }
@@ -37,9 +35,6 @@ enum Landlock {
         // (Landlock denies ptrace-mode access outside the domain).
         "/proc",
     ]
-    /// The ELF loaders a started program needs execute rights on.
-    static let loaders = ["/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1", "/lib/ld-linux-armhf.so.3", "/lib/ld-linux.so.2",
-                          "/lib/ld-linux-riscv64-lp64d.so.1", "/lib64/ld64.so.2"]
 
     /// The policy for this configuration: the API's and sprites' ports, the two directories.
     static func policy(_ config: ServiceConfiguration, caFile: String?, localeDirectory: String? = nil,
@@ -48,11 +43,8 @@ enum Landlock {
         p.read = systemReads + (caFile.map { [$0] } ?? []) + (localeDirectory.map { [$0] } ?? [])
         p.readWrite = [config.cacheDirectory, config.dataDirectory]
         p.readWriteFiles = ["/dev/null"]
-        let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
-        for program in ["systemd-run", "gtk-launch"] {
-            if let found = path.lazy.map({ $0 + "/" + program }).first(where: { access($0, X_OK) == 0 }) { p.execute.append(found) }
-        }
-        p.execute += loaders
+        // Nothing to execute: what it starts for the desktop, the user manager starts
+        // (``TransientUnits``), outside this sandbox.
         // The API's port; a sprite host named without a port is reached on the API scheme's.
         let urls = [config.apiURL, config.spriteURLTemplate?.replacing("{id}", with: "1")].compactMap { $0 }
         for url in urls {
@@ -103,14 +95,13 @@ enum Landlock {
         }
         defer { close(ruleset) }
         let read = UInt64(PDX_LL_FS_READ_FILE | PDX_LL_FS_READ_DIR)
-        let exec = UInt64(PDX_LL_FS_EXECUTE | PDX_LL_FS_READ_FILE)
         let devices = UInt64(PDX_LL_FS_MAKE_CHAR | PDX_LL_FS_MAKE_BLOCK | PDX_LL_FS_MAKE_FIFO
             | PDX_LL_FS_MAKE_SOCK | PDX_LL_FS_IOCTL_DEV | PDX_LL_FS_EXECUTE)
         let readWrite = fsAll & ~devices
         let file = UInt64(PDX_LL_FS_READ_FILE | PDX_LL_FS_WRITE_FILE) | (fsAll & UInt64(PDX_LL_FS_TRUNCATE))
         for dir in policy.readWrite { mkdirs(dir) }
         var rules: [(String, UInt64)] = policy.read.map { ($0, read) } + policy.readWrite.map { ($0, readWrite) }
-        rules += policy.readWriteFiles.map { ($0, file) } + policy.execute.map { ($0, exec) }
+        rules += policy.readWriteFiles.map { ($0, file) }
         for (path, rights) in rules {
             let r = pdx_landlock_allow_path(ruleset, path, rights & fsAll)
             if r < 0 && r != -ENOENT && r != -ENOTDIR {

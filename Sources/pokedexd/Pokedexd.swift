@@ -189,26 +189,41 @@ struct Pokedexd: ParsableCommand {
                 + "the service until the next login tries the namespaces again, or run pokedex-sandbox-setup to install only what applies")
         }
         if let token = checkFolders { return try FolderCheck.run(token: token, config) }
-        if let checks = Self.env("POKEDEX_SANDBOX_SELFCHECK") { SandboxSelfCheck.run(checks, report: config.cacheDirectory + "/sandbox-self-check", log: log) }
         do {
             let loop = try EventLoop()
-            // systemd's WatchdogSec=: pinged from the loop's own iterations (a wedged loop is restarted).
+            // systemd's WatchdogSec=: pinged by a timer of the loop (a wedged loop is restarted).
             let watchdog = loop.enableWatchdog()
             if watchdog < 0 { log(.warning, "the service manager's watchdog could not be armed (errno \(Int(-watchdog))); running without it") }
+            // Every Unix socket it will need, before the last door closes: the bus, the notify
+            // socket (made with the loop), the notifications' and the launches' connections.
+            let bus = try PokedexBusServer.connect()
+            let units = TransientUnits(loop: loop)
+            if let why = units.connect() { log(.warning, "cannot reach the user manager for launches: \(why)") }
+            let notifier = notifications ? DesktopNotificationsClient(loop: loop, log: log) : nil
+            _ = notifier?.connect()
+            if confine && !config.sandbox.restricted.isEmpty {
+                if let why = UnixSocketFilter.apply() {
+                    log(.warning, "sandbox: cannot refuse new unix sockets: \(why)")
+                } else {
+                    config.sandbox.unixSocketsClosed = true
+                }
+            }
+            if let checks = Self.env("POKEDEX_SANDBOX_SELFCHECK") {
+                SandboxSelfCheck.run(checks, report: config.cacheDirectory + "/sandbox-self-check", log: log)
+            }
             let store = try FileCacheStore(directory: config.cacheDirectory, capacity: config.diskCacheBytes)
             let favorites = try FavoritesBook(persistence: FileFavoritesPersistence(directory: config.dataDirectory, log: log))
             var curlOptions = CurlHTTPClient.Options()
             curlOptions.maxHostConnections = config.maxHostConnections
             curlOptions.caFile = caFile
             let client = try CurlHTTPClient(loop: loop, options: curlOptions, log: log)
-            let notifier = notifications ? DesktopNotificationsClient(loop: loop, log: log) : nil
             let service = PokedexService(configuration: config, client: client, store: store, favorites: favorites,
                                          decoder: LibPNGDecoder(), notifier: notifier,
-                                         launcher: SessionLauncher(environment: ProcessInfo.processInfo.environment,
+                                         launcher: SessionLauncher(environment: ProcessInfo.processInfo.environment, units: units,
                                                                            confined: config.sandbox.restricted.contains("files"), loop: loop, log: log),
                                          words: words, log: log)
             let server = PokedexBusServer(loop: loop, service: service, idleTimeout: idle, log: log)
-            try server.start()
+            try server.start(on: bus)
             service.start()
             let sources = [
                 try loop.onSignal(SIGTERM) { server.shutdown() },

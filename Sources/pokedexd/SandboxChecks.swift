@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import PokedexCore
+import PokedexEventLoop
 
 /// `--check-folders TOKEN`, pokedex-sandbox-setup's probe of a drop-in: run confined as the
 /// service (the unit's options, then Landlock), it reads TOKEN from the cache's
@@ -34,8 +35,8 @@ enum FolderCheck {
 }
 
 /// A test-only check that the sandbox holds, by behaviour: with
-/// `POKEDEX_SANDBOX_SELFCHECK="read:PATH write:PATH connect:PORT …"` the service tries each
-/// after confining itself and logs `sandbox self-check: read PATH: denied (…)` or `… ALLOWED`.
+/// `POKEDEX_SANDBOX_SELFCHECK="read:PATH write:PATH connect:PORT unix:PATH …"` the service
+/// tries each (`unix`: a new socket to a listening Unix socket) after confining itself and logs `sandbox self-check: read PATH: denied (…)` or `… ALLOWED`.
 /// The tests turn it on to prove that the running service cannot read ~/.ssh, write ~/.bashrc
 /// or reach a port on 127.0.0.1 that is not its API's; nothing else reads the variable. The
 /// lines also go to `report` (the cache directory's `sandbox-self-check`), which the tests read
@@ -51,6 +52,7 @@ enum SandboxSelfCheck {
             case "read": outcome = attempt { open(parts[1], O_RDONLY | O_CLOEXEC) }
             case "write": outcome = attempt { open(parts[1], O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600) }
             case "connect": outcome = connectLoopback(UInt16(parts[1]) ?? 0)
+            case "unix": outcome = connectUnix(parts[1])
             default: continue
             }
             let line = "sandbox self-check: \(parts[0]) \(parts[1]): "
@@ -66,6 +68,14 @@ enum SandboxSelfCheck {
         let fd = body()
         if fd >= 0 { close(fd); return 0 }
         return errno
+    }
+
+    static func connectUnix(_ path: String) -> Int32 {
+        guard let address = UnixAddress(path) else { return EINVAL }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return errno }
+        defer { close(fd) }
+        return address.withSockaddr { connect(fd, $0, $1) } == 0 ? 0 : errno
     }
 
     static func connectLoopback(_ port: UInt16) -> Int32 {

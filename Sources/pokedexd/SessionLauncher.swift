@@ -1,16 +1,17 @@
 import Glibc
+import PokedexBusServer
 import PokedexCore
 import PokedexEventLoop
 import PokedexLocks
 
 /// Starts programs in the user's session for the desktop's search providers: `pokectl browse`
 /// in a terminal, a clipboard tool. Each runs as a transient unit of the user manager
-/// (`systemd-run --user`), so it is outside pokedexd's sandbox and has the session's
-/// environment; without `systemd-run`, or when it fails, it is started directly, unless Landlock
-/// confines pokedexd: a program started directly would share that sandbox (read-only files, no
-/// network, and only systemd-run and gtk-launch to execute), so then nothing is started, the
-/// journal says why and the caller hears of it (`failed`). Never waits for the program:
-/// the loop reaps it (``EventLoop/reap(_:failed:)``).
+/// (``TransientUnits``, `StartTransientUnit` on a connection made at start), so it is outside
+/// pokedexd's sandbox and has the session's environment. When the manager does not take it, it
+/// is started directly, unless Landlock confines pokedexd: a program started directly would
+/// share that sandbox (read-only files, no network, nothing it may execute), so then nothing is
+/// started, the journal says why and the caller hears of it (`failed`). Never waits for the
+/// program: the loop reaps what it started itself (``EventLoop/reap(_:failed:)``).
 ///
 /// What the caller sent never becomes an option: the query follows pokectl's `--`, a
 /// `$TERMINAL` that is not a known terminal gets no query, at most one launch of a kind a
@@ -25,13 +26,15 @@ final class SessionLauncher: DesktopLauncher {
     private let environment: [String: String]
     /// Landlock confines this process's files, and so whatever it starts directly.
     private let confined: Bool
+    private let units: TransientUnits
     private let loop: EventLoop
     private let log: Logger
     private let tokens = Mutex(ActivationTokens())
     private let gates = Mutex<(kinds: [String: LaunchGate], budget: LaunchBudget)>(([:], LaunchBudget()))
 
-    init(environment: [String: String], confined: Bool, loop: EventLoop, log: @escaping Logger) {
+    init(environment: [String: String], units: TransientUnits, confined: Bool, loop: EventLoop, log: @escaping Logger) {
         self.confined = confined
+        self.units = units
         self.loop = loop
         self.log = log
         path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
@@ -113,29 +116,26 @@ final class SessionLauncher: DesktopLauncher {
     }
 
     /// Starts `argv` as a transient unit of the user manager, or directly, and hands it to the
-    /// loop to reap. When `systemd-run` fails (no user manager it can reach), `argv` is started
-    /// directly once it has exited, and the journal says why; when that cannot be, `failed` runs.
+    /// loop to reap. When the manager does not take it (none on this bus), `argv` is started
+    /// directly, and the journal says why; when that cannot be, `failed` runs.
     private func run(_ argv: [String], token: String?, failed: @escaping @Sendable () -> Void = {}) -> Bool {
-        guard let systemdRun = find("systemd-run") else {
-            if confined {
-                log(.warning, "cannot start \(argv[0]): systemd-run is not on PATH, and \(Self.sharesSandbox) (read-only files, no network); "
-                    + "install systemd-run (package systemd), or start pokedexd with --landlock=no")
-                return false
-            }
-            return direct(argv, token: token)
+        guard let exe = find(argv[0]) else {
+            log(.warning, "cannot start \(argv[0]): it is not on PATH")
+            return false
         }
-        let setenv = token.map { ["--setenv=XDG_ACTIVATION_TOKEN=" + $0] } ?? []
-        let full = [systemdRun, "--user", "--collect", "--quiet"] + setenv + ["--"] + argv
-        return spawn(full, env: [:], name: argv.joined(separator: " ")) { [self] code in
-            guard code != 0 else { return }
+        let name = argv.joined(separator: " ")
+        units.start([exe] + argv.dropFirst(), environment: token.map { ["XDG_ACTIVATION_TOKEN=" + $0] } ?? [],
+                    description: "\(argv[0]), started by pokedexd for the desktop") { [self] error in
+            guard let error else { return log(.info, "started \(name) in the user manager") }
             if confined {
-                log(.warning, "systemd-run could not start \(argv[0]) (exit status \(code)), and \(Self.sharesSandbox); "
+                log(.warning, "the user manager could not start \(argv[0]) (\(error)), and \(Self.sharesSandbox); "
                     + "is the user manager running (systemctl --user status)? Or start pokedexd with --landlock=no")
                 return failed()
             }
-            log(.warning, "systemd-run could not start \(argv[0]) (exit status \(code)); starting it directly")
+            log(.warning, "the user manager could not start \(argv[0]) (\(error)); starting it directly")
             if !direct(argv, token: token) { failed() }
         }
+        return true
     }
 
     /// Why nothing is started directly under Landlock.
@@ -146,13 +146,12 @@ final class SessionLauncher: DesktopLauncher {
         spawn(argv, env: token.map { ["XDG_ACTIVATION_TOKEN": $0] } ?? [:], name: argv.joined(separator: " "))
     }
 
-    private func spawn(_ argv: [String], env: [String: String], name: String,
-                       exited: @escaping @Sendable (Int32) -> Void = { _ in }) -> Bool {
+    private func spawn(_ argv: [String], env: [String: String], name: String) -> Bool {
         guard let pid = ChildProcess.spawn(argv, setenv: env) else {
             log(.warning, "cannot start \(argv[0]): \(String(cString: strerror(errno)))")
             return false
         }
-        loop.reap(pid, exited: exited) { [log] code in log(.warning, "cannot wait for process \(pid): \(String(cString: strerror(code)))") }
+        loop.reap(pid) { [log] code in log(.warning, "cannot wait for process \(pid): \(String(cString: strerror(code)))") }
         log(.info, "started \(name)")
         return true
     }

@@ -148,7 +148,7 @@ final class DesktopSearchTests: XCTestCase {
         try await t.runDesktopAction("25", "unfavorite").value()
         XCTAssertEqual(t.favoriteIDs, [])
 
-        // A start that went ahead and failed later (systemd-run, under Landlock): the card.
+        // A start that went ahead and failed later (no user manager took the unit, under Landlock): the card.
         let failing = Recorder(canOpen: true, failsLater: true)
         let u = try makeService(failing)
         _ = try await u.listPage(offset: 0, limit: 30).value()

@@ -81,7 +81,7 @@ chmod +x "$TMP/bin/xterm"
 export LAUNCH_LOG=$TMP/launches.jsonl
 start_mock --every-species
 
-# pokedexd in LOCALE, as installed. No user manager here, so systemd-run fails and pokedexd
+# pokedexd in LOCALE, as installed. No user manager on this bus, so none takes the unit and pokedexd
 # starts the terminal itself: without Landlock, which that terminal would otherwise share.
 service_in() {
     [ -n "${DAEMON:-}" ] && { kill "$DAEMON" 2>/dev/null; wait "$DAEMON" 2>/dev/null; }

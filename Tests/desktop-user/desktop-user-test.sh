@@ -24,7 +24,7 @@ source Tests/lib/check.sh
 CGROOT=/sys/fs/cgroup
 [ -f $CGROOT/cgroup.controllers ] || CGROOT=/sys/fs/cgroup/unified
 SWIFTBIN=$(dirname "$(command -v swift)")
-MANAGERS=() USERS=() LISTENER= MOCK=
+MANAGERS=() USERS=() LISTENER= MOCK= DOORS=
 
 # Stops a user's manager by PID, kills what is left in its cgroup by PID, removes the cgroups.
 stop_manager() {  # uid pid
@@ -54,10 +54,12 @@ cleanup() {
     done
     rm -f /home/21dsilver
     rm -rf /var/lib/pokedex-desktop-test
+    rm -f /usr/local/bin/pokedex-test-terminal
     rm -rf /var/home/21dsilver
     rmdir /var/home 2>/dev/null
     [ -n "$LISTENER" ] && kill "$LISTENER" 2>/dev/null
     [ -n "$MOCK" ] && kill "$MOCK" 2>/dev/null
+    [ -n "$DOORS" ] && kill "$DOORS" 2>/dev/null
     rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -75,6 +77,16 @@ API=http://127.0.0.1:$(cat "$TMP/mock.port")/api/v2
 VISIBLE=/var/lib/pokedex-desktop-test/visible
 mkdir -p "${VISIBLE%/*}" && echo "readable by anyone" >"$VISIBLE" && chmod 0755 "${VISIBLE%/*}" && chmod 0644 "$VISIBLE"
 OTHER=$(cat "$TMP/other.port")
+# Doors a confined service must find shut: a Unix socket anyone may connect to (an agent's,
+# say), and a well-known TCP port that is not its API's, both listening.
+AGENT=${VISIBLE%/*}/agent.sock
+python3 -c 'import os, socket, sys
+u = socket.socket(socket.AF_UNIX); u.bind(sys.argv[1]); os.chmod(sys.argv[1], 0o666); u.listen(16)
+t = socket.socket(); t.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); t.bind(("127.0.0.1", 443)); t.listen(16)
+open(sys.argv[2], "w").write("up")
+while True: c, _ = u.accept(); c.close()' "$AGENT" "$TMP/doors.up" &
+DOORS=$!
+for _ in $(seq 100); do [ -s "$TMP/doors.up" ] && break; sleep 0.05; done
 cc -O2 -o "$TMP/no-userns" Tests/desktop-user/no-userns.c -lseccomp || { echo "cannot build no-userns (libseccomp-dev)"; exit 1; }
 
 # A user with a home, the project cloned into it (the working tree as it is, and the release
@@ -99,7 +111,16 @@ make_user() {  # name home
     echo "planted-secret-$RANDOM" >"$h/.ssh/id_planted"
     chmod 0600 "$h/.ssh/id_planted"
     [ -f "$h/.bashrc" ] || echo "# ~/.bashrc" >"$h/.bashrc"
+    # The terminal the service's $TERMINAL names, where terminals are (visible in the mount
+    # namespace too): says which unit ran it, and with what.
+    printf '#!/bin/sh\nunit=$(sed -n "s|.*/\\([^/]*\\.service\\)$|\\1|p" /proc/self/cgroup)\necho "unit $unit: $*" >"$HOME/launched-terminal"\necho "token ${XDG_ACTIVATION_TOKEN:-none}" >>"$HOME/launched-terminal"\n' \
+        >/usr/local/bin/pokedex-test-terminal
+    chmod 0755 /usr/local/bin/pokedex-test-terminal
     chown -R "$u:" "$h"
+    # A process of the user's, outside the service: its environ is what the service must not read.
+    setpriv --reuid="$u" --regid="$u" --init-groups sleep infinity </dev/null >/dev/null 2>&1 &
+    echo $! >"$TMP/sentinel-$u"
+    disown $!
 }
 
 # Starts the user's own manager in a delegated cgroup: the launching shell moves itself into
@@ -134,8 +155,8 @@ EXTRA_ENV=()
 # The service's environment, from the user's manager: now, and in environment.d for the next
 # manager (a restart of the manager starts the enabled unit before anyone could set it).
 service_env() {  # name home
-    local vars=(POKEDEX_API_URL="$API" POKEDEX_SPRITE_HOSTS=127.0.0.1
-                POKEDEX_SANDBOX_SELFCHECK="read:$2/.ssh/id_planted write:$2/.bashrc connect:$OTHER read:$VISIBLE read:/proc/1/cmdline")
+    local vars=(POKEDEX_API_URL="$API" POKEDEX_SPRITE_HOSTS=127.0.0.1 TERMINAL=/usr/local/bin/pokedex-test-terminal
+                POKEDEX_SANDBOX_SELFCHECK="read:$2/.ssh/id_planted write:$2/.bashrc connect:$OTHER connect:443 read:$VISIBLE read:/proc/1/cmdline read:/proc/$(cat "$TMP/sentinel-$1")/environ unix:$AGENT unix:/run/user/$(id -u "$1")/bus")
     as_user "$1" "$2" systemctl --user set-environment "${vars[@]}"
     as_user "$1" "$2" mkdir -p "$2/.config/environment.d"
     printf '%s\n' "${vars[@]}" | sed 's/=\(.*\)/="\1"/' | as_user "$1" "$2" tee "$2/.config/environment.d/50-pokedex-test.conf" >/dev/null
@@ -161,6 +182,27 @@ verify() {  # label name home cachedir [namespaces yes|no] [unit]
     check "$label: cannot read the key planted in ~/.ssh" grep -q "read $h/.ssh/id_planted: denied" "$report"
     check "$label: cannot write ~/.bashrc" grep -q "write $h/.bashrc: denied" "$report"
     check "$label: cannot connect to 127.0.0.1:$OTHER (not its API's)" grep -q "connect $OTHER: denied" "$report"
+    check "$label: cannot connect to 127.0.0.1:443, listening (not its API's port)" grep -q "connect 443: denied (Permission denied)" "$report"
+    check "$label: no new Unix socket: not to a listening agent's ($AGENT)" \
+        grep -q "unix $AGENT: denied (Address family not supported by protocol)" "$report"
+    check "$label: no new Unix socket: not even a second connection to its own bus" \
+        grep -q "unix /run/user/$(id -u "$u")/bus: denied (Address family not supported by protocol)" "$report"
+    check "$label: pokectl status says so: no new unix sockets" grep -q "no new unix sockets" <<<"$status"
+    local sentinel; sentinel=$(cat "$TMP/sentinel-$u")
+    check "$label: cannot read the environment of the user's other processes (/proc/$sentinel/environ)" \
+        grep -q "read /proc/$sentinel/environ: denied (Permission denied)" "$report"
+    # What it starts for the desktop, the user manager starts, outside the sandbox: this
+    # terminal writes in the home, which the service itself cannot.
+    # KRunner's way: an activation token, then Run on a result, on one connection.
+    rm -f "$h/launched-terminal"
+    as_user "$u" "$h" python3 -c 'import dbus, sys
+k = dbus.Interface(dbus.SessionBus().get_object("io.github.pokedexd.Pokedex1", "/io/github/pokedexd/KRunner"), "org.kde.krunner1")
+k.SetActivationToken(sys.argv[1]); k.Run("25", "")' "token-$u"
+    for _ in $(seq 50); do [ "$(wc -l 2>/dev/null <"$h/launched-terminal")" = 2 ] && break; sleep 0.1; done
+    echo "     $label: the terminal KRunner's Run opened: $(paste -sd' ' "$h/launched-terminal" 2>/dev/null)"
+    check "$label: KRunner's Run opens that card, outside the sandbox, as a unit of the user manager" \
+        grep -q "^unit app-pokedexd-[0-9a-f]*\.service: -e /.*/pokectl browse --open 25$" "$h/launched-terminal"
+    check "$label: ... with the caller's activation token" grep -qx "token token-$u" "$h/launched-terminal"
     # Where the mount namespace already hides ~/.ssh, this one shows Landlock itself at work:
     # a world-readable file the namespace leaves visible, refused with EACCES.
     check "$label: Landlock refuses a world-readable file outside its rules ($VISIBLE)" \
@@ -236,7 +278,6 @@ check "(b0) pokectl status says it runs without them: $status" grep -q "could no
 verify "(b0)" "$UA" "$HA" "$HA/.cache/pokedex" no pokedex-fallback.service
 check "(b0) it stays as the fallback while this manager runs (no idle exit)" \
     bash -c "[ \"\$(runuser -u $UA -- env XDG_RUNTIME_DIR=/run/user/$(id -u "$UA") systemctl --user show -p ExecStart --value pokedex-fallback.service | grep -c 'idle-timeout 0')\" = 1 ]"
-
 # The fallback's [Service] is pokedex.service's own (systemd/fallback-unit): every option that
 # needs no namespace, as the manager reads them, the same in both.
 hardening() {  # unit
