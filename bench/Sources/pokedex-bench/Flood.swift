@@ -10,9 +10,12 @@ import PokedexBusClient
 //       meanwhile another connection alternates Peer.Ping and ListPage(0, 20), every 2 ms, and a
 //       third pings dbus-daemon itself, for scale. Prints p50/p99/max ms of each and the flood's
 //       calls a second.
-//   pokedex-bench big-message MB
-//       one GetResultMetas of MB megabytes (refused at its cap), while another connection pings:
-//       the worst Ping during it, and dbus-daemon's own.
+//   pokedex-bench big-message MB [sink]
+//       five GetResultMetas of MB megabytes (refused at its cap), while another connection pings:
+//       the worst Ping during it, and dbus-daemon's own. With `sink`, the same messages go to a
+//       sink in this process instead (an sd-bus connection that refuses every call at once, on
+//       a thread of its own), pinged the same way: the floor that dbus-daemon's relaying and
+//       sd-bus's reading of the message set, which no service can go below.
 
 /// Latencies seen by one prober, in seconds.
 final class Probe: @unchecked Sendable {
@@ -30,13 +33,20 @@ func spawn(_ body: @escaping @Sendable () -> Void) -> () -> Void {
     return { done.wait() }
 }
 
-/// Pings the service and asks it for the first page (or pings dbus-daemon), every 2 ms, until stopped.
-func probe(_ p: Probe, service: Bool) -> () -> Void {
+/// The bench's sink: its bus name.
+let sinkName = "io.github.pokedexd.BenchSink"
+
+/// Pings the service and asks it for the first page (or pings dbus-daemon, or the sink), every
+/// 2 ms, until stopped.
+func probe(_ p: Probe, service: Bool, sink: Bool = false) -> () -> Void {
     spawn {
         guard let c = try? PokedexClient(timeout: 60) else { return }
         while !p.stop.load(ordering: .relaxed) {
             var t = now()
-            if service {
+            if sink {
+                _ = try? c.call(destination: sinkName, path: "/", interface: FreedesktopBus.peer, "Ping")
+                p.samples["ping", default: []].append(now() - t)
+            } else if service {
                 _ = try? c.ping()
                 p.samples["ping", default: []].append(now() - t)
                 t = now()
@@ -127,17 +137,45 @@ func floodNames(_ args: [String]) {
            summary("dbus_ping", daemon.samples["dbus_ping"] ?? [])].joined(separator: " "))
 }
 
+/// A connection that owns ``sinkName`` and refuses every call but Peer's at once, on a thread of
+/// its own, until `control.stop`; the returned closure joins it.
+func sink(_ control: Probe) -> () -> Void {
+    let owned = DispatchSemaphore(value: 0)
+    let join = spawn {
+        var bus: OpaquePointer?
+        guard sd_bus_open_user(&bus) >= 0, let bus, sd_bus_request_name(bus, sinkName, 0) >= 0 else { fail("cannot own \(sinkName)") }
+        defer { sd_bus_flush_close_unref(bus) }
+        var filter: OpaquePointer?
+        sd_bus_add_filter(bus, &filter, { m, _, _ in
+            guard sd_bus_message_get_type(m, nil) >= 0, sd_bus_message_is_method_call(m, nil, nil) > 0,
+                  sd_bus_message_is_method_call(m, FreedesktopBus.peer, nil) == 0 else { return 0 }
+            sd_bus_reply_method_errno(m, E2BIG, nil)
+            return 1
+        }, nil)
+        owned.signal()
+        while !control.stop.load(ordering: .relaxed) {
+            if sd_bus_process(bus, nil) == 0 { sd_bus_wait(bus, 100_000) }
+        }
+        sd_bus_slot_unref(filter)
+    }
+    owned.wait()
+    return join
+}
+
 func bigMessage(_ args: [String]) {
-    guard args.count == 3, let mb = Int(args[2]) else { fail("big-message MB") }
+    guard args.count == 3 || (args.count == 4 && args[3] == "sink"), let mb = Int(args[2]) else { fail("big-message MB [sink]") }
+    let toSink = args.count == 4
+    let sinkControl = Probe()
+    let joinSink = toSink ? sink(sinkControl) : {}
     let service = Probe(), daemon = Probe()
-    let joinService = probe(service, service: true), joinDaemon = probe(daemon, service: false)
+    let joinService = probe(service, service: true, sink: toSink), joinDaemon = probe(daemon, service: false)
     usleep(300_000)
     let id = String(repeating: "2", count: 30)
     let count = mb << 20 / (id.utf8.count + 5)
     var answers = 0
     for _ in 0..<5 {
         answers += pipeline(calls: 1, depth: 1) { bus, m in
-            let r = sd_bus_message_new_method_call(bus, &m, Pokedex1.busName, SearchProvider2.objectPath,
+            let r = sd_bus_message_new_method_call(bus, &m, toSink ? sinkName : Pokedex1.busName, SearchProvider2.objectPath,
                                                    SearchProvider2.interfaceName, SearchProvider2.getResultMetas.name)
             guard r >= 0, let msg = m else { return r }
             do throws(BusError) {
@@ -151,6 +189,8 @@ func bigMessage(_ args: [String]) {
     daemon.stop.store(true, ordering: .relaxed)
     joinService()
     joinDaemon()
-    print("big-message: 5 × GetResultMetas of \(mb) MB (\(count) ids), \(answers) answered with data")
+    sinkControl.stop.store(true, ordering: .relaxed)
+    joinSink()
+    print("big-message\(toSink ? " to the sink" : ""): 5 × GetResultMetas of \(mb) MB (\(count) ids), \(answers) answered with data")
     print([summary("ping", service.samples["ping"] ?? []), summary("dbus_ping", daemon.samples["dbus_ping"] ?? [])].joined(separator: " "))
 }
