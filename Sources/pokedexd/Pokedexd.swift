@@ -201,7 +201,10 @@ struct Pokedexd: ParsableCommand {
             if let why = units.connect() { log(.warning, "cannot reach the user manager for launches: \(why)") }
             let notifier = notifications ? DesktopNotificationsClient(loop: loop, log: log) : nil
             _ = notifier?.connect()
-            if confine && !config.sandbox.restricted.isEmpty {
+            // Landlock confines its files: nothing is then started directly (it would share the
+            // sandbox), so nothing can inherit the filter either. The launcher reads the same.
+            let confined = config.sandbox.restricted.contains("files")
+            if confined {
                 if let why = UnixSocketFilter.apply() {
                     log(.warning, "sandbox: cannot refuse new unix sockets: \(why)")
                 } else {
@@ -220,7 +223,7 @@ struct Pokedexd: ParsableCommand {
             let service = PokedexService(configuration: config, client: client, store: store, favorites: favorites,
                                          decoder: LibPNGDecoder(), notifier: notifier,
                                          launcher: SessionLauncher(environment: ProcessInfo.processInfo.environment, units: units,
-                                                                           confined: config.sandbox.restricted.contains("files"), loop: loop, log: log),
+                                                                           confined: confined, loop: loop, log: log),
                                          words: words, log: log)
             let server = PokedexBusServer(loop: loop, service: service, idleTimeout: idle, log: log)
             try server.start(on: bus)
