@@ -22,8 +22,8 @@ extension Fetcher {
         // Only the try's own attempt is ended here: a probe sent while the host was up must not
         // end a caller's attempt begun since.
         defer { if case .once = admission { health.endAttempt(host) } }
-        // At the caller's priority (background: warming up, probing): a host not heard from
-        // yet takes one such request at a time, so a warm-up never adds to a first burst.
+        // At the caller's priority (background: warming up, probing); over HTTPS a warm-up
+        // opens the connection the first burst then shares.
         guard let ticket = try? await gate.enter(host: host, url: url, priority: max(FetchPriority.current, .optional), bytes: 0) else { return false }
         defer { gate.release(ticket) }
         if case .go = admission, health.downMessage(host) != nil { return false }

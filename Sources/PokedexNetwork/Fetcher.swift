@@ -67,7 +67,7 @@ package final class Fetcher: Sendable {
         self.health = health
         gate = RequestGate(limits: .init(maxInFlight: max(1, maxInFlight), perHostConnections: max(1, maxHostConnections),
                                          maxHeldBytes: max(1 << 20, maxHeldBytes)),
-                           multiplexes: { health.multiplexes($0) }, heardFrom: { health.heardFrom($0) })
+                           multiplexes: { health.multiplexes($0) })
         health.observe { [log] change in
             if change.up {
                 log(.notice, "\(change.host) answers again\(change.isAPI ? "; back online" : "")")

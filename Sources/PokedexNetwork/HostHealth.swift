@@ -35,8 +35,6 @@ package final class HostHealth: Sendable {
         var multiplexed: Bool?
         /// The last URL that failed here: what the probe asks again.
         var probeURL: String?
-        /// An answer came since the service started or the host was last down.
-        var heard = false
         /// It went down for server errors (it answers, badly), not for being out of reach.
         var downForErrors = false
         /// While down: the one attempt of this try is under way.
@@ -110,9 +108,6 @@ package final class HostHealth: Sendable {
 
     /// Whether the host is down for being out of reach (so that any answer proves it back).
     package func isUnreachable(_ host: String) -> Bool { hosts.withLock { h in h[host].map { $0.down != nil && !$0.downForErrors } ?? false } }
-
-    /// Whether the host has answered since the service started (and is not down since).
-    package func heardFrom(_ host: String) -> Bool { hosts.withLock { $0[host]?.heard ?? false } }
 
     /// What a caller is told while the host is down ("cannot reach … since …; next try in N s");
     /// nil while it is up. For a request admitted before it went down, or waiting for a try.
@@ -191,7 +186,6 @@ package final class HostHealth: Sendable {
             defer { h[host] = entry }
             if let multiplexed { entry.multiplexed = multiplexed }
             entry.cutInARow = 0
-            entry.heard = true
             if (500...599).contains(status) {
                 entry.serverErrorsInARow += 1
                 if entry.serverErrorsInARow >= Self.serverErrorsToGoDown, entry.down == nil {
@@ -243,7 +237,6 @@ package final class HostHealth: Sendable {
 
     private func goDown(_ entry: inout Host, _ host: String, reason: String, url: String?) -> Change {
         entry.outage += 1
-        entry.heard = false
         entry.downForErrors = url == nil
         entry.serverErrorsInARow = 0
         entry.cutInARow = 0

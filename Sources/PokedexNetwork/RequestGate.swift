@@ -67,20 +67,19 @@ package final class RequestGate: Sendable {
 
     package let limits: Limits
     private let multiplexes: @Sendable (String) -> Bool?
-    private let heardFrom: @Sendable (String) -> Bool
     private let state = Mutex(State())
 
-    /// - Parameters:
-    ///   - multiplexes: whether a host multiplexes (HTTP/2); nil while unknown.
-    ///   - heardFrom: whether a host has answered since the service started (or since it was
-    ///     last down). Until it has, work nobody waits for goes to it one request at a time:
-    ///     were it down, a cold start would send it a burst (the list and twenty guessed
-    ///     sprites) before the first failure says so.
-    package init(limits: Limits, multiplexes: @escaping @Sendable (String) -> Bool?,
-         heardFrom: @escaping @Sendable (String) -> Bool = { _ in true }) {
+    /// - Parameter multiplexes: whether a host multiplexes (HTTP/2); nil while unknown.
+    ///
+    /// A host no one has heard from yet is not a host that is down: a cold start's first
+    /// burst (the list and the first screen's sprites) goes at once. What a dead host costs is
+    /// bounded by the connection, not by a wait: over HTTPS the burst shares the one
+    /// connection being opened (curl's PIPEWAIT), so a host out of reach receives no request
+    /// at all; an HTTP/1.1 host receives at most its ``Limits/perHostConnections``. The first
+    /// failure takes the host down (``HostHealth``), and what still waits here is not sent.
+    package init(limits: Limits, multiplexes: @escaping @Sendable (String) -> Bool?) {
         self.limits = limits
         self.multiplexes = multiplexes
-        self.heardFrom = heardFrom
     }
 
     /// Slots kept for callers: background work may not take them.
@@ -191,8 +190,7 @@ package final class RequestGate: Sendable {
             let hostRoom = callers || w.priority == .prefetch ? hostCap : max(1, hostCap - 1)
             let byteRoom = callers ? limits.maxHeldBytes : limits.maxHeldBytes / 4 * 3
             if s.heldBytes > 0 && s.heldBytes + w.bytes > byteRoom { break }
-            let probing = !callers && s.perHost[w.host, default: 0] > 0 && !heardFrom(w.host)
-            guard s.inFlight < globalRoom, s.perHost[w.host, default: 0] < hostRoom, !probing else {
+            guard s.inFlight < globalRoom, s.perHost[w.host, default: 0] < hostRoom else {
                 i += 1
                 continue
             }

@@ -68,6 +68,27 @@ final class RequestGateTests: XCTestCase {
         g.release(try await caller.value)
     }
 
+    /// Issue 38: a host no one has heard from yet is not a host that is down. A cold start's
+    /// first screen (the list and twenty guessed sprites, pre-warming) goes at once: over HTTPS
+    /// on the one connection being opened, over HTTP/1.1 on the host's connections; not one
+    /// request at a time until the first answers (which cost the first screen 100 ms).
+    func testAColdStartsFirstBurstGoesAtOnceToAHostNotYetHeardFrom() async throws {
+        let g = gate(64, perHost: 6)
+        let order = Mutex<[String]>([])
+        _ = enter(g, "https://api.test/", .optional, order: order)  // the warm-up
+        let https = (1...20).map { enter(g, "https://sprites.test/\($0).png", .prefetch, order: order) }
+        _ = enter(g, "https://api.test/pokemon/", .prefetch, order: order)
+        await settle()
+        XCTAssertEqual(g.usage.inFlight, 22, "everything of the first screen is in flight before any answer")
+        let http = (1...20).map { enter(g, "http://lab.test/\($0).png", .prefetch, order: order) }
+        await settle()
+        XCTAssertEqual(g.usage.inFlight, 22 + 6, "an HTTP/1.1 host takes its six connections' worth, no more")
+        for t in https + http.prefix(6) { g.release(try await t.value) }
+        await settle()
+        XCTAssertEqual(g.usage.inFlight, 2 + 6, "the next six go as the first six end")
+        for t in http.dropFirst(6) { t.cancel() }
+    }
+
     func testTheByteBudgetHoldsBackNewBodiesUntilDecoded() async throws {
         let g = gate(64, bytes: 1 << 20, multiplexes: true)
         let order = Mutex<[String]>([])
