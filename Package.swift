@@ -27,7 +27,7 @@ let package = Package(
         // What Swift cannot import: the SD_BUS_* vtable macros, and curl's variadic setopt/getinfo
         // (and the trusted certificates read once, through OpenSSL, which curl is built on).
         .target(name: "CBusShims", dependencies: ["CSystemd"]),
-        .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+        .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("z")]),
         // What a signal handler may do, in C: give the terminal back before pokectl dies.
         .target(name: "CTerminalShims"),
         // Landlock's three system calls (pokedexd confines itself; no header needed).
@@ -87,7 +87,7 @@ let package = Package(
         // The fakes every test target shares: a clock moved by hand, an HTTP client answering
         // from routes, favorites in memory, temporary directories, and one PNG encoder.
         .target(name: "PokedexTestKit", dependencies: ["PokedexCore", "PokedexNetwork", "PokedexLocks"], path: "Tests/PokedexTestKit"),
-        .testTarget(name: "PokedexNetworkTests", dependencies: ["PokedexNetwork", "PokedexLocks", "PokedexTestKit"]),
+        .testTarget(name: "PokedexNetworkTests", dependencies: ["PokedexNetwork", "PokedexLocks", "PokedexTestKit", "PokedexCurl"]),
         .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore", "PokedexNetwork", "PokedexLocks", "PokedexTestKit"]),
         // pokectl's drawing (PokedexTerminal); ColorTests, beside it, the PNG decoder and the
         // sprites' dominant colour (PokedexPNG, PokedexCore).

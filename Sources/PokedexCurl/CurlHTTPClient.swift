@@ -23,6 +23,12 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     }
 
+    public func content(of response: HTTPResponse, maxBytes: Int) throws(TransportFailure) -> [UInt8] {
+        try ContentDecoding.content(of: response, maxBytes: min(maxBytes, options.maxBodyBytes))
+    }
+
+    public func recycle(_ content: [UInt8]) { ContentDecoding.recycle(content) }
+
     /// Limits for every transfer.
     public struct Options: Sendable {
         /// Connections per host that does not multiplex (HTTP/1.1).
@@ -145,7 +151,9 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         let me = Unmanaged.passUnretained(t).toOpaque()
         pdx_easy_setopt_str(easy, CURLOPT_URL, request.url)
         pdx_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        pdx_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")  // every encoding curl can undo
+        // Compressed on the wire, inflated by the caller off the loop (ContentDecoding).
+        pdx_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, ContentDecoding.accepted)
+        pdx_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0)
         pdx_easy_setopt_str(easy, CURLOPT_USERAGENT, options.userAgent)
         pdx_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         pdx_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)  // the core checks redirects against the allowlist

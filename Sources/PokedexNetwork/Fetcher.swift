@@ -196,8 +196,20 @@ package final class Fetcher: Sendable {
             switch response.status {
             case 200:
                 guard response.body.count <= kind.maxBytes else { throw refuse(url, .tooLarge(url: current, limit: kind.maxBytes)) }
+                // Inflated here, in this task, not on the client's loop; within the same cap.
+                let content: [UInt8]
                 do {
-                    return .body(try decode(response.body), etag: response.headers["etag"], maxAge: maxAge(response))
+                    content = try client.content(of: response, maxBytes: kind.maxBytes)
+                } catch .tooLarge {
+                    throw refuse(url, .tooLarge(url: current, limit: kind.maxBytes))
+                } catch {
+                    throw refuse(url, .unusable(url: current, message: "PokeAPI sent an unreadable answer for \(current): \(error)"))
+                }
+                // An inflated body's memory serves the next one once decoded (not one kept as it came).
+                let inflated = response.headers["content-encoding"] != nil
+                defer { if inflated { client.recycle(content) } }
+                do {
+                    return .body(try decode(content), etag: response.headers["etag"], maxAge: maxAge(response))
                 } catch let e as PokedexError {
                     throw refuse(url, .unusable(url: current, message: e.message))
                 } catch {

@@ -32,7 +32,9 @@ public struct HTTPRequest: Sendable, Equatable {
 public struct HTTPResponse: Sendable, Equatable {
     public var status: Int
     public var headers: [String: String]
-    /// The decoded body (transfer and content encodings undone).
+    /// The body as it came: its transfer encoding undone, its content encoding (the
+    /// `content-encoding` header) not yet: ``HTTPClient/content(of:maxBytes:)`` does that, in
+    /// the caller's task.
     public var body: [UInt8]
     /// Whether it came over a connection that multiplexes requests (HTTP/2 or later); nil if not known.
     public var multiplexed: Bool?
@@ -73,4 +75,28 @@ public enum TransportFailure: Error, Equatable, Sendable, CustomStringConvertibl
 public protocol HTTPClient: Sendable {
     /// Performs one GET. Throws ``TransportFailure`` when no HTTP answer arrived.
     func get(_ request: HTTPRequest) async throws -> HTTPResponse
+
+    /// The content of a body ``get(_:)`` returned, its `Content-Encoding` undone, at most
+    /// `maxBytes` (``TransportFailure/tooLarge(_:)`` past it; ``TransportFailure/other(_:)`` for
+    /// a body that is not what its encoding says). Runs in the caller's task, not the client's
+    /// loop: inflating a sync's bodies is CPU that every bus call would wait behind.
+    func content(of response: HTTPResponse, maxBytes: Int) throws(TransportFailure) -> [UInt8]
+
+    /// Gives back what ``content(of:maxBytes:)`` inflated, once decoded: its memory may serve
+    /// the next body.
+    func recycle(_ content: [UInt8])
+}
+
+extension HTTPClient {
+    /// A client that asks for no content encoding: the body is the content.
+    public func content(of response: HTTPResponse, maxBytes: Int) throws(TransportFailure) -> [UInt8] {
+        let encoding = response.headers["content-encoding"]?.lowercased() ?? "identity"
+        guard encoding == "identity" || encoding.isEmpty else {
+            throw .other("the body came in \"\(encoding.prefix(40))\", an encoding that was not asked for")
+        }
+        guard response.body.count <= maxBytes else { throw .tooLarge("the body is over \(maxBytes) bytes") }
+        return response.body
+    }
+
+    public func recycle(_ content: [UInt8]) {}
 }

@@ -22,3 +22,16 @@ CURLMcode pdx_multi_setopt_timer_fn(CURLM *m, int (*fn)(CURLM *, long, void *));
 int pdx_ca_preload(const char *file, void (*done)(void *), void *context);
 /* Has this transfer's TLS take that store instead of reading the certificates itself. */
 CURLcode pdx_easy_use_preloaded_ca(CURL *h);
+
+/* ---- Content decoding, off the loop (inflate_shims.c) ------------------------------------ */
+/* A gzip, zlib or raw deflate stream being inflated. curl hands the body over as it came
+ * (CURLOPT_HTTP_CONTENT_DECODING off), so that its inflate runs in the caller's task, not on
+ * the loop thread. */
+typedef struct pdx_inflater pdx_inflater;
+/* raw: a bare deflate stream (no zlib or gzip header); else either header, detected. NULL: no memory. */
+pdx_inflater *pdx_inflate_begin(int raw);
+/* Inflates from `in` into `out`; says how much of each it used. 1: the stream ended; 0: it
+ * wants more input or more room; -1: the data is not a valid stream. */
+int pdx_inflate_run(pdx_inflater *s, const unsigned char *in, size_t in_len, size_t *in_used,
+                    unsigned char *out, size_t out_len, size_t *out_used);
+void pdx_inflate_end(pdx_inflater *s);

@@ -1,22 +1,27 @@
 /// The API's texts in several languages: a species' genera and flavour text, and the names of
 /// types, abilities, stats and forms.
 extension APIDecoding {
-    struct Name: Decodable { var name: String; var language: NamedResource }
-
-    struct NamesBody: Decodable {
-        var name: String
-        var names: [Name]?
-        var form_names: [Name]?
-    }
+    private static let namesKeys = JSONReader.Keys("name", "names", "form_names")
 
     /// Decodes the `names` (and a form's `form_names`) of `GET /type/{name}`, `/ability/{name}`,
     /// `/stat/{name}` or `/pokemon-form/{id}`: only the languages names are shown in.
     public static func names(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> NamesRecord {
-        let b = try decode(NamesBody.self, body)
-        let name = try ownName(b.name, "a named resource")
+        var ownName: String?, names: [LanguageText]?, formNames: [LanguageText]?
+        try reading(body) { (r) throws(JSONReader.Failure) in
+            try r.object(namesKeys) { (k, r) throws(JSONReader.Failure) in
+                switch k {
+                case 0: ownName = try r.string()
+                case 1: names = try r.null() ? nil : r.languageTexts("name")
+                default: formNames = try r.null() ? nil : r.languageTexts("name")
+                }
+            }
+            if ownName == nil { throw r.missing("name") }
+        }
+        guard let ownName else { throw PokedexError.unavailable("not PokeAPI's named resource") }
+        let name = try self.ownName(ownName, "a named resource")
         return NamesRecord(name: name,
-                           names: byLanguage(b.names ?? [], \.name, \.language.name, maxLocalizedNameBytes, "name of \(name)", dropped),
-                           formNames: byLanguage(b.form_names ?? [], \.name, \.language.name, maxLocalizedNameBytes,
+                           names: byLanguage(names ?? [], \.text, \.language, maxLocalizedNameBytes, "name of \(name)", dropped),
+                           formNames: byLanguage(formNames ?? [], \.text, \.language, maxLocalizedNameBytes,
                                                  "form name of \(name)", dropped))
     }
 

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Says what a body held that is not PokeAPI's shape and was dropped: one line per entry.
 public typealias Dropped = (String) -> Void
 
@@ -56,20 +54,16 @@ public enum APIDecoding {
         guard APIName.isValid(name) else { throw PokedexError.unavailable("\(what) is named \"\(name.prefix(80))\", which is not a PokeAPI name") }
         return name
     }
-    struct NamedResource: Decodable { var name: String; var url: String? }
+    /// A `{"name": …, "url": …}` the API points at another resource with.
+    struct NamedResource { var name: String; var url: String? }
 
-    struct ListBody: Decodable {
-        var count: UInt32
-        var results: [NamedResource]
-    }
-
-    /// Decodes a JSON body in place: no copy of a 300–600 KB body into a `Data` first.
-    static func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8]) throws -> T {
-        try body.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress, !raw.isEmpty else { return try JSONDecoder().decode(T.self, from: Data()) }
-            // The Data lives only for this call: JSONDecoder keeps nothing of it.
-            return try JSONDecoder().decode(T.self, from: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base),
-                                                                 count: raw.count, deallocator: .none))
+    /// Reads `body` as one JSON value with `read`; a body that is not JSON, or not the shape
+    /// `read` asks for, is refused with where and why.
+    static func reading<T>(_ body: [UInt8], _ read: (inout JSONReader) throws(JSONReader.Failure) -> T) throws(PokedexError) -> T {
+        do {
+            return try JSONReader.read(body, read)
+        } catch {
+            throw PokedexError.unavailable("not PokeAPI's JSON: \(error)")
         }
     }
 
@@ -78,106 +72,31 @@ public enum APIDecoding {
         url.split(separator: "/").last.flatMap { UInt32($0) }
     }
 
+    private static let listKeys = JSONReader.Keys("count", "results")
+
     /// Decodes `GET /pokemon/?limit=N`.
     public static func index(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> PokemonIndex {
-        let list = try decode(ListBody.self, body)
+        let (count, results) = try reading(body) { (r) throws(JSONReader.Failure) -> (UInt32, [NamedResource]) in
+            var count: UInt32?, results: [NamedResource]?
+            try r.object(listKeys) { (k, r) throws(JSONReader.Failure) in
+                switch k {
+                case 0: count = try r.uint32()
+                default: results = try r.namedResources()
+                }
+            }
+            guard let count, let results else { throw r.missing(count == nil ? "count" : "results") }
+            return (count, results)
+        }
         var items: [PokemonIndex.Item] = []
-        items.reserveCapacity(list.results.count)
+        items.reserveCapacity(results.count)
         var seen = Set<String>()
-        for r in list.results {
+        for r in results {
             guard let url = r.url, let id = trailingID(url), id > 0 else { continue }
             guard let name = checked(r.name, "a list entry", dropped) else { continue }
             guard seen.insert(name).inserted else { dropped("dropped a second list entry named \(name)"); continue }
             items.append(.init(id: id, name: name))
         }
-        return PokemonIndex(items: items, total: list.count)
-    }
-
-    struct PokemonBody: Decodable {
-        struct TypeSlot: Decodable { var slot: Int; var type: NamedResource }
-        struct AbilitySlot: Decodable { var slot: Int; var ability: NamedResource }
-        struct StatEntry: Decodable {
-            var base_stat: UInt32
-            var stat: NamedResource
-        }
-        struct Sprites: Decodable {
-            var front_default: String?
-            var front_shiny: String?
-            var versions: Versions?
-            struct Versions: Decodable {
-                var genV: GenV?
-                enum CodingKeys: String, CodingKey { case genV = "generation-v" }
-            }
-            struct GenV: Decodable {
-                var blackWhite: BlackWhite?
-                enum CodingKeys: String, CodingKey { case blackWhite = "black-white" }
-            }
-            struct BlackWhite: Decodable {
-                var animated: Animated?
-                struct Animated: Decodable { var front_default: String? }
-            }
-        }
-        var id: UInt32
-        var name: String
-        var forms: [NamedResource]?
-        var height: UInt32?
-        var weight: UInt32?
-        var types: [TypeSlot]
-        var abilities: [AbilitySlot]
-        var stats: [StatEntry]
-        var sprites: Sprites?
-        var species: NamedResource?
-    }
-
-    /// Decodes `GET /pokemon/{id}`.
-    public static func pokemon(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> PokemonRecord {
-        let p = try decode(PokemonBody.self, body)
-        let name = try ownName(p.name, "pokemon \(p.id)")
-        return PokemonRecord(
-            id: p.id, name: name, height: p.height ?? 0, weight: p.weight ?? 0,
-            types: capped(p.types.sorted { $0.slot < $1.slot }.compactMap { checked($0.type.name, "a type of \(name)", dropped) },
-                          maxTypes, "types of \(name)", dropped),
-            abilities: capped(p.abilities.sorted { $0.slot < $1.slot }.compactMap { checked($0.ability.name, "an ability of \(name)", dropped) },
-                              maxAbilities, "abilities of \(name)", dropped),
-            stats: capped(p.stats.compactMap { s in checked(s.stat.name, "a stat of \(name)", dropped).map { .init(name: $0, value: s.base_stat) } },
-                          maxStats, "stats of \(name)", dropped),
-            spriteURL: p.sprites?.front_default,
-            animatedSpriteURL: p.sprites?.versions?.genV?.blackWhite?.animated?.front_default,
-            // "" where the API names none; nil is left to records kept before shiny sprites were.
-            shinySpriteURL: p.sprites?.front_shiny ?? "",
-            speciesURL: p.species?.url, formURL: p.forms?.first?.url)
-    }
-
-    struct SpeciesBody: Decodable {
-        struct Genus: Decodable { var genus: String; var language: NamedResource }
-        struct Flavor: Decodable { var flavor_text: String; var language: NamedResource }
-        struct Name: Decodable { var name: String; var language: NamedResource }
-        var id: UInt32
-        var name: String
-        var genera: [Genus]?
-        var flavor_text_entries: [Flavor]?
-        var names: [Name]?
-    }
-
-    /// Decodes `GET /pokemon-species/{id}`.
-    public static func species(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> SpeciesRecord {
-        let s = try decode(SpeciesBody.self, body)
-        let name = try ownName(s.name, "pokemon-species \(s.id)")
-        // Each language's newest flavour text: the oldest games shout "POKéMON" in capitals.
-        let genera = byLanguage(s.genera ?? [], \.genus, \.language.name, maxGenusBytes, "genus of \(name)", dropped)
-        let flavors = byLanguage(s.flavor_text_entries ?? [], \.flavor_text, \.language.name, maxFlavorBytes,
-                                 "flavour text of \(name)", dropped).mapValues(cleanFlavorText)
-        var names: [String: String] = [:]
-        for n in s.names ?? [] {
-            guard APIName.isLanguageCode(n.language.name) else {
-                dropped("dropped a name of \(name) in language \"\(n.language.name.prefix(40))\": not a language code")
-                continue
-            }
-            let text = capped(n.name, maxLocalizedNameBytes, "the \(n.language.name) name of \(name)", dropped)
-            if !text.isEmpty { names[n.language.name] = text }
-        }
-        return SpeciesRecord(id: s.id, name: name, genus: genera["en"] ?? "", flavorText: flavors["en"] ?? "", names: names,
-                             genera: genera, flavorTexts: flavors)
+        return PokemonIndex(items: items, total: count)
     }
 
     /// Removes the API's form feeds, soft hyphens and hard line breaks, and folds spaces (a

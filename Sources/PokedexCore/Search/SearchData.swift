@@ -28,27 +28,55 @@ struct SearchFilters: Codable, Sendable, Equatable {
 }
 
 enum FilterDecoding {
-    struct NamedList: Decodable { var results: [APIDecoding.NamedResource] }
-    struct TypeBody: Decodable {
-        struct Slot: Decodable { var pokemon: APIDecoding.NamedResource }
-        var pokemon: [Slot]
-    }
-    struct GenerationBody: Decodable {
-        var id: Int
-        var pokemon_species: [APIDecoding.NamedResource]
+    private static let resultsKeys = JSONReader.Keys("results")
+    private static let typeKeys = JSONReader.Keys("pokemon")
+    private static let slotKeys = JSONReader.Keys("pokemon")
+    private static let generationKeys = JSONReader.Keys("id", "pokemon_species")
+
+    /// The names of `GET /type/` or `/generation/`'s `results`.
+    static func names(_ body: [UInt8], dropped: Dropped) throws -> [String] {
+        try APIDecoding.reading(body) { (r) throws(JSONReader.Failure) in
+            var results: [APIDecoding.NamedResource]?
+            try r.object(resultsKeys) { (_, r) throws(JSONReader.Failure) in results = try r.namedResources() }
+            guard let results else { throw r.missing("results") }
+            return results
+        }.compactMap { APIDecoding.checked($0.name, "a filter", dropped) }
     }
 
-    static func names(_ body: [UInt8], dropped: Dropped) throws -> [String] {
-        try APIDecoding.decode(NamedList.self, body).results.compactMap { APIDecoding.checked($0.name, "a filter", dropped) }
-    }
+    /// The ids of a type's Pokémon, from `GET /type/{name}`.
     static func typeMembers(_ body: [UInt8], dropped: Dropped) throws -> [UInt32] {
-        try APIDecoding.decode(TypeBody.self, body).pokemon.compactMap { $0.pokemon.url.flatMap(APIDecoding.trailingID) }
+        try APIDecoding.reading(body) { (r) throws(JSONReader.Failure) in
+            var members: [APIDecoding.NamedResource]?
+            try r.object(typeKeys) { (_, r) throws(JSONReader.Failure) in
+                var list: [APIDecoding.NamedResource] = []
+                try r.array { (r) throws(JSONReader.Failure) in
+                    var pokemon: APIDecoding.NamedResource?
+                    try r.object(slotKeys) { (_, r) throws(JSONReader.Failure) in pokemon = try r.namedResource() }
+                    guard let pokemon else { throw r.missing("pokemon") }
+                    list.append(pokemon)
+                }
+                members = list
+            }
+            guard let members else { throw r.missing("pokemon") }
+            return members
+        }.compactMap { $0.url.flatMap(APIDecoding.trailingID) }
     }
+
+    /// A generation's number and its species, from `GET /generation/{name}`.
     static func generationSpecies(_ body: [UInt8], dropped: Dropped) throws -> (Int, [(String, UInt32)]) {
-        let g = try APIDecoding.decode(GenerationBody.self, body)
-        return (g.id, g.pokemon_species.compactMap { s in
-            guard let id = s.url.flatMap(APIDecoding.trailingID), let name = APIDecoding.checked(s.name, "a species of generation \(g.id)", dropped) else { return nil }
-            return (name, id)
+        let (id, species) = try APIDecoding.reading(body) { (r) throws(JSONReader.Failure) -> (Int, [APIDecoding.NamedResource]) in
+            var id: Int?, species: [APIDecoding.NamedResource]?
+            try r.object(generationKeys) { (k, r) throws(JSONReader.Failure) in
+                if k == 0 { id = try r.integer() } else { species = try r.namedResources() }
+            }
+            guard let id else { throw r.missing("id") }
+            guard let species else { throw r.missing("pokemon_species") }
+            return (id, species)
+        }
+        return (id, species.compactMap { s in
+            guard let speciesID = s.url.flatMap(APIDecoding.trailingID),
+                  let name = APIDecoding.checked(s.name, "a species of generation \(id)", dropped) else { return nil }
+            return (name, speciesID)
         })
     }
 }

@@ -1,0 +1,273 @@
+@testable import PokedexCore
+import PokedexModels
+import PropertyBased
+import Testing
+
+/// Issue 38: PokeAPI's bodies are read by ``JSONReader``, which builds only what the records
+/// keep. Random bodies of each shape, with random members it skips, random white space and
+/// random damage (a byte changed, removed or added, the body cut): where the body is JSON
+/// (RFC 8259, checked by ``StrictJSON``), the reader's decoders accept exactly what
+/// `JSONDecoder` accepted (``ReferenceDecoding``), build the same records and say the same about
+/// what they dropped; where it is not, they refuse it (`JSONDecoder` let some of it through in
+/// what it skipped: a leading zero, a bad escape, a control character, bytes that are not
+/// UTF-8). A failure prints the seed that replays it.
+@Suite struct JSONReaderProperties {
+    @Test func pokemonBodiesDecodeAsWithJSONDecoder() async {
+        await propertyCheck(count: 600, input: Gen.uint64()) { seed in
+            var g = BodyGen(seed: seed)
+            let body = g.damaged(g.pokemon())
+            same(body, seed, ReferenceDecoding.pokemon, APIDecoding.pokemon)
+        }
+    }
+
+    @Test func speciesBodiesDecodeAsWithJSONDecoder() async {
+        await propertyCheck(count: 600, input: Gen.uint64()) { seed in
+            var g = BodyGen(seed: seed)
+            let body = g.damaged(g.species())
+            same(body, seed, ReferenceDecoding.species, APIDecoding.species)
+        }
+    }
+
+    @Test func listAndNamesBodiesDecodeAsWithJSONDecoder() async {
+        await propertyCheck(count: 400, input: Gen.uint64()) { seed in
+            var g = BodyGen(seed: seed)
+            same(g.damaged(g.list()), seed, ReferenceDecoding.index, APIDecoding.index)
+            same(g.damaged(g.names()), seed, ReferenceDecoding.names, APIDecoding.names)
+        }
+    }
+
+    /// Both accept or both refuse; when both accept, the same value and the same notes.
+    func same<T: Equatable>(_ body: [UInt8], _ seed: UInt64, _ reference: ([UInt8], @escaping Dropped) throws -> T,
+                            _ reader: ([UInt8], @escaping Dropped) throws -> T) {
+        let refNotes = NoteBox(), newNotes = NoteBox()
+        var why = ["", ""]
+        let expected: T?, actual: T?
+        do { expected = try reference(body) { refNotes.add($0) } } catch { expected = nil; why[0] = "\(error)" }
+        do { actual = try reader(body) { newNotes.add($0) } } catch { actual = nil; why[1] = "\(error)" }
+        let text = String(decoding: body, as: UTF8.self)
+        let json = StrictJSON.isValid(body)
+        #expect(actual == (json ? expected : nil),
+                "seed \(seed): \(json ? "JSON" : "not JSON"); JSONDecoder \(expected.map { "\($0)" } ?? "refused: \(why[0])"), the reader \(actual.map { "\($0)" } ?? "refused: \(why[1])"): \(text)")
+        if expected != nil, actual != nil { #expect(refNotes.lines == newNotes.lines, "seed \(seed)") }
+    }
+}
+
+final class NoteBox: @unchecked Sendable {
+    var lines: [String] = []
+    func add(_ line: String) { lines.append(line) }
+}
+
+/// Random JSON bodies in PokeAPI's shapes.
+struct BodyGen {
+    var rng: SplitMix64
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+
+    mutating func int(_ r: ClosedRange<Int>) -> Int { Int.random(in: r, using: &rng) }
+    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
+
+    /// Space between tokens as PokeAPI (none), Python's json.dumps (one) or a pretty printer sends it.
+    mutating func ws() -> String { ["", "", " ", "\n  ", "\t", "\r\n"][int(0...5)] }
+
+    mutating func name() -> String {
+        let names = ["pikachu", "raichu-alola", "mr-mime", "electric", "static", "hp", "en", "ja-hrkt", "Bad Name", "", "x".padding(toLength: 90, withPad: "y", startingAt: 0)]
+        return names[int(0...names.count - 1)]
+    }
+
+    /// A JSON string literal: plain, with escapes, with non-ASCII letters.
+    mutating func string(_ s: String? = nil) -> String {
+        var text = s ?? ["Mouse Pokémon", "ピカチュウ", "line\\nbreak", "tab\\there", "quote \\\" and \\\\", "\\u00e9t\\u00e9", "\\ud83d\\ude00", "", "a/b\\/c"][int(0...8)]
+        if s == nil && chance(0.05) { text = String(repeating: "long ", count: int(30...700)) }
+        return "\"\(text)\""
+    }
+
+    mutating func number() -> String { ["0", "25", "-3", "4294967295", "4294967296", "1.5", "2e3", "007", "-0", "1E+2"][int(0...9)] }
+
+    mutating func resource(_ n: String? = nil) -> String {
+        var members = ["\"name\":\(ws())\(string(n ?? name()))"]
+        if chance(0.9) { members.append("\"url\":\(ws())\(chance(0.1) ? "null" : string("https://pokeapi.co/api/v2/x/\(int(1...20))/"))") }
+        return object(members)
+    }
+
+    /// Any JSON value, as the members the decoders skip hold them.
+    mutating func value(_ depth: Int = 0) -> String {
+        switch depth > 3 ? int(0...3) : int(0...5) {
+        case 0: return string()
+        case 1: return number()
+        case 2: return ["true", "false", "null"][int(0...2)]
+        case 3: return resource()
+        case 4: return "[" + (0..<int(0...4)).map { _ in value(depth + 1) }.joined(separator: ",\(ws())") + "]"
+        default: return object((0..<int(0...3)).map { i in "\"k\(i)\":\(ws())\(value(depth + 1))" })
+        }
+    }
+
+    mutating func object(_ members: [String]) -> String {
+        var m = members
+        // Members in any order, with skipped ones between.
+        for _ in 0..<int(0...2) { m.insert("\"extra\(int(0...999))\":\(ws())\(value())", at: int(0...m.count)) }
+        m.shuffle(using: &rng)
+        return "{\(ws())" + m.joined(separator: ",\(ws())") + "\(ws())}"
+    }
+
+    mutating func list(_ make: (inout BodyGen) -> String, _ max: Int = 4) -> String {
+        "[" + (0..<int(0...max)).map { _ in make(&self) }.joined(separator: ",\(ws())") + "]"
+    }
+
+    mutating func maybe(_ key: String, _ make: (inout BodyGen) -> String) -> [String] {
+        switch int(0...9) {
+        case 0: return []
+        case 1: return ["\"\(key)\":\(ws())null"]
+        default: return ["\"\(key)\":\(ws())\(make(&self))"]
+        }
+    }
+
+    mutating func pokemon() -> [UInt8] {
+        var m: [String] = ["\"id\":\(ws())\(chance(0.9) ? String(int(1...1025)) : number())",
+                           "\"name\":\(ws())\(string(chance(0.9) ? "pikachu" : name()))"]
+        m += maybe("types") { g in g.list { g in g.object(["\"slot\": \(g.int(1...3))", "\"type\": \(g.resource())"]) } }
+        m += maybe("abilities") { g in g.list { g in g.object(["\"slot\": \(g.int(1...3))", "\"ability\": \(g.resource())"]) } }
+        m += maybe("stats") { g in g.list { g in g.object(["\"base_stat\": \(g.chance(0.9) ? String(g.int(1...255)) : g.number())", "\"stat\": \(g.resource())"]) } }
+        m += maybe("height") { g in g.chance(0.9) ? String(g.int(1...200)) : g.number() }
+        m += maybe("weight") { g in String(g.int(1...9999)) }
+        m += maybe("forms") { g in g.list { g in g.resource() } }
+        m += maybe("species") { g in g.resource() }
+        m += maybe("moves") { g in g.list({ g in g.value() }, 8) }
+        m += maybe("sprites") { g in
+            var s = g.maybe("front_default") { g in g.string("https://raw.githubusercontent.com/x/25.png") }
+            s += g.maybe("front_shiny") { g in g.string("https://raw.githubusercontent.com/x/shiny/25.png") }
+            s += g.maybe("versions") { g in
+                g.object(g.maybe("generation-v") { g in
+                    g.object(g.maybe("black-white") { g in
+                        g.object(g.maybe("animated") { g in g.object(g.maybe("front_default") { g in g.string("https://x/25.gif") }) })
+                    })
+                })
+            }
+            return g.object(s)
+        }
+        return Array(object(m).utf8)
+    }
+
+    mutating func languageText(_ field: String) -> String {
+        object(["\"\(field)\":\(ws())\(string())", "\"language\":\(ws())\(resource(["en", "de", "ja", "fr", "xx", "zh-hant", "EN"][int(0...6)]))"])
+    }
+
+    mutating func species() -> [UInt8] {
+        var m: [String] = ["\"id\":\(ws())\(int(1...1025))", "\"name\":\(ws())\(string(chance(0.9) ? "pikachu" : name()))"]
+        m += maybe("genera") { g in g.list { g in g.languageText("genus") } }
+        m += maybe("flavor_text_entries") { g in g.list({ g in g.languageText("flavor_text") }, 8) }
+        m += maybe("names") { g in g.list { g in g.languageText("name") } }
+        return Array(object(m).utf8)
+    }
+
+    mutating func list() -> [UInt8] {
+        var m = maybe("count") { g in g.chance(0.9) ? String(g.int(0...2000)) : g.number() }
+        m += maybe("results") { g in g.list { g in g.resource() } }
+        m += maybe("next") { g in g.string("https://pokeapi.co/api/v2/pokemon/?offset=20") }
+        return Array(object(m).utf8)
+    }
+
+    mutating func names() -> [UInt8] {
+        var m = ["\"name\":\(ws())\(string(chance(0.9) ? "electric" : name()))"]
+        m += maybe("names") { g in g.list { g in g.languageText("name") } }
+        m += maybe("form_names") { g in g.list { g in g.languageText("name") } }
+        return Array(object(m).utf8)
+    }
+
+    /// The body, or (half the time) damaged once or twice.
+    mutating func damaged(_ body: [UInt8]) -> [UInt8] {
+        var b = body
+        guard chance(0.5), !b.isEmpty else { return b }
+        for _ in 0..<int(1...2) {
+            let at = int(0...b.count - 1)
+            let odd: [UInt8] = [0x22, 0x5C, 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x3A, 0x00, 0x1F, 0x20, 0xFF, 0xC3, 0x2E, 0x65, 0x30, 0x6E, 0x75]
+            switch int(0...3) {
+            case 0: b[at] = odd[int(0...odd.count - 1)]
+            case 1: b.remove(at: at)
+            case 2: b.insert(odd[int(0...odd.count - 1)], at: at)
+            default: b = Array(b.prefix(at))
+            }
+            if b.isEmpty { break }
+        }
+        return b
+    }
+}
+
+/// RFC 8259, written plainly and slowly: whether a body is JSON at all (UTF-8, the grammar,
+/// nothing after the value). The reader must refuse every body that is not.
+enum StrictJSON {
+    static func isValid(_ b: [UInt8]) -> Bool {
+        guard String(validating: b, as: UTF8.self) != nil else { return false }
+        var i = 0
+        func at(_ c: Character) -> Bool { i < b.count && b[i] == c.asciiValue! }
+        func ws() { while i < b.count, [0x20, 0x0A, 0x0D, 0x09].contains(b[i]) { i += 1 } }
+        func digits() -> Int { let s = i; while i < b.count, (0x30...0x39).contains(b[i]) { i += 1 }; return i - s }
+        func string() -> Bool {
+            guard at("\"") else { return false }
+            i += 1
+            while i < b.count {
+                let c = b[i]
+                if c == 0x22 { i += 1; return true }
+                if c < 0x20 { return false }
+                if c == 0x5C {
+                    i += 1
+                    guard i < b.count else { return false }
+                    if b[i] == UInt8(ascii: "u") {
+                        guard i + 4 < b.count, (1...4).allSatisfy({ Character(Unicode.Scalar(b[i + $0])).isHexDigit }) else { return false }
+                        i += 5
+                    } else {
+                        guard Array("\"\\/bfnrt".utf8).contains(b[i]) else { return false }
+                        i += 1
+                    }
+                } else {
+                    i += 1
+                }
+            }
+            return false
+        }
+        func number() -> Bool {
+            if at("-") { i += 1 }
+            if at("0") { i += 1 } else { guard i < b.count, (0x31...0x39).contains(b[i]) else { return false }; _ = digits() }
+            if at(".") { i += 1; guard digits() > 0 else { return false } }
+            if at("e") || at("E") { i += 1; if at("+") || at("-") { i += 1 }; guard digits() > 0 else { return false } }
+            return true
+        }
+        func value() -> Bool {
+            ws()
+            guard i < b.count else { return false }
+            switch b[i] {
+            case UInt8(ascii: "{"):
+                i += 1; ws()
+                if at("}") { i += 1; return true }
+                while true {
+                    ws()
+                    guard string() else { return false }
+                    ws()
+                    guard at(":") else { return false }
+                    i += 1
+                    guard value() else { return false }
+                    ws()
+                    if at(",") { i += 1; continue }
+                    if at("}") { i += 1; return true }
+                    return false
+                }
+            case UInt8(ascii: "["):
+                i += 1; ws()
+                if at("]") { i += 1; return true }
+                while true {
+                    guard value() else { return false }
+                    ws()
+                    if at(",") { i += 1; continue }
+                    if at("]") { i += 1; return true }
+                    return false
+                }
+            case UInt8(ascii: "\""): return string()
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                for word in ["true", "false", "null"] where b[i...].starts(with: Array(word.utf8)) { i += word.utf8.count; return true }
+                return false
+            default: return number()
+            }
+        }
+        guard value() else { return false }
+        ws()
+        return i == b.count
+    }
+}
