@@ -17,15 +17,14 @@ enum ContentDecoding {
     static let accepted = "gzip, deflate"
 
     static func content(of response: HTTPResponse, maxBytes: Int) throws(TransportFailure) -> [UInt8] {
-        let encoding = response.headers["content-encoding"]?.lowercased() ?? "identity"
-        switch encoding {
-        case "identity", "": return response.body
+        switch response.contentEncoding {
+        case "identity": return response.body
         case "gzip", "x-gzip": return try inflate(response.body, raw: false, maxBytes: maxBytes)
         case "deflate":
             // RFC 9110 says zlib; some servers send a bare deflate stream.
             do { return try inflate(response.body, raw: false, maxBytes: maxBytes) } catch .other { return try inflate(response.body, raw: true, maxBytes: maxBytes) }
-        default:
-            throw .other("the body came in \"\(encoding.prefix(40))\", an encoding that was not asked for")
+        case let other:
+            throw .unaskedEncoding(other)
         }
     }
 
@@ -87,7 +86,7 @@ enum ContentDecoding {
         // Into a buffer a finished decode gave back (``recycle(_:)``): a new 600 KB array is
         // fresh pages from the kernel each time, and their faults cost as much as the inflate.
         var out = spareBuffer()
-        out.reserveCapacity(min(sizeHint(body, maxBytes: maxBytes), maxBytes) + 64)
+        out.reserveCapacity(sizeHint(body, maxBytes: maxBytes) + 64)
         let failure: TransportFailure? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32 << 10) { chunk in
             do throws(TransportFailure) {
                 while !ended {

@@ -206,7 +206,7 @@ package final class Fetcher: Sendable {
                     throw refuse(url, .unusable(url: current, message: "PokeAPI sent an unreadable answer for \(current): \(error)"))
                 }
                 // An inflated body's memory serves the next one once decoded (not one kept as it came).
-                let inflated = response.headers["content-encoding"] != nil
+                let inflated = response.contentEncoding != "identity"
                 defer { if inflated { client.recycle(content) } }
                 do {
                     return .body(try decode(content), etag: response.headers["etag"], maxAge: maxAge(response))

@@ -39,6 +39,12 @@ public struct HTTPResponse: Sendable, Equatable {
     /// Whether it came over a connection that multiplexes requests (HTTP/2 or later); nil if not known.
     public var multiplexed: Bool?
 
+    /// Its `Content-Encoding`, lower-cased; `identity` when it names none.
+    public var contentEncoding: String {
+        let e = headers["content-encoding"]?.lowercased() ?? ""
+        return e.isEmpty ? "identity" : e
+    }
+
     public init(status: Int, headers: [String: String] = [:], body: [UInt8] = [], multiplexed: Bool? = nil) {
         self.status = status
         self.headers = headers
@@ -62,6 +68,11 @@ public enum TransportFailure: Error, Equatable, Sendable, CustomStringConvertibl
     case tooLarge(String)
     /// Anything else the transport reports.
     case other(String)
+
+    /// A body in an encoding the request did not offer to undo.
+    public static func unaskedEncoding(_ encoding: String) -> TransportFailure {
+        .other("the body came in \"\(encoding.prefix(40))\", an encoding that was not asked for")
+    }
 
     public var description: String {
         switch self {
@@ -90,10 +101,7 @@ public protocol HTTPClient: Sendable {
 extension HTTPClient {
     /// A client that asks for no content encoding: the body is the content.
     public func content(of response: HTTPResponse, maxBytes: Int) throws(TransportFailure) -> [UInt8] {
-        let encoding = response.headers["content-encoding"]?.lowercased() ?? "identity"
-        guard encoding == "identity" || encoding.isEmpty else {
-            throw .other("the body came in \"\(encoding.prefix(40))\", an encoding that was not asked for")
-        }
+        guard response.contentEncoding == "identity" else { throw .unaskedEncoding(response.contentEncoding) }
         guard response.body.count <= maxBytes else { throw .tooLarge("the body is over \(maxBytes) bytes") }
         return response.body
     }

@@ -124,21 +124,7 @@ struct JSONReader {
 
     // MARK: - Values
 
-    mutating func string() throws(Failure) -> String {
-        guard peek == UInt8(ascii: "\"") else { throw fail(peek == UInt8(ascii: "n") ? "null where a string is required" : "not a string") }
-        let start = i + 1
-        let escaped = try skipString()
-        let count = i - 1 - start
-        if !escaped {
-            guard let s = String(validating: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self) else {
-                throw Failure(message: "a string that is not UTF-8", offset: start)
-            }
-            return s
-        }
-        let bytes = try unescaped(start, count)
-        guard let s = String(validating: bytes, as: UTF8.self) else { throw Failure(message: "a string that is not UTF-8", offset: start) }
-        return s
-    }
+    mutating func string() throws(Failure) -> String { try string(stringToken()) }
 
     /// Where a string is in the body: read with ``string(_:)`` once it is known to be wanted
     /// (a flavour text, before its language says whether it is kept), or only checked with
