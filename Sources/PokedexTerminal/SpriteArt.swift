@@ -18,41 +18,36 @@ public enum SpriteArt {
         if outHeight % 2 == 1 { outHeight += 1 }
         let pixels = resample(image, box: box, width: outWidth, height: outHeight, scale: scale)
         let painter = Painter(mode: mode)
+        // Each pixel as the terminal will show it: colours that look the same share one SGR.
+        let inks = pixels.map { $0.map(painter.ink) }
         var out: [String] = []
+        out.reserveCapacity(outHeight / 2)
         for row in stride(from: 0, to: outHeight, by: 2) {
             var line = ""
-            var current = ""
-            // The colours `current` sets: its SGR is only made again when they change.
-            var currentInks: (RGB?, RGB?) = (nil, nil)
+            // The inks the line's last SGR set: a new one is only made when they change.
+            var current: (fg: Int?, bg: Int?) = (nil, nil)
             for x in 0..<outWidth {
-                let top = pixels[row * outWidth + x], bottom = pixels[(row + 1) * outWidth + x]
-                var glyph: String, fg: RGB?, bg: RGB?
+                let top = inks[row * outWidth + x], bottom = inks[(row + 1) * outWidth + x]
+                var glyph: Character, fg: Int?, bg: Int?
                 switch (top, bottom) {
                 case (nil, nil): (glyph, fg, bg) = (" ", nil, nil)
                 case (let t?, nil): (glyph, fg, bg) = ("▀", t, nil)
                 case (nil, let b?): (glyph, fg, bg) = ("▄", b, nil)
                 case (let t?, let b?): (glyph, fg, bg) = ("▀", t, b)
                 }
-                if let f = fg, let b = bg, painter.same(f, b) {
+                if fg != nil, fg == bg {
                     // Both halves look the same in this mode: a full block needs no background.
                     (glyph, bg) = ("█", nil)
                 }
-                if fg != currentInks.0 || bg != currentInks.1 {
-                    let sgr = painter.set(foreground: fg, background: bg)
-                    if sgr != current {
-                        if !current.isEmpty { line += painter.reset }
-                        line += sgr
-                        current = sgr
-                    }
-                    currentInks = (fg, bg)
+                if fg != current.fg || bg != current.bg {
+                    if current.fg != nil || current.bg != nil { line += painter.reset }
+                    line += painter.set(foregroundInk: fg, backgroundInk: bg)
+                    current = (fg, bg)
                 }
-                line += glyph
+                line.append(glyph)
             }
-            if current.isEmpty {
-                out.append(line)
-                continue
-            }
-            out.append(line + painter.reset)
+            if current.fg != nil || current.bg != nil { line += painter.reset }
+            out.append(line)
         }
         return out
     }

@@ -46,14 +46,8 @@ public struct RGB: Equatable, Sendable {
 
     /// The nearest xterm-256 colour: the 6×6×6 cube or the grey ramp, whichever is closer.
     var palette256: Int {
-        let levels = [0, 95, 135, 175, 215, 255]
-        func nearestLevel(_ v: UInt8) -> Int {
-            var best = 0
-            for (i, l) in levels.enumerated() where abs(l - Int(v)) < abs(levels[best] - Int(v)) { best = i }
-            return best
-        }
-        let (ri, gi, bi) = (nearestLevel(r), nearestLevel(g), nearestLevel(b))
-        let cube = (levels[ri], levels[gi], levels[bi])
+        let (ri, gi, bi) = (Self.cubeLevel(r), Self.cubeLevel(g), Self.cubeLevel(b))
+        let cube = (Self.cubeLevels[ri], Self.cubeLevels[gi], Self.cubeLevels[bi])
         let average = (Int(r) + Int(g) + Int(b)) / 3
         let greyIndex = min(23, max(0, (average - 8 + 5) / 10))
         let grey = 8 + 10 * greyIndex
@@ -62,6 +56,19 @@ public struct RGB: Equatable, Sendable {
             return dr * dr + dg * dg + db * db
         }
         return distance((grey, grey, grey)) < distance(cube) ? 232 + greyIndex : 16 + 36 * ri + 6 * gi + bi
+    }
+
+    /// The six levels of each channel in xterm's colour cube.
+    static let cubeLevels = [0, 95, 135, 175, 215, 255]
+
+    /// The index of the cube level nearest `v` (the lower one on a tie): the midpoints between
+    /// the levels are 47.5, 115, 155, 195 and 235.
+    static func cubeLevel(_ v: UInt8) -> Int {
+        switch v {
+        case 0..<48: 0
+        case 48...115: 1
+        default: 2 + (Int(v) - 116) / 40
+        }
     }
 }
 
@@ -74,29 +81,59 @@ public struct Painter: Sendable {
     /// Ends every attribute.
     public var reset: String { mode == .none ? "" : Self.escape + "0m" }
 
-    func code(_ c: RGB, background: Bool) -> String {
+    /// A colour as this mode shows it: equal inks look the same on the terminal, so one SGR
+    /// serves both. The 24-bit colour, or the palette index.
+    public func ink(_ c: RGB) -> Int {
         switch mode {
-        case .none: return ""
-        case .truecolor: return "\(background ? 48 : 38);2;\(c.r);\(c.g);\(c.b)"
-        case .palette256: return "\(background ? 48 : 38);5;\(c.palette256)"
+        case .none: 0
+        case .truecolor: Int(c.r) << 16 | Int(c.g) << 8 | Int(c.b)
+        case .palette256: c.palette256
         }
     }
 
     /// The sequence that sets these colours (nil leaves that one at the terminal's default).
     public func set(foreground: RGB?, background: RGB?) -> String {
-        guard mode != .none else { return "" }
-        let codes = [foreground.map { code($0, background: false) }, background.map { code($0, background: true) }].compactMap { $0 }
-        return codes.isEmpty ? "" : Self.escape + codes.joined(separator: ";") + "m"
+        set(foregroundInk: foreground.map(ink), backgroundInk: background.map(ink))
+    }
+
+    /// The sequence that sets these inks (from ``ink(_:)``; nil leaves that one at the
+    /// terminal's default). Built by appending: it runs for each colour change of a picture.
+    public func set(foregroundInk foreground: Int?, backgroundInk background: Int?) -> String {
+        guard mode != .none, foreground != nil || background != nil else { return "" }
+        var out = Self.escape
+        if let f = foreground { appendCode(f, background: false, to: &out) }
+        if let b = background {
+            if foreground != nil { out += ";" }
+            appendCode(b, background: true, to: &out)
+        }
+        out += "m"
+        return out
+    }
+
+    /// The SGR parameters that set `c` ("38;5;196"), without the escape.
+    func code(_ c: RGB, background: Bool) -> String {
+        var out = ""
+        if mode != .none { appendCode(ink(c), background: background, to: &out) }
+        return out
+    }
+
+    private func appendCode(_ ink: Int, background: Bool, to out: inout String) {
+        out += background ? "48;" : "38;"
+        switch mode {
+        case .none: return
+        case .truecolor:
+            out += "2;"
+            out += String(ink >> 16 & 0xFF); out += ";"
+            out += String(ink >> 8 & 0xFF); out += ";"
+            out += String(ink & 0xFF)
+        case .palette256:
+            out += "5;"
+            out += String(ink)
+        }
     }
 
     /// Whether two colours come out the same in this mode (no SGR needed to tell them apart).
-    public func same(_ a: RGB, _ b: RGB) -> Bool {
-        switch mode {
-        case .none: return true
-        case .truecolor: return a == b
-        case .palette256: return a.palette256 == b.palette256
-        }
-    }
+    public func same(_ a: RGB, _ b: RGB) -> Bool { ink(a) == ink(b) }
 
     /// `text` in an SGR attribute such as "1" (bold) or "2" (dim), then reset.
     public func attribute(_ text: String, _ sgr: String) -> String {

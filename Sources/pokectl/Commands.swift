@@ -6,6 +6,7 @@ import PokedexTerminal
 
 struct List: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "list",
         abstract: tr("List Pokémon in the API's order, a page at a time."),
         discussion: tr("Names as the games write them, in the language of --language or the terminal's locale. JSON: {\"total\", \"page\", \"per_page\", \"entries\": [{\"id\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}]}")) }
 
@@ -56,6 +57,7 @@ struct List: ParsableCommand {
 
 struct Search: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "search",
         abstract: tr("Find Pokémon by name in any language, by number, with typos forgiven; filter by type and generation."),
         discussion: tr("Ranks exact names and numbers first, then prefixes, word prefixes (\"mega\" finds charizard-mega-x), substrings, then near misses (\"charzard\"). Names in ja, ko, zh, fr, de, es and it match too, for every species the service has seen; 'pokectl sync' indexes them all.\nJSON: {\"query\", \"coverage\": {\"localized\", \"species\"}, \"results\": [{\"id\", \"name\", \"sprite_path\", \"favorite\", \"match\", \"matched_name\", \"language\", \"distance\"}]}")) }
 
@@ -141,6 +143,7 @@ func changeFavorite(_ pokemon: String, _ action: FavoriteAction, json: Bool) thr
 
 struct Fav: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "fav",
         abstract: tr("Keep a favorite (nothing changes if it is one already), and print what happened."),
         discussion: tr("Says the state to reach, not a flip: run twice, or again after a call that timed out (which the service may still have done), it leaves the same state. --toggle flips it instead.\nJSON: {\"name\", \"favorite\", \"changed\"}")) }
 
@@ -153,6 +156,7 @@ struct Fav: ParsableCommand {
 
 struct Unfav: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "unfav",
         abstract: tr("Remove a favorite (nothing happens if it was not one)."),
         discussion: tr("JSON: {\"name\", \"favorite\": false, \"changed\"}")) }
 
@@ -164,6 +168,7 @@ struct Unfav: ParsableCommand {
 
 struct Favs: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "favs",
         abstract: tr("List favorites in the order they were added."),
         discussion: tr("Names as the games write them, in the language of --language or the terminal's locale. When the favorites file is not sound (damaged, or not a file pokedexd may read), what the service did or why it cannot read it is said on stderr. JSON: {\"favorites\": [{\"id\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}], \"problem\": \"\" or that text}")) }
 
@@ -189,6 +194,7 @@ struct Favs: ParsableCommand {
 
 struct Sprite: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "sprite",
         abstract: tr("Print the path of a Pokémon's sprite, fetching it if needed."),
         discussion: tr("JSON: {\"pokemon\": the resolved API name, \"id\", \"query\": as given, \"sprite_path\"}")) }
 

@@ -5,6 +5,7 @@ import PokedexTerminal
 
 struct Show: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "show",
         abstract: tr("Show one Pokémon: its sprite, types, sizes, stats, genus and flavour text; or a random sprite for a fetch tool."),
         discussion: tr("The sprite is drawn with the best the terminal offers: kitty graphics, sixel, else half blocks (24-bit colour where COLORTERM says truecolor, else 256 colours). The terminal is asked for at most 100 ms; not when stdout is not a terminal, TERM is dumb or NO_COLOR is set. Inside tmux, pictures go through its passthrough when allow-passthrough is on, else half blocks. The card fits the terminal's width (COLUMNS overrides it).\n\n--random prints a sprite drawn at random among the cached ones (and its name) as coloured half blocks, even into a pipe, for fastfetch (--file-raw -) or neofetch (--ascii); it never waits on the network while the cache holds one. NO_COLOR or --color never gives the silhouette.\nNames, genus, flavour text, types, abilities and stats are in the language of --language, else of the terminal's locale, each in English where PokeAPI has none in it.\nJSON: every key of the LocalizedDetail method (id, name, height, weight, types, abilities, stats, sprite_path, favorite, genus, flavor_text, color, animated_sprite_path, display_name, language, type_names, ability_names, stat_names); with --random: {\"id\", \"name\", \"path\", \"shiny\"}.")) }
 

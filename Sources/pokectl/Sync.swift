@@ -6,6 +6,7 @@ import PokedexTerminal
 
 struct Sync: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "sync",
         abstract: tr("Fetch everything for offline use: every list entry, detail and default sprite."),
         discussion: tr("Resumable: what is already cached is skipped, so run it again after an interruption. Shows a progress bar on a terminal, plain lines otherwise. Exits 3 if anything could not be fetched. JSON: {\"complete\", \"failed\"}")) }
 

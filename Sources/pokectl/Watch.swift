@@ -4,6 +4,7 @@ import PokedexBusClient
 
 struct Watch: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "watch",
         abstract: (HelpWords.reading.load(ordering: .relaxed) ? Language.words : .english)
             .trf("Follow the service: one JSON line per %s, %s or %s signal.",
                  Pokedex1.favoriteChanged.name, Pokedex1.cacheCleared.name, FreedesktopBus.propertiesChanged),

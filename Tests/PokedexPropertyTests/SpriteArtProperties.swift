@@ -42,6 +42,33 @@ import Testing
         }
     }
 
+    /// The same bytes as the drawing before issue 38 (``ReferenceSpriteArt``), in every mode,
+    /// silhouettes included.
+    @Test func drawsWhatItDrewBefore() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 1...96), Gen.int(in: 1...96), Gen.uint64(),
+                            Gen.int(in: 1...80), Gen.int(in: 1...40), Gen.bool) { width, height, seed, columns, rows, silhouette in
+            let image = Self.image(width: width, height: height, seed: seed)
+            for mode in [ColorMode.none, .palette256, .truecolor] {
+                #expect(SpriteArt.lines(image, maxColumns: columns, maxRows: rows, mode: mode, silhouette: silhouette)
+                        == ReferenceSpriteArt.lines(image, maxColumns: columns, maxRows: rows, mode: mode, silhouette: silhouette))
+            }
+        }
+    }
+
+    /// Every colour's palette index, channel levels found by arithmetic, against the search
+    /// through the levels: all 256 values of each channel, the other two random.
+    @Test func paletteIndexAsBefore() async {
+        await propertyCheck(count: 200, input: Gen.uint64()) { seed in
+            var rng = SplitMix64(seed: seed)
+            for v in 0...255 {
+                let other = (UInt8(truncatingIfNeeded: rng.next()), UInt8(truncatingIfNeeded: rng.next()))
+                for c in [RGB(UInt8(v), other.0, other.1), RGB(other.0, UInt8(v), other.1), RGB(other.0, other.1, UInt8(v))] {
+                    #expect(c.palette256 == ReferenceSpriteArt.palette256(c))
+                }
+            }
+        }
+    }
+
     /// Images of one row or one column, with the visible pixel at the very last index.
     @Test func thinImagesTouchingTheirLastEdge() async {
         await propertyCheck(count: 200, input: Gen.int(in: 1...300), Gen.bool, Gen.int(in: 1...100), Gen.int(in: 1...50)) { length, across, columns, rows in
