@@ -111,8 +111,8 @@ public final class FileCacheStore: CacheStore {
             key: key, length: record.payload.count, crc32: CRC32.checksum(record.payload),
             etag: record.freshness.etag, fetchedAt: record.freshness.fetchedAt.timeIntervalSince1970,
             maxAge: record.freshness.maxAge)
-        let json = try JSONEncoder().encode(header)
-        return Array(magic.utf8) + Array(json) + [0x0A] + record.payload
+        let json = try RecordJSON.encode(header)
+        return Array(magic.utf8) + json + [0x0A] + record.payload
     }
 
     public func writeRecord(_ key: String, _ record: StoredRecord) throws {

@@ -113,8 +113,8 @@ final class ResourceLoader: Sendable {
 
     /// Keeps the filters on disk for a week; they change only with a new game.
     func storeFilters(_ f: SearchFilters) {
-        guard let payload = try? JSONEncoder().encode(f) else { return }
-        try? store.writeRecord(Self.filtersKey, StoredRecord(payload: Array(payload),
+        guard let payload = try? RecordJSON.encode(f) else { return }
+        try? store.writeRecord(Self.filtersKey, StoredRecord(payload: payload,
                                                              freshness: Freshness(etag: nil, fetchedAt: clock.now(), maxAge: 7 * 86400)))
     }
 
@@ -215,7 +215,7 @@ final class ResourceLoader: Sendable {
     /// Writes a record to both tiers. A disk failure (full, read-only) is logged, not fatal:
     /// the memory tier still answers.
     private func persist<R>(_ key: String, _ value: R, _ freshness: Freshness, _ kind: ResourceKind<R>) throws {
-        let payload = try Array(JSONEncoder().encode(value))
+        let payload = try RecordJSON.encode(value)
         remember(key, kind.wrap(value), freshness, bytes: payload.count)
         do {
             try store.writeRecord(key, StoredRecord(payload: payload, freshness: freshness))

@@ -71,7 +71,7 @@ final class SpriteCache: Sendable {
         case absent
     }
 
-    struct Meta: Codable {
+    struct Meta: Codable, Equatable {
         var url: String
         var size: Int
         var crc32: UInt32
@@ -193,8 +193,8 @@ final class SpriteCache: Sendable {
             var updated = meta
             color = self.color(of: bytes)
             updated.color = color
-            if let payload = try? JSONEncoder().encode(updated) {
-                try? store.writeRecord(metaKey(id), StoredRecord(payload: Array(payload), freshness: stored.freshness))
+            if let payload = try? RecordJSON.encode(updated) {
+                try? store.writeRecord(metaKey(id), StoredRecord(payload: payload, freshness: stored.freshness))
             }
         }
         states.withLock { $0[id] = .valid(path: path, size: info.size, mtime: info.mtime, color: color) }
@@ -220,10 +220,10 @@ final class SpriteCache: Sendable {
                 }
                 guard case .body(let (bytes, color), let etag, let maxAge) = fetched else { throw FetchError.unexpectedNotModified(url: url) }
                 let path = try store.writeSprite(fileName(id), bytes)
-                let meta = try JSONEncoder().encode(Meta(url: url, size: bytes.count, crc32: CRC32.checksum(bytes), color: color))
+                let meta = try RecordJSON.encode(Meta(url: url, size: bytes.count, crc32: CRC32.checksum(bytes), color: color))
                 try store.writeRecord(
                     metaKey(id),
-                    StoredRecord(payload: Array(meta), freshness: Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)))
+                    StoredRecord(payload: meta, freshness: Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)))
                 if let info = FileIO.fileInfo(path) {
                     states.withLock { $0[id] = .valid(path: path, size: info.size, mtime: info.mtime, color: color) }
                 }

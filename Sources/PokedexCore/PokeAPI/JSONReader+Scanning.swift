@@ -12,6 +12,9 @@ extension JSONReader {
         guard depth <= Self.maxDepth else { throw fail("nested deeper than \(Self.maxDepth) levels") }
     }
 
+    /// Inlined: it runs between any two tokens, where PokeAPI writes one space or none, and the
+    /// call cost more than the work (issue 38).
+    @inline(__always)
     mutating func skipSpace() {
         while i < end {
             switch base[i] {
