@@ -132,9 +132,6 @@ public struct Painter: Sendable {
         }
     }
 
-    /// Whether two colours come out the same in this mode (no SGR needed to tell them apart).
-    public func same(_ a: RGB, _ b: RGB) -> Bool { ink(a) == ink(b) }
-
     /// `text` in an SGR attribute such as "1" (bold) or "2" (dim), then reset.
     public func attribute(_ text: String, _ sgr: String) -> String {
         mode == .none ? text : Self.escape + sgr + "m" + text + reset

@@ -119,6 +119,8 @@ enum RecordJSON {
             bytes.append(contentsOf: d.description.utf8)
         }
 
+        private static let hexDigits = Array("0123456789abcdef".utf8)
+
         /// `s` quoted: `"` and `\` escaped, the C0 controls as JSON's escapes.
         func string(_ s: String) {
             bytes.append(UInt8(ascii: "\""))
@@ -135,8 +137,7 @@ enum RecordJSON {
                     case 0x0D: bytes.append(UInt8(ascii: "r"))
                     case 0x09: bytes.append(UInt8(ascii: "t"))
                     default:
-                        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                        bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(c >> 4)], hex[Int(c & 0xF)]])
+                        bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), Self.hexDigits[Int(c >> 4)], Self.hexDigits[Int(c & 0xF)]])
                     }
                 }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
