@@ -86,23 +86,58 @@ public final class PokedexSignalWatcher {
 
     /// The next signal, waiting at most `timeout` seconds (nil: forever); nil on timeout.
     public func next(timeout: Double?) throws(BusError) -> BusSignal? {
+        switch try wait(timeout: timeout, endingWith: nil) {
+        case .signal(let s): return s
+        case .timeout, .readerGone: return nil
+        }
+    }
+
+    /// What ``wait(timeout:endingWith:)`` saw first.
+    public enum Wake: Equatable, Sendable {
+        case signal(BusSignal)
+        case timeout
+        /// The reader of `endingWith` went away (a pipe's far end closed): a follower whose
+        /// output nobody reads any more ends, instead of waiting for a signal to write into a
+        /// closed pipe (a bar restarted, its script left behind).
+        case readerGone
+    }
+
+    /// The next signal, at most `timeout` seconds (nil: forever), or the hang-up of `fd`
+    /// (the follower's stdout), whichever comes first.
+    public func wait(timeout: Double?, endingWith fd: Int32?) throws(BusError) -> Wake {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         let start = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
         while true {
-            if !received.isEmpty { return received.removeFirst() }
+            if !received.isEmpty { return .signal(received.removeFirst()) }
             let r = sd_bus_process(bus, nil)
             if r < 0 { throw BusError.disconnected(errno: r) }
             if r > 0 { continue }
-            var wait = UInt64.max
+            var waitMillis: Int32 = -1
             if let timeout {
                 clock_gettime(CLOCK_MONOTONIC, &ts)
                 let left = timeout - (Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9 - start)
-                if left <= 0 { return nil }
-                wait = UInt64(left * 1_000_000)
+                if left <= 0 { return .timeout }
+                waitMillis = Int32(min(left * 1000 + 1, 86_400_000))
             }
-            let w = sd_bus_wait(bus, wait)
-            if w < 0 { throw BusError.disconnected(errno: w) }
+            // sd-bus's own deadline (a pending call's), as sd_bus_wait would honour it.
+            var busDeadline: UInt64 = 0
+            if sd_bus_get_timeout(bus, &busDeadline) > 0, busDeadline != UInt64.max {
+                clock_gettime(CLOCK_MONOTONIC, &ts)
+                let now = UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+                let ms = Int32(clamping: busDeadline > now ? (busDeadline - now + 999) / 1000 : 0)
+                waitMillis = waitMillis < 0 ? ms : min(waitMillis, ms)
+            }
+            let busFD = sd_bus_get_fd(bus)
+            if busFD < 0 { throw BusError.disconnected(errno: busFD) }
+            let events = sd_bus_get_events(bus)
+            if events < 0 { throw BusError.disconnected(errno: events) }
+            var fds = [pollfd(fd: busFD, events: Int16(events), revents: 0)]
+            // No events asked of the reader's end: poll reports POLLERR or POLLHUP regardless.
+            if let fd { fds.append(pollfd(fd: fd, events: 0, revents: 0)) }
+            let n = poll(&fds, nfds_t(fds.count), waitMillis)
+            if n < 0 && errno != EINTR { throw BusError.disconnected(errno: -errno) }
+            if fds.count > 1, fds[1].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .readerGone }
         }
     }
 }

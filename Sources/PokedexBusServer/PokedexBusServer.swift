@@ -185,6 +185,8 @@ public final class PokedexBusServer: Sendable {
             switch step {
             case .notifyStopping:
                 loop.manager.notify("STOPPING=1")
+                // Before the name goes: a watcher hears why before it hears the name vanish.
+                emit(Pokedex1.stopping, (exit.terminating ? Pokedex1.StopReason.stop : .idle).rawValue)
                 // Nothing new starts in the background; what runs is cancelled while the loop still turns.
                 service.beginShutdown()
             case .releaseName: releaseNameAndExit()

@@ -136,6 +136,16 @@ public enum Pokedex1 {
     /// Sent after `ClearCache` emptied the cache, whichever client asked: every sprite path a
     /// client holds is gone, and what it shows is to be asked again.
     public static let cacheCleared = Signal("CacheCleared", values: .none)
+    /// Sent just before the service releases its name. `reason` is ``StopReason/idle`` (no call
+    /// for the idle timeout: the next call starts it again, and nothing it answered has
+    /// changed) or ``StopReason/stop`` (it was told to stop: SIGTERM, `systemctl --user stop`).
+    /// A widget keeps what it shows across an idle exit and says "unavailable" after a stop.
+    public static let stopping = Signal("Stopping", values: .one("reason", Coding.string))
+
+    /// Why the service is leaving, as ``stopping`` says it.
+    public enum StopReason: String, Sendable {
+        case idle, stop
+    }
 
     // MARK: Properties
 
@@ -158,7 +168,7 @@ public enum Pokedex1 {
         listPage.shape, detail.shape, search.shape, searchDetailed.shape, searchPage.shape, toggleFavorite.shape, setFavorite.shape,
         changeFavorite.shape, listFavorites.shape, spritePath.shape, randomSprite.shape, status.shape, sync.shape,
         cacheStats.shape, verifyCache.shape, clearCache.shape, localizedDetail.shape, displayNames.shape,
-        favoriteChanged.shape, cacheCleared.shape,
+        favoriteChanged.shape, cacheCleared.shape, stopping.shape,
         favorites.shape, online.shape, syncProgress.shape, syncState.shape, searchCoverage.shape, version.shape, apiURL.shape,
     ])
 }
