@@ -51,6 +51,9 @@ let package = Package(
         // Drawing in a terminal: sprites as half blocks, the detail card (pure Swift, no bus).
         .target(name: "PokedexTerminal", dependencies: ["PokedexModels"]),
         .target(name: "PokedexLocale", dependencies: ["PokedexModels", "CLocale"]),
+        // What the desktop widgets show (pokectl widget): Waybar, Polybar and conky's texts, which
+        // favorite, and when to ask the service again (pure Swift, no bus).
+        .target(name: "PokedexWidgets", dependencies: ["PokedexModels"]),
 
         // The contract: every member of every published interface, described once, and the
         // message coding it is built from. The server, the client and pokectl all use it.
@@ -74,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "pokectl",
             dependencies: [
-                "PokedexModels", "PokedexBusClient", "PokedexProtocol", "PokedexLocks", "PokedexPNG", "PokedexTerminal", "CTerminalShims", "PokedexLocale",
+                "PokedexModels", "PokedexBusClient", "PokedexProtocol", "PokedexLocks", "PokedexPNG", "PokedexTerminal", "CTerminalShims", "PokedexLocale", "PokedexWidgets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -95,9 +98,10 @@ let package = Package(
         .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexLocks", "PokedexTestKit"]),
         .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol", "PokedexTestKit"]),
         .testTarget(name: "PokedexBusServerTests", dependencies: ["PokedexBusServer"]),
+        .testTarget(name: "PokedexWidgetsTests", dependencies: ["PokedexWidgets", "PokedexModels"]),
         // Swift Testing, not XCTest: random inputs for the parts that meet hostile data.
         .testTarget(name: "PokedexPropertyTests", dependencies: [
-            "PokedexTerminal", "PokedexModels", "PokedexCore", "PokedexTestKit", "CTerminalShims", "PokedexBusServer",
+            "PokedexTerminal", "PokedexModels", "PokedexCore", "PokedexTestKit", "CTerminalShims", "PokedexBusServer", "PokedexWidgets",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
     ],

@@ -41,6 +41,43 @@ public enum UntrustedText {
         return out
     }
 
+    /// For a Polybar label: the controls go as for a terminal, and `%{`, which opens a tag
+    /// however it is written (Polybar has no escape for it: `%%{` is a `%` and a tag),
+    /// becomes `% {`.
+    /// Scalar by scalar, as Polybar reads bytes: a `{` that a combining mark joins into one
+    /// Character with what follows still opens a tag.
+    public static func polybar(_ s: String) -> String {
+        var out = String.UnicodeScalarView()
+        var afterPercent = false
+        for u in terminal(s).unicodeScalars {
+            if afterPercent && u == "{" { out.append(" ") }
+            out.append(u)
+            afterPercent = u == "%"
+        }
+        return String(out)
+    }
+
+    /// For conky's text, which it parses: the controls go as for a terminal; `$` becomes `$$`
+    /// (a `${exec …}` in a name would run), after a space breaks `$template`, which conky
+    /// expands before anything else; `#` becomes `\#` (conky reads the rest of the line as a
+    /// comment) and a backslash becomes a slash, so no escape can be forged.
+    public static func conky(_ s: String) -> String {
+        var out = ""
+        let scalars = Array(terminal(s).unicodeScalars)
+        for (i, u) in scalars.enumerated() {
+            switch u {
+            case "$":
+                out += "$$"
+                let rest = String(String.UnicodeScalarView(scalars[(i + 1)...].prefix(9))).lowercased()
+                if rest.hasPrefix("template") || rest.hasPrefix("{template") { out += " " }
+            case "#": out += "\\#"
+            case "\\": out += "/"
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+
     /// For the journal: one line, whatever the text holds. Controls are written as `\n`, `\t`,
     /// `\r`, `\x1b` or `\u{9b}`, so that a URL with `\n<0>` in it cannot forge a second entry
     /// at another priority, and a reader still sees what was sent. A backslash is doubled, so

@@ -42,4 +42,47 @@ import Testing
             }
         }
     }
+
+    /// Text made of what the bars' markup reads (`%{`, `${`, `$$`, `#`, `\\`, "template") among
+    /// ordinary and hostile scalars.
+    static let barText = Gen.oneOf(
+        Gen.oneOf(Gen.always("$"), Gen.always("#"), Gen.always("\\"), Gen.always("%{"), Gen.always("${"),
+                  Gen.always("{"), Gen.always("}"), Gen.always("template"), Gen.always("TEMPLATE1"), Gen.always("% {")),
+        scalar.map { String($0) }
+    ).array(of: 0...30).map { $0.joined() }
+
+    @Test func polybarLabelsHaveNoTagFromData() async {
+        await propertyCheck(count: 2000, input: Self.barText) { s in
+            let p = UntrustedText.polybar(s)
+            #expect(!p.contains("%{"), "\(s.debugDescription) → \(p.debugDescription)")
+            #expect(!p.unicodeScalars.contains(where: UntrustedText.isControl))
+            // Only spaces were added: every printable scalar is kept, in order.
+            #expect(Array(p.unicodeScalars.filter { $0 != " " }) == Array(UntrustedText.terminal(s).unicodeScalars.filter { $0 != " " }))
+        }
+    }
+
+    @Test func conkyTextHasNoVariableCommentOrEscapeFromData() async {
+        await propertyCheck(count: 2000, input: Self.barText) { s in
+            let c = UntrustedText.conky(s)
+            #expect(!c.unicodeScalars.contains(where: UntrustedText.isControl))
+            // As conky reads it: "$$" is a "$", "\#" a "#"; a lone "$" would start a variable, a
+            // lone "#" a comment, a lone "\" an escape.
+            var read = ""
+            var u = Array(c.unicodeScalars)[...]
+            while let first = u.popFirst() {
+                switch first {
+                case "$": #expect(u.popFirst() == "$", "a variable from data: \(s.debugDescription) → \(c.debugDescription)"); read += "$"
+                case "\\": #expect(u.popFirst() == "#", "an escape from data: \(c.debugDescription)"); read += "#"
+                case "#": Issue.record("a comment from data: \(s.debugDescription) → \(c.debugDescription)")
+                default: read.unicodeScalars.append(first)
+                }
+            }
+            // $template is expanded before anything else, even after "$$".
+            #expect(c.lowercased().firstRange(of: "$template") == nil && c.lowercased().firstRange(of: "${template") == nil)
+            // What conky shows is the text, but a backslash (a slash) and a space after a "$" before "template".
+            // (Compared in scalars: a combining mark after the backslash makes one Character of both.)
+            let expected = UntrustedText.terminal(s).unicodeScalars.map { $0 == "\\" ? "/" : $0 }.filter { $0 != " " }
+            #expect(Array(read.unicodeScalars.filter { $0 != " " }) == expected, "\(s.debugDescription) → \(c.debugDescription)")
+        }
+    }
 }

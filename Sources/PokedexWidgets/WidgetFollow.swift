@@ -1,0 +1,79 @@
+/// When a widget that follows the service asks it again, and when it says the service is gone.
+/// Pure: times are seconds on any monotonic clock, given by the caller.
+///
+/// - A change (a favorite, the cache cleared, the network back) is answered once things are
+///   quiet for ``settle`` seconds, and at the latest ``longest`` seconds after the first change
+///   not yet answered: ten quick toggles show once, not ten Pokémon in a row.
+/// - The service starting (a restart, an activation by anyone's call) is answered at once.
+/// - The service stopping says "unavailable" at once; leaving after its idle timeout changes
+///   nothing shown, and nothing is asked until it runs again: a widget that waits never starts
+///   the service (D-Bus activation), and the service reaches its idle exit.
+public struct WidgetFollow: Equatable, Sendable {
+    public enum Input: Equatable, Sendable {
+        case started
+        /// `idle`: it left after its idle timeout; it starts again when called.
+        case stopped(idle: Bool)
+        /// Something shown may have changed: a favorite, the cache, the network.
+        case changed
+    }
+
+    public enum Effect: Equatable, Sendable {
+        /// Ask the service and show what it says.
+        case refresh
+        /// Show that the service is gone, without asking anything.
+        case showUnavailable
+    }
+
+    public static let settle = 0.25
+    public static let longest = 1.0
+
+    /// Whether the service runs, as last heard.
+    public private(set) var running: Bool
+    /// The first change not answered yet, and the last one.
+    private var firstChange: Double?
+    private var lastChange: Double?
+
+    /// `running`: whether the service runs at the start. The first answer is asked either way:
+    /// a widget starting needs one, and that call may start the service.
+    public init(running: Bool, at now: Double) {
+        self.running = running
+        firstChange = now
+        lastChange = now - Self.settle
+    }
+
+    /// When ``tick(at:)`` has something to do; nil: nothing until the next input.
+    public var deadline: Double? {
+        guard let first = firstChange, let last = lastChange else { return nil }
+        return min(last + Self.settle, first + Self.longest)
+    }
+
+    public mutating func receive(_ input: Input, at now: Double) -> [Effect] {
+        switch input {
+        case .started:
+            running = true
+            firstChange = firstChange ?? now
+            lastChange = now - Self.settle  // answered at once
+            return tick(at: now)
+        case .stopped(let idle):
+            running = false
+            firstChange = nil
+            lastChange = nil
+            return idle ? [] : [.showUnavailable]
+        case .changed:
+            // Only the service's own signals say this, so it runs; a change heard while it is
+            // said not to (a late signal) waits for it to start.
+            guard running else { return [] }
+            firstChange = firstChange ?? now
+            lastChange = now
+            return tick(at: now)
+        }
+    }
+
+    /// Time passed: the refresh that is due, if one is.
+    public mutating func tick(at now: Double) -> [Effect] {
+        guard let deadline, now >= deadline else { return [] }
+        firstChange = nil
+        lastChange = nil
+        return [.refresh]
+    }
+}
