@@ -7,6 +7,9 @@ public struct DesktopResult: Equatable, Sendable {
     public var description: String
     /// `#025 · Electric`: as much as KRunner's narrower column shows; the description if empty.
     public var brief: String
+    /// The card's body, where there is room for all of it: `#025 · Electric · Mouse Pokémon`
+    /// whatever its length; the description if empty.
+    public var card: String
     /// What KRunner shows beside the name: the brief, else the description.
     public var krunnerSubtext: String { brief.isEmpty ? description : brief }
     /// The cached sprite's absolute path, or "" while it is not cached.
@@ -23,12 +26,13 @@ public struct DesktopResult: Equatable, Sendable {
     /// GNOME Shell showed Adwaita's `image-x-generic` rather than reach hicolor for ours.
     public static let appIcon = "io.github.pokedexd.Pokedex1"
 
-    public init(id: UInt32, name: String, description: String, brief: String = "", spritePath: String, relevance: Double = 0,
-                exact: Bool = false, favorite: Bool = false) {
+    public init(id: UInt32, name: String, description: String, brief: String = "", card: String = "", spritePath: String,
+                relevance: Double = 0, exact: Bool = false, favorite: Bool = false) {
         self.id = id
         self.name = name
         self.description = description
         self.brief = brief
+        self.card = card.isEmpty ? description : card
         self.spritePath = spritePath
         self.relevance = relevance
         self.exact = exact

@@ -141,6 +141,8 @@ final class DesktopSearchTests: XCTestCase {
         try await t.openResult("25").value()
         let card = try XCTUnwrap(none.cards.withLock { $0.first })
         XCTAssertEqual(card.0.summary, "Pikachu")
+        XCTAssertEqual(card.0.body, "#025 · Electric / Flying · Mouse Pokémon",
+                       "the card has room for the genus that the search row's 32 characters cut")
         XCTAssertEqual(card.1, ["favorite", "open"])
         card.2("favorite")
         await settle(t)

@@ -155,6 +155,59 @@ final class DesktopServiceTests: XCTestCase {
         XCTAssertEqual(shown[0].soundName, "message-new-instant")
     }
 
+    /// Issue 39: a favorite never fetched, on a slow network. The bubble does not wait past the
+    /// deadline: it shows the name at once, then is replaced by the whole notification (sprite,
+    /// genus, types) when the record and sprite arrive. A newer change meanwhile is not
+    /// overwritten by an older one's late details.
+    func testASlowRecordShowsTheNameByTheDeadlineThenTheWholeNotification() async throws {
+        let api = FakePokeAPI()
+        let release = Mutex(false)
+        for route in ["/pokemon/25/", "/pokemon/3/"] {
+            let url = FakePokeAPI.base + route
+            let original = api.client
+            let body = try await original.get(HTTPRequest(url: url)).body
+            original.route(url) { _ in
+                // Held until the test lets it go: far past the deadline.
+                while !release.withLock({ $0 }) { try await Task.sleep(nanoseconds: 20_000_000) }
+                return HTTPResponse(status: 200, headers: ["cache-control": "max-age=86400"], body: body)
+            }
+        }
+        let notifier = RecordingNotifier()
+        let s = try makeService(api, notifier: notifier)
+        let started = ContinuousClock.now
+        try await s.setFavorite("pikachu", true).value()
+        await shown(1, by: notifier)
+        let waited = ContinuousClock.now - started
+        XCTAssertEqual(notifier.all.first?.summary, "Pikachu added to favorites", "the name, from the bundled table")
+        XCTAssertEqual(notifier.all.first?.body, "#25")
+        XCTAssertGreaterThanOrEqual(waited, .milliseconds(900), "it waited for the record, up to the deadline")
+        release.withLock { $0 = true }
+        await shown(2, by: notifier)
+        XCTAssertEqual(notifier.all[1].summary, "Pikachu added to favorites")
+        XCTAssertEqual(notifier.all[1].body, "Mouse Pokémon · Electric / Flying", "replaced whole when it arrived")
+        XCTAssertTrue(notifier.all[1].imagePath.hasSuffix("/sprites/25.png"))
+
+        // Two changes while the network is slow: the older one's details never follow the newer one.
+        release.withLock { $0 = false }
+        try await s.setFavorite("mon3", true).value()
+        try await s.setFavorite("mon3", false).value()
+        await shown(3, by: notifier)
+        XCTAssertEqual(notifier.all[2].summary, "Mon3 added to favorites")
+        release.withLock { $0 = true }
+        await shown(4, by: notifier)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let last = notifier.all.dropFirst(2).map(\.summary)
+        XCTAssertEqual(last, ["Mon3 added to favorites", "Mon3 removed from favorites"],
+                       "the newer change shown next, whole; no late bubble for the older one")
+    }
+
+    /// Waits until `count` notifications were shown, failing after 5 s rather than hanging.
+    func shown(_ count: Int, by notifier: RecordingNotifier) async {
+        let done = expectation(description: "\(count) notifications")
+        Task { await notifier.waitFor(count); done.fulfill() }
+        await fulfillment(of: [done], timeout: 5)
+    }
+
     func testNotificationText() {
         let species = SpeciesRecord(id: 122, name: "mr-mime", genus: "Barrier Pokémon", flavorText: "", names: ["en": "Mr. Mime"])
         let n = FavoriteNotifications.notification(for: FavoriteChange(id: 122, name: "mr-mime", favorite: false, allIDs: []),

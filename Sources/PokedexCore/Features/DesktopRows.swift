@@ -18,6 +18,7 @@ extension DesktopSearch {
         if spritePath.isEmpty, let record, record.spriteURL == nil { spritePath = rows.sprites.still.knownPath(number) ?? "" }
         return DesktopResult(id: item.id, name: name, description: Self.subtext(number: number, types: types, genus: genus),
                              brief: Self.krunnerSubtext(name: name, number: number, types: types, genus: genus),
+                             card: Self.subtext(number: number, types: types, genus: genus, within: .max),
                              spritePath: spritePath, favorite: row.favorite)
     }
 

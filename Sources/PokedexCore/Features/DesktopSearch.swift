@@ -96,7 +96,7 @@ final class DesktopSearch: Sendable {
         bringFromDisk(items)
         let missing = items.filter { !isWhole($0) }
         guard !missing.isEmpty else { return }
-        let done = Once()
+        let done = Once<Void>()
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             done.set(c)
             let started = background.run(.userInitiated) { [self] in
@@ -141,28 +141,4 @@ final class DesktopSearch: Sendable {
 
     /// The pixels of a result's sprite, for KRunner (``DesktopIcons``).
     public func icon(_ r: DesktopResult) -> RGBAImage? { icons.icon(at: r.spritePath) }
-}
-
-/// A continuation resumed once, by whichever of several racers comes first.
-final class Once: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<Void, Never>?, resumed: Bool)>((nil, false))
-
-    func set(_ c: CheckedContinuation<Void, Never>) {
-        let early = state.withLock { s -> Bool in
-            if s.resumed { return true }
-            s.continuation = c
-            return false
-        }
-        if early { c.resume() }
-    }
-
-    func resume() {
-        let c = state.withLock { s -> CheckedContinuation<Void, Never>? in
-            guard !s.resumed else { return nil }
-            s.resumed = true
-            defer { s.continuation = nil }
-            return s.continuation
-        }
-        c?.resume()
-    }
 }

@@ -1,3 +1,4 @@
+import PokedexLocks
 import PokedexNetwork
 
 /// A desktop notification, as the service wants it shown.
@@ -56,26 +57,51 @@ extension DesktopNotifier {
 
 /// Turns favorites changes into notifications, one at a time and in order, so the bubble
 /// always ends on the latest state even when building one needs the network.
+///
+/// A notification is shown whole: with the Pokémon's sprite, genus and types, fetched if
+/// needed. When they take longer than ``deadline`` (a slow network, or none), the bubble
+/// shows what is known at once (the name, from the bundled table), and is replaced by the whole
+/// one when it arrives, unless a newer change has been posted meanwhile: that one is shown next.
 final class FavoriteNotifications: Sendable {
     /// The sound for a change, from the freedesktop sound theme.
     static let soundName = "message-new-instant"
+    /// Seconds a notification waits for its record and sprite before it shows what is known.
+    static let deadline = 1.0
 
     private let changes: AsyncStream<FavoriteChange>.Continuation
+    /// Changes posted and not yet taken from the queue.
+    private let queued = Mutex(0)
 
-    init(notifier: any DesktopNotifier, background: BackgroundWork,
+    init(notifier: any DesktopNotifier, background: BackgroundWork, clock: any PokedexClock,
+         quick: @escaping @Sendable (FavoriteChange) -> DesktopNotification,
          describe: @escaping @Sendable (FavoriteChange) async -> DesktopNotification) {
         let (stream, continuation) = AsyncStream<FavoriteChange>.makeStream()
         changes = continuation
+        let queued = queued
         // At exit the queue is finished, not dropped: what was queued is still shown.
         background.runResident(.utility, stop: { continuation.finish() }) {
-            for await change in stream { notifier.show(await describe(change)) }
+            for await change in stream {
+                queued.withLock { $0 -= 1 }
+                let whole = Task { await describe(change) }
+                if let n = await Once<DesktopNotification?>.first(whole, orNilAfter: Self.deadline, clock: clock) {
+                    notifier.show(n)
+                    continue
+                }
+                notifier.show(quick(change))
+                let n = await whole.value
+                // A newer change is waiting: it replaces the bubble next; this one would flash.
+                if queued.withLock({ $0 }) == 0 { notifier.show(n) }
+            }
         }
     }
 
     deinit { changes.finish() }
 
     /// Queues a change; returns at once.
-    func post(_ change: FavoriteChange) { changes.yield(change) }
+    func post(_ change: FavoriteChange) {
+        queued.withLock { $0 += 1 }
+        changes.yield(change)
+    }
 
     /// What a change looks like, from its record, species, sprite and (in a language other
     /// than English) the names of its types, fetched if needed: worth a try, not a wait.

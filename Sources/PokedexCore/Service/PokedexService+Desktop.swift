@@ -67,7 +67,7 @@ extension PokedexService {
     private func showCard(_ r: DesktopResult, terminalFailed: Bool) {
         let nothing = NothingOpened(name: r.name, terminalFailed: terminalFailed)
         guard let notifier else { return log(.warning, nothing.message(card: "notifications are off (--notify=no)")) }
-        let card = DesktopNotification(summary: r.name, body: r.description, imagePath: r.spritePath,
+        let card = DesktopNotification(summary: r.name, body: r.card, imagePath: r.spritePath,
                                        soundName: FavoriteNotifications.soundName, unshown: nothing)
         let action = r.favorite ? (key: "unfavorite", label: words.tr("Remove from favorites")) : (key: "favorite", label: words.tr("Add to favorites"))
         notifier.showCard(card, actions: [action, (key: "open", label: words.tr("Open"))]) { [self] key in

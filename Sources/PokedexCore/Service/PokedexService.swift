@@ -104,10 +104,13 @@ public final class PokedexService: Sendable {
                                       warmsShiny: configuration.prefetch, background: background, log: log)
         let background = background
         notifications = notifier.map { notifier in
-            FavoriteNotifications(notifier: notifier, background: background) { change in
+            FavoriteNotifications(notifier: notifier, background: background, clock: clock, quick: { change in
+                FavoriteNotifications.notification(for: change, types: [], species: nil, spritePath: "",
+                                                   language: configuration.language, words: words)
+            }, describe: { change in
                 await FavoriteNotifications.describe(change, records: records, sprites: sprites, terms: terms,
                                                      language: configuration.language, words: words)
-            }
+            })
         }
         // Weak: the closure lives in the fetcher's host health, which the pre-warming reaches.
         health.follow { [weak prefetch, weak health] change in
