@@ -20,13 +20,44 @@ enum Language {
                                             UntrustedText.terminal(argument), NameLanguage.available.joined(separator: ", ")))
         }
         code = c
+        // In a C or English session pokectl's own words follow it too ("Schillerndes Glurak" under
+        // `show --random --language de`, not "Shiny Glurak"); a German reader asking for Japanese
+        // names keeps German words. gettext reads LANGUAGE first, though not in the C locale,
+        // where C.UTF-8 stands in.
+        guard readsEnglish(localeEnvironment) else { return }
+        setenv("LANGUAGE", messagesLanguage(c), 1)
+        if ["C", "POSIX", ""].contains(String(messagesLocale().split(separator: ".").first ?? "")) { setenv("LC_ALL", "C.UTF-8", 1) }
+    }
+
+    /// The catalogue (po/LINGUAS) for a PokeAPI code: `zh-hant` is read in zh_TW.
+    static func messagesLanguage(_ code: String) -> String {
+        switch code {
+        case "ja-hrkt", "ja-roma": return "ja"
+        case "zh-hans": return "zh_CN"
+        case "zh-hant": return "zh_TW"
+        case "es-419": return "es"
+        default: return code
+        }
+    }
+
+    /// The locale gettext reads messages in: LC_ALL, LC_MESSAGES, LANG, as set now.
+    private static func messagesLocale() -> String {
+        for key in ["LC_ALL", "LC_MESSAGES", "LANG"] { if let v = getenv(key).map({ String(cString: $0) }), !v.isEmpty { return v } }
+        return "C"
+    }
+
+    /// The locale variables as set now (``choose(_:)`` may have set them after the start).
+    private static var localeEnvironment: [String: String] {
+        var env = Terminal.environment
+        for key in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_NUMERIC", "LANG"] { env[key] = getenv(key).map { String(cString: $0) } }
+        return env
     }
 
     /// pokectl's words in the locale's language: the catalogues installed beside the binary
     /// (`../share/locale`), or where `TEXTDOMAINDIR` says.
     /// In a C or English locale the words are the source's own: no catalogue is opened, and a
     /// warm command costs no more than it did before its words were translated.
-    static let words = Self.readsEnglish(Terminal.environment) ? Words.english
+    static let words = Self.readsEnglish(localeEnvironment) ? Words.english
         : Words.gettext(localeDirectory: Words.localeDirectory(environment: Terminal.environment))
 
     /// Whether gettext would give the source's words and the C locale's decimal point: messages
@@ -40,8 +71,8 @@ enum Language {
             locale == "C" || locale == "POSIX" || locale.hasPrefix("C.") || locale.hasPrefix("en_") || locale == "en"
         }
         let messages = category("LC_MESSAGES")
-        // gettext reads LANGUAGE only when the messages locale is not C.
-        let list = english(messages) && !(messages == "C" || messages == "POSIX" || messages.hasPrefix("C.")) ? env["LANGUAGE"] ?? "" : ""
+        // gettext reads LANGUAGE only when the messages locale is not C (C.UTF-8 is not C).
+        let list = english(messages) && !(messages == "C" || messages == "POSIX") ? env["LANGUAGE"] ?? "" : ""
         let languages = list.split(separator: ":").map(String.init).filter { !$0.isEmpty }
         return english(messages) && english(category("LC_NUMERIC")) && languages.allSatisfy { english($0) || $0.hasPrefix("en") }
     }

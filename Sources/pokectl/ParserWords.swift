@@ -53,7 +53,15 @@ enum ParserWords {
         return text
     }
 
+    /// The parser's refusal of a value not among an option's: its list of values ends in
+    /// English ("'newest' and 'random'"), so it is given as the values alone.
+    static let notAmongValues = Words.english.tr("The value '%s' is invalid for '%s'. Please provide one of %s.")
+
     private static func sentence(_ text: String, _ words: Words) -> String? {
+        if let values = ServiceMessages.match(notAmongValues, text), values.count == 3 {
+            let quoted = values[2].split(separator: "'", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }
+            return words.trf(notAmongValues, values[0], values[1], quoted.map { "'\($0.element)'" }.joined(separator: ", "))
+        }
         for s in sentences {
             guard let values = ServiceMessages.match(s, text) else { continue }
             return words.trf(s, values.first ?? "", values.count > 1 ? values[1] : "")

@@ -35,9 +35,11 @@ COMMANDS=(
     "search pika" "search glurak" "search --type feuer" "search --type feuerr" "search --gen 1" "search --gen 12" "search xyzzy" "search"
     "fav 25" "fav 25" "fav --toggle 25" "fav --toggle 25" "favs" "unfav 25" "unfav 25" "favs" "fav" "fav 9999"
     "sprite 25" "sprite glurakk" "status" "cache stats" "cache verify" "cache" "watch --count 0" "lst"
+    "widget" "widget --format polybar" "widget --format conky" "widget --width 5" "widget --pick sometimes"
     "--help" "list --help" "show --help" "search --help" "fav --help" "unfav --help" "favs --help" "sprite --help"
     "status --help" "sync --help" "cache --help" "cache stats --help" "cache verify --help" "cache clear --help"
-    "watch --help" "browse --help" "help show"
+    "watch --help" "browse --help" "widget --help" "help show"
+    "fav 6" "widget" "widget --format conky" "unfav 6"
     "sync" "cache clear" "list"
 )
 
@@ -93,8 +95,8 @@ english_only() { python3 "$TMP/english_only.py" "$@"; }
 identifiers=$(pokectl list --json --per-page 100 | jq -r '.entries[].name' | tr '\n-' '  ')
 ALLOWED="$identifiers electric fire flying grass normal poison water pokectl pokedexd pokedex pokémon pokeapi json
 kitty sixel tmux auto always never blocks truecolor dumb api landlock tcp abi subcommand
-browse list show search fav unfav favs sprite status sync cache stats verify clear watch help
-columns language property value gif png github fetch pipe widgets"
+browse list show search fav unfav favs sprite status sync cache stats verify clear watch widget help
+columns language property value gif png github fetch pipe widgets waybar polybar conky newest random idle true"
 
 # 1. The pseudo-language: nothing outside ⟦…⟧ is an English word.
 run_all xx LANG=de_DE.UTF-8 LANGUAGE=xx LC_ALL= LC_MESSAGES= TEXTDOMAINDIR="$TMP/locale"
