@@ -36,7 +36,7 @@ BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1
 # And what the tests need besides (make test).
 DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman libseccomp-dev gcc git passwd util-linux procps
 
-.PHONY: all build release catalogues locales deps deps-build deps-package deb test-package install-files test test-unit test-integration test-examples test-browse test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
+.PHONY: all build release catalogues locales deps deps-build deps-package deb test-package install-files test test-unit test-integration test-examples test-browse test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
 
 all: build
 
@@ -98,7 +98,7 @@ test: deps test-unit test-integration test-examples test-browse test-soak test-n
 
 test-unit:
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --disable-swift-testing --filter 'PokedexNetworkTests|PokedexCoreTests|PokedexTerminalTests|PokedexProtocolTests|PokedexBusServerTests'
+	$(SWIFT) test --skip-build --disable-swift-testing --filter 'PokedexNetworkTests|PokedexCoreTests|PokedexTerminalTests|PokedexProtocolTests|PokedexBusServerTests|PokedexWidgetsTests'
 	# Property-based tests (Swift Testing, x-sheep/swift-property-based): browse's model and view,
 	# the input decoder, the terminal's answers, search queries, names, paging, SpriteArt and the
 	# sanitiser; 10,000 random cases each (POKEDEX_PROPERTY_COUNT changes it).
@@ -129,7 +129,7 @@ check-tsan:
 	  --build-path .build-tsan --disable-swift-testing --filter PokedexIntegrationTests $(SANITIZER_SKIP)
 
 # Every script in examples/, pokectl watch, and the man pages, against the real service.
-test-examples:
+test-examples: catalogues
 	$(SWIFT) build
 	bash Tests/examples/examples-test.sh
 
@@ -173,6 +173,15 @@ test-desktop-shells: release
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(SHELL_TEST_PACKAGES)" APT_FLAGS=--no-install-recommends
 	@$(MAKE) --no-print-directory locales
 	BUILD_DIR=$(CURDIR)/$(RELEASE_DIR) bash Tests/desktop-shells/desktop-shells-test.sh
+
+## test-widgets: the examples in the real hosts, Waybar in a headless sway, Polybar and conky on
+## Xvfb, over a service restart, its idle exit, an API outage, 31 favorites and five restarts of
+## each bar, as a `useradd -m` user; screenshots into docs/screenshots. Opt-in, not in `make test`.
+WIDGET_TEST_PACKAGES = waybar sway polybar conky-std xvfb grim imagemagick xdotool dbus-bin jq curl fonts-dejavu-core fonts-vlgothic locales
+test-widgets: release catalogues
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(WIDGET_TEST_PACKAGES)" APT_FLAGS=--no-install-recommends
+	@$(MAKE) --no-print-directory locales
+	BUILD_DIR=$(CURDIR)/$(RELEASE_DIR) bash Tests/widgets/widgets-test.sh
 
 # The desktop's search providers called as GNOME Shell (gdbus) and KRunner (python3-dbus) call them.
 test-desktop-search:
@@ -252,10 +261,10 @@ install-files: $(CATALOGUES) $(DESKTOP_FILES)
 	install -d "$(DESTDIR)$(EXAMPLESDIR)/waybar" "$(DESTDIR)$(EXAMPLESDIR)/polybar" "$(DESTDIR)$(EXAMPLESDIR)/conky" "$(DESTDIR)$(EXAMPLESDIR)/rofi" \
 	  "$(DESTDIR)$(EXAMPLESDIR)/fastfetch"
 	install -m 0755 examples/waybar/pokedex-favorite "$(DESTDIR)$(EXAMPLESDIR)/waybar/"
-	install -m 0644 examples/waybar/config.jsonc "$(DESTDIR)$(EXAMPLESDIR)/waybar/"
+	install -m 0644 examples/waybar/config.jsonc examples/waybar/style.css "$(DESTDIR)$(EXAMPLESDIR)/waybar/"
 	install -m 0644 examples/polybar/pokedex.ini "$(DESTDIR)$(EXAMPLESDIR)/polybar/"
 	install -m 0755 examples/conky/pokedex-conky "$(DESTDIR)$(EXAMPLESDIR)/conky/"
-	install -m 0644 examples/conky/pokedex.conkyrc "$(DESTDIR)$(EXAMPLESDIR)/conky/"
+	install -m 0644 examples/conky/pokedex.conkyrc examples/conky/pokedex.lua "$(DESTDIR)$(EXAMPLESDIR)/conky/"
 	install -m 0755 examples/rofi/pokedex-pick "$(DESTDIR)$(EXAMPLESDIR)/rofi/"
 	install -m 0755 examples/fastfetch/pokedex-fetch "$(DESTDIR)$(EXAMPLESDIR)/fastfetch/"
 	@if [ -x $(RELEASE_DIR)/pokectl ] && $(RELEASE_DIR)/pokectl --generate-completion-script bash >/dev/null 2>&1; then \
