@@ -83,14 +83,18 @@ final class FavoriteNotifications: Sendable {
             for await change in stream {
                 queued.withLock { $0 -= 1 }
                 let whole = Task { await describe(change) }
-                if let n = await Once<DesktopNotification?>.first(whole, orNilAfter: Self.deadline, clock: clock) {
-                    notifier.show(n)
-                    continue
+                // Stopping the service cancels this job: the fetches under way stop with it.
+                await withTaskCancellationHandler {
+                    if let n = await Once<DesktopNotification?>.first(whole, orNilAfter: Self.deadline, clock: clock) {
+                        return notifier.show(n)
+                    }
+                    notifier.show(quick(change))
+                    let n = await whole.value
+                    // A newer change is waiting: it replaces the bubble next; this one would flash.
+                    if queued.withLock({ $0 }) == 0 { notifier.show(n) }
+                } onCancel: {
+                    whole.cancel()
                 }
-                notifier.show(quick(change))
-                let n = await whole.value
-                // A newer change is waiting: it replaces the bubble next; this one would flash.
-                if queued.withLock({ $0 }) == 0 { notifier.show(n) }
             }
         }
     }
