@@ -72,16 +72,21 @@ public final class PokedexSignalWatcher {
 
     /// `GetNameOwner`; nil when the service is not running (the watcher does not start it).
     static func currentOwner(_ bus: OpaquePointer) -> String? {
+        daemonCall(bus, "GetNameOwner", Pokedex1.busName)?.first?.string
+    }
+
+    /// A call to the bus daemon itself (never to the service, so nothing is activated), with
+    /// one string argument or none; nil when it fails.
+    static func daemonCall(_ bus: OpaquePointer, _ member: String, _ argument: String? = nil) -> [BusValue]? {
         var error = sd_bus_error()
         var reply: OpaquePointer?
-        defer { sd_bus_error_free(&error); sd_bus_message_unref(reply) }
         var m: OpaquePointer?
+        defer { sd_bus_error_free(&error); sd_bus_message_unref(reply); sd_bus_message_unref(m) }
         guard sd_bus_message_new_method_call(bus, &m, FreedesktopBus.daemonName, FreedesktopBus.daemonPath,
-                                             FreedesktopBus.daemonName, "GetNameOwner") >= 0, let m else { return nil }
-        defer { sd_bus_message_unref(m) }
-        guard (try? MessageWriter(m).append(Pokedex1.busName)) != nil,
-              sd_bus_call(bus, m, 0, &error, &reply) >= 0, let reply else { return nil }
-        return (try? MessageReader(reply).readAll())?.first?.string
+                                             FreedesktopBus.daemonName, member) >= 0, let m else { return nil }
+        if let argument, (try? MessageWriter(m).append(argument)) == nil { return nil }
+        guard sd_bus_call(bus, m, 5_000_000, &error, &reply) >= 0, let reply else { return nil }
+        return try? MessageReader(reply).readAll()
     }
 
     /// The next signal, waiting at most `timeout` seconds (nil: forever); nil on timeout.
@@ -105,9 +110,7 @@ public final class PokedexSignalWatcher {
     /// The next signal, at most `timeout` seconds (nil: forever), or the hang-up of `fd`
     /// (the follower's stdout), whichever comes first.
     public func wait(timeout: Double?, endingWith fd: Int32?) throws(BusError) -> Wake {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        let start = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        let start = monotonicSeconds()
         while true {
             if !received.isEmpty { return .signal(received.removeFirst()) }
             let r = sd_bus_process(bus, nil)
@@ -115,14 +118,14 @@ public final class PokedexSignalWatcher {
             if r > 0 { continue }
             var waitMillis: Int32 = -1
             if let timeout {
-                clock_gettime(CLOCK_MONOTONIC, &ts)
-                let left = timeout - (Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9 - start)
+                let left = timeout - (monotonicSeconds() - start)
                 if left <= 0 { return .timeout }
                 waitMillis = Int32(min(left * 1000 + 1, 86_400_000))
             }
             // sd-bus's own deadline (a pending call's), as sd_bus_wait would honour it.
             var busDeadline: UInt64 = 0
             if sd_bus_get_timeout(bus, &busDeadline) > 0, busDeadline != UInt64.max {
+                var ts = timespec()
                 clock_gettime(CLOCK_MONOTONIC, &ts)
                 let now = UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
                 let ms = Int32(clamping: busDeadline > now ? (busDeadline - now + 999) / 1000 : 0)
@@ -140,4 +143,11 @@ public final class PokedexSignalWatcher {
             if fds.count > 1, fds[1].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .readerGone }
         }
     }
+}
+
+/// Seconds on `CLOCK_MONOTONIC`, for the waits' own time-outs.
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }

@@ -46,15 +46,9 @@ public final class ServiceFollower {
 
     /// The next event, within `timeout` seconds (nil: forever), or the hang-up of `fd`.
     public func next(timeout: Double?, endingWith fd: Int32? = nil) throws(BusError) -> Event {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        let start = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        let deadline = timeout.map { monotonicSeconds() + $0 }
         while true {
-            var left = timeout
-            if let timeout {
-                clock_gettime(CLOCK_MONOTONIC, &ts)
-                left = max(0, timeout - (Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9 - start))
-            }
+            let left = deadline.map { max(0, $0 - monotonicSeconds()) }
             switch try watcher.wait(timeout: left, endingWith: fd) {
             case .timeout: return .timeout
             case .readerGone: return .readerGone
@@ -100,14 +94,7 @@ public final class ServiceFollower {
 
     /// Whether the bus starts the service when it is called (`ListActivatableNames`).
     static func activatable(_ bus: OpaquePointer) -> Bool {
-        var error = sd_bus_error()
-        var reply: OpaquePointer?
-        var m: OpaquePointer?
-        defer { sd_bus_error_free(&error); sd_bus_message_unref(reply); sd_bus_message_unref(m) }
-        guard sd_bus_message_new_method_call(bus, &m, FreedesktopBus.daemonName, FreedesktopBus.daemonPath,
-                                             FreedesktopBus.daemonName, "ListActivatableNames") >= 0, let m,
-              sd_bus_call(bus, m, 5_000_000, &error, &reply) >= 0, let reply,
-              let names = (try? MessageReader(reply).readAll())?.first?.array else { return false }
+        guard let names = PokedexSignalWatcher.daemonCall(bus, "ListActivatableNames")?.first?.array else { return false }
         return names.contains { $0.string == Pokedex1.busName }
     }
 }

@@ -47,7 +47,7 @@ struct Widget: ParsableCommand {
         FollowOutput.closeLeakedReadEnds()
         do {
             let follower = try ServiceFollower()
-            var machine = WidgetFollow(running: follower.owner != nil, at: Self.now())
+            var machine = WidgetFollow(running: follower.owner != nil, at: monotonic())
             func apply(_ effect: WidgetFollow.Effect) {
                 switch effect {
                 case .refresh: show()
@@ -57,8 +57,8 @@ struct Widget: ParsableCommand {
                 }
             }
             while true {
-                for effect in machine.tick(at: Self.now()) { apply(effect) }
-                let timeout = machine.deadline.map { max(0, $0 - Self.now()) }
+                for effect in machine.tick(at: monotonic()) { apply(effect) }
+                let timeout = machine.deadline.map { max(0, $0 - monotonic()) }
                 let input: WidgetFollow.Input
                 switch try follower.next(timeout: timeout, endingWith: STDOUT_FILENO) {
                 case .readerGone: return
@@ -70,7 +70,7 @@ struct Widget: ParsableCommand {
                     guard changed.stringDict?[Pokedex1.online.name] != nil else { continue }
                     input = .changed
                 }
-                for effect in machine.receive(input, at: Self.now()) { apply(effect) }
+                for effect in machine.receive(input, at: monotonic()) { apply(effect) }
             }
         } catch {
             throw Failure(error)
@@ -117,11 +117,5 @@ struct Widget: ParsableCommand {
             printError("pokectl: " + Language.words.trf("cannot write %s: %s", output, String(cString: strerror(errno))))
             unlink(temporary)
         }
-    }
-
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }
