@@ -34,9 +34,9 @@ DESKTOP_FILES = .build/desktop/io.github.pokedexd.Pokedex1.desktop .build/deskto
 # Debian packages the build and the service need (make release, make install, make deb).
 BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev libseccomp-dev pkg-config gettext
 # And what the tests need besides (make test).
-DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman libseccomp-dev gcc git passwd util-linux procps
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils
 
-.PHONY: all build release catalogues locales deps deps-build deps-package deb test-package install-files test test-unit test-integration test-examples test-browse test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
+.PHONY: all build release catalogues locales deps deps-build deps-package deb test-package install-files test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
 
 all: build
 
@@ -83,8 +83,12 @@ locales:
 	done
 
 ## catalogues: po/*.po checked and built into .build/locale (msgfmt -c), and the desktop
-## entries translated from them into .build/desktop (msgfmt --desktop).
+## entries translated from them into .build/desktop (msgfmt --desktop). A pokedexd run from the
+## build tree finds them as an installed one does, beside its binary (BIN/../share/locale): the
+## service's own words in a caller's language (a family's conditions in LocalizedDetail).
+BUILD_SHARE = .build/$(shell uname -m)-unknown-linux-gnu/share
 catalogues: $(CATALOGUES) $(DESKTOP_FILES)
+	@mkdir -p $(BUILD_SHARE) && ln -sfn ../../locale $(BUILD_SHARE)/locale
 .build/locale/%/LC_MESSAGES/pokedexd.mo: po/%.po
 	@mkdir -p $(dir $@)
 	msgfmt -c -o $@ $<
@@ -94,7 +98,7 @@ catalogues: $(CATALOGUES) $(DESKTOP_FILES)
 
 ## test: every test: unit tests, the daemon on a private bus (with the reliability suite), the
 ## examples, the systemd session test, then the integration tests again under ASan and TSan.
-test: deps test-unit test-integration test-examples test-browse test-soak test-names test-words test-graphics test-desktop-search test-session test-desktop-user test-package check-sanitizers
+test: deps test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-session test-desktop-user test-package check-sanitizers
 
 # Each test run goes through Tests/lib/run-tests: one that writes nothing for so many seconds (an
 # XCTest hang between two tests, swift-corelibs-xctest#504) is stopped and run once more. The
@@ -140,6 +144,12 @@ test-examples: catalogues
 	bash Tests/examples/examples-test.sh
 
 # pokectl browse through tmux: keys, resize, search, detail, favorites, and the terminal restored.
+## test-sound: the cries heard: played into a PulseAudio null sink of the test's own and
+## recorded from its monitor (pokectl cry, and browse with the sound on, then off).
+test-sound:
+	$(SWIFT) build
+	bash Tests/sound/cry-test.sh
+
 test-browse:
 	$(SWIFT) build
 	$(MAKE) --no-print-directory catalogues

@@ -50,7 +50,9 @@ let package = Package(
         .target(name: "PokedexPNG", dependencies: ["PokedexModels", "CPNG"]),
         // Drawing in a terminal: sprites as half blocks, the detail card (pure Swift, no bus).
         .target(name: "PokedexTerminal", dependencies: ["PokedexModels"]),
-        .target(name: "PokedexLocale", dependencies: ["PokedexModels", "CLocale"]),
+        .target(name: "PokedexLocale", dependencies: ["PokedexModels", "PokedexLocks", "CLocale"]),
+        // posix_spawn as the mains need it: the service's launches, pokectl's cry player.
+        .target(name: "PokedexProcess"),
         // What the desktop widgets show (pokectl widget): Waybar, Polybar and conky's texts, which
         // favorite, and when to ask the service again (pure Swift, no bus).
         .target(name: "PokedexWidgets", dependencies: ["PokedexModels"]),
@@ -71,13 +73,13 @@ let package = Package(
         .executableTarget(
             name: "pokedexd",
             dependencies: [
-                "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG", "PokedexLocks", "CLandlock", "CSeccomp", "PokedexLocale",
+                "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG", "PokedexLocks", "CLandlock", "CSeccomp", "PokedexLocale", "PokedexProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "pokectl",
             dependencies: [
-                "PokedexModels", "PokedexBusClient", "PokedexProtocol", "PokedexLocks", "PokedexPNG", "PokedexTerminal", "CTerminalShims", "PokedexLocale", "PokedexWidgets",
+                "PokedexModels", "PokedexBusClient", "PokedexProtocol", "PokedexLocks", "PokedexPNG", "PokedexTerminal", "CTerminalShims", "PokedexLocale", "PokedexWidgets", "PokedexProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -91,11 +93,12 @@ let package = Package(
         // from routes, favorites in memory, temporary directories, and one PNG encoder.
         .target(name: "PokedexTestKit", dependencies: ["PokedexCore", "PokedexNetwork", "PokedexLocks"], path: "Tests/PokedexTestKit"),
         .testTarget(name: "PokedexNetworkTests", dependencies: ["PokedexNetwork", "PokedexLocks", "PokedexTestKit", "PokedexCurl"]),
-        .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore", "PokedexNetwork", "PokedexLocks", "PokedexTestKit"]),
+        .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore", "PokedexNetwork", "PokedexLocks", "PokedexTestKit"],
+                    exclude: ["Fixtures"]),
         // pokectl's drawing (PokedexTerminal); ColorTests, beside it, the PNG decoder and the
         // sprites' dominant colour (PokedexPNG, PokedexCore).
         .testTarget(name: "PokedexTerminalTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal", "PokedexTestKit"], exclude: ["Snapshots"]),
-        .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexLocks", "PokedexTestKit"]),
+        .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexLocale", "PokedexLocks", "PokedexTestKit"]),
         .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol", "PokedexTestKit"]),
         .testTarget(name: "PokedexBusServerTests", dependencies: ["PokedexBusServer"]),
         .testTarget(name: "PokedexWidgetsTests", dependencies: ["PokedexWidgets", "PokedexModels"]),

@@ -20,6 +20,7 @@ enum PokedexHandlers {
             Pokedex1.changeFavorite.route { a in s.changeFavorite(a.0, a.1) },
             Pokedex1.listFavorites.route { s.listFavorites() },
             Pokedex1.spritePath.route { pokemon in s.spritePath(pokemon) },
+            Pokedex1.cryPath.route { pokemon in s.cryPath(pokemon) },
             Pokedex1.randomSprite.route { a throws(PokedexError) in try s.randomSprite(favorites: a.0, shinyChance: a.1) },
             Pokedex1.status.route { .now(s.status()) },
             // A whole sync takes minutes by design; it is not bound by the call deadline.

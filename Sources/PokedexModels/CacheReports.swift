@@ -10,12 +10,16 @@ public enum CacheKind: String, Sendable, CaseIterable {
     case filters
     /// The names of types, abilities and stats (`names-{kind}/{name}`), and forms (`form/{id}`).
     case names
+    /// Evolution families (`evolution/{id}`, PokeAPI's `evolution-chain/{id}`).
+    case evolutionChains = "evolution_chains"
     /// Default sprites, `{id}.png`, with their metadata records (`sprite/{id}`).
     case sprites
     /// Animated sprites, `{id}-animated.gif`, with their metadata records (`sprite-animated/{id}`).
     case animatedSprites = "animated_sprites"
     /// Shiny sprites, `{id}-shiny.png`, with their metadata records (`sprite-shiny/{id}`).
     case shinySprites = "shiny_sprites"
+    /// Cries, `{id}-cry.ogg`, with their metadata records (`cry/{id}`).
+    case cries
     /// Anything else: a record of no kind this service writes, a file that belongs to nothing.
     case other
 }

@@ -4,6 +4,15 @@ public enum PokemonNames {
     public static func display(_ apiName: String) -> String {
         apiName.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
     }
+
+    /// An item's, a move's or a place's name from its identifier, as titles are written:
+    /// `scroll-of-darkness` → `Scroll of Darkness`, `kings-rock` → `Kings Rock`.
+    public static func title(_ apiName: String) -> String {
+        let small: Set<Substring> = ["of", "the", "in", "on", "at", "to", "and", "a", "an"]
+        return apiName.split(separator: "-").enumerated().map { i, w in
+            i > 0 && small.contains(w) ? String(w) : w.prefix(1).uppercased() + w.dropFirst()
+        }.joined(separator: " ")
+    }
 }
 
 /// What PokeAPI's ids mean.

@@ -22,6 +22,9 @@ public struct PokemonRecord: Sendable, Codable, Equatable {
     public var shinySpriteURL: String?
     /// The species resource's URL.
     public var speciesURL: String?
+    /// The cry's URL (`cries.latest`, else `cries.legacy`); "" where the API names none; nil
+    /// in records kept before cries were.
+    public var cryURL: String?
     /// The `pokemon-form` resource's URL of its form (the first the API lists); nil in records
     /// kept before forms were read.
     public var formURL: String?
@@ -35,7 +38,8 @@ public struct PokemonRecord: Sendable, Codable, Equatable {
         }
     }
 
-    public init(id: UInt32, name: String, height: UInt32, weight: UInt32, types: [String], abilities: [String], stats: [Stat], spriteURL: String?, animatedSpriteURL: String?, shinySpriteURL: String? = nil, speciesURL: String?, formURL: String? = nil) {
+    public init(id: UInt32, name: String, height: UInt32, weight: UInt32, types: [String], abilities: [String], stats: [Stat], spriteURL: String?, animatedSpriteURL: String?, shinySpriteURL: String? = nil, speciesURL: String?, formURL: String? = nil, cryURL: String? = nil) {
+        self.cryURL = cryURL
         self.id = id
         self.name = name
         self.height = height
@@ -66,9 +70,13 @@ public struct SpeciesRecord: Sendable, Codable, Equatable {
     /// Language code → the newest flavour text in it, cleaned; nil in records kept before
     /// other languages were.
     public var flavorTexts: [String: String]?
+    /// Its family's `evolution-chain` id; nil where the API names none, and in records kept
+    /// before families were read (the bundled table knows those species' families).
+    public var evolutionChainID: UInt32?
 
     public init(id: UInt32, name: String, genus: String, flavorText: String, names: [String: String],
-                genera: [String: String]? = nil, flavorTexts: [String: String]? = nil) {
+                genera: [String: String]? = nil, flavorTexts: [String: String]? = nil, evolutionChainID: UInt32? = nil) {
+        self.evolutionChainID = evolutionChainID
         self.id = id
         self.name = name
         self.genus = genus
@@ -135,6 +143,8 @@ public struct PokemonDetail: Equatable, Sendable {
     public var color: String
     /// Absolute path of the generation-V animated GIF in the disk cache, or "" where the API has none.
     public var animatedSpritePath: String
+    /// Absolute path of the cry in the disk cache, "" until it is fetched (`CryPath`).
+    public var cryPath = ""
     /// The name as the games write it ("Mr. Mime", "Alolan Raichu"), in ``language``.
     public var displayName = ""
     /// The PokeAPI code the display texts are in: the genus, the flavour text and the names below
@@ -145,6 +155,12 @@ public struct PokemonDetail: Equatable, Sendable {
     public var typeNames: [String] = []
     public var abilityNames: [String] = []
     public var statNames: [String] = []
+    /// The family, its first member first and each member after the one it evolves from; empty
+    /// where the family is not known (no chain at the API, none on hand offline).
+    public var evolution: [EvolutionMember] = []
+    /// The attacking types that do not hit it for ×1, strongest first (the current games' chart,
+    /// abilities not counted).
+    public var matchups: [TypeMatchup] = []
 
     public init(id: UInt32, name: String, height: UInt32, weight: UInt32, types: [String], abilities: [String],
                 stats: [PokemonRecord.Stat], spritePath: String, favorite: Bool, genus: String, flavorText: String,

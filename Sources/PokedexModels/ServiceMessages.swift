@@ -29,6 +29,7 @@ public enum ServiceMessages {
     public static let noFavoritesToPick = Words.english.tr("there are no favorites to pick from yet: add one with 'pokectl fav NAME'")
     public static let noDefaultSprite = Words.english.tr("%s has no default sprite")
     public static let noShinySprite = Words.english.tr("%s has no shiny sprite")
+    public static let noCry = Words.english.tr("PokeAPI has no cry for %s")
 
     // A favorites file that is not what it should be.
     public static let favoritesLinkOutside = Words.english.tr("%s is a link to %s, outside the data folder, where pokedexd neither reads nor writes")
@@ -51,6 +52,7 @@ public enum ServiceMessages {
     public static let noDetails = Words.english.tr("no details for %s (#%s)")
     public static let spriteUnavailable = Words.english.tr("the sprite of %s is not available")
     public static let shinyUnavailable = Words.english.tr("the shiny sprite of %s is not available")
+    public static let cryUnavailable = Words.english.tr("the cry of %s is not available")
     public static let listUnavailable = Words.english.tr("the Pokémon list is not available")
     public static let filtersUnavailable = Words.english.tr("type and generation filters are not available")
     public static let cannotReach = Words.english.tr("%s: cannot reach %s (%s), and nothing is cached")
@@ -82,11 +84,11 @@ public enum ServiceMessages {
     static let templates: [String] = [
         emptyName, noNumber, numbersRunWithForms, numbersRun, noName, candidates, didYouMean, tryAgain,
         queryTooLong, queryEmpty, queryHint, noType, noGenerationNamed, noGeneration,
-        noFavoritesToPick, noDefaultSprite, noShinySprite,
+        noFavoritesToPick, noDefaultSprite, noShinySprite, noCry,
         favoritesLinkOutside, favoritesFixLink, favoritesDangling, favoritesNotAFile, favoritesDirectory, favoritesFIFO,
         favoritesSocket, favoritesDevice, favoritesMoveAway, favoritesNotOwned, favoritesUnreadable, favoritesDamaged,
         favoritesKeptAside, favoritesNotKeptAside, favoritesUnchanged,
-        noDetails, spriteUnavailable, shinyUnavailable, listUnavailable, filtersUnavailable,
+        noDetails, spriteUnavailable, shinyUnavailable, cryUnavailable, listUnavailable, filtersUnavailable,
         cannotReach, noAnswerInTime, httpStatus, notCached, cancelled, shuttingDown, nothingChanged, tooManyWaiting,
         landlockWithout, landlock, noLandlockBecause, noLandlock, namespacesFallback, namespaces, landlockFiles, landlockTCP, landlockScopes, noNewUnixSockets,
         needsABI, landlockOff, landlockNotInKernel, yes, no,

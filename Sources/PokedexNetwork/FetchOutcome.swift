@@ -89,6 +89,8 @@ package struct BodyKind: Sendable, Equatable {
     public static let png = BodyKind(maxBytes: 1 << 20, expectedBytes: 32 << 10)
     /// Generation-V animated sprites: tens of KB.
     public static let gif = BodyKind(maxBytes: 2 << 20, expectedBytes: 64 << 10)
+    /// Cries: Ogg Vorbis of a second or two, 10 to 60 KB.
+    public static let ogg = BodyKind(maxBytes: 1 << 20, expectedBytes: 64 << 10)
     /// A probe or a warm-up: no body is read.
     public static let none = BodyKind(maxBytes: 64 << 10, expectedBytes: 0)
 }

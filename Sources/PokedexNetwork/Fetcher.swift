@@ -103,6 +103,16 @@ package final class Fetcher: Sendable {
         try await fetch(url, etag: etag, as: kind) { $0 }
     }
 
+    /// Whether `url` answered 404 lately (remembered for ``notFoundTTL``): a part worth a try
+    /// can be answered without it, from memory, instead of asking again.
+    package func isKnownNotFound(_ url: String) -> Bool {
+        let now = clock.instant()
+        return state.withLock { s in
+            guard let r = s.remembered[url], r.until > now, case .notFound = r.error else { return false }
+            return true
+        }
+    }
+
     /// GETs `url`, following allowed redirects and retrying transient failures, and turns the
     /// body into a value with `decode` while it still counts against the budget of bytes
     /// held. Runs at ``FetchPriority/current``.

@@ -180,6 +180,9 @@ public enum Coding {
                 try w.entry("flavor_text", "s") { () throws(BusError) in try w.append(d.flavorText) }
                 try w.entry("color", "s") { () throws(BusError) in try w.append(d.color) }
                 try w.entry("animated_sprite_path", "s") { () throws(BusError) in try w.append(d.animatedSpritePath) }
+                try w.entry("cry_path", "s") { () throws(BusError) in try w.append(d.cryPath) }
+                try w.entry("evolution", "aa{sv}") { () throws(BusError) in try writeEvolution(w, d.evolution) }
+                try w.entry("matchups", "a{sd}") { () throws(BusError) in try writeMatchups(w, d.matchups) }
                 if !d.displayName.isEmpty { try w.entry("display_name", "s") { () throws(BusError) in try w.append(d.displayName) } }
                 guard !d.language.isEmpty else { return }
                 // `LocalizedDetail`'s: the language, and the names of types, abilities and stats in it.
@@ -211,7 +214,10 @@ public enum Coding {
                 genus: d["genus"]?.string ?? "", flavorText: d["flavor_text"]?.string ?? "",
                 color: d["color"]?.string ?? "", animatedSpritePath: d["animated_sprite_path"]?.string ?? "")
             detail.displayName = d["display_name"]?.string ?? ""
+            detail.cryPath = d["cry_path"]?.string ?? ""
+            detail.evolution = readEvolution(d["evolution"])
             detail.language = d["language"]?.string ?? ""
+            detail.matchups = readMatchups(d["matchups"], language: detail.language.isEmpty ? "en" : detail.language)
             detail.typeNames = d["type_names"]?.array?.compactMap(\.string) ?? []
             detail.abilityNames = d["ability_names"]?.array?.compactMap(\.string) ?? []
             var statNames: [String: String] = [:]

@@ -89,6 +89,11 @@ public enum Pokedex1 {
     public static let spritePath = Method(
         "SpritePath", args: .one("pokemon", Coding.argument), reply: .one("path", Coding.string), errors: lookupErrors)
 
+    /// Fetches the cry (`cries.latest`, Ogg Vorbis) if needed; returns its absolute path, for a
+    /// player (`pokectl cry`, `pw-play`, `paplay`).
+    public static let cryPath = Method(
+        "CryPath", args: .one("pokemon", Coding.argument), reply: .one("path", Coding.string), errors: lookupErrors)
+
     /// A Pokémon at random among those whose sprite is cached (every Pokémon, or only the
     /// favorites), with its sprite's path: the shiny one with probability `shiny_chance`,
     /// where one is cached. Never waits on the network while the cache holds a candidate.
@@ -167,7 +172,7 @@ public enum Pokedex1 {
     public static let interface = Interface(name: interfaceName, objectPath: objectPath, members: [
         listPage.shape, detail.shape, search.shape, searchDetailed.shape, searchPage.shape, toggleFavorite.shape, setFavorite.shape,
         changeFavorite.shape, listFavorites.shape, spritePath.shape, randomSprite.shape, status.shape, sync.shape,
-        cacheStats.shape, verifyCache.shape, clearCache.shape, localizedDetail.shape, displayNames.shape,
+        cacheStats.shape, verifyCache.shape, clearCache.shape, localizedDetail.shape, displayNames.shape, cryPath.shape,
         favoriteChanged.shape, cacheCleared.shape, stopping.shape,
         favorites.shape, online.shape, syncProgress.shape, syncState.shape, searchCoverage.shape, version.shape, apiURL.shape,
     ])

@@ -1,7 +1,8 @@
 import PokedexModels
 
 /// `pokectl show`: the sprite beside the name, genus, type badges, sizes and stat bars, and
-/// the flavour text wrapped below, fitted to the terminal's width.
+/// below them the flavour text, the family and the matchups (`DetailCard+Family`), fitted
+/// to the terminal's width.
 public struct DetailCard {
     /// The sprite takes at most this many columns (and half as many rows).
     public static let imageColumns = 32
@@ -17,10 +18,13 @@ public struct DetailCard {
     public let graphic: (columns: Int, rows: Int)?
     /// The card's own words (labels) and decimal separator, in the reader's language.
     public let words: Words
+    /// The family member picked (browse: an index into `evolution`), shown in reverse video.
+    public let selectedMember: Int?
 
     public init(detail: PokemonDetail, image: RGBAImage?, width: Int, mode: ColorMode, graphic: (columns: Int, rows: Int)? = nil,
-                words: Words = .english) {
+                words: Words = .english, selectedMember: Int? = nil) {
         self.words = words
+        self.selectedMember = selectedMember
         self.detail = detail.terminalSafe
         self.image = image
         self.width = max(width, 20)
@@ -30,10 +34,20 @@ public struct DetailCard {
 
     /// The card with room for ``graphic`` left blank, and the line the room starts on.
     public func renderWithRoom() -> (lines: [String], pictureLine: Int) {
-        guard let g = graphic else { return (render(), 0) }
+        let card = renderWithRoomMarkingSelection()
+        return (card.lines, card.pictureLine)
+    }
+
+    /// ``renderWithRoom()``, and the line of the family member picked.
+    public func renderWithRoomMarkingSelection() -> (lines: [String], pictureLine: Int, selectedLine: Int?) {
+        guard let g = graphic else {
+            let card = renderMarkingSelection()
+            return (card.lines, 0, card.selectedLine)
+        }
         let blank = Array(repeating: String(repeating: " ", count: g.columns), count: g.rows)
         let text = width >= Self.sideBySideWidth ? facts(width: width - g.columns - 2).count : 0
-        return (layout(art: blank), max(0, (max(g.rows, text) - g.rows) / 2))
+        let card = layoutMarkingSelection(art: blank)
+        return (card.lines, max(0, (max(g.rows, text) - g.rows) / 2), card.selectedLine)
     }
 
     /// ``renderWithRoom()`` for a card printed line by line (the picture is drawn from the start
@@ -52,11 +66,19 @@ public struct DetailCard {
     var painter: Painter { Painter(mode: mode) }
 
     /// The whole card, one string per line, none longer than `width` columns.
-    public func render() -> [String] {
-        layout(art: image.map { SpriteArt.lines($0, maxColumns: min(Self.imageColumns, width), maxRows: Self.imageColumns / 2, mode: mode) } ?? [])
+    public func render() -> [String] { renderMarkingSelection().lines }
+
+    /// ``render()``, and the line of the family member picked (``selectedMember``), so that a
+    /// card taller than the screen can be scrolled to it.
+    public func renderMarkingSelection() -> (lines: [String], selectedLine: Int?) {
+        layoutMarkingSelection(art: image.map {
+            SpriteArt.lines($0, maxColumns: min(Self.imageColumns, width), maxRows: Self.imageColumns / 2, mode: mode)
+        } ?? [])
     }
 
-    func layout(art: [String]) -> [String] {
+    func layout(art: [String]) -> [String] { layoutMarkingSelection(art: art).lines }
+
+    func layoutMarkingSelection(art: [String]) -> (lines: [String], selectedLine: Int?) {
         var out: [String] = []
         if art.isEmpty {
             out = facts(width: width)
@@ -78,7 +100,10 @@ public struct DetailCard {
             out.append("")
             out += TerminalText.wrap(detail.flavorText, to: width)
         }
-        return out.map(trimTrailingSpaces)
+        let lower = familyAndMatchups(width: width)
+        let selectedLine = lower.selected.map { out.count + $0 }
+        out += lower.lines
+        return (out.map(trimTrailingSpaces), selectedLine)
     }
 
     func trimTrailingSpaces(_ line: String) -> String {
@@ -213,6 +238,11 @@ extension PokemonDetail {
         d.typeNames = typeNames.map(safe)
         d.abilityNames = abilityNames.map(safe)
         d.statNames = statNames.map(safe)
+        d.evolution = evolution.map {
+            EvolutionMember(id: $0.id, name: safe($0.name), displayName: safe($0.displayName), from: $0.from,
+                            triggerKind: safe($0.triggerKind), trigger: safe($0.trigger))
+        }
+        d.matchups = matchups.map { TypeMatchup(type: safe($0.type), typeName: safe($0.typeName), multiplier: $0.multiplier) }
         return d
     }
 }

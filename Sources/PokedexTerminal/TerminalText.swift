@@ -4,8 +4,11 @@ import PokedexModels
 public enum TerminalText {
     /// Columns a string takes, as a terminal counts them (tmux, VTE, kitty): escape sequences
     /// zero; each grapheme cluster (Swift's `Character`) as ``width(of:)``.
-    public static func width(_ s: String) -> Int {
-        guard s.utf8.contains(0x1B) else { return TextWidth.columns(s) }
+    public static func width(_ s: String) -> Int { TextWidth.columns(plain(s)) }
+
+    /// `s` without its escape sequences (colour, bold): what ``width(_:)`` counts.
+    public static func plain(_ s: String) -> String {
+        guard s.utf8.contains(0x1B) else { return s }
         var escape = false
         var text = String.UnicodeScalarView()
         for u in s.unicodeScalars {
@@ -13,7 +16,7 @@ public enum TerminalText {
             if u == "\u{1B}" { escape = true; continue }
             text.append(u)
         }
-        return TextWidth.columns(String(text))
+        return String(text)
     }
 
     /// One grapheme cluster's columns (``TextWidth/columns(of:)``).

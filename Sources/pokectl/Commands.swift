@@ -204,8 +204,7 @@ struct Sprite: ParsableCommand {
     func run() throws {
         let (path, resolved) = try withClient { c throws(BusError) in
             let path = try c.spritePath(pokemon)
-            // Which Pokémon "No. 25" or "Pikachu" named: the exact match, from memory by now.
-            let named = common.json ? (try? c.searchDetailed(pokemon, limit: 1))?.first.flatMap { $0.match == "exact" ? $0.entry : nil } : nil
+            let named = common.json ? c.exactEntry(pokemon) : nil
             return (path, named)
         }
         if common.json {
@@ -213,6 +212,14 @@ struct Sprite: ParsableCommand {
                                 ("query", .string(pokemon)), ("sprite_path", .string(path))]).print()
         }
         print(Output.safe(path))
+    }
+}
+
+extension PokedexClient {
+    /// Which Pokémon "No. 25" or "Pikachu" named, for --json: the exact match, from memory by
+    /// the time a command asks (its own call resolved it).
+    func exactEntry(_ pokemon: String) -> ListEntry? {
+        (try? searchDetailed(pokemon, limit: 1))?.first.flatMap { $0.match == "exact" ? $0.entry : nil }
     }
 }
 

@@ -177,6 +177,8 @@ struct Pokedexd: ParsableCommand {
         // sandbox. Beside the binary only: TEXTDOMAINDIR would choose what Landlock lets it read.
         let localeDirectory = Words.localeDirectory(environment: [:])
         let words = Words.gettext(localeDirectory: localeDirectory)
+        // A caller's language's words (a family's conditions in `LocalizedDetail`), from the same folder.
+        let catalogues = Catalogues(directory: localeDirectory)
         // Confined before any other thread exists (Landlock binds the calling thread and what it starts).
         config.sandbox = confine
             ? Landlock.apply(Landlock.policy(config, caFile: caFile, localeDirectory: localeDirectory,
@@ -224,7 +226,7 @@ struct Pokedexd: ParsableCommand {
                                          decoder: LibPNGDecoder(), notifier: notifier,
                                          launcher: SessionLauncher(environment: ProcessInfo.processInfo.environment, units: units,
                                                                            confined: confined, loop: loop, log: log),
-                                         words: words, log: log)
+                                         words: words, languageWords: { catalogues.words($0) }, log: log)
             let server = PokedexBusServer(loop: loop, service: service, idleTimeout: idle, log: log)
             try server.start(on: bus)
             service.start()

@@ -1,4 +1,5 @@
 import Glibc
+import PokedexProcess
 import PokedexBusServer
 import PokedexCore
 import PokedexEventLoop

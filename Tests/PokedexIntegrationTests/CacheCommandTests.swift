@@ -38,6 +38,11 @@ final class CacheCommandTests: DaemonTestCase {
         _ = try waitFor("records on disk", seconds: 10) { paths.allSatisfy { FileIO.fileInfo(v1 + $0) != nil } ? true : nil }
     }
 
+    /// The families of those Pokémon (their chains' ids), written after their callers were answered.
+    func waitForFamilies(_ chains: [Int]) throws {
+        _ = try waitFor("families on disk", seconds: 10) { chains.allSatisfy { FileIO.fileInfo(v1 + "records/evolution_\($0).rec") != nil } ? true : nil }
+    }
+
     func flip(_ path: String) throws {
         var d = try Data(contentsOf: URL(fileURLWithPath: path))
         d[d.count - 4] ^= 0x5A
@@ -53,6 +58,7 @@ final class CacheCommandTests: DaemonTestCase {
         let c = try PokedexClient()
         for id in 1...6 { _ = try c.detail(String(id)) }
         try waitForRecords(1...6)
+        try waitForFamilies([1, 2])
         try flip(v1 + "records/pokemon_2.rec")
         try Data(count: 200).write(to: URL(fileURLWithPath: v1 + "records/species_5.rec"))
         try truncate(v1 + "sprites/3.png")
@@ -64,7 +70,7 @@ final class CacheCommandTests: DaemonTestCase {
 
         let r = try json("cache", "verify")
         print("pokectl cache verify --json: \(r)")
-        XCTAssertEqual(r["checked"] as? Int, 24, "13 records (list, 6 pokemon, 6 species), 5 sprites and 6 animated ones")
+        XCTAssertEqual(r["checked"] as? Int, 26, "15 records (list, 6 pokemon, 6 species, 2 families), 5 sprites and 6 animated ones")
         XCTAssertEqual(r["damaged"] as? Int, 4)
         XCTAssertEqual(r["repaired"] as? Int, 4)
         XCTAssertEqual(r["failed"] as? Int, 0)
@@ -83,7 +89,7 @@ final class CacheCommandTests: DaemonTestCase {
         let human = try pokectl("cache", "verify")
         print("pokectl cache verify:\n\(human.out)")
         XCTAssertEqual(human.status, 0, human.err)
-        XCTAssertTrue(human.out.hasPrefix("checked 24 cached items: none damaged"), human.out)
+        XCTAssertTrue(human.out.hasPrefix("checked 26 cached items: none damaged"), human.out)
     }
 
     func testVerifySaysWhatCouldNotBeFetchedAgainAndExits3() throws {
@@ -107,6 +113,7 @@ final class CacheCommandTests: DaemonTestCase {
         for id in 1...4 { _ = try c.detail(String(id)) }
         _ = try c.search("type:fire", limit: 5)
         try waitForRecords(1...4)
+        try waitForFamilies([1, 2])
         _ = try waitFor("the filters on disk", seconds: 10) { FileIO.fileInfo(v1 + "records/meta_search-filters.rec") }
 
         let s = try json("cache", "stats")
@@ -114,7 +121,8 @@ final class CacheCommandTests: DaemonTestCase {
         func bytes(_ match: (String) -> Bool) -> Int { disk.filter { match($0.key) }.values.reduce(0, +) }
         func count(_ match: (String) -> Bool) -> Int { disk.keys.filter(match).count }
         let kinds = try XCTUnwrap(s["kinds"] as? [String: [String: Any]])
-        XCTAssertEqual(Set(kinds.keys), ["list", "pokemon", "species", "filters", "names", "sprites", "animated_sprites", "shiny_sprites", "other"])
+        XCTAssertEqual(Set(kinds.keys), ["list", "pokemon", "species", "filters", "names", "evolution_chains", "sprites", "animated_sprites",
+                                         "shiny_sprites", "cries", "other"])
         let expected: [String: (count: Int, bytes: Int)] = [
             "list": (1, bytes { $0 == "records/index_pokemon.rec" }),
             "pokemon": (4, bytes { $0.hasPrefix("records/pokemon_") }),
@@ -123,7 +131,10 @@ final class CacheCommandTests: DaemonTestCase {
             // Each type's names, kept from the filters' bodies.
             "names": (count { $0.hasPrefix("records/names-type_") }, bytes { $0.hasPrefix("records/names-") }),
             "sprites": (count { $0.hasSuffix(".png") }, bytes { $0.hasSuffix(".png") || $0.hasPrefix("records/sprite_") }),
+            // Bulbasaur's and Charmander's.
+            "evolution_chains": (2, bytes { $0.hasPrefix("records/evolution_") }),
             "animated_sprites": (4, bytes { $0.hasSuffix("-animated.gif") || $0.hasPrefix("records/sprite-animated_") }),
+            "cries": (0, 0),
             "other": (0, 0),
         ]
         XCTAssertGreaterThan(count { $0.hasPrefix("records/names-type_") }, 0, "the types' names are on disk")

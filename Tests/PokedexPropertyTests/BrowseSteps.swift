@@ -43,10 +43,32 @@ enum BrowseSteps {
     }
 
     static func detail(_ id: Int, name: String) -> PokemonDetail {
-        PokemonDetail(id: UInt32(truncatingIfNeeded: id), name: name, height: UInt32(id % 30), weight: UInt32(id * 7 % 9999),
-                      types: id % 2 == 0 ? ["grass", "poison"] : ["fire"], abilities: ["overgrow"],
-                      stats: [PokemonRecord.Stat(name: "hp", value: UInt32(id % 255))], spritePath: id % 2 == 0 ? "/cache/d.png" : "",
-                      favorite: id % 3 == 0, genus: "Seed Pokémon", flavorText: String(repeating: "words and more words ", count: id % 9))
+        var d = PokemonDetail(id: UInt32(truncatingIfNeeded: id), name: name, height: UInt32(id % 30), weight: UInt32(id * 7 % 9999),
+                              types: id % 2 == 0 ? ["grass", "poison"] : ["fire"], abilities: ["overgrow"],
+                              stats: [PokemonRecord.Stat(name: "hp", value: UInt32(id % 255))], spritePath: id % 2 == 0 ? "/cache/d.png" : "",
+                              favorite: id % 3 == 0, genus: "Seed Pokémon", flavorText: String(repeating: "words and more words ", count: id % 9))
+        d.evolution = family(id)
+        d.matchups = id % 4 == 0 ? [] : [TypeMatchup(type: "water", typeName: "Water", multiplier: 2),
+                                        TypeMatchup(type: "grass", typeName: "Gräs\u{301}", multiplier: 0.25)]
+        return d
+    }
+
+    /// A family for Pokémon `id`: none, a line it is in, a tree of nine (Eevee's), one it is
+    /// not in, or one with hostile names and long conditions.
+    static func family(_ id: Int) -> [EvolutionMember] {
+        let i = UInt32(truncatingIfNeeded: id)
+        func m(_ id: UInt32, _ from: UInt32, _ name: String, _ trigger: String) -> EvolutionMember {
+            EvolutionMember(id: id, name: "mon-\(id)", displayName: name, from: from, triggerKind: from == 0 ? "" : "level-up", trigger: trigger)
+        }
+        switch id % 5 {
+        case 0: return []
+        case 1: return [m(i &+ 1, 0, "First", ""), m(i, i &+ 1, "Middle", "Level 16"), m(i &+ 2, i, "Last", "Use a Fire Stone")]
+        case 2: return [m(i, 0, "Eevee", "")] + (1...8).map { m(i &+ UInt32($0), i, "Branch \($0)", "High friendship, knowing a Fairy move") }
+        case 3: return [m(i &+ 10, 0, "Other", ""), m(i &+ 11, i &+ 10, "Another", "Trade")]
+        default:
+            return [m(i, 0, "😀😀😀😀😀😀😀😀😀😀😀😀", ""), m(i &+ 1, i, "\u{1B}[2Jmon", String(repeating: "ｗｉｄｅ ", count: 40)),
+                    m(i &+ 2, i &+ 99, "orphan", "special")]
+        }
     }
 
     /// The event a step stands for, given the model it meets (a search answer names the
@@ -162,6 +184,14 @@ enum BrowseSteps {
             out.append("layout \(m.layout.width)×\(m.layout.height)")
         }
         if m.mode == .detail, m.detail == nil, m.detailLoading == nil { out.append("detail mode with nothing shown or coming") }
+        if let s = m.familySelection {
+            if m.mode != .detail || m.detail == nil { out.append("a family member picked with no card shown") }
+            if let d = m.detail, !(0..<d.evolution.count).contains(s) { out.append("family member \(s) of \(d.evolution.count)") }
+        } else if m.mode == .detail, let d = m.detail, d.evolution.count > 1 {
+            out.append("a card with a family and no member picked")
+        }
+        if m.mode != .detail, !m.cardHistory.isEmpty { out.append("cards to go back to, on the grid") }
+        if m.cardHistory.count > BrowseModel.maxCardHistory { out.append("\(m.cardHistory.count) cards to go back to") }
         if case .search(let q) = m.source, q.isEmpty { out.append("a search for nothing") }
         return out
     }

@@ -131,6 +131,10 @@ struct BodyGen {
         m += maybe("forms") { g in g.list { g in g.resource() } }
         m += maybe("species") { g in g.resource() }
         m += maybe("moves") { g in g.list({ g in g.value() }, 8) }
+        m += maybe("cries") { g in
+            g.chance(0.1) ? "null" : g.object(g.maybe("latest") { g in g.chance(0.2) ? "null" : g.string("https://raw.githubusercontent.com/x/25.ogg") }
+                + g.maybe("legacy") { g in g.chance(0.2) ? "null" : g.string("https://x/legacy/25.ogg") })
+        }
         m += maybe("sprites") { g in
             var s = g.maybe("front_default") { g in g.string("https://raw.githubusercontent.com/x/25.png") }
             s += g.maybe("front_shiny") { g in g.string("https://raw.githubusercontent.com/x/shiny/25.png") }
@@ -155,6 +159,9 @@ struct BodyGen {
         m += maybe("genera") { g in g.list { g in g.languageText("genus") } }
         m += maybe("flavor_text_entries") { g in g.list({ g in g.languageText("flavor_text") }, 8) }
         m += maybe("names") { g in g.list { g in g.languageText("name") } }
+        m += maybe("evolution_chain") { g in
+            g.chance(0.1) ? "null" : g.object(g.maybe("url") { g in g.chance(0.2) ? "null" : g.string(["https://pokeapi.co/api/v2/evolution-chain/67/", "x/0/", "/", "evolution-chain/99999999999/"][g.int(0...3)]) })
+        }
         return Array(object(m).utf8)
     }
 

@@ -85,7 +85,9 @@ enum ReferenceDecoding {
         var stats: [StatEntry]
         var sprites: Sprites?
         var species: NamedResource?
+        var cries: Cries?
     }
+    struct Cries: Decodable { var latest: String?; var legacy: String? }
 
     /// Decodes `GET /pokemon/{id}`.
     static func pokemon(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> PokemonRecord {
@@ -103,7 +105,8 @@ enum ReferenceDecoding {
             animatedSpriteURL: p.sprites?.versions?.genV?.blackWhite?.animated?.front_default,
             // "" where the API names none; nil is left to records kept before shiny sprites were.
             shinySpriteURL: p.sprites?.front_shiny ?? "",
-            speciesURL: p.species?.url, formURL: p.forms?.first?.url)
+            speciesURL: p.species?.url, formURL: p.forms?.first?.url,
+            cryURL: p.cries?.latest ?? p.cries?.legacy ?? "")
     }
 
     struct SpeciesBody: Decodable {
@@ -115,7 +118,9 @@ enum ReferenceDecoding {
         var genera: [Genus]?
         var flavor_text_entries: [Flavor]?
         var names: [Name]?
+        var evolution_chain: ChainLink?
     }
+    struct ChainLink: Decodable { var url: String? }
 
     /// Decodes `GET /pokemon-species/{id}`.
     static func species(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> SpeciesRecord {
@@ -135,7 +140,8 @@ enum ReferenceDecoding {
             if !text.isEmpty { names[n.language.name] = text }
         }
         return SpeciesRecord(id: s.id, name: name, genus: genera["en"] ?? "", flavorText: flavors["en"] ?? "", names: names,
-                             genera: genera, flavorTexts: flavors)
+                             genera: genera, flavorTexts: flavors,
+                             evolutionChainID: s.evolution_chain?.url.flatMap { $0.split(separator: "/").last.flatMap { UInt32($0) } })
     }
 
     struct Name: Decodable { var name: String; var language: NamedResource }

@@ -22,28 +22,6 @@ final class DetailCardTests: XCTestCase {
         spritePath: "", favorite: false, genus: "Flame Pokémon",
         flavorText: "Spits fire that is hot enough to melt boulders. Known to cause forest fires unintentionally.")
 
-    func snapshot(_ name: String, _ lines: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-        let dir = URL(fileURLWithPath: "\(file)").deletingLastPathComponent().appendingPathComponent("Snapshots")
-        let url = dir.appendingPathComponent(name + ".txt")
-        let text = lines.joined(separator: "\n") + "\n"
-        if ProcessInfo.processInfo.environment["UPDATE_SNAPSHOTS"] == "1" {
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            try text.write(to: url, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOf: url, encoding: .utf8)
-        if text != expected {
-            let got = text.split(separator: "\n", omittingEmptySubsequences: false)
-            let want = expected.split(separator: "\n", omittingEmptySubsequences: false)
-            let first = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, want.count)
-            XCTFail("\(name) differs from Snapshots/\(name).txt at line \(first + 1):\n got: \(first < got.count ? got[first] : "<end>")\nwant: \(first < want.count ? want[first] : "<end>")\n(UPDATE_SNAPSHOTS=1 accepts the new rendering)", file: file, line: line)
-        }
-    }
-
-    func assertFits(_ lines: [String], _ width: Int, file: StaticString = #filePath, line: UInt = #line) {
-        for l in lines { XCTAssertLessThanOrEqual(TerminalText.width(l), width, "too wide: \(l)", file: file, line: line) }
-    }
-
     func testTruecolorAt80Columns() throws {
         let lines = DetailCard(detail: Self.pikachu, image: sampleSprite(), width: 80, mode: .truecolor).render()
         assertFits(lines, 80)
@@ -193,5 +171,30 @@ final class TerminalColourTests: XCTestCase {
         XCTAssertEqual(TerminalText.wrap(String(repeating: "x", count: 25), to: 10), ["xxxxxxxxxx", "xxxxxxxxxx", "xxxxx"])
         XCTAssertEqual(TerminalText.truncate("Lightning Rod", to: 8), "Lightni…")
         XCTAssertEqual(TerminalText.width("\u{1B}[1mピカチュウ\u{1B}[0m"), 10)
+    }
+}
+
+/// Snapshots under `Snapshots/` and the width check, for every card test.
+extension XCTestCase {
+    func snapshot(_ name: String, _ lines: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let dir = URL(fileURLWithPath: "\(file)").deletingLastPathComponent().appendingPathComponent("Snapshots")
+        let url = dir.appendingPathComponent(name + ".txt")
+        let text = lines.joined(separator: "\n") + "\n"
+        if ProcessInfo.processInfo.environment["UPDATE_SNAPSHOTS"] == "1" {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        if text != expected {
+            let got = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let want = expected.split(separator: "\n", omittingEmptySubsequences: false)
+            let first = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, want.count)
+            XCTFail("\(name) differs from Snapshots/\(name).txt at line \(first + 1):\n got: \(first < got.count ? got[first] : "<end>")\nwant: \(first < want.count ? want[first] : "<end>")\n(UPDATE_SNAPSHOTS=1 accepts the new rendering)", file: file, line: line)
+        }
+    }
+
+    func assertFits(_ lines: [String], _ width: Int, file: StaticString = #filePath, line: UInt = #line) {
+        for l in lines { XCTAssertLessThanOrEqual(TerminalText.width(l), width, "too wide: \(l)", file: file, line: line) }
     }
 }

@@ -23,6 +23,10 @@ It serves hand-written bodies shaped like PokeAPI's for a few dozen Pokémon:
                                            {name, url}} for every Pokémon the list has, its id the
                                            Pokémon's: the real names for the forms in FORMS (deoxys-attack,
                                            venusaur-mega), empty lists for the default forms
+  GET /api/v2/evolution-chain/{id}/        every real family (evolution-chains.json, tools/gen-mock-chains.py:
+                                           every trigger kind, Eevee's eight branches, three stages) in
+                                           PokeAPI's shape, every detail key present; a species body names
+                                           its chain (`evolution_chain`) for every species of the file
   GET /api/v2/language/                    {count, results: [{name, url}]}: PokeAPI's 14 languages
   GET /api/v2/language/{id|name}/          {id, name, iso639, iso3166, official, names}
   (`names` and `form_names` are PokeAPI's [{name, language: {name, url}}], real texts from pokeapi.co's
@@ -30,6 +34,9 @@ It serves hand-written bodies shaped like PokeAPI's for a few dozen Pokémon:
   GET /sprites/{id}.png                    a real 8x8 PNG, one colour per id
   GET /sprites/anim/{id}.gif               a real 2-frame 8x8 GIF (forms past 10000 have none)
   GET /sprites/shiny/{id}.png              the shiny sprite: 8x8, the default's colour inverted
+  GET /cries/{id}.ogg                      the cry a pokemon body names (`cries.latest`, on the sprite host;
+                                           forms name none): every one cry.ogg, 0.35 s of a rising tone in Ogg
+                                           Vorbis (sox synth 0.35 sine 660:1320, oggenc -q 0)
 with ETag / If-None-Match (304), Cache-Control max-age, gzip when asked, keep-alive.
 Absolute URLs in bodies use the request's Host header: http://HOST, or https://HOST when the
 mock serves TLS itself (--tls-cert) or the request says X-Forwarded-Proto: https (a TLS front
@@ -65,8 +72,8 @@ Control (not PokeAPI):
                    "public, max-age=VALUE" too: a string ("inf", "nan", "-1", "1e9", "abc") as
                    it is, a number as the JSON spelled it
   GET  /__stats    JSON: by_kind counts (pokemon-list, pokemon, pokemon-species, filters: /type and
-                   /generation, names: /ability, /stat, /pokemon-form and /language, sprite,
-                   animated-sprite, other; every kind but other can draw a fault_*), requests,
+                   /generation, names: /ability, /stat, /pokemon-form and /language, evolution-chain, sprite,
+                   animated-sprite, cry, other; every kind but other can draw a fault_*), requests,
                    gzip, not_modified, connections, user_agents, if_none_match, faults (by kind), abandoned, by_listener ({api,
                    sprites}: requests each listener took), in_flight (GETs being answered now,
                    control and stats requests aside) and max_in_flight (the most at once since
@@ -453,6 +460,8 @@ def pokemon_body(base, ident, name):
                     "versions": {"generation-v": {"black-white": {"animated": {
                         "front_default": f"{sprites}/sprites/anim/{ident}.gif" if ident < 10000 else None}}}}},
         "species": {"name": name.split("-")[0], "url": f"{base}/api/v2/pokemon-species/{species_id}/"},
+        # On the sprite host, as PokeAPI's are on raw.githubusercontent.com; forms have none here.
+        "cries": {"latest": f"{sprites}/cries/{ident}.ogg" if ident < 10000 else None, "legacy": None},
         "moves": [{"move": {"name": f"move-{m}", "url": f"{base}/api/v2/move/{m}/"}} for m in range(50)],
     }
 
@@ -461,6 +470,51 @@ def localized(base, texts):
     """{language: text} as PokeAPI lists it: [{"name", "language": {"name", "url"}}], in order."""
     return [{"name": text, "language": {"name": lang, "url": f"{base}/api/v2/language/{LANGUAGES[lang][0]}/"}}
             for lang, text in texts.items()]
+
+
+# Every family, from PokeAPI's data (tools/gen-mock-chains.py): chain id → its first link.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "evolution-chains.json"), encoding="utf-8") as _f:
+    CHAINS = {c["id"]: c["chain"] for c in json.load(_f)}
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "cry.ogg"), "rb") as _f:
+    CRY = _f.read()
+SPECIES_CHAIN = {}
+def _index_chain(cid, link):
+    SPECIES_CHAIN[link[1]] = cid
+    for child in link[3]:
+        _index_chain(cid, child)
+for _cid, _link in CHAINS.items():
+    _index_chain(_cid, _link)
+
+# Every key of an evolution_details entry, as PokeAPI sends it when unset.
+DETAIL_DEFAULTS = {"base_form": None, "evolved_form": None, "gender": None, "held_item": None, "is_default": True, "item": None,
+                   "known_move": None, "known_move_type": None, "location": None, "min_affection": None, "min_beauty": None,
+                   "min_damage_taken": None, "min_happiness": None, "min_level": None, "min_move_count": None, "min_steps": None,
+                   "near_special_rock": False, "needs_multiplayer": False, "needs_overworld_rain": False, "party_species": None,
+                   "party_type": None, "region": None, "relative_physical_stats": None, "time_of_day": "", "trade_species": None,
+                   "trigger": None, "turn_upside_down": False, "used_move": None, "version_group": None}
+RESOURCE_KINDS = {"held_item": "item", "item": "item", "known_move": "move", "used_move": "move", "known_move_type": "type",
+                  "party_type": "type", "location": "location", "party_species": "pokemon-species",
+                  "trade_species": "pokemon-species", "region": "region", "trigger": "evolution-trigger"}
+
+
+def chain_body(base, cid):
+    """GET /evolution-chain/{id}: the family in PokeAPI's shape."""
+    def link(l):
+        name, sid, details, children = l
+        out_details = []
+        for d in details:
+            e = dict(DETAIL_DEFAULTS)
+            for k, v in d.items():
+                if k == "version_group":
+                    e[k] = {"name": f"version-group-{v}", "url": f"{base}/api/v2/version-group/{v}/"}
+                elif k in RESOURCE_KINDS:
+                    e[k] = {"name": v, "url": f"{base}/api/v2/{RESOURCE_KINDS[k]}/{v}/"}
+                else:
+                    e[k] = v
+            out_details.append(e)
+        return {"evolution_details": out_details, "evolves_to": [link(c) for c in children], "is_baby": False,
+                "species": {"name": name, "url": f"{base}/api/v2/pokemon-species/{sid}/"}}
+    return {"baby_trigger_item": None, "chain": link(CHAINS[cid]), "id": cid}
 
 
 def species_body(base, ident, name, hostile=False):
@@ -478,6 +532,8 @@ def species_body(base, ident, name, hostile=False):
                   {"name": real["names"]["ja-hrkt"] if real else name, "language": {"name": "ja-hrkt", "url": ""}}]
                  + ([{"name": "Glurak", "language": {"name": "de", "url": ""}}] if ident == 6 else []),
     }
+    if ident in SPECIES_CHAIN:
+        body["evolution_chain"] = {"url": f"{base}/api/v2/evolution-chain/{SPECIES_CHAIN[ident]}/"}
     if ident in TABLE_NAMES:
         body["names"] = localized(base, {k: v for k, v in TABLE_NAMES[ident].items() if k in LANGUAGES})
     if ident in EVERY_GENERA:
@@ -755,6 +811,10 @@ class Handler(BaseHTTPRequestHandler):
             kind = "filters"
         elif re.match(r"^/api/v2/(ability|stat|pokemon-form|language)(/|$)", url.path):
             kind = "names"
+        elif url.path.startswith("/api/v2/evolution-chain/"):
+            kind = "evolution-chain"
+        elif url.path.startswith("/cries/"):
+            kind = "cry"
         elif url.path.startswith("/sprites/anim/"):
             kind = "animated-sprite"
         elif url.path.startswith("/sprites/"):
@@ -837,6 +897,11 @@ class Handler(BaseHTTPRequestHandler):
             if body is None:
                 return self.send(404, b"Not Found", "text/plain")
             return self.send(200, self.sized(kind, (hostile_json if s["hostile"] else dumps)(body)))
+        m = re.match(r"^/api/v2/evolution-chain/(\d+)/?$", url.path)
+        if m:
+            if int(m.group(1)) not in CHAINS:
+                return self.send(404, b"Not Found", "text/plain")
+            return self.send(200, self.sized(kind, dumps(chain_body(base, int(m.group(1))))))
         m = re.match(r"^/api/v2/(pokemon|pokemon-species)/([^/]+)/?$", url.path)
         if m:
             found = lookup(m.group(2).lower())
@@ -873,6 +938,10 @@ class Handler(BaseHTTPRequestHandler):
             i = int(m.group(1))
             return self.send(200, self.sized(kind, png((255 - (i * 37) % 256, 255 - (i * 91) % 256, 255 - (i * 53) % 256))),
                              "image/png")
+        m = re.match(r"^/cries/(\d+)\.ogg$", url.path)
+        if m:
+            # Every cry is the same short synthetic one (cry.ogg: 0.35 s, a rising tone, Vorbis).
+            return self.send(200, self.sized(kind, CRY), "audio/ogg")
         m = re.match(r"^/sprites/anim/(\d+)\.gif$", url.path)
         if m:
             if s["hostile"] and int(m.group(1)) == GIF_LIE_ID:

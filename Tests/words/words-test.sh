@@ -91,12 +91,14 @@ print(" ".join(sorted(found)))
 PY
 english_only() { python3 "$TMP/english_only.py" "$@"; }
 
-# Identifiers the data has (Pokémon, types) and words no language translates.
+# Identifiers the data has (Pokémon, types; the items of Pikachu's family, named from PokeAPI's
+# identifiers: the service has no item resource to name them from) and words no language translates.
 identifiers=$(pokectl list --json --per-page 100 | jq -r '.entries[].name' | tr '\n-' '  ')
 ALLOWED="$identifiers electric fire flying grass normal poison water pokectl pokedexd pokedex pokémon pokeapi json
 kitty sixel tmux auto always never blocks truecolor dumb api landlock tcp abi subcommand
-browse list show search fav unfav favs sprite status sync cache stats verify clear watch widget help
-columns language property value gif png github fetch pipe widgets waybar polybar conky newest random idle true"
+browse list show search fav unfav favs sprite cry status sync cache stats verify clear watch widget help
+columns language property value gif png github fetch pipe widgets waybar polybar conky newest random idle true
+thunder stone"
 
 # 1. The pseudo-language: nothing outside ⟦…⟧ is an English word.
 run_all xx LANG=de_DE.UTF-8 LANGUAGE=xx LC_ALL= LC_MESSAGES= TEXTDOMAINDIR="$TMP/locale"

@@ -8,6 +8,8 @@ enum CacheItem: Hashable, Sendable {
     case names(NamedKind, String)
     /// A Pokémon's form record (`form/{id}`).
     case form(UInt32)
+    /// An evolution family (`evolution/{chain id}`).
+    case evolution(UInt32)
     /// A sprite's image file.
     case sprite(UInt32, SpriteVariant)
     /// A sprite's metadata record (`sprite/{id}`, `sprite-animated/{id}`, `sprite-shiny/{id}`).
@@ -41,6 +43,7 @@ enum CacheItem: Hashable, Sendable {
             if APIRoutes.pokemonKey(id) == key { return .pokemon(id) }
             if APIRoutes.speciesKey(id) == key { return .species(id) }
             if APIRoutes.formKey(id) == key { return .form(id) }
+            if APIRoutes.evolutionKey(id) == key { return .evolution(id) }
         }
         for kind in NamedKind.allCases {
             let prefix = APIRoutes.namesKey(kind, "")
@@ -58,9 +61,11 @@ enum CacheItem: Hashable, Sendable {
         case .species: return .species
         case .filters: return .filters
         case .names, .form: return .names
+        case .evolution: return .evolutionChains
         case .sprite(_, .still), .spriteMeta(_, .still): return .sprites
         case .sprite(_, .animated), .spriteMeta(_, .animated): return .animatedSprites
         case .sprite(_, .shiny), .spriteMeta(_, .shiny): return .shinySprites
+        case .sprite(_, .cry), .spriteMeta(_, .cry): return .cries
         case .otherRecord, .orphan: return .other
         }
     }

@@ -105,7 +105,7 @@ final class CacheMaintenance: Sendable {
         for file in try store.listing() {
             let item = item(file)
             switch item {
-            case .index, .pokemon, .species, .filters, .names, .form, .otherRecord:
+            case .index, .pokemon, .species, .filters, .names, .form, .evolution, .otherRecord:
                 // Length, checksum and key; a damaged record is removed by the reading.
                 let whole = store.readRecord(file.name) != nil
                 if case .otherRecord = item, !whole {
@@ -200,8 +200,10 @@ final class CacheMaintenance: Sendable {
                 let record = try await records.pokemon(named(id))
                 guard let url = record.formURL else { throw PokedexError.notFound("the API names no form for \(record.name) any more") }
                 _ = try await loader.refetch(APIRoutes.formKey(id), url: url, .names)
+            case .evolution(let id): _ = try await loader.refetch(APIRoutes.evolutionKey(id), url: routes.evolutionChain(id), .evolution)
             case .sprite(let id, .still): _ = try await sprites.ensure(named(id))
             case .sprite(let id, .shiny): _ = try await sprites.ensureShiny(named(id))
+            case .sprite(let id, .cry): _ = try await sprites.ensureCry(named(id))
             case .sprite(let id, .animated):
                 let record = try await records.pokemon(named(id))
                 guard let url = record.animatedSpriteURL else {
@@ -227,6 +229,7 @@ final class CacheMaintenance: Sendable {
         case .filters: return store.readRecord(ResourceLoader.filtersKey) != nil
         case .names(let kind, let name): return store.readRecord(APIRoutes.namesKey(kind, name)) != nil
         case .form(let id): return store.readRecord(APIRoutes.formKey(id)) != nil
+        case .evolution(let id): return store.readRecord(APIRoutes.evolutionKey(id)) != nil
         case .sprite(let id, let variant): return sprites.cache(variant).checkOnDisk(id) != nil
         case .spriteMeta, .otherRecord, .orphan: return true
         }
@@ -241,6 +244,7 @@ final class CacheMaintenance: Sendable {
         case .filters: return ResourceLoader.filtersKey
         case .names(let kind, let name): return APIRoutes.namesKey(kind, name)
         case .form(let id): return APIRoutes.formKey(id)
+        case .evolution(let id): return APIRoutes.evolutionKey(id)
         case .sprite(let id, let variant): return sprites.cache(variant).fileName(id)
         case .spriteMeta(let id, let variant): return sprites.cache(variant).metaKey(id)
         case .otherRecord(let key): return key

@@ -30,6 +30,7 @@ enum CachedResource: Sendable {
     case species(SpeciesRecord)
     /// A type's, an ability's, a stat's or a form's names.
     case names(NamesRecord)
+    case evolution(EvolutionChainRecord)
 }
 
 /// The memory tier: compact records, bounded in bytes, least recently used first out.

@@ -62,6 +62,17 @@ extension ResourceKind where Record == NamesRecord {
     })
 }
 
+extension ResourceKind where Record == EvolutionChainRecord {
+    static let evolution = ResourceKind(noun: "evolution-chain", decodeBody: APIDecoding.evolutionChain, wrap: { .evolution($0) }, unwrap: {
+        if case .evolution(let v) = $0 { return v } else { return nil }
+    }, isWellFormed: { c in
+        c.members.count <= APIDecoding.maxFamilyMembers && c.members.allSatisfy { m in
+            APIName.isValid(m.name) && m.conditions.count <= APIDecoding.maxConditions
+                && m.conditions.allSatisfy { APIName.isValid($0.trigger) && $0.identifiers.allSatisfy(APIName.isValid) }
+        }
+    })
+}
+
 /// Reads through the tiers: memory, then disk, then the network, and writes back down.
 /// A stale entry is answered at once and revalidated in the background with its ETag.
 /// Concurrent loads of one key make one request.

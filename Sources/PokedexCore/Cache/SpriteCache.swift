@@ -38,6 +38,11 @@ struct SpriteKind: Sendable {
                                      isWhole: { PNGCheck.isValid($0, maxSide: maxPNGSide) }, dimensions: PNGCheck.dimensions,
                                      maxSide: maxPNGSide, hasColor: false, body: .png)
 
+    /// A Pokémon's cry, `{id}-cry.ogg`: sound, not a picture, kept the same way (a file a
+    /// player opens by path, with its metadata record).
+    static let cryOGG = SpriteKind(fileSuffix: "-cry.ogg", metaPrefix: "cry/", noun: "cry",
+                                   isWhole: OggCheck.isValid, dimensions: { _ in nil }, maxSide: 0, hasColor: false, body: .ogg)
+
     /// ``maxSide`` of the still sprites (default and shiny).
     static let maxPNGSide = 512
     /// ``maxSide`` of the animated ones.
@@ -58,6 +63,8 @@ enum SpriteVariant: Hashable, Sendable, CaseIterable {
     case animated
     /// The shiny front sprite.
     case shiny
+    /// The cry (`cries.latest`): not a picture, but kept as the sprites are.
+    case cry
 }
 
 /// Sprites as plain image files in the disk tier, because widgets load them by path.

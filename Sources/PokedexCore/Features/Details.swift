@@ -1,20 +1,26 @@
 import PokedexNetwork
 
-/// `Detail`: a Pokémon's record, species, sprites and favorite state in one answer.
+/// `Detail`: a Pokémon's record, species, sprites, favorite state, family and matchups in one answer.
 final class Details: Sendable {
     private let records: Records
     private let sprites: Sprites
     private let favorites: FavoritesBook
     private let terms: Terms
+    private let evolutions: Evolutions
     /// The service's language: the display name of a `Detail` asked without one.
     private let language: String
+    /// The service's own words in a language (the family's conditions).
+    private let words: @Sendable (String) -> Words
 
-    init(records: Records, sprites: Sprites, favorites: FavoritesBook, terms: Terms, language: String) {
+    init(records: Records, sprites: Sprites, favorites: FavoritesBook, terms: Terms, evolutions: Evolutions, language: String,
+         words: @escaping @Sendable (String) -> Words) {
         self.records = records
         self.sprites = sprites
         self.favorites = favorites
         self.terms = terms
+        self.evolutions = evolutions
         self.language = language
+        self.words = words
     }
 
     /// The detail if memory has every part of it, else nil. `language`: the display texts in
@@ -30,11 +36,17 @@ final class Details: Sendable {
             animated = known
         }
         guard case .some(let species) = records.cachedSpecies(for: record) else { return nil }
+        var family: EvolutionChainRecord?
+        if let chain = Self.chainID(record, species: species) {
+            guard case .some(let cached) = evolutions.cachedFamily(chain) else { return nil }
+            family = cached
+        }
         var detail = make(record, species: species, spritePath: path, animatedPath: animated)
         if let language {
             guard let localized = terms.localizeFromMemory(record, language: language) else { return nil }
             localize(&detail, record, species: species, localized, language)
         }
+        addFamilyAndMatchups(&detail, record, species: species, family: family, language: language)
         return detail
     }
 
@@ -42,6 +54,12 @@ final class Details: Sendable {
     func load(_ item: PokemonIndex.Item, language: String? = nil) async throws(PokedexError) -> PokemonDetail {
         let record = try await records.pokemon(item)
         async let species = records.species(for: record)
+        // The bundled table names the family of every species of its day: asked beside the species.
+        let knownChain = Self.chainID(record, species: nil)
+        async let bundledFamily = withPriority(.optional) { () async -> EvolutionChainRecord? in
+            guard let knownChain else { return nil }
+            return await evolutions.family(knownChain)
+        }
         // The sprites and the names of things are worth a try, not a wait on a host that is down.
         async let sprite = withPriority(.optional) { await sprites.stillPathIfAny(record) }
         async let animated = withPriority(.optional) { await sprites.animatedPathIfAny(record) }
@@ -53,6 +71,14 @@ final class Details: Sendable {
         if let language, let localized = await localized {
             localize(&detail, record, species: await species, localized, language)
         }
+        // Whether the cry is on disk (it is fetched only when played): known from here on, so
+        // the warm answer says it too.
+        _ = sprites.cry.pathOnDisk(record.id)
+        var family = await bundledFamily
+        if knownChain == nil, let chain = Self.chainID(record, species: await species) {
+            family = await withPriority(.optional) { await evolutions.family(chain) }
+        }
+        addFamilyAndMatchups(&detail, record, species: await species, family: family, language: language)
         // The parts above stand in "" for what failed; a cancelled call is not answered with that.
         if Task.isCancelled { throw .unavailable("the details of \(item.name) were cancelled before they were complete") }
         return detail
@@ -66,6 +92,24 @@ final class Details: Sendable {
         d.typeNames = t.types
         d.abilityNames = t.abilities
         d.statNames = t.stats
+    }
+
+    /// The family's chain of a Pokémon, from the bundled table or its species' record.
+    static func chainID(_ r: PokemonRecord, species: SpeciesRecord?) -> UInt32? {
+        Evolutions.speciesID(of: r).flatMap { Evolutions.chainID(speciesID: $0, species: species) }
+    }
+
+    /// The family (names in the answer's language, conditions in its words: English for
+    /// `Detail`) and the matchups of the Pokémon's own types (a form's: Alolan Raichu's Psychic).
+    private func addFamilyAndMatchups(_ d: inout PokemonDetail, _ r: PokemonRecord, species: SpeciesRecord?,
+                                      family: EvolutionChainRecord?, language: String?) {
+        if let family {
+            d.evolution = Evolutions.members(family, language: language ?? self.language,
+                                             words: language.map(words) ?? .english, species: species)
+        }
+        d.matchups = TypeChart.matchups(r.types, language: language ?? "en")
+        // The cry where it is on disk; it is fetched only when played (`CryPath`).
+        d.cryPath = sprites.cry.knownPath(r.id) ?? ""
     }
 
     /// `Detail`'s answer: English texts, and the name in the service's language.

@@ -30,6 +30,17 @@ final class Records: Sendable {
         }
     }
 
+    /// The `pokemon` record fetched again whole (a record kept before a field was read).
+    func refetchPokemon(_ item: PokemonIndex.Item) async throws(PokedexError) -> PokemonRecord {
+        do {
+            let record = try await loader.refetch(APIRoutes.pokemonKey(item.id), url: routes.pokemon(item.id), .pokemon)
+            pattern.learn(from: record)
+            return record
+        } catch {
+            throw PokedexError.wrap(error, context: ServiceMessages.format(ServiceMessages.noDetails, item.name, String(item.id)))
+        }
+    }
+
     /// The `pokemon` record if memory has it; never waits.
     func cachedPokemon(_ id: UInt32) -> PokemonRecord? {
         loader.cached(APIRoutes.pokemonKey(id), url: routes.pokemon(id), .pokemon)

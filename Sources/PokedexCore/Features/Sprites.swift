@@ -55,17 +55,19 @@ final class Sprites: Sendable {
     let still: SpriteCache
     let animated: SpriteCache
     let shiny: SpriteCache
+    let cry: SpriteCache
     private let records: Records
     private let pattern: SpriteURLPattern
     private let log: Logger
     /// One body at a time per unreachable host, to learn whether bodies name it.
     private let learning = SingleFlight<String, Void>()
 
-    init(still: SpriteCache, animated: SpriteCache, shiny: SpriteCache, records: Records, pattern: SpriteURLPattern,
+    init(still: SpriteCache, animated: SpriteCache, shiny: SpriteCache, cry: SpriteCache, records: Records, pattern: SpriteURLPattern,
          log: @escaping Logger) {
         self.still = still
         self.animated = animated
         self.shiny = shiny
+        self.cry = cry
         self.records = records
         self.pattern = pattern
         self.log = log
@@ -77,6 +79,7 @@ final class Sprites: Sendable {
         case .still: return still
         case .animated: return animated
         case .shiny: return shiny
+        case .cry: return cry
         }
     }
 
@@ -173,6 +176,21 @@ final class Sprites: Sendable {
     }
 
     /// The animated GIF's path, fetched on demand; "" where the API names none or it cannot be had now.
+    /// The cry's path, fetching it if needed (`CryPath`): from the URL the record names; a
+    /// record kept before cries were read is fetched again for it, once.
+    func ensureCry(_ item: PokemonIndex.Item) async throws(PokedexError) -> String {
+        let onDisk = cry.pathOnDisk(item.id)
+        if !onDisk.isEmpty { return onDisk }
+        var record = try await records.pokemon(item)
+        if record.cryURL == nil { record = try await records.refetchPokemon(item) }
+        guard let url = record.cryURL, !url.isEmpty else { throw .notFound(ServiceMessages.format(ServiceMessages.noCry, item.name)) }
+        do {
+            return try await cry.ensure(item.id, url: url)
+        } catch {
+            throw PokedexError.wrap(error, context: ServiceMessages.format(ServiceMessages.cryUnavailable, item.name))
+        }
+    }
+
     func animatedPathIfAny(_ record: PokemonRecord) async -> String {
         await pathIfAny(in: animated, record.id, url: record.animatedSpriteURL, for: record.name)
     }

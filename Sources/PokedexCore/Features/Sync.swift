@@ -2,7 +2,7 @@ import PokedexLocks
 import PokedexNetwork
 
 /// `Sync`: everything a person needs offline: every list entry, every detail (pokemon and
-/// species), every default sprite, and the names of every type, ability, stat and form, so a
+/// species), every default sprite, every evolution family, and the names of every type, ability, stat and form, so a
 /// `LocalizedDetail` in any language answers offline too. What is already on disk is skipped, so an
 /// interrupted sync resumes where it stopped. Concurrent calls join the one running.
 final class Sync: Sendable {
@@ -10,6 +10,7 @@ final class Sync: Sendable {
     private let records: Records
     private let sprites: Sprites
     private let terms: Terms
+    private let evolutions: Evolutions
     private let search: SearchEngine
     private let workers: Int
     private let log: Logger
@@ -28,12 +29,13 @@ final class Sync: Sendable {
     static let retryPauses: [Double] = [1, 2, 4, 8, 15, 30, 30]
 
     /// - Parameter report: told of every step, for the `SyncProgress` and `SyncState` properties.
-    init(catalog: Catalog, records: Records, sprites: Sprites, terms: Terms, search: SearchEngine, workers: Int,
+    init(catalog: Catalog, records: Records, sprites: Sprites, terms: Terms, evolutions: Evolutions, search: SearchEngine, workers: Int,
          clock: any PokedexClock, log: @escaping Logger, report: @escaping @Sendable (SyncProgress) -> Void) {
         self.catalog = catalog
         self.records = records
         self.sprites = sprites
         self.terms = terms
+        self.evolutions = evolutions
         self.search = search
         self.workers = max(1, workers)
         self.clock = clock
@@ -108,7 +110,7 @@ final class Sync: Sendable {
         return failed.withLock { $0 } + (Task.isCancelled ? Array(items.dropFirst(min(items.count, next.withLock { $0 }))) : [])
     }
 
-    /// Detail, species and sprite of one Pokémon, from disk if there (revalidated when stale:
+    /// Detail, species, sprite and family of one Pokémon, from disk if there (revalidated when stale:
     /// a 304 costs no body), else fetched.
     private func syncOne(_ item: PokemonIndex.Item) async -> Bool {
         guard let record = try? await records.pokemon(item, fresh: true) else { return false }
@@ -120,8 +122,16 @@ final class Sync: Sendable {
         // The names of its types, abilities, stats and form: each fetched once for every Pokémon,
         // and a name that cannot be had is made from its identifier, so it does not fail the Pokémon.
         async let named = terms.localize(record, language: "en")
-        let (haveSpecies, haveSprite, _) = await (species, sprite, named)
-        return haveSpecies && haveSprite
+        // Its family, once for all its members (the loader joins them); a species the bundled
+        // table does not know names its family in its record.
+        let knownChain = Details.chainID(record, species: nil)
+        async let family: Bool = if let knownChain { await evolutions.keep(knownChain) } else { true }
+        let (haveSpecies, haveSprite, _, haveFamily) = await (species, sprite, named, family)
+        guard haveSpecies, haveSprite, haveFamily else { return false }
+        if knownChain == nil, let chain = Details.chainID(record, species: records.speciesOnHand(for: record)) {
+            return await evolutions.keep(chain)
+        }
+        return true
     }
 
     /// Keeps the progress; tells the bus at most every 1% (and at the start and the end), so a

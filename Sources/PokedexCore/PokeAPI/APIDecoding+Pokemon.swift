@@ -3,16 +3,19 @@
 /// stepped over (``JSONReader``).
 extension APIDecoding {
     private static let pokemonKeys = JSONReader.Keys("id", "name", "forms", "height", "weight", "types", "abilities",
-                                                     "stats", "sprites", "species")
+                                                     "stats", "sprites", "species", "cries")
+    private static let cryKeys = JSONReader.Keys("latest", "legacy")
     private static let typeSlotKeys = JSONReader.Keys("slot", "type")
     private static let abilitySlotKeys = JSONReader.Keys("slot", "ability")
-    private static let speciesKeys = JSONReader.Keys("id", "name", "genera", "flavor_text_entries", "names")
+    private static let speciesKeys = JSONReader.Keys("id", "name", "genera", "flavor_text_entries", "names", "evolution_chain")
+    private static let urlKeys = JSONReader.Keys("url")
 
     /// Decodes `GET /pokemon/{id}`.
     public static func pokemon(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> PokemonRecord {
         var id: UInt32?, ownName: String?, forms: [NamedResource]?, height: UInt32?, weight: UInt32?
         var types: [(slot: Int, name: String)]?, abilities: [(slot: Int, name: String)]?, stats: [(name: String, value: UInt32)]?
         var sprites: (still: String?, shiny: String?, animated: String?)?, species: NamedResource?
+        var cries: (latest: String?, legacy: String?) = (nil, nil)
         try reading(body) { (r) throws(JSONReader.Failure) in
             try r.object(pokemonKeys) { (k, r) throws(JSONReader.Failure) in
                 switch k {
@@ -25,7 +28,12 @@ extension APIDecoding {
                 case 6: abilities = try r.slots(abilitySlotKeys)
                 case 7: stats = try r.stats()
                 case 8: sprites = try r.null() ? nil : r.sprites()
-                default: species = try r.null() ? nil : r.namedResource()
+                case 9: species = try r.null() ? nil : r.namedResource()
+                default:
+                    if try r.null() { return }
+                    try r.object(cryKeys) { (k, r) throws(JSONReader.Failure) in
+                        if k == 0 { cries.latest = try r.optionalString() } else { cries.legacy = try r.optionalString() }
+                    }
                 }
             }
             for (key, present) in [("id", id != nil), ("name", ownName != nil), ("types", types != nil),
@@ -47,7 +55,9 @@ extension APIDecoding {
             animatedSpriteURL: sprites?.animated,
             // "" where the API names none; nil is left to records kept before shiny sprites were.
             shinySpriteURL: sprites?.shiny ?? "",
-            speciesURL: species?.url, formURL: forms?.first?.url)
+            speciesURL: species?.url, formURL: forms?.first?.url,
+            // "" where the API names none; nil is left to records kept before cries were.
+            cryURL: cries.latest ?? cries.legacy ?? "")
     }
 
     /// Texts in one language, as the API lists them: `{"genus": …, "language": {…}}`.
@@ -59,7 +69,7 @@ extension APIDecoding {
     /// Decodes `GET /pokemon-species/{id}`.
     public static func species(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> SpeciesRecord {
         var id: UInt32?, ownName: String?
-        var genera: [LanguageText]?, flavors: [LanguageText]?, names: [LanguageText]?
+        var genera: [LanguageText]?, flavors: [LanguageText]?, names: [LanguageText]?, chainURL: String?
         try reading(body) { (r) throws(JSONReader.Failure) in
             try r.object(speciesKeys) { (k, r) throws(JSONReader.Failure) in
                 switch k {
@@ -67,7 +77,10 @@ extension APIDecoding {
                 case 1: ownName = try r.string()
                 case 2: genera = try r.null() ? nil : r.languageTexts("genus", only: shown)
                 case 3: flavors = try r.null() ? nil : r.languageTexts("flavor_text", only: shown)
-                default: names = try r.null() ? nil : r.languageTexts("name")
+                case 4: names = try r.null() ? nil : r.languageTexts("name")
+                default:
+                    if try r.null() { return }
+                    try r.object(urlKeys) { (_, r) throws(JSONReader.Failure) in chainURL = try r.optionalString() }
                 }
             }
             if id == nil { throw r.missing("id") }
@@ -89,7 +102,8 @@ extension APIDecoding {
             if !text.isEmpty { localized[n.language] = text }
         }
         return SpeciesRecord(id: id, name: name, genus: generaByLanguage["en"] ?? "", flavorText: flavorsByLanguage["en"] ?? "",
-                             names: localized, genera: generaByLanguage, flavorTexts: flavorsByLanguage)
+                             names: localized, genera: generaByLanguage, flavorTexts: flavorsByLanguage,
+                             evolutionChainID: chainURL.flatMap(trailingID))
     }
 }
 

@@ -11,6 +11,7 @@ struct APIRoutes: Sendable {
     func type(_ name: String) -> String { api + "/type/\(name)/" }
     var generationList: String { api + "/generation/?limit=100" }
     func generation(_ name: String) -> String { api + "/generation/\(name)/" }
+    func evolutionChain(_ id: UInt32) -> String { api + "/evolution-chain/\(id)/" }
 
     /// A type's, an ability's or a stat's resource, read for its names.
     func named(_ kind: NamedKind, _ name: String) -> String { api + "/\(kind.rawValue)/\(name)/" }
@@ -22,4 +23,6 @@ struct APIRoutes: Sendable {
     static func namesKey(_ kind: NamedKind, _ name: String) -> String { "names-\(kind.rawValue)/\(name)" }
     /// The `pokemon-form` of Pokémon `id` (its own id at the API may differ).
     static func formKey(_ id: UInt32) -> String { "form/\(id)" }
+    /// An evolution family, by its chain's id at the API.
+    static func evolutionKey(_ id: UInt32) -> String { "evolution/\(id)" }
 }

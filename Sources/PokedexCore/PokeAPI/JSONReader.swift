@@ -122,6 +122,14 @@ struct JSONReader {
         return true
     }
 
+    /// `true` or `false`.
+    mutating func bool() throws(Failure) -> Bool {
+        if peek == UInt8(ascii: "t") { try literal("true"); return true }
+        guard peek == UInt8(ascii: "f") else { throw fail("not true or false") }
+        try literal("false")
+        return false
+    }
+
     // MARK: - Values
 
     mutating func string() throws(Failure) -> String { try string(stringToken()) }

@@ -51,6 +51,15 @@ enum BundledNames {
         return out
     }()
 
+    /// A species' id by its default Pokémon's identifier ("remoraid"), as an evolution condition
+    /// names a species; nil where the table has none by that name.
+    static func speciesID(named name: String) -> UInt32? { speciesByIdentifier[name] }
+    private static let speciesByIdentifier: [String: UInt32] = {
+        var out: [String: UInt32] = [:]
+        for (id, e) in entries where e.isSpecies { out[e.identifier] = id }
+        return out
+    }()
+
     /// The species of `species`' evolution family, itself included, in Pokédex order; just
     /// itself where the table knows none.
     static func family(of species: UInt32) -> [UInt32] {

@@ -36,6 +36,8 @@ public final class PokedexService: Sendable {
     let launcher: (any DesktopLauncher)?
     /// What the desktop's search providers ask.
     let desktop: DesktopSearch
+    /// Evolution families, for `Detail` and `Sync`.
+    let evolutions: Evolutions
     let log: Logger
     /// The service's own words (notifications, KRunner's actions), in the session's language.
     let words: Words
@@ -46,10 +48,13 @@ public final class PokedexService: Sendable {
     ///   - decoder: reads sprites' pixels for their dominant colour; nil leaves `color` empty.
     ///   - notifier: shows favorites changes on the desktop; nil shows nothing.
     ///   - words: the notifications' own words, in the session's language.
+    ///   - languageWords: the service's own words in a caller's language (a PokeAPI code): a
+    ///     family's conditions in `LocalizedDetail`.
     public init(configuration: ServiceConfiguration, client: any HTTPClient, store: any CacheStore,
                 favorites: FavoritesBook, clock: any PokedexClock = SystemClock(),
                 decoder: (any ImageDecoder)? = nil, notifier: (any DesktopNotifier)? = nil,
-                launcher: (any DesktopLauncher)? = nil, words: Words = .english, log: @escaping Logger = { _, _ in }) {
+                launcher: (any DesktopLauncher)? = nil, words: Words = .english,
+                languageWords: @escaping @Sendable (String) -> Words = { _ in .english }, log: @escaping Logger = { _, _ in }) {
         self.notifier = notifier
         self.launcher = launcher
         self.configuration = configuration
@@ -79,11 +84,15 @@ public final class PokedexService: Sendable {
             still: SpriteCache(store: store, fetcher: fetcher, clock: clock, decoder: decoder, log: log),
             animated: SpriteCache(kind: .animatedGIF, store: store, fetcher: fetcher, clock: clock, decoder: nil, log: log),
             shiny: SpriteCache(kind: .shinyPNG, store: store, fetcher: fetcher, clock: clock, decoder: nil, log: log),
+            cry: SpriteCache(kind: .cryOGG, store: store, fetcher: fetcher, clock: clock, decoder: nil, log: log),
             records: records, pattern: pattern, log: log)
         self.sprites = sprites
         let terms = Terms(loader: loader, routes: routes, log: log)
         self.terms = terms
-        let details = Details(records: records, sprites: sprites, favorites: favorites, terms: terms, language: configuration.language)
+        let evolutions = Evolutions(loader: loader, routes: routes, log: log)
+        self.evolutions = evolutions
+        let details = Details(records: records, sprites: sprites, favorites: favorites, terms: terms, evolutions: evolutions,
+                              language: configuration.language, words: languageWords)
         self.details = details
         let rows = Rows(sprites: sprites, favorites: favorites)
         self.rows = rows
@@ -95,7 +104,7 @@ public final class PokedexService: Sendable {
         self.health = health
         let events = ServiceEvents()
         self.events = events
-        syncing = Sync(catalog: catalog, records: records, sprites: sprites, terms: terms, search: search,
+        syncing = Sync(catalog: catalog, records: records, sprites: sprites, terms: terms, evolutions: evolutions, search: search,
                        workers: configuration.syncParallel, clock: clock, log: log) { events.emit(.sync($0)) }
         maintenance = CacheMaintenance(configuration: configuration, store: store, loader: loader, catalog: catalog,
                                        records: records, sprites: sprites, search: search, prefetch: prefetch,
@@ -221,6 +230,11 @@ public final class PokedexService: Sendable {
     /// `SpritePath(pokemon)`: fetches the default sprite if needed and returns its path.
     public func spritePath(_ query: String) -> Answer<String> {
         .later { [self] () throws(PokedexError) in try await sprites.ensure(try await resolve(query)) }
+    }
+
+    /// `CryPath(pokemon)`: fetches the cry if needed and returns its path.
+    public func cryPath(_ query: String) -> Answer<String> {
+        .later { [self] () throws(PokedexError) in try await sprites.ensureCry(try await resolve(query)) }
     }
 
     /// `RandomSprite(favorites, shiny_chance)`: a Pokémon at random among those whose sprite

@@ -42,5 +42,9 @@ public enum BrowseEffect: Equatable, Sendable {
     case toggleFavorite(name: String)
     case loadFavorites
     case spritePath(id: UInt32, name: String)
+    /// Play this Pokémon's cry (a card opened with the sound on).
+    case playCry(name: String)
+    /// The sound was turned on or off: remember it for the next browse.
+    case soundChanged(on: Bool)
     case quit
 }

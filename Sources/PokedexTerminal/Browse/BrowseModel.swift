@@ -35,6 +35,16 @@ public struct BrowseModel: Sendable {
     public internal(set) var detail: PokemonDetail?
     /// The name whose detail is on its way.
     public internal(set) var detailLoading: String?
+    /// The family member picked on the card (an index into its `evolution`): ← → move it, Enter
+    /// opens its card. Nil where the card shows no family.
+    public internal(set) var familySelection: Int?
+    /// The cards a family member's card was opened from, newest last: Esc goes back to them,
+    /// then to the grid.
+    public internal(set) var cardHistory: [String] = []
+    /// Whether a card plays its Pokémon's cry when it opens (`s` turns it off and on).
+    public internal(set) var soundOn = true
+    /// The most cards kept to go back to: a family is at most a few members deep.
+    static let maxCardHistory = 32
     public internal(set) var selected = 0
     /// The first grid row on screen.
     public internal(set) var top = 0
@@ -55,7 +65,8 @@ public struct BrowseModel: Sendable {
 
     /// `open`: a Pokémon (name or number) whose card shows first, with the grid behind it
     /// (Esc): what the desktop's search opens on the row a person chose.
-    public init(query: String = "", open: String? = nil) {
+    public init(query: String = "", open: String? = nil, sound: Bool = true) {
+        soundOn = sound
         if !query.isEmpty {
             self.query = query
             source = .search(query)
@@ -173,8 +184,10 @@ public struct BrowseModel: Sendable {
             guard mode == .detail, detailLoading == d.name || detailLoading == String(d.id) else { break }
             detail = d
             detailLoading = nil
+            familySelection = d.evolution.count > 1 ? d.ownFamilyIndex ?? 0 : nil
+            if soundOn { out.append(.playCry(name: d.name)) }
         case .detailFailed(let why):
-            if mode == .detail { mode = .grid; detailLoading = nil }
+            if mode == .detail { closeCard() }
             note(why, .other)
         case .favorites(let list):
             favorites = list

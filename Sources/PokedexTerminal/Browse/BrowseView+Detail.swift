@@ -21,18 +21,23 @@ extension BrowseView {
     func card(width: Int, height: Int) -> (lines: [String], picture: Placement?)? {
         guard let d = model.detail, width >= Self.minimumCardWidth, height >= 4 else { return nil }
         let cardWidth = width - 2, fits = height - 1 - Self.cardTop  // the lines above the status line
+        let picked = model.familySelection
         if pictures != .none, !d.spritePath.isEmpty,
            let room = cardPicture(d.spritePath, min(DetailCard.imageColumns, cardWidth), DetailCard.imageColumns / 2) {
-            let card = DetailCard(detail: d, image: nil, width: cardWidth, mode: mode, graphic: room, words: words).renderWithRoom()
-            // Only where the whole picture is on the screen: one placed lower would scroll it.
-            if card.pictureLine + room.rows <= fits {
+            let card = DetailCard(detail: d, image: nil, width: cardWidth, mode: mode, graphic: room, words: words, selectedMember: picked)
+                .renderWithRoomMarkingSelection()
+            // Only where the whole picture is on the screen (one placed lower would scroll it),
+            // and so is the family member picked.
+            if card.pictureLine + room.rows <= fits, (card.selectedLine ?? 0) < fits - 1 {
                 let p = Placement(spritePath: d.spritePath, x: 1, y: Self.cardTop + card.pictureLine, columns: room.columns, rows: room.rows)
                 return (Array(card.lines.prefix(fits)), p)
             }
         }
         let card = DetailCard(detail: d, image: d.spritePath.isEmpty ? nil : image(d.spritePath), width: cardWidth, mode: mode,
-                              words: words).render()
-        return (Array(card.prefix(fits)), nil)
+                              words: words, selectedMember: picked).renderMarkingSelection()
+        // A card taller than the screen scrolls as far as the member picked, and a line under it.
+        let offset = card.selectedLine.map { max(0, min(card.lines.count - fits, $0 - fits + 2)) } ?? 0
+        return (Array(card.lines.dropFirst(offset).prefix(fits)), nil)
     }
 
     /// The narrowest window the detail card is drawn in.
@@ -45,8 +50,9 @@ extension BrowseView {
         return [
             ("← ↑ ↓ → / h j k l", t.tr("move")), ("PgUp PgDn", t.tr("a screen up or down")), ("Home End / g G", t.tr("first, last")),
             (t.tr("wheel, click"), t.tr("scroll, select; click again to open")), ("Enter", t.tr("open the detail")),
+            (t.tr("← → in a card"), t.tr("its family; Enter opens one")),
             ("Esc, Backspace", t.tr("back to the grid (Esc: back to the whole list)")), ("/", t.tr("search as you type; Enter keeps it")),
-            ("f", t.tr("favorite on or off")), ("F", t.tr("favorites only, or all again")), ("?", t.tr("these keys")), ("q, Ctrl-C", t.tr("quit")),
+            ("f", t.tr("favorite on or off")), ("s", t.tr("cries on or off")), ("F", t.tr("favorites only, or all again")), ("?", t.tr("these keys")), ("q, Ctrl-C", t.tr("quit")),
         ]
     }()
 

@@ -147,7 +147,10 @@ public struct BrowseView {
         let keys: String
         switch model.mode {
         case .searching: keys = words.tr("type to search · ⏎ keep · Esc all")
-        case .detail: keys = words.tr("Esc back · f favorite · q quit")
+        case .detail:
+            let sound = model.soundOn ? words.tr("s sound off") : words.tr("s sound on")
+            keys = (model.familySelection == nil ? words.tr("Esc back · f favorite · q quit")
+                : words.tr("← → family · Enter open · Esc back · f favorite · q quit")) + " · " + sound
         case .help: keys = words.tr("any key: back")
         case .grid: keys = words.tr("⏎ open  / search  f fav  F favs  ? keys  q quit")
         }

@@ -85,7 +85,7 @@ struct BrowseLoop {
     let graphics: TileGraphics
 
     init(query: String, open: String?, mode: ColorMode, graphics: TileGraphics) {
-        model = BrowseModel(query: query, open: open)
+        model = BrowseModel(query: query, open: open, sound: BrowseSound.remembered(Terminal.environment))
         self.mode = mode
         self.graphics = graphics
         writer = ScreenWriter(mode: mode)
@@ -198,7 +198,8 @@ struct BrowseLoop {
             // Jitter: windows opened together (or the service's signal to all of them) do not retry in step.
             case .retryPage(let offset, let after): pageTimers[offset] = monotonic() + Double.random(in: after / 2...after)
             case .loadPage: lanes["pages"]!.submit(effect)
-            case .spritePath: lanes["sprites"]!.submit(effect)
+            case .spritePath, .playCry: lanes["sprites"]!.submit(effect)
+            case .soundChanged(let on): BrowseSound.remember(on, Terminal.environment)
             case .search, .searchMore, .loadDetail, .toggleFavorite, .loadFavorites: lanes["actions"]!.submit(effect)
             }
         }

@@ -119,7 +119,13 @@ final class Lane: Sendable {
                 return .event(.favorites(favorites))
             case .spritePath(let id, let name):
                 return .event(.sprite(id: id, path: try c.spritePath(name)))
-            case .scheduleSearch, .retryPage, .quit:
+            case .playCry(let name):
+                // The card is on screen already; the cry follows it, or one line says why not.
+                if case .silent(let why) = CryPlayer.play(try c.call(Pokedex1.cryPath, name), environment: Terminal.environment) {
+                    return .event(.failed(why))
+                }
+                return .event(.failed(""))
+            case .scheduleSearch, .retryPage, .quit, .soundChanged:
                 return .event(.failed(""))
             }
         } catch {
@@ -133,7 +139,7 @@ final class Lane: Sendable {
             case .loadPage(let offset): return .event(.pageFailed(offset: offset, error.message))
             case .search(_, let generation), .searchMore(_, let generation, _): return .event(.searchFailed(generation: generation, error.message))
             case .loadDetail: return .event(.detailFailed(error.message))
-            case .spritePath: return .event(.failed(""))  // the placeholder stays; nothing to say
+            case .spritePath, .playCry: return .event(.failed(""))  // the placeholder stays, or no cry: nothing to say
             default: return .event(.failed(error.message))
             }
         }

@@ -60,6 +60,21 @@ do {
             ping.append((now() - t) * 1e6)
         }
         print("listpage_p50_us=\(Int(percentile(page, 0.5))) listpage_p99_us=\(Int(percentile(page, 0.99))) ping_p50_us=\(Int(percentile(ping, 0.5))) ping_p99_us=\(Int(percentile(ping, 0.99)))")
+    case "detail-rtt":
+        // A warm Detail (the card, with its family and matchups) over the bus, against Ping, interleaved.
+        let n = Int(args.count > 2 ? args[2] : "2000") ?? 2000
+        let name = args.count > 3 ? args[3] : "charizard"
+        for _ in 0..<200 { _ = try c.detail(name); try c.ping() }  // warm up
+        var detail: [Double] = [], ping: [Double] = []
+        for _ in 0..<n {
+            var t = now()
+            _ = try c.detail(name)
+            detail.append((now() - t) * 1e6)
+            t = now()
+            try c.ping()
+            ping.append((now() - t) * 1e6)
+        }
+        print("detail_p50_us=\(Int(percentile(detail, 0.5))) detail_p99_us=\(Int(percentile(detail, 0.99))) ping_p50_us=\(Int(percentile(ping, 0.5))) ping_p99_us=\(Int(percentile(ping, 0.99)))")
     case "search-rtt":
         // Search over the bus for a mix of queries (prefix, typo, other language, filter), against Ping.
         let n = Int(args.count > 2 ? args[2] : "2000") ?? 2000

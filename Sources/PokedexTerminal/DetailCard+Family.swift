@@ -1,0 +1,169 @@
+import PokedexModels
+
+/// The card's lower part: the evolution family (a line of names, or a small tree where it
+/// branches, each step with its condition) and the matchups as type badges grouped by
+/// multiplier. Under ``triggersWidth`` columns the conditions are left out first.
+extension DetailCard {
+    /// Below this width the family is names alone.
+    public static let triggersWidth = 60
+
+    /// The family and the matchups, in lines of at most `width` columns, and the line of the
+    /// member picked; none where the service gave neither (an older service).
+    func familyAndMatchups(width: Int) -> (lines: [String], selected: Int?) {
+        var out: [String] = []
+        var selected: Int?
+        if detail.evolution.count > 1 {
+            let f = family(width: width)
+            out += [""] + f.lines
+            selected = f.selected.map { $0 + 1 }
+        }
+        if !detail.matchups.isEmpty {
+            out += [""] + matchups(width: width)
+        }
+        return (out, selected)
+    }
+
+    // MARK: The family
+
+    /// Whether `m` is the card's own Pokémon: its species, or the species of its form
+    /// ("raichu-alola" is Raichu's).
+    func isOwn(_ m: EvolutionMember) -> Bool { detail.ownFamilyIndex.map { detail.evolution[$0].id == m.id } ?? false }
+
+    /// A member's name as the card shows it: bold for the card's own, in reverse video (and
+    /// after "▸" without colour) for the one picked.
+    func shown(_ name: String, _ m: EvolutionMember) -> String {
+        if let s = selectedMember, s < detail.evolution.count, detail.evolution[s].id == m.id {
+            return mode == .none ? "▸" + name : painter.attribute(name, isOwn(m) ? "1;7" : "7")
+        }
+        return isOwn(m) ? painter.bold(name) : name
+    }
+
+    /// "Evolution" and the family under it, and the line of the member picked.
+    func family(width: Int) -> (lines: [String], selected: Int?) {
+        let members = detail.evolution
+        let branches = Dictionary(grouping: members.filter { $0.from != 0 }, by: \.from).values.contains { $0.count > 1 }
+        let head = painter.dim(words.tr("Evolution"))
+        let body = branches ? tree(members, width: width) : line(members, width: width)
+        return ([head] + body.lines, body.selected.map { $0 + 1 })
+    }
+
+    /// A family without branches: `Charmander → Charmeleon (Level 16) → Charizard (Level 36)`,
+    /// broken before an arrow where it does not fit.
+    func line(_ members: [EvolutionMember], width: Int) -> (lines: [String], selected: Int?) {
+        let triggers = width >= Self.triggersWidth
+        var pieces: [String] = []
+        for (i, m) in members.enumerated() {
+            var piece = (i == 0 ? "" : "→ ") + shown(plainName(m), m)
+            if triggers, !m.trigger.isEmpty { piece += " " + painter.dim("(" + m.trigger + ")") }
+            pieces.append(piece)
+        }
+        let flowed = flow(pieces, width: width, indent: 2, continuation: 4)
+        // The line the picked member's piece went to.
+        guard let s = selectedMember, s < members.count else { return (flowed.lines, nil) }
+        return (flowed.lines, flowed.lineOfPiece[s])
+    }
+
+    /// A family that branches, as a tree (`├─`, `└─`), each member's condition beside it and
+    /// wrapped under itself.
+    func tree(_ members: [EvolutionMember], width: Int) -> (lines: [String], selected: Int?) {
+        // Preorder from the first member, children in the chain's order.
+        var rows: [(prefix: String, member: EvolutionMember)] = []
+        var visited = Set<UInt32>()
+        func visit(_ m: EvolutionMember, prefix: String, childPrefix: String) {
+            guard visited.insert(m.id).inserted else { return }
+            rows.append((prefix, m))
+            let children = members.filter { $0.from == m.id && $0.id != m.id }
+            for (i, c) in children.enumerated() {
+                let last = i == children.count - 1
+                visit(c, prefix: childPrefix + (last ? "└─ " : "├─ "), childPrefix: childPrefix + (last ? "   " : "│  "))
+            }
+        }
+        for root in members where root.from == 0 || !members.contains(where: { $0.id == root.from }) {
+            visit(root, prefix: "  ", childPrefix: "  ")
+        }
+        // A plain card marks the picked member with "▸": room for it.
+        let marker = mode == .none && selectedMember != nil ? 1 : 0
+        let nameColumn = min((rows.map { TerminalText.width($0.prefix) + TerminalText.width(plainName($0.member)) }.max() ?? 0) + marker,
+                             width / 2)
+        let triggerWidth = width - nameColumn - 2
+        var out: [String] = []
+        var selected: Int?
+        for (prefix, m) in rows {
+            let picked = selectedMember.map { $0 < members.count && members[$0].id == m.id } ?? false
+            if picked { selected = out.count }
+            let name = TerminalText.truncate(plainName(m), to: max(1, nameColumn - TerminalText.width(prefix) - (picked ? marker : 0)))
+            let shown = shown(name, m)
+            guard width >= Self.triggersWidth, !m.trigger.isEmpty, triggerWidth >= 10 else {
+                out.append(prefix + shown)
+                continue
+            }
+            let padded = prefix + shown + String(repeating: " ", count: max(0, nameColumn - TerminalText.width(prefix + shown)))
+            // The lines under a member go on with its branch's rule.
+            let under = TerminalText.pad(String(prefix.map { $0 == "├" ? "│" : ($0 == "└" || $0 == "─" ? " " : $0) }), to: nameColumn)
+            for (i, part) in TerminalText.wrap(m.trigger, to: triggerWidth).enumerated() {
+                out.append((i == 0 ? padded : under) + "  " + painter.dim(part))
+            }
+        }
+        return (out, selected)
+    }
+
+    func plainName(_ m: EvolutionMember) -> String { m.displayName.isEmpty ? PokemonNames.display(m.name) : m.displayName }
+
+    // MARK: The matchups
+
+    /// "Weak to ×4 Rock ×2 Water Electric", "Resists …", "Immune to …", and that abilities are not counted.
+    func matchups(width: Int) -> [String] {
+        let groups: [(label: String, multipliers: [Double])] = [
+            (words.tr("Weak to"), [4, 2]), (words.tr("Resists"), [0.5, 0.25]), (words.tr("Immune to"), [0]),
+        ]
+        let label = min(max(12, (groups.map { TerminalText.width($0.label) }.max() ?? 0) + 2), max(12, width / 3))
+        var out: [String] = []
+        for (name, multipliers) in groups {
+            var pieces: [String] = []
+            for m in multipliers {
+                let types = detail.matchups.filter { $0.multiplier == m }
+                guard !types.isEmpty else { continue }
+                // The multiplier goes with its first badge, never alone at a line's end.
+                let badges = types.map { badge($0.type, named: $0.typeName) }
+                pieces.append(painter.bold(TypeMatchup.label(m)) + " " + badges[0])
+                pieces += badges.dropFirst()
+            }
+            guard !pieces.isEmpty else { continue }
+            var lines = flow(pieces, width: width - label, indent: 0, continuation: 0).lines
+            lines[0] = painter.dim(TerminalText.pad(TerminalText.truncate(name, to: label - 1), to: label)) + lines[0]
+            for i in lines.indices.dropFirst() { lines[i] = String(repeating: " ", count: label) + lines[i] }
+            out += lines
+        }
+        let note = words.tr("Abilities such as Levitate are not counted.")
+        out += TerminalText.wrap(note, to: width).map(painter.dim)
+        return out
+    }
+
+    /// Pieces (which may hold colour) laid out with a space between them, a new line where the
+    /// next does not fit; a piece wider than a line is cut.
+    func flow(_ pieces: [String], width: Int, indent: Int, continuation: Int) -> (lines: [String], lineOfPiece: [Int]) {
+        var lines: [String] = []
+        var lineOfPiece: [Int] = []
+        var line = String(repeating: " ", count: indent), used = indent, empty = true
+        for piece in pieces {
+            var piece = piece
+            var w = TerminalText.width(piece)
+            if !empty, used + 1 + w > width {
+                lines.append(line)
+                line = String(repeating: " ", count: continuation)
+                used = continuation
+                empty = true
+            }
+            if used + w > width {
+                piece = TerminalText.truncate(TerminalText.plain(piece), to: max(1, width - used))
+                w = TerminalText.width(piece)
+            }
+            line += (empty ? "" : " ") + piece
+            used += (empty ? 0 : 1) + w
+            empty = false
+            lineOfPiece.append(lines.count)
+        }
+        if !empty { lines.append(line) }
+        return (lines, lineOfPiece)
+    }
+}

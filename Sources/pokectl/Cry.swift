@@ -1,0 +1,37 @@
+import ArgumentParser
+import PokedexBusClient
+import PokedexModels
+
+/// `pokectl cry POKEMON`: the cry, through the desktop's sound server, without waiting for it.
+struct Cry: ParsableCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "cry",
+        abstract: tr("Play a Pokémon's cry through the desktop's sound server."),
+        discussion: tr("The service fetches the cry once (PokeAPI's latest, Ogg Vorbis) and keeps it with the sprites. It plays through PipeWire (pw-play) or PulseAudio (paplay), else libcanberra (canberra-gtk-play), in the background: the command returns at once. With no sound server it says so and exits 3.\nJSON: {\"id\", \"pokemon\", \"cry_path\", \"played\": the player, or null, \"why\": why not, or null}")) }
+
+    @Argument(help: ArgumentHelp(tr("A name or number."))) var pokemon: String
+    @Flag(help: ArgumentHelp(tr("Only print the cry's path; play nothing."))) var pathOnly = false
+    @OptionGroup var common: Common
+
+    func run() throws {
+        let (path, resolved) = try withClient { c throws(BusError) in
+            let path = try c.call(Pokedex1.cryPath, pokemon)
+            let named = common.json ? c.exactEntry(pokemon) : nil
+            return (path, named)
+        }
+        let outcome: CryPlayer.Outcome? = pathOnly ? nil : CryPlayer.play(path, environment: Terminal.environment)
+        if common.json {
+            var played: JSON = .null, why: JSON = .null
+            if case .playing(let player)? = outcome { played = .string(player) }
+            if case .silent(let reason)? = outcome { why = .string(reason) }
+            JSON.object([("id", resolved.map { .int($0.id) } ?? .null), ("pokemon", .string(resolved?.name ?? pokemon)),
+                         ("cry_path", .string(path)), ("played", played), ("why", why)]).print()
+        } else if pathOnly {
+            print(Output.safe(path))
+        }
+        if case .silent(let reason)? = outcome {
+            if !common.json { printError("pokectl: " + reason) }
+            throw Failure.silent(.unavailable)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import PokedexBusClient
+import PokedexLocale
+import PokedexModels
+import PokedexProtocol
+import XCTest
+
+/// The family and the matchups over the bus: what they cost (one request a family, once), that
+/// they read offline after a restart, and the service's words in a caller's language.
+final class FamilyTests: DaemonTestCase {
+    func testTheFamilyCostsOneRequestOnceAndTheMatchupsNone() throws {
+        try h.startDaemon(["--no-prefetch", "--notify=no"])
+        let c = try PokedexClient()
+        let charizard = try c.detail("charizard")
+        XCTAssertEqual(charizard.evolution.map(\.name), ["charmander", "charmeleon", "charizard"])
+        XCTAssertEqual(charizard.evolution.map(\.trigger), ["", "Level 16", "Level 36"])
+        XCTAssertEqual(charizard.evolution.map(\.from), [0, 4, 5])
+        XCTAssertEqual(charizard.evolution.map(\.triggerKind), ["", "level-up", "level-up"])
+        let m = Dictionary(uniqueKeysWithValues: charizard.matchups.map { ($0.type, $0.multiplier) })
+        XCTAssertEqual(m["rock"], 4)
+        XCTAssertEqual(m["water"], 2)
+        XCTAssertEqual(m["electric"], 2)
+        XCTAssertEqual(m["ground"], 0)
+        XCTAssertEqual(m["grass"], 0.25)
+        XCTAssertEqual(m["bug"], 0.25)
+        XCTAssertNil(m["normal"])
+        XCTAssertEqual(try h.requests("evolution-chain"), 1, "one request for the family")
+        XCTAssertEqual(try h.requests("filters"), 0, "the matchups need no type resource")
+        // Another member of the family: the chain is on hand.
+        let before = try h.stats()["requests"] as? Int ?? 0
+        let charmander = try c.detail("charmander")
+        XCTAssertEqual(charmander.evolution.map(\.name), ["charmander", "charmeleon", "charizard"])
+        XCTAssertEqual(try h.requests("evolution-chain"), 1, "none for a family on hand")
+        let cost = (try h.stats()["requests"] as? Int ?? 0) - before
+        XCTAssertEqual(cost, 4, "a cold Detail as before the families: pokemon, species, sprite, animated sprite; nothing for the family")
+        // Every key with its D-Bus type.
+        let raw = try XCTUnwrap(c.values(Pokedex1.detail, "6").first?.stringDict)
+        XCTAssertNotNil(raw["evolution"]?.array?.first?.stringDict?["trigger"])
+        guard case .dict(let matchups)? = raw["matchups"]?.unwrapped else { return XCTFail("matchups is a{sd}") }
+        XCTAssertEqual(matchups.first?.key.string, "rock")
+        XCTAssertEqual(matchups.first?.value.double, 4)
+    }
+
+    func testTheFamilyInALanguageAndOfflineAfterARestart() throws {
+        try h.startDaemon(["--no-prefetch", "--notify=no"])
+        let c = try PokedexClient()
+        let charizard = try c.call(Pokedex1.localizedDetail, ("charizard", "ja"))
+        XCTAssertEqual(charizard.evolution.map(\.displayName), ["ヒトカゲ", "リザード", "リザードン"])
+        XCTAssertEqual(charizard.matchups.filter { $0.multiplier == 0 }.map(\.typeName), ["じめん"])
+        XCTAssertEqual(charizard.matchups.first?.typeName, "いわ")
+        // Pikachu's family from the bundled table's chain, though the mock lists no Pichu.
+        let pikachu = try c.detail("pikachu")
+        XCTAssertEqual(pikachu.evolution.map(\.name), ["pichu", "pikachu", "raichu"])
+        XCTAssertEqual(pikachu.evolution[1].trigger, "High friendship")
+        // A family that branches: Gloom into Vileplume or Bellossom.
+        let gloom = try c.detail("gloom")
+        XCTAssertEqual(gloom.evolution.map(\.name), ["oddish", "gloom", "vileplume", "bellossom"])
+        XCTAssertEqual(gloom.evolution.map(\.from), [0, 43, 44, 44])
+        XCTAssertEqual(gloom.evolution.map(\.trigger), ["", "Level 21", "Use a Leaf Stone", "Use a Sun Stone"])
+        try h.control(["offline": true])
+        h.stopDaemon()
+        try h.startDaemon(["--no-prefetch", "--notify=no"])
+        let offline = try PokedexClient().detail("gloom")
+        XCTAssertEqual(offline.evolution, gloom.evolution, "the family from the disk")
+        let stats = try PokedexClient().call(Pokedex1.cacheStats)
+        XCTAssertEqual(stats.kinds.first { $0.kind == .evolutionChains }?.count, 3, "three families, one file each")
+    }
+
+    func testSyncKeepsEveryFamilyAndTheOfflineCardShowsThem() throws {
+        try h.startDaemon(["--no-prefetch", "--notify=no"])
+        let result = try PokedexClient().call(Pokedex1.sync)
+        XCTAssertEqual(result.failed, 0)
+        let families = try h.requests("evolution-chain")
+        // The mock's 44 species and 2 forms are in 19 families: each asked for once.
+        XCTAssertEqual(families, 19, "one request a family, however many of its members")
+        XCTAssertEqual(try PokedexClient().call(Pokedex1.cacheStats).kinds.first { $0.kind == .evolutionChains }?.count, families)
+        try h.control(["offline": true])
+        h.stopDaemon()
+        try h.startDaemon(["--no-prefetch", "--notify=no"])
+        let c = try PokedexClient()
+        for name in ["ivysaur", "nidoqueen", "golbat", "gloom", "wigglytuff"] {
+            XCTAssertGreaterThan(try c.detail(name).evolution.count, 1, "\(name)'s family offline")
+        }
+    }
+
+    func testAFamilyTheAPIHasNoneOfLeavesTheCardWithoutIt() throws {
+        // Deoxys (386) is alone in its family; the mock also has no chain 9999.
+        try h.startDaemon(["--no-prefetch", "--notify=no"])
+        let c = try PokedexClient()
+        let deoxys = try c.detail("deoxys-attack")
+        XCTAssertEqual(deoxys.evolution.map(\.name), ["deoxys"])
+        XCTAssertFalse(deoxys.matchups.isEmpty)
+    }
+
+    /// The catalogues `make catalogues` builds, read per language as the service reads them.
+    func testTheServicesWordsInACallersLanguage() throws {
+        let catalogues = Catalogues(directory: Harness.packageRoot + "/.build/locale")
+        XCTAssertEqual(catalogues.words("de").tr("Trade"), "Tausch")
+        XCTAssertEqual(catalogues.words("ja-hrkt").tr("Level %s"), "レベル%s")
+        XCTAssertEqual(catalogues.words("zh-hant").tr("Trade"), catalogues.words("zh-hant").tr("Trade"))
+        XCTAssertEqual(catalogues.words("en").tr("Trade"), "Trade")
+        XCTAssertEqual(catalogues.words("../../etc").tr("Trade"), "Trade", "a code is never a path")
+        XCTAssertEqual(Catalogues(directory: "/nonexistent").words("de").tr("Trade"), "Trade")
+    }
+}

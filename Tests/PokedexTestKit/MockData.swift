@@ -1,0 +1,96 @@
+import Foundation
+@testable import PokedexCore
+import PokedexModels
+
+/// What the tests share with the mock (`Tests/mockapi`): every evolution family in PokeAPI's
+/// shape, and the catalogues' words (`po/*.po`) without `make catalogues`.
+public enum MockData {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Every family of `Tests/mockapi/evolution-chains.json` as PokeAPI sends it, by chain id.
+    public static let chainBodies: [UInt32: [UInt8]] = {
+        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent("Tests/mockapi/evolution-chains.json").path),
+              let chains = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [:] }
+        var out: [UInt32: [UInt8]] = [:]
+        for c in chains {
+            guard let id = c["id"] as? Int, let link = c["chain"] as? [Any] else { continue }
+            let body: [String: Any] = ["id": id, "baby_trigger_item": NSNull(), "chain": expand(link)]
+            out[UInt32(id)] = Array((try? JSONSerialization.data(withJSONObject: body)) ?? Data())
+        }
+        return out
+    }()
+
+    /// The compact link `[species, id, [detail…], [link…]]` as PokeAPI writes it.
+    static func expand(_ link: [Any]) -> [String: Any] {
+        let resourceKinds = ["held_item": "item", "item": "item", "known_move": "move", "used_move": "move", "known_move_type": "type",
+                             "party_type": "type", "location": "location", "party_species": "pokemon-species",
+                             "trade_species": "pokemon-species", "region": "region", "trigger": "evolution-trigger"]
+        let details = (link[2] as? [[String: Any]] ?? []).map { d -> [String: Any] in
+            var e: [String: Any] = ["gender": NSNull(), "held_item": NSNull(), "item": NSNull(), "min_level": NSNull(),
+                                    "needs_overworld_rain": false, "time_of_day": "", "turn_upside_down": false,
+                                    "relative_physical_stats": NSNull(), "version_group": NSNull(), "is_default": true]
+            for (k, v) in d {
+                if k == "version_group" {
+                    e[k] = ["name": "vg", "url": "https://pokeapi.co/api/v2/version-group/\(v)/"]
+                } else if let kind = resourceKinds[k], let name = v as? String {
+                    e[k] = ["name": name, "url": "https://pokeapi.co/api/v2/\(kind)/\(name)/"]
+                } else {
+                    e[k] = v
+                }
+            }
+            return e
+        }
+        return ["species": ["name": link[0], "url": "https://pokeapi.co/api/v2/pokemon-species/\(link[1])/"],
+                "evolution_details": details, "is_baby": false,
+                "evolves_to": (link[3] as? [[Any]] ?? []).map(expand)]
+    }
+
+    /// The family of chain `id` as a card shows it in `language`, with `words`.
+    public static func family(_ id: UInt32, language: String, words: Words) -> [EvolutionMember] {
+        guard let body = chainBodies[id], let chain = try? APIDecoding.evolutionChain(body) else { return [] }
+        return Evolutions.members(chain, language: language, words: words, species: nil)
+    }
+
+    /// The matchups of `types`, names in `language`.
+    public static func matchups(_ types: [String], language: String) -> [TypeMatchup] {
+        TypeChart.matchups(types, language: language)
+    }
+
+    /// A type's name in `language` (the bundled chart's names).
+    public static func typeName(_ type: String, language: String) -> String { TypeChart.name(type, language: language) }
+
+    /// The words of `po/LANG.po` (English for "en"): what `make catalogues` compiles, read here
+    /// so that the tests need no build step. Only single-form messages (no plurals) are read.
+    public static func words(_ language: String) -> Words {
+        guard language != "en", let text = try? String(contentsOf: root.appendingPathComponent("po/\(language).po"), encoding: .utf8) else {
+            return .english
+        }
+        var table: [String: String] = [:]
+        var id: String?, str: String?, field = ""
+        func flush() {
+            if let id, let str, !id.isEmpty, !str.isEmpty { table[id] = str }
+            id = nil
+            str = nil
+        }
+        func literal(_ s: Substring) -> String {
+            var out = "", escape = false
+            for c in s.dropFirst().dropLast() {
+                if escape {
+                    out.append(c == "n" ? "\n" : c == "t" ? "\t" : c)
+                    escape = false
+                } else if c == "\\" { escape = true } else { out.append(c) }
+            }
+            return out
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("msgid ") { flush(); id = literal(line.dropFirst(6)); field = "id" }
+            else if line.hasPrefix("msgstr ") { str = literal(line.dropFirst(7)); field = "str" }
+            else if line.hasPrefix("\"") { if field == "id" { id? += literal(line) } else if field == "str" { str? += literal(line) } }
+            else if line.hasPrefix("#, fuzzy") { field = "fuzzy" }
+            else if line.isEmpty || line.hasPrefix("msgid_plural") || line.hasPrefix("msgstr[") { if line.isEmpty { flush() }; field = "" }
+        }
+        flush()
+        let catalogue = table
+        return Words(decimalSeparator: ["de", "fr", "es", "it"].contains(language) ? "," : ".") { catalogue[$0] ?? $0 }
+    }
+}
