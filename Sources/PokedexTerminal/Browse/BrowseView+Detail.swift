@@ -22,13 +22,15 @@ extension BrowseView {
         guard let d = model.detail, width >= Self.minimumCardWidth, height >= 4 else { return nil }
         let cardWidth = width - 2, fits = height - 1 - Self.cardTop  // the lines above the status line
         let picked = model.familySelection
+        // Only a member picked away from the card's own is scrolled to: a card opens as it always
+        // did, its picture in place, its family below.
         if pictures != .none, !d.spritePath.isEmpty,
            let room = cardPicture(d.spritePath, min(DetailCard.imageColumns, cardWidth), DetailCard.imageColumns / 2) {
             let card = DetailCard(detail: d, image: nil, width: cardWidth, mode: mode, graphic: room, words: words, selectedMember: picked)
                 .renderWithRoomMarkingSelection()
             // Only where the whole picture is on the screen (one placed lower would scroll it),
             // and so is the family member picked.
-            if card.pictureLine + room.rows <= fits, (card.selectedLine ?? 0) < fits - 1 {
+            if card.pictureLine + room.rows <= fits, picked == d.ownFamilyIndex || (card.selectedLine ?? 0) < fits - 1 {
                 let p = Placement(spritePath: d.spritePath, x: 1, y: Self.cardTop + card.pictureLine, columns: room.columns, rows: room.rows)
                 return (Array(card.lines.prefix(fits)), p)
             }
@@ -36,7 +38,7 @@ extension BrowseView {
         let card = DetailCard(detail: d, image: d.spritePath.isEmpty ? nil : image(d.spritePath), width: cardWidth, mode: mode,
                               words: words, selectedMember: picked).renderMarkingSelection()
         // A card taller than the screen scrolls as far as the member picked, and a line under it.
-        let offset = card.selectedLine.map { max(0, min(card.lines.count - fits, $0 - fits + 2)) } ?? 0
+        let offset = picked == d.ownFamilyIndex ? 0 : card.selectedLine.map { max(0, min(card.lines.count - fits, $0 - fits + 2)) } ?? 0
         return (Array(card.lines.dropFirst(offset).prefix(fits)), nil)
     }
 
