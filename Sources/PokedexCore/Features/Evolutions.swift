@@ -59,9 +59,6 @@ final class Evolutions: Sendable {
         return loader.fetcher.isKnownNotFound(url) ? .some(nil) : nil
     }
 
-    /// The family from memory or disk, without fetching it.
-    func familyOnHand(_ chainID: UInt32) -> EvolutionChainRecord? { loader.peek(APIRoutes.evolutionKey(chainID), .evolution) }
-
     /// The family as a card shows it: names in `language` (`species`: the card's own, whose
     /// record may know a newer name than the table), conditions in `words`.
     static func members(_ chain: EvolutionChainRecord, language: String, words: Words, species: SpeciesRecord?) -> [EvolutionMember] {
