@@ -32,6 +32,34 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(names("rock", 1), ["pikachu-rock-star"])
     }
 
+    func testEveryWordTypedInAnyOrder() {
+        // PokeAPI names the form deoxys-attack "Attack Deoxys" in English; what the service
+        // shows a person is what they type back.
+        XCTAssertEqual(names("Mega Charizard X"), ["charizard-mega-x"])
+        XCTAssertEqual(first("mega charizard x")?.match, .word)
+        XCTAssertEqual(names("alolan raichu"), [], "a word the name lacks matches nothing")
+        XCTAssertEqual(names("alola raichu"), ["raichu-alola"])
+        XCTAssertEqual(names("star rock pika"), ["pikachu-rock-star"])
+        XCTAssertEqual(names("mega mega"), [], "each word of the name serves one word typed")
+        XCTAssertEqual(names("x mega", 3), ["charizard-mega-x"])
+        XCTAssertEqual(names("charizard mega", 2), ["charizard-mega-x", "charizard-mega-y"], "in the name's order, a prefix")
+    }
+
+    func testFormsByTheirNamesInEveryLanguage() {
+        let names: [(UInt32, String)] = [(3, "venusaur"), (386, "deoxys-normal"), (10001, "deoxys-attack"), (10033, "venusaur-mega")]
+        let list = PokemonIndex(items: names.map { .init(id: $0.0, name: $0.1) }, total: 4)
+        let index = SearchIndex(index: list, localized: SearchEngine.withBundledNames([:], index: list))
+        func first(_ q: String) -> String? { index.search(SearchQuery(parsing: q), limit: 1).first?.item.name }
+        XCTAssertEqual(first("Mega-Bisaflor"), "venusaur-mega", "as the German list shows it")
+        XCTAssertEqual(first("Méga-Florizarre"), "venusaur-mega")
+        XCTAssertEqual(first("メガフシギバナ"), "venusaur-mega")
+        XCTAssertEqual(first("Deoxys (Angriff)"), "deoxys-attack")
+        XCTAssertEqual(first("deoxys angriff"), "deoxys-attack", "brackets are separators")
+        XCTAssertEqual(first("Attack Deoxys"), "deoxys-attack")
+        XCTAssertEqual(first("Bisaflor"), "venusaur", "the species before its forms")
+        XCTAssertEqual(index.localizedSpecies, 2, "forms are not species")
+    }
+
     func testTyposFindTheIntendedPokemonFirst() {
         for (typo, want) in [("pikachuu", "pikachu"), ("charzard", "charizard"), ("bulbsaur", "bulbasaur"), ("mewtoo", "mewtwo"),
                              ("pikatchu", "pikachu"), ("charmandr", "charmander"), ("bulbasuar", "bulbasaur")] {

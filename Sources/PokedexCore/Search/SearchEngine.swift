@@ -106,10 +106,11 @@ final class SearchEngine: Sendable {
         fromRecords[item.id] ?? BundledNames.names(item.id, apiName: item.name)
     }
 
-    /// Every listed species' names, as ``names(of:fromRecords:)`` gives them.
+    /// Every listed species' names, as ``names(of:fromRecords:)`` gives them, and the forms'
+    /// from the bundled table: the list shows "Mega-Bisaflor", so a search finds it.
     static func withBundledNames(_ fromRecords: [UInt32: [String: String]], index: PokemonIndex) -> [UInt32: [String: String]] {
         var out = fromRecords
-        for item in index.items where PokemonID.isDefaultForm(item.id) {
+        for item in index.items {
             if let names = names(of: item, fromRecords: fromRecords) { out[item.id] = names }
         }
         return out

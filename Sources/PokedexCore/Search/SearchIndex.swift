@@ -37,8 +37,8 @@ public struct SearchIndex: Sendable {
     public let localizedSpecies: Int
 
     /// - Parameters:
-    ///   - localized: species id → language → name. A species' names go to the Pokémon
-    ///     whose id is the species id (its default form).
+    ///   - localized: Pokémon id → language → name. A species' names go to the Pokémon
+    ///     whose id is the species id (its default form); a form's, to the form.
     ///   - types: type name → Pokémon ids. generations: number → Pokémon ids.
     ///   - typeNames: a type's identifier → its names in every language (the filters' `type`
     ///     bodies), so that a filter may name it in any.
@@ -99,7 +99,7 @@ public struct SearchIndex: Sendable {
         }
         self.typeNames = aliases
         generationMembers = generations
-        localizedSpecies = localized.count
+        localizedSpecies = localized.keys.filter(PokemonID.isDefaultForm).count
     }
 
     /// Every API name, in the API's order.
@@ -112,7 +112,7 @@ public struct SearchIndex: Sendable {
     }
 
     /// Best first: exact (number or name, any language), name prefix, word prefix inside a
-    /// hyphenated name, substring, then typo-tolerant (see ``MatchKind/rank(_:localized:)``);
+    /// hyphenated name (or every word typed, in any order), substring, then typo-tolerant (see ``MatchKind/rank(_:localized:)``);
     /// within a rank, fewer typos, the API name before a localized one, default forms
     /// before other forms, then the API's order.
     public func search(_ query: SearchQuery, limit: Int) -> [SearchHit] {
@@ -172,6 +172,9 @@ public struct SearchIndex: Sendable {
                     }
                 }
             }
+        }
+        if best.count < limit, q.contains(UInt8(ascii: "-")) {
+            keysHoldingWords(of: q) { offer($0, .word, 0) }
         }
         let compactQuery = TextFolding.compact(query.text)
         // Typos are allowed by the letters typed, each run once: ten z's are one letter.

@@ -1,6 +1,7 @@
 /// How names and queries are compared: case, accents and width folded away, katakana
-/// read as hiragana, and separators (space, dot, apostrophe, colon) read as hyphens.
-/// "Flabébé" and "flabebe" fold alike, as do "Mr. Mime" and "mr-mime", "ＰＩＫＡ" and "pika".
+/// read as hiragana, and separators (space, dot, apostrophe, colon, brackets, comma) read as
+/// hyphens. "Flabébé" and "flabebe" fold alike, as do "Mr. Mime" and "mr-mime", "ＰＩＫＡ" and
+/// "pika", "Deoxys (Angriff)" and "deoxys angriff".
 enum TextFolding {
     public static func fold(_ text: String) -> String {
         // Plain ASCII (most queries) needs no Unicode folding: lower-case and separators only.
@@ -12,7 +13,7 @@ enum TextFolding {
             // Katakana → hiragana (ァ…ヶ → ぁ…ゖ).
             if (0x30A1...0x30F6).contains(u.value), let h = Unicode.Scalar(u.value - 0x60) { u = h }
             switch u {
-            case " ", ".", "'", "\u{2019}", ":", "-", "_", "\u{30FB}":
+            case " ", ".", "'", "\u{2019}", ":", "-", "_", "\u{30FB}", "(", ")", ",":
                 if !lastHyphen && !out.isEmpty { out.append("-"); lastHyphen = true }
             default:
                 out.append(u)
