@@ -5,6 +5,8 @@ public enum LocalizedText {
     /// for each other), else in English unless `english` is false; nil when there is none of these. Codes compare
     /// without case: the API has written both "ja-Hrkt" and "ja-hrkt".
     public static func pick(_ texts: [String: String], _ language: String, english: Bool = true) -> String? {
+        // Most often the language itself is there: no list of codes is built for it.
+        if let t = texts[language], !t.isEmpty { return t }
         for code in [language] + relatives(of: language) + (english ? ["en"] : []) {
             if let t = texts[code], !t.isEmpty { return t }
             if let t = texts.first(where: { $0.key.lowercased() == code })?.value, !t.isEmpty { return t }

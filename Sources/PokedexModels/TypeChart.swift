@@ -6,21 +6,18 @@ public enum TypeChart {
     /// The multiplier `attacker` deals to a Pokémon of `defenders`: each defending type's
     /// factor multiplied. A type the chart does not know (a newer one, "stellar") is neutral.
     public static func multiplier(_ attacker: String, against defenders: [String]) -> Double {
-        guard let a = types.firstIndex(of: attacker) else { return 1 }
-        var m = 1.0
-        for d in Set(defenders) {
-            guard let row = types.firstIndex(of: d) else { continue }
-            m *= factor(chart[row][a])
-        }
-        return m
+        guard let a = index[attacker] else { return 1 }
+        return multiplier(a, against: rows(of: defenders))
     }
 
     /// Every attacking type that does not deal ×1 to `defenders`, strongest first, then in the
     /// chart's order; names in `language` (its relative, else English).
     public static func matchups(_ defenders: [String], language: String) -> [TypeMatchup] {
-        let all = types.indices.compactMap { i -> TypeMatchup? in
-            let m = multiplier(types[i], against: defenders)
-            return m == 1 ? nil : TypeMatchup(type: types[i], typeName: name(types[i], language: language), multiplier: m)
+        let rows = rows(of: defenders)
+        let all = types.indices.compactMap { a -> TypeMatchup? in
+            let m = multiplier(a, against: rows)
+            return m == 1 ? nil : TypeMatchup(type: types[a], typeName: LocalizedText.pick(names[a], language) ?? PokemonNames.display(types[a]),
+                                              multiplier: m)
         }
         // Stable: equal multipliers keep the chart's order.
         return all.enumerated().sorted { a, b in
@@ -30,7 +27,22 @@ public enum TypeChart {
 
     /// A type's name in `language`, else made from its identifier.
     public static func name(_ type: String, language: String) -> String {
-        types.firstIndex(of: type).flatMap { LocalizedText.pick(names[$0], language) } ?? PokemonNames.display(type)
+        index[type].flatMap { LocalizedText.pick(names[$0], language) } ?? PokemonNames.display(type)
+    }
+
+    /// A type's row and column in the chart.
+    private static let index: [String: Int] = Dictionary(uniqueKeysWithValues: types.enumerated().map { ($1, $0) })
+
+    /// The chart's rows of the defending types, each once (a type listed twice counts once);
+    /// the types the chart does not know are neutral.
+    private static func rows(of defenders: [String]) -> [Int] {
+        var rows: [Int] = []
+        for d in defenders { if let row = index[d], !rows.contains(row) { rows.append(row) } }
+        return rows
+    }
+
+    private static func multiplier(_ attacker: Int, against rows: [Int]) -> Double {
+        rows.reduce(1.0) { $0 * factor(chart[$1][attacker]) }
     }
 
     private static func factor(_ code: UInt8) -> Double {

@@ -45,9 +45,37 @@ extension Coding {
     /// The matchups, each type named in `language` (a PokeAPI code).
     static func readMatchups(_ v: BusValue?, language: String) -> [TypeMatchup] {
         guard case .dict(let pairs)? = v?.unwrapped else { return [] }
-        return pairs.compactMap { p in
-            guard let type = p.key.string, let m = p.value.double, m.isFinite else { return nil }
-            return TypeMatchup(type: type, typeName: TypeChart.name(type, language: language), multiplier: m)
+        return namedMatchups(pairs.compactMap { p in p.key.string.flatMap { t in p.value.double.map { (t, $0) } } }, language: language)
+    }
+
+    /// Type → multiplier pairs as read, each type named in `language`; a multiplier that is
+    /// not a number is left out.
+    static func namedMatchups(_ pairs: [(String, Double)], language: String) -> [TypeMatchup] {
+        pairs.compactMap { type, m in
+            m.isFinite ? TypeMatchup(type: type, typeName: TypeChart.name(type, language: language), multiplier: m) : nil
         }
+    }
+
+    /// The typed read of `evolution`, with ``readEvolution(_:)-(BusValue?)``'s fallbacks.
+    static func readEvolution(_ r: MessageReader) throws(BusError) -> [EvolutionMember] {
+        var out: [EvolutionMember] = []
+        try r.readDictionaries { () throws(BusError) in
+            var id: UInt32?, name: String?, displayName: String?, from: UInt32 = 0, kind = "", trigger = ""
+            try r.readEntries { (key, type) throws(BusError) -> Bool in
+                switch (key, type) {
+                case ("id", "u"): id = try r.readUInt32()
+                case ("name", "s"): name = try r.readString()
+                case ("display_name", "s"): displayName = try r.readString()
+                case ("from", "u"): from = try r.readUInt32()
+                case ("trigger_kind", "s"): kind = try r.readString()
+                case ("trigger", "s"): trigger = try r.readString()
+                default: return false
+                }
+                return true
+            }
+            guard let id, let name else { return }
+            out.append(EvolutionMember(id: id, name: name, displayName: displayName ?? name, from: from, triggerKind: kind, trigger: trigger))
+        }
+        return out
     }
 }

@@ -69,7 +69,11 @@ public enum APIDecoding {
 
     /// The id at the end of a resource URL: `…/pokemon/25/` → 25.
     static func trailingID(_ url: String) -> UInt32? {
-        url.split(separator: "/").last.flatMap { UInt32($0) }
+        // The last non-empty part between slashes, found from the end (a warm card reads two).
+        var end = url.utf8.endIndex
+        while end > url.utf8.startIndex, url.utf8[url.utf8.index(before: end)] == UInt8(ascii: "/") { end = url.utf8.index(before: end) }
+        let start = url.utf8[..<end].lastIndex(of: UInt8(ascii: "/")).map { url.utf8.index(after: $0) } ?? url.utf8.startIndex
+        return UInt32(Substring(url.utf8[start..<end]))
     }
 
     private static let listKeys = JSONReader.Keys("count", "results")

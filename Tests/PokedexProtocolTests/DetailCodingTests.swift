@@ -1,0 +1,144 @@
+import CSystemd
+import Glibc
+import XCTest
+import PokedexModels
+@testable import PokedexProtocol
+
+/// `Detail`'s two readers, the typed one (``PokedexClient``) and the generic one (pokectl),
+/// against what the service writes, on real sd-bus messages.
+final class DetailCodingTests: XCTestCase {
+    /// A bus that never connects: a socketpair is enough for sd-bus to build messages.
+    private var bus: OpaquePointer!
+    private var peer: Int32 = -1
+
+    override func setUpWithError() throws {
+        var fds: [Int32] = [-1, -1]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds), 0)
+        var b: OpaquePointer?
+        XCTAssertGreaterThanOrEqual(sd_bus_new(&b), 0)
+        bus = try XCTUnwrap(b)
+        XCTAssertGreaterThanOrEqual(sd_bus_set_fd(bus, fds[0], fds[0]), 0)
+        XCTAssertGreaterThanOrEqual(sd_bus_start(bus), 0)
+        peer = fds[1]
+    }
+
+    override func tearDown() {
+        sd_bus_close(bus)  // not flushed: nobody is at the other end
+        sd_bus_unref(bus)
+        close(peer)
+    }
+
+    /// A sealed message holding what `write` wrote, ready to be read from its start.
+    private func message(_ write: (MessageWriter) throws(BusError) -> Void) throws -> OpaquePointer {
+        var m: OpaquePointer?
+        XCTAssertGreaterThanOrEqual(sd_bus_message_new_method_call(bus, &m, "io.example.Test", "/", "io.example.Test", "Reply"), 0)
+        let message = try XCTUnwrap(m)
+        try write(MessageWriter(message))
+        XCTAssertGreaterThanOrEqual(sd_bus_message_seal(message, 1, 0), 0)
+        XCTAssertGreaterThanOrEqual(sd_bus_message_rewind(message, 1), 0)
+        return message
+    }
+
+    /// Both readers of what the service writes for `d`.
+    private func readBoth(_ d: PokemonDetail) throws -> (typed: PokemonDetail, generic: PokemonDetail) {
+        let m = try message { w throws(BusError) in try Pokedex1.detail.writeReply(w, d) }
+        defer { sd_bus_message_unref(m) }
+        let typed = try Pokedex1.detail.readReply(MessageReader(m))
+        XCTAssertGreaterThanOrEqual(sd_bus_message_rewind(m, 1), 0)
+        let generic = try Pokedex1.detail.decodeReply(try MessageReader(m).readAll())
+        return (typed, generic)
+    }
+
+    static func charizard(language: String = "") -> PokemonDetail {
+        var d = PokemonDetail(
+            id: 6, name: "charizard", height: 17, weight: 905, types: ["fire", "flying"], abilities: ["blaze", "solar-power"],
+            stats: [.init(name: "hp", value: 78), .init(name: "speed", value: 100)], spritePath: "/c/6.png", favorite: true,
+            genus: "Flame Pokémon", flavorText: "Spits fire\nthat is hot", color: "#e06040", animatedSpritePath: "/c/6.gif")
+        d.cryPath = "/c/cries/6.ogg"
+        d.displayName = language == "de" ? "Glurak" : "Charizard"
+        d.evolution = [
+            EvolutionMember(id: 4, name: "charmander", displayName: language == "de" ? "Glumanda" : "Charmander", from: 0, triggerKind: "", trigger: ""),
+            EvolutionMember(id: 5, name: "charmeleon", displayName: "Charmeleon", from: 4, triggerKind: "level-up", trigger: "Level 16"),
+            EvolutionMember(id: 6, name: "charizard", displayName: "Charizard", from: 5, triggerKind: "level-up", trigger: "Level 36"),
+        ]
+        let names = language == "de" ? ["rock": "Gestein", "water": "Wasser", "ground": "Boden", "grass": "Pflanze"] : [:]
+        d.matchups = [("rock", 4.0), ("water", 2.0), ("ground", 0.0), ("grass", 0.25)].map { type, m in
+            TypeMatchup(type: type, typeName: names[type] ?? TypeChart.name(type, language: "en"), multiplier: m)
+        }
+        if language == "de" {
+            d.language = "de"
+            d.typeNames = ["Feuer", "Flug"]
+            d.abilityNames = ["Großbrand", "Solarkraft"]
+            d.statNames = ["KP", "Initiative"]
+        }
+        return d
+    }
+
+    func testBothReadersGiveBackWhatTheServiceWrote() throws {
+        var bare = PokemonDetail(id: 10001, name: "deoxys-attack", height: 0, weight: 0, types: [], abilities: [], stats: [],
+                                 spritePath: "", favorite: false, genus: "", flavorText: "", color: "", animatedSpritePath: "")
+        bare.displayName = ""
+        for d in [Self.charizard(), Self.charizard(language: "de"), bare] {
+            let (typed, generic) = try readBoth(d)
+            XCTAssertEqual(typed, d, d.name)
+            XCTAssertEqual(generic, d, d.name)
+        }
+    }
+
+    func testTheTypedReaderSkipsWhatItDoesNotKnow() throws {
+        // A newer service's keys, and a known key of another type, are skipped, as the generic
+        // reader leaves them; the keys after them are still read.
+        let m = try message { w throws(BusError) in
+            try w.container("a", "{sv}") { () throws(BusError) in
+                try w.entry("id", "u") { () throws(BusError) in try w.append(UInt32(25)) }
+                try w.entry("future", "a(us)") { () throws(BusError) in
+                    try w.container("a", "(us)") { () throws(BusError) in
+                        try w.container("r", "us") { () throws(BusError) in try w.append(UInt32(1)); try w.append("x") }
+                    }
+                }
+                try w.entry("height", "s") { () throws(BusError) in try w.append("tall") }
+                try w.entry("evolution", "aa{sv}") { () throws(BusError) in
+                    try w.container("a", "a{sv}") { () throws(BusError) in
+                        try w.container("a", "{sv}") { () throws(BusError) in
+                            try w.entry("id", "u") { () throws(BusError) in try w.append(UInt32(172)) }
+                            try w.entry("name", "s") { () throws(BusError) in try w.append("pichu") }
+                            try w.entry("shiny", "b") { () throws(BusError) in try w.append(true) }
+                        }
+                        try w.container("a", "{sv}") { () throws(BusError) in  // no name: left out
+                            try w.entry("id", "u") { () throws(BusError) in try w.append(UInt32(25)) }
+                        }
+                    }
+                }
+                try w.entry("matchups", "a{sd}") { () throws(BusError) in
+                    try w.container("a", "{sd}") { () throws(BusError) in
+                        try w.container("e", "sd") { () throws(BusError) in try w.append("ground"); try w.append(2.0) }
+                        try w.container("e", "sd") { () throws(BusError) in try w.append("nan"); try w.append(Double.nan) }
+                    }
+                }
+                try w.entry("name", "s") { () throws(BusError) in try w.append("pikachu") }
+            }
+        }
+        defer { sd_bus_message_unref(m) }
+        let typed = try Pokedex1.detail.readReply(MessageReader(m))
+        XCTAssertGreaterThanOrEqual(sd_bus_message_rewind(m, 1), 0)
+        let generic = try Pokedex1.detail.decodeReply(try MessageReader(m).readAll())
+        XCTAssertEqual(typed, generic)
+        XCTAssertEqual(typed.name, "pikachu")
+        XCTAssertEqual(typed.height, 0)
+        XCTAssertEqual(typed.evolution, [EvolutionMember(id: 172, name: "pichu", displayName: "pichu", from: 0, triggerKind: "", trigger: "")])
+        XCTAssertEqual(typed.matchups.map(\.type), ["ground"])
+        XCTAssertEqual(typed.matchups.first?.typeName, "Ground")
+    }
+
+    func testADetailWithoutItsIdOrNameIsRefusedByBoth() throws {
+        let m = try message { w throws(BusError) in
+            try w.container("a", "{sv}") { () throws(BusError) in
+                try w.entry("name", "s") { () throws(BusError) in try w.append("pikachu") }
+            }
+        }
+        defer { sd_bus_message_unref(m) }
+        XCTAssertThrowsError(try Pokedex1.detail.readReply(MessageReader(m)))
+        XCTAssertGreaterThanOrEqual(sd_bus_message_rewind(m, 1), 0)
+        XCTAssertThrowsError(try Pokedex1.detail.decodeReply(try MessageReader(m).readAll()))
+    }
+}
