@@ -28,6 +28,18 @@ final class NetworkHealth: Sendable {
     /// Whether the host of `url` is up (a host never tried is).
     func isUp(_ url: String) -> Bool { HostHealth.authority(url).map(fetcher.health.isUp) ?? true }
 
+    /// Probes each host that is down and due for a try now, at once, rather than at the probe
+    /// loop's turn: a sync about to try again after a pause asks first, so that its try does
+    /// not fail at once on a host that came back while nobody asked it.
+    func probeDownHostsNow() async {
+        await withTaskGroup(of: Void.self) { group in
+            for status in fetcher.hosts where !status.up {
+                guard let due = fetcher.health.probe(for: status.host), due.at <= clock.instant() else { continue }
+                group.addTask { [fetcher] in await fetcher.probe(due.url) }
+            }
+        }
+    }
+
     /// Calls `changed` on each change of any host, and probes each host while it is down.
     func follow(_ changed: @escaping @Sendable (HostHealth.Change) -> Void) {
         fetcher.health.observe { [weak self] change in

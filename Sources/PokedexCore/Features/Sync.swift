@@ -12,6 +12,7 @@ final class Sync: Sendable {
     private let terms: Terms
     private let evolutions: Evolutions
     private let search: SearchEngine
+    private let health: NetworkHealth
     private let workers: Int
     private let log: Logger
     private let report: @Sendable (SyncProgress) -> Void
@@ -29,14 +30,16 @@ final class Sync: Sendable {
     static let retryPauses: [Double] = [1, 2, 4, 8, 15, 30, 30]
 
     /// - Parameter report: told of every step, for the `SyncProgress` and `SyncState` properties.
-    init(catalog: Catalog, records: Records, sprites: Sprites, terms: Terms, evolutions: Evolutions, search: SearchEngine, workers: Int,
-         clock: any PokedexClock, log: @escaping Logger, report: @escaping @Sendable (SyncProgress) -> Void) {
+    init(catalog: Catalog, records: Records, sprites: Sprites, terms: Terms, evolutions: Evolutions, search: SearchEngine,
+         health: NetworkHealth, workers: Int, clock: any PokedexClock, log: @escaping Logger,
+         report: @escaping @Sendable (SyncProgress) -> Void) {
         self.catalog = catalog
         self.records = records
         self.sprites = sprites
         self.terms = terms
         self.evolutions = evolutions
         self.search = search
+        self.health = health
         self.workers = max(1, workers)
         self.clock = clock
         self.log = log
@@ -69,6 +72,8 @@ final class Sync: Sendable {
             if let pause {
                 guard !pending.isEmpty, (try? await clock.sleep(seconds: pause)) != nil else { break }
                 log(.info, "sync: \(pending.count) Pokémon failed; trying them again")
+                // A host still marked down would refuse the whole pass at once: ask it first.
+                await health.probeDownHostsNow()
             }
             pending = await pass(pending, total: total, complete: complete)
             if Task.isCancelled || pending.isEmpty { break }

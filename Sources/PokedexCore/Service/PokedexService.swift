@@ -105,7 +105,7 @@ public final class PokedexService: Sendable {
         let events = ServiceEvents()
         self.events = events
         syncing = Sync(catalog: catalog, records: records, sprites: sprites, terms: terms, evolutions: evolutions, search: search,
-                       workers: configuration.syncParallel, clock: clock, log: log) { events.emit(.sync($0)) }
+                       health: health, workers: configuration.syncParallel, clock: clock, log: log) { events.emit(.sync($0)) }
         maintenance = CacheMaintenance(configuration: configuration, store: store, loader: loader, catalog: catalog,
                                        records: records, sprites: sprites, search: search, prefetch: prefetch,
                                        routes: routes, clock: clock, log: log)
