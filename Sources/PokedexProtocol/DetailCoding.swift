@@ -33,7 +33,7 @@ extension Coding {
                 try w.entry("color", "s") { () throws(BusError) in try w.append(d.color) }
                 try w.entry("animated_sprite_path", "s") { () throws(BusError) in try w.append(d.animatedSpritePath) }
                 try w.entry("cry_path", "s") { () throws(BusError) in try w.append(d.cryPath) }
-                try w.entry("evolution", "aa{sv}") { () throws(BusError) in try writeEvolution(w, d.evolution) }
+                try w.entry("evolution", evolutionSignature) { () throws(BusError) in try writeEvolution(w, d.evolution) }
                 try w.entry("matchups", "a{sd}") { () throws(BusError) in try writeMatchups(w, d.matchups) }
                 if !d.displayName.isEmpty { try w.entry("display_name", "s") { () throws(BusError) in try w.append(d.displayName) } }
                 guard !d.language.isEmpty else { return }
@@ -106,7 +106,7 @@ extension Coding {
             case ("color", "s"): d.color = try r.readString()
             case ("animated_sprite_path", "s"): d.animatedSpritePath = try r.readString()
             case ("cry_path", "s"): d.cryPath = try r.readString()
-            case ("evolution", "aa{sv}"): d.evolution = try readEvolution(r)
+            case ("evolution", evolutionSignature): d.evolution = try readEvolution(r)
             case ("matchups", "a{sd}"): try r.readPairs("d") { (type) throws(BusError) in matchups.append((type, try r.readDouble())) }
             case ("display_name", "s"): d.displayName = try r.readString()
             case ("language", "s"): d.language = try r.readString()

@@ -40,16 +40,17 @@ extension MessageReader {
         try busCheck(sd_bus_message_exit_container(message), "exit a{s\(valueType)}")
     }
 
-    /// Reads an `aa{sv}`: `entries()` reads each dictionary (with ``readEntries(_:)``).
-    public func readDictionaries(_ entries: () throws(BusError) -> Void) throws(BusError) {
-        try busCheck(sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "a{sv}"), "read aa{sv}")
+    /// Reads an `a(…)` of structs of `fields` (such as "ussuss"): `row()` reads each one's fields.
+    public func readStructs(_ fields: String, _ row: () throws(BusError) -> Void) throws(BusError) {
+        try busCheck(sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "(\(fields))"), "read a(\(fields))")
         while true {
-            let end = sd_bus_message_at_end(message, 0)
-            try busCheck(end, "read aa{sv}")
-            if end > 0 { break }
-            try entries()
+            let r = sd_bus_message_enter_container(message, CChar(UInt8(ascii: "r")), fields)
+            try busCheck(r, "read (\(fields))")
+            if r == 0 { break }
+            try row()
+            try busCheck(sd_bus_message_exit_container(message), "exit (\(fields))")
         }
-        try busCheck(sd_bus_message_exit_container(message), "exit aa{sv}")
+        try busCheck(sd_bus_message_exit_container(message), "exit a(\(fields))")
     }
 
     /// An `as` of the service's, capped as a caller's is but generously: a reply no service

@@ -1,19 +1,29 @@
+import CSystemd
 import PokedexModels
 
-/// `Detail`'s `evolution` (an array of dictionaries, so a key can be added later without
-/// changing its signature) and `matchups` (a dictionary).
+/// `Detail`'s `evolution` and `matchups`.
+///
+/// `evolution` is an array of structs, as `ListPage`'s rows are, not of dictionaries: a warm
+/// card with its family is one small message through the bus daemon and two readers, and
+/// measured with `bench/ab-rtt` (AB_DETAIL=charizard) the dictionaries cost about a tenth of
+/// a Peer.Ping more. A member's field added later is a `Detail` key of its own.
 extension Coding {
-    /// `evolution` `aa{sv}`: {id u, name s, display_name s, from u, trigger_kind s, trigger s}.
+    /// The names of an `evolution` row's fields, in order: how pokectl's JSON names them.
+    public static let evolutionFields = ["id", "name", "display_name", "from", "trigger_kind", "trigger"]
+    static let evolutionRow = "ussuss"
+    static let evolutionSignature = "a(ussuss)"
+
+    /// `evolution` `a(ussuss)`: (id, name, display_name, from, trigger_kind, trigger).
     static func writeEvolution(_ w: MessageWriter, _ members: [EvolutionMember]) throws(BusError) {
-        try w.container("a", "a{sv}") { () throws(BusError) in
+        try w.container("a", "(ussuss)") { () throws(BusError) in
             for m in members {
-                try w.container("a", "{sv}") { () throws(BusError) in
-                    try w.entry("id", "u") { () throws(BusError) in try w.append(m.id) }
-                    try w.entry("name", "s") { () throws(BusError) in try w.append(m.name) }
-                    try w.entry("display_name", "s") { () throws(BusError) in try w.append(m.displayName) }
-                    try w.entry("from", "u") { () throws(BusError) in try w.append(m.from) }
-                    try w.entry("trigger_kind", "s") { () throws(BusError) in try w.append(m.triggerKind) }
-                    try w.entry("trigger", "s") { () throws(BusError) in try w.append(m.trigger) }
+                try w.container("r", evolutionRow) { () throws(BusError) in
+                    try w.append(m.id)
+                    try w.append(m.name)
+                    try w.append(m.displayName)
+                    try w.append(m.from)
+                    try w.append(m.triggerKind)
+                    try w.append(m.trigger)
                 }
             }
         }
@@ -35,11 +45,33 @@ extension Coding {
 
     static func readEvolution(_ v: BusValue?) -> [EvolutionMember] {
         (v?.array ?? []).compactMap { row in
-            guard let d = row.stringDict, let id = d["id"]?.uint, let name = d["name"]?.string else { return nil }
-            return EvolutionMember(id: UInt32(truncatingIfNeeded: id), name: name, displayName: d["display_name"]?.string ?? name,
-                                   from: UInt32(truncatingIfNeeded: d["from"]?.uint ?? 0), triggerKind: d["trigger_kind"]?.string ?? "",
-                                   trigger: d["trigger"]?.string ?? "")
+            guard let f = row.fields, f.count == 6, let id = f[0].uint, let name = f[1].string, let from = f[3].uint else { return nil }
+            return EvolutionMember(id: UInt32(truncatingIfNeeded: id), name: name, displayName: f[2].string ?? name,
+                                   from: UInt32(truncatingIfNeeded: from), triggerKind: f[4].string ?? "", trigger: f[5].string ?? "")
         }
+    }
+
+    /// The typed read of `evolution`.
+    static func readEvolution(_ r: MessageReader) throws(BusError) -> [EvolutionMember] {
+        var out: [EvolutionMember] = []
+        try r.readStructs(evolutionRow) { () throws(BusError) in
+            out.append(EvolutionMember(id: try r.readUInt32(), name: try r.readString(), displayName: try r.readString(),
+                                       from: try r.readUInt32(), triggerKind: try r.readString(), trigger: try r.readString()))
+        }
+        return out
+    }
+
+    /// A `Detail` as a generic client holds it, with each `evolution` row a dictionary named
+    /// by ``evolutionFields``: what `pokectl show --json` prints.
+    public static func namingEvolutionFields(_ detail: BusValue) -> BusValue {
+        guard case .dict(let pairs) = detail.unwrapped else { return detail }
+        return .dict(pairs.map { p in
+            guard p.key.string == "evolution", let rows = p.value.array else { return p }
+            return (p.key, .array(rows.map { row in
+                guard let f = row.fields, f.count == evolutionFields.count else { return row }
+                return .dict(zip(evolutionFields, f).map { (.string($0), $1.unwrapped) })
+            }))
+        })
     }
 
     /// The matchups, each type named in `language` (a PokeAPI code).
@@ -54,28 +86,5 @@ extension Coding {
         pairs.compactMap { type, m in
             m.isFinite ? TypeMatchup(type: type, typeName: TypeChart.name(type, language: language), multiplier: m) : nil
         }
-    }
-
-    /// The typed read of `evolution`, with ``readEvolution(_:)-(BusValue?)``'s fallbacks.
-    static func readEvolution(_ r: MessageReader) throws(BusError) -> [EvolutionMember] {
-        var out: [EvolutionMember] = []
-        try r.readDictionaries { () throws(BusError) in
-            var id: UInt32?, name: String?, displayName: String?, from: UInt32 = 0, kind = "", trigger = ""
-            try r.readEntries { (key, type) throws(BusError) -> Bool in
-                switch (key, type) {
-                case ("id", "u"): id = try r.readUInt32()
-                case ("name", "s"): name = try r.readString()
-                case ("display_name", "s"): displayName = try r.readString()
-                case ("from", "u"): from = try r.readUInt32()
-                case ("trigger_kind", "s"): kind = try r.readString()
-                case ("trigger", "s"): trigger = try r.readString()
-                default: return false
-                }
-                return true
-            }
-            guard let id, let name else { return }
-            out.append(EvolutionMember(id: id, name: name, displayName: displayName ?? name, from: from, triggerKind: kind, trigger: trigger))
-        }
-        return out
     }
 }

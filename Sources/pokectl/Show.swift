@@ -37,7 +37,7 @@ struct Show: ParsableCommand {
 
     private func card(_ pokemon: String) throws {
         let reply = try withClient { c throws(BusError) in try Language.detail(pokemon, c) }
-        if common.json, let raw = reply.first { return JSON(raw).print() }
+        if common.json, let raw = reply.first { return JSON(Coding.namingEvolutionFields(raw)).print() }
         let d = try decoded { () throws(BusError) in try Pokedex1.detail.decodeReply(reply) }
         let forced = imageProtocol.forcesPixels
         let mode = forced && Terminal.colorMode == .none ? ColorMode.truecolor : Terminal.colorMode

@@ -35,7 +35,10 @@ final class FamilyTests: DaemonTestCase {
         XCTAssertEqual(cost, 4, "a cold Detail as before the families: pokemon, species, sprite, animated sprite; nothing for the family")
         // Every key with its D-Bus type.
         let raw = try XCTUnwrap(c.values(Pokedex1.detail, "6").first?.stringDict)
-        XCTAssertNotNil(raw["evolution"]?.array?.first?.stringDict?["trigger"])
+        XCTAssertEqual(raw["evolution"]?.array?.last?.fields?.map { $0.string ?? $0.uint.map(String.init) },
+                       ["6", "charizard", "Charizard", "5", "level-up", "Level 36"], "a(ussuss): id, name, display_name, from, trigger_kind, trigger")
+        let named = Coding.namingEvolutionFields(try XCTUnwrap(c.values(Pokedex1.detail, "6").first))
+        XCTAssertEqual(named.stringDict?["evolution"]?.array?.last?.stringDict?["trigger"]?.string, "Level 36", "as pokectl show --json names them")
         guard case .dict(let matchups)? = raw["matchups"]?.unwrapped else { return XCTFail("matchups is a{sd}") }
         XCTAssertEqual(matchups.first?.key.string, "rock")
         XCTAssertEqual(matchups.first?.value.double, 4)

@@ -97,14 +97,17 @@ final class DetailCodingTests: XCTestCase {
                     }
                 }
                 try w.entry("height", "s") { () throws(BusError) in try w.append("tall") }
-                try w.entry("evolution", "aa{sv}") { () throws(BusError) in
+                try w.entry("evolution", "a(ussuss)") { () throws(BusError) in
+                    try w.container("a", "(ussuss)") { () throws(BusError) in
+                        try w.container("r", "ussuss") { () throws(BusError) in
+                            try w.append(UInt32(172)); try w.append("pichu"); try w.append("Pichu")
+                            try w.append(UInt32(0)); try w.append(""); try w.append("")
+                        }
+                    }
+                }
+                try w.entry("evolution_v0", "aa{sv}") { () throws(BusError) in  // a shape this client does not know
                     try w.container("a", "a{sv}") { () throws(BusError) in
                         try w.container("a", "{sv}") { () throws(BusError) in
-                            try w.entry("id", "u") { () throws(BusError) in try w.append(UInt32(172)) }
-                            try w.entry("name", "s") { () throws(BusError) in try w.append("pichu") }
-                            try w.entry("shiny", "b") { () throws(BusError) in try w.append(true) }
-                        }
-                        try w.container("a", "{sv}") { () throws(BusError) in  // no name: left out
                             try w.entry("id", "u") { () throws(BusError) in try w.append(UInt32(25)) }
                         }
                     }
@@ -125,9 +128,20 @@ final class DetailCodingTests: XCTestCase {
         XCTAssertEqual(typed, generic)
         XCTAssertEqual(typed.name, "pikachu")
         XCTAssertEqual(typed.height, 0)
-        XCTAssertEqual(typed.evolution, [EvolutionMember(id: 172, name: "pichu", displayName: "pichu", from: 0, triggerKind: "", trigger: "")])
+        XCTAssertEqual(typed.evolution, [EvolutionMember(id: 172, name: "pichu", displayName: "Pichu", from: 0, triggerKind: "", trigger: "")])
         XCTAssertEqual(typed.matchups.map(\.type), ["ground"])
         XCTAssertEqual(typed.matchups.first?.typeName, "Ground")
+    }
+
+    func testPokectlJSONNamesTheFamilysFields() throws {
+        let m = try message { w throws(BusError) in try Pokedex1.detail.writeReply(w, Self.charizard()) }
+        defer { sd_bus_message_unref(m) }
+        let raw = try XCTUnwrap(try MessageReader(m).readAll().first)
+        let rows = try XCTUnwrap(Coding.namingEvolutionFields(raw).stringDict?["evolution"]?.array)
+        XCTAssertEqual(rows.map { $0.stringDict?["display_name"]?.string }, ["Charmander", "Charmeleon", "Charizard"])
+        XCTAssertEqual(rows.last?.stringDict?["from"]?.uint, 5)
+        XCTAssertEqual(rows.last?.stringDict?["trigger"]?.string, "Level 36")
+        XCTAssertEqual(Set(rows[0].stringDict?.keys ?? [:].keys), Set(Coding.evolutionFields))
     }
 
     func testADetailWithoutItsIdOrNameIsRefusedByBoth() throws {
