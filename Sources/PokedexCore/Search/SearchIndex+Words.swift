@@ -8,9 +8,12 @@ extension SearchIndex {
         // Longest first, so that a short word does not take the word a longer one needs.
         let words = query.split(separator: dash).sorted { $0.count > $1.count }
         guard words.count >= 2, words.count <= 8 else { return }
+        // A name lacking one of the letters typed cannot hold every word: most are passed over
+        // on their letter masks alone, before any byte is compared.
+        let letters = TextFolding.letterMask(String(decoding: query, as: UTF8.self).unicodeScalars.lazy.filter { $0 != "-" }.map(\.value))
         var starts: [Int] = []
         folded.withUnsafeBufferPointer { fb in
-            for k in 0..<keys.count {
+            for k in 0..<keys.count where letters & ~mask[k] == 0 {
                 let r = foldedRange[k]
                 // Each query word takes a word of its own, with a hyphen between them.
                 guard Int(r.count) >= query.count else { continue }
