@@ -16,8 +16,7 @@ public enum TypeChart {
         let rows = rows(of: defenders)
         let all = types.indices.compactMap { a -> TypeMatchup? in
             let m = multiplier(a, against: rows)
-            return m == 1 ? nil : TypeMatchup(type: types[a], typeName: LocalizedText.pick(names[a], language) ?? PokemonNames.display(types[a]),
-                                              multiplier: m)
+            return m == 1 ? nil : TypeMatchup(type: types[a], typeName: name(at: a, language: language), multiplier: m)
         }
         // Stable: equal multipliers keep the chart's order.
         return all.enumerated().sorted { a, b in
@@ -27,7 +26,12 @@ public enum TypeChart {
 
     /// A type's name in `language`, else made from its identifier.
     public static func name(_ type: String, language: String) -> String {
-        index[type].flatMap { LocalizedText.pick(names[$0], language) } ?? PokemonNames.display(type)
+        index[type].map { name(at: $0, language: language) } ?? PokemonNames.display(type)
+    }
+
+    /// The name of the chart's type number `i` in `language`, else made from its identifier.
+    private static func name(at i: Int, language: String) -> String {
+        LocalizedText.pick(names[i], language) ?? PokemonNames.display(types[i])
     }
 
     /// A type's row and column in the chart.

@@ -109,15 +109,16 @@ public enum Coding {
 
     // MARK: Entries: a(ussb)
 
-    /// The signature of one list, search or favorites row.
-    public static let entrySignature = "(ussb)"
+    /// The fields of one list, search or favorites row, and its signature.
+    static let entryFields = "ussb"
+    public static let entrySignature = "(\(entryFields))"
 
     public static let entries = Codec<[ListEntry]>(
         "a" + entrySignature,
         write: { w, entries throws(BusError) in
             try w.container("a", entrySignature) { () throws(BusError) in
                 for e in entries {
-                    try w.container("r", "ussb") { () throws(BusError) in
+                    try w.container("r", entryFields) { () throws(BusError) in
                         try w.append(e.id)
                         try w.append(e.name)
                         try w.append(e.spritePath)
@@ -138,16 +139,10 @@ public enum Coding {
         },
         // Straight from the message: this is the reply widgets and scripts read in loops.
         read: { r throws(BusError) in
-            try busCheck(sd_bus_message_enter_container(r.message, CChar(UInt8(ascii: "a")), entrySignature), "read entries")
             var out: [ListEntry] = []
-            while true {
-                let n = sd_bus_message_enter_container(r.message, CChar(UInt8(ascii: "r")), "ussb")
-                try busCheck(n, "read entry")
-                if n == 0 { break }
+            try r.readStructs(entryFields) { () throws(BusError) in
                 out.append(ListEntry(id: try r.readUInt32(), name: try r.readString(), spritePath: try r.readString(), favorite: try r.readBool()))
-                try busCheck(sd_bus_message_exit_container(r.message), "read entry")
             }
-            try busCheck(sd_bus_message_exit_container(r.message), "read entries")
             return out
         })
 

@@ -11,11 +11,11 @@ extension Coding {
     /// The names of an `evolution` row's fields, in order: how pokectl's JSON names them.
     public static let evolutionFields = ["id", "name", "display_name", "from", "trigger_kind", "trigger"]
     static let evolutionRow = "ussuss"
-    static let evolutionSignature = "a(ussuss)"
+    static let evolutionSignature = "a(\(evolutionRow))"
 
     /// `evolution` `a(ussuss)`: (id, name, display_name, from, trigger_kind, trigger).
     static func writeEvolution(_ w: MessageWriter, _ members: [EvolutionMember]) throws(BusError) {
-        try w.container("a", "(ussuss)") { () throws(BusError) in
+        try w.container("a", "(\(evolutionRow))") { () throws(BusError) in
             for m in members {
                 try w.container("r", evolutionRow) { () throws(BusError) in
                     try w.append(m.id)
@@ -45,7 +45,7 @@ extension Coding {
 
     static func readEvolution(_ v: BusValue?) -> [EvolutionMember] {
         (v?.array ?? []).compactMap { row in
-            guard let f = row.fields, f.count == 6, let id = f[0].uint, let name = f[1].string, let from = f[3].uint else { return nil }
+            guard let f = row.fields, f.count == evolutionFields.count, let id = f[0].uint, let name = f[1].string, let from = f[3].uint else { return nil }
             return EvolutionMember(id: UInt32(truncatingIfNeeded: id), name: name, displayName: f[2].string ?? name,
                                    from: UInt32(truncatingIfNeeded: from), triggerKind: f[4].string ?? "", trigger: f[5].string ?? "")
         }
