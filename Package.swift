@@ -74,7 +74,6 @@ let package = Package(
             name: "pokedexd",
             dependencies: [
                 "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG", "PokedexLocks", "CLandlock", "CSeccomp", "PokedexLocale", "PokedexProcess",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "pokectl",

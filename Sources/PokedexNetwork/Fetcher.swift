@@ -180,11 +180,13 @@ package final class Fetcher: Sendable {
             guard remaining > 0.05 else { throw .deadline(url: url) }
             attempt += 1
             let response: HTTPResponse
+            let sent = clock.instant()
             do {
                 response = try await client.get(HTTPRequest(url: current, ifNoneMatch: etag, timeout: remaining, maxBytes: kind.maxBytes))
             } catch is CancellationError {
                 throw .cancelled(url: url)
             } catch let failure as TransportFailure {
+                log(.debug, "GET \(current): \(failure) after \(Self.milliseconds(since: sent, clock)) ms")
                 if case .tooLarge = failure { throw refuse(url, .tooLarge(url: current, limit: kind.maxBytes)) }
                 health.failed(host, failure, url: current, sentDuring: outage)
                 let permanent = if case .untrusted = failure { true } else { false }
@@ -197,6 +199,8 @@ package final class Fetcher: Sendable {
                 throw .transport(.other("\(error)"), url: current)
             }
             gate.transferEnded(ticket, bodyBytes: response.body.count)
+            log(.debug, "GET \(current): \(response.status), \(response.body.count) bytes in \(Self.milliseconds(since: sent, clock)) ms"
+                + (response.multiplexed == true ? " (HTTP/2)" : "") + (etag != nil ? " (revalidated)" : ""))
             // The one attempt of a try to a host out of reach, answered: it is there, whatever the
             // status (as a probe counts it), and this caller may retry as with any host that is up.
             let reachedBack = attempting && health.isUnreachable(host)
@@ -249,6 +253,12 @@ package final class Fetcher: Sendable {
                 throw .http(status: response.status, url: current)
             }
         }
+    }
+
+    /// Whole milliseconds since `instant`, for the request log (`--verbose`).
+    static func milliseconds(since instant: Instant, _ clock: any PokedexClock) -> Int {
+        let ms = (clock.instant() - instant) * 1000
+        return ms.isFinite ? Int(max(0, min(ms, 1e9))) : 0
     }
 
     /// How long a refused body is remembered: long enough that no caller or pre-warming loop

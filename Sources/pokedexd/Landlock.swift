@@ -37,10 +37,10 @@ enum Landlock {
     ]
 
     /// The policy for this configuration: the API's and sprites' ports, the two directories.
-    static func policy(_ config: ServiceConfiguration, caFile: String?, localeDirectory: String? = nil,
+    static func policy(_ config: ServiceConfiguration, localeDirectory: String? = nil,
                        environment: [String: String]) -> Policy {
         var p = Policy()
-        p.read = systemReads + (caFile.map { [$0] } ?? []) + (localeDirectory.map { [$0] } ?? [])
+        p.read = systemReads + (config.caFile.map { [$0] } ?? []) + (localeDirectory.map { [$0] } ?? [])
         p.readWrite = [config.cacheDirectory, config.dataDirectory]
         p.readWriteFiles = ["/dev/null"]
         // Nothing to execute: what it starts for the desktop, the user manager starts

@@ -13,7 +13,18 @@ enum FolderCheck {
         let description: String
     }
 
-    static func run(token: String, _ config: ServiceConfiguration) throws {
+    /// Runs the probe; its exit status (the reason on stderr when it is not 0).
+    static func main(token: String, _ config: ServiceConfiguration) -> Int32 {
+        do {
+            try run(token: token, config)
+            return 0
+        } catch {
+            _ = FileIO.writeAll(2, Array("pokedexd: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    static func run(token: String, _ config: ServiceConfiguration) throws(Failure) {
         guard !token.isEmpty, token.utf8.count <= 64, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
             throw Failure(description: "--check-folders takes letters, digits and hyphens, at most 64")
         }

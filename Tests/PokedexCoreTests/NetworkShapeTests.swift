@@ -16,7 +16,7 @@ final class HostHealthTests: XCTestCase {
         client.route(api) { _ in HTTPResponse(status: 200, body: [1]) }
         client.route(sprite) { _ in throw TransportFailure.connection("Could not resolve host: sprites.test") }
         let f = Fetcher(client: client, clock: clock, allowedHosts: ["pokeapi.test", "sprites.test"], apiHost: "pokeapi.test",
-                        log: { _, m in lines.withLock { $0.append(m) } })
+                        log: { level, m in if level != .debug { lines.withLock { $0.append(m) } } })
         let changes = Mutex<[String]>([])
         f.health.observe { c in changes.withLock { $0.append("\(c.host) \(c.up)") } }
         for _ in 0..<10 {

@@ -143,7 +143,7 @@ final class FetcherLoggingTests: XCTestCase {
             return HTTPResponse(status: 200, body: [1])
         }
         let lines = Mutex<[String]>([])
-        let f = Fetcher(client: client, clock: clock, allowedHosts: ["pokeapi.test"], log: { _, m in lines.withLock { $0.append(m) } })
+        let f = Fetcher(client: client, clock: clock, allowedHosts: ["pokeapi.test"], log: { level, m in if level != .debug { lines.withLock { $0.append(m) } } })
         for _ in 0..<5 { _ = try? await f.fetch(url) }
         down.withLock { $0 = false }
         clock.advance(5)  // the next try is due (tries after 1 and 2 s were waited for and failed)
@@ -183,5 +183,20 @@ final class MaxAgeTests: XCTestCase {
             let outcome = try await fetcher.fetch(url)
             XCTAssertEqual(outcome, .body([1], etag: nil, maxAge: 86400), value)
         }
+    }
+
+    /// `--verbose`: one debug line per request that went out, with its status and size, or why it failed.
+    func testEveryRequestIsLoggedAtDebugLevel() async throws {
+        let client = FakeHTTPClient(), clock = ManualClock()
+        client.route("https://pokeapi.test/a") { _ in HTTPResponse(status: 200, body: [1, 2, 3]) }
+        client.route("https://pokeapi.test/b") { _ in throw TransportFailure.connection("Connection refused") }
+        let lines = Mutex<[String]>([])
+        let f = Fetcher(client: client, clock: clock, allowedHosts: ["pokeapi.test"], maxAttempts: 1,
+                        log: { level, m in if level == .debug { lines.withLock { $0.append(m) } } })
+        _ = try await f.fetch("https://pokeapi.test/a")
+        _ = try? await f.fetch("https://pokeapi.test/b")
+        _ = try? await f.fetch("https://elsewhere.test/c")
+        XCTAssertEqual(lines.withLock { $0 }, ["GET https://pokeapi.test/a: 200, 3 bytes in 0 ms",
+                                               "GET https://pokeapi.test/b: Connection refused after 0 ms"])
     }
 }

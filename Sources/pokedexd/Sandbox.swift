@@ -1,0 +1,53 @@
+import PokedexCore
+import PokedexModels
+
+/// How the service confines itself, in the order the main calls it: Landlock before any other
+/// thread exists, then, once every Unix socket it needs is open, no new ones.
+enum Sandbox {
+    /// Applies Landlock as the configuration asks (`--landlock`), and records in the
+    /// configuration what is in effect, for `Status` and the start-up line.
+    static func confine(_ config: inout ServiceConfiguration, localeDirectory: String?,
+                        environment: [String: String], log: Logger) {
+        config.sandbox = config.landlock
+            ? Landlock.apply(Landlock.policy(config, localeDirectory: localeDirectory,
+                                             environment: environment), log: log)
+            : SandboxStatus(missing: [ServiceMessages.landlockOff], namespaces: Landlock.ownUserNamespace())
+        if environment["POKEDEX_SANDBOX_FALLBACK"] == "1" {
+            config.sandbox.fallback = true
+            log(.warning, "running as pokedex-fallback.service: pokedex.service could not start with its namespace sandbox "
+                + "(has the kernel stopped allowing user namespaces? 'journalctl --user -u pokedex' says why); Landlock alone confines "
+                + "the service until the next login tries the namespaces again, or run pokedex-sandbox-setup to install only what applies")
+        }
+    }
+
+    /// Where Landlock confines the files, refuses the service new Unix sockets (seccomp), the
+    /// last door closed; then runs the tests' self-check (`POKEDEX_SANDBOX_SELFCHECK`), if asked.
+    static func closeUnixSockets(_ config: inout ServiceConfiguration, environment: [String: String], log: Logger) {
+        if config.sandbox.restricted.contains("files") {
+            if let why = UnixSocketFilter.apply() {
+                log(.warning, "sandbox: cannot refuse new unix sockets: \(why)")
+            } else {
+                config.sandbox.unixSocketsClosed = true
+            }
+        }
+        if let checks = environment["POKEDEX_SANDBOX_SELFCHECK"], !checks.isEmpty {
+            SandboxSelfCheck.run(checks, report: config.cacheDirectory + "/sandbox-self-check", log: log)
+        }
+    }
+}
+
+/// glibc's allocator, tuned for a service that holds a few large messages at times.
+enum Heap {
+    static func tune() {
+        // A fixed mmap threshold: a rare 1 MB message is mmapped and handed back on free,
+        // instead of glibc raising the threshold and keeping such blocks in the heap for good.
+        _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
+        // Two heaps, not eight per core: the pool's threads take turns decoding bodies, and
+        // each heap of its own would keep its high-water mark (600 calls at once: 66 → 5x MiB).
+        _ = glibcMallopt(-8 /* M_ARENA_MAX */, 2)
+    }
+}
+
+/// glibc's `mallopt(3)` (malloc.h is not part of the Glibc module).
+@_silgen_name("mallopt")
+func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
