@@ -82,6 +82,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // The documentation's generated sections, from the contract and the options' table (make docs).
+        .executableTarget(name: "pokedex-docs", dependencies: ["PokedexProtocol", "PokedexCore", "PokedexModels"], path: "tools/pokedex-docs"),
         // The benchmarks' in-process bus client (bench/run drives it).
         .executableTarget(name: "pokedex-bench", dependencies: ["PokedexBusClient", "PokedexCore"], path: "bench/Sources/pokedex-bench"),
         // bench/graphics: how far the kitty and sixel pictures pokectl sent are from the sprite.

@@ -171,6 +171,7 @@ public struct Method<Args, Reply>: Sendable {
     public func decodeReply(_ values: [BusValue]) throws(BusError) -> Reply { try reply.decode(values) }
 
     public var shape: MemberShape { .method(name, args.args, reply.args) }
+    public var member: Member { Member(shape: shape, errors: errors) }
 }
 
 /// A signal and its values.
@@ -187,6 +188,7 @@ public struct Signal<Value>: Sendable {
     public func decode(_ v: [BusValue]) throws(BusError) -> Value { try values.decode(v) }
 
     public var shape: MemberShape { .signal(name, values.args) }
+    public var member: Member { Member(shape: shape, errors: []) }
 }
 
 /// How clients learn that a property changed.
@@ -215,6 +217,13 @@ public struct Property<Value>: Sendable {
     public func decode(_ v: BusValue) throws(BusError) -> Value { try codec.decode(v.unwrapped) }
 
     public var shape: MemberShape { .property(name, codec.signature, change) }
+    public var member: Member { Member(shape: shape, errors: []) }
+}
+
+/// A member as its interface lists it: its shape, and the errors it may answer with (a method's).
+public struct Member: Sendable {
+    public let shape: MemberShape
+    public let errors: [PokedexError.Kind]
 }
 
 /// One member as the vtable and introspection see it, whatever its Swift types.
@@ -250,10 +259,21 @@ public struct Interface: Sendable {
     public let objectPath: String
     public let members: [MemberShape]
 
+    /// Each method's errors, by name (what the documentation lists).
+    public let errors: [String: [PokedexError.Kind]]
+
     public init(name: String, objectPath: String, members: [MemberShape]) {
         self.name = name
         self.objectPath = objectPath
         self.members = members
+        self.errors = [:]
+    }
+
+    public init(name: String, objectPath: String, listing: [Member]) {
+        self.name = name
+        self.objectPath = objectPath
+        self.members = listing.map(\.shape)
+        self.errors = Dictionary(listing.map { ($0.shape.name, $0.errors) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Every member as introspection lines, sorted.

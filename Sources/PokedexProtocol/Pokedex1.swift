@@ -169,12 +169,12 @@ public enum Pokedex1 {
     public static let apiURL = Property("ApiUrl", Coding.string, change: .const)
 
     /// The whole interface, in vtable order.
-    public static let interface = Interface(name: interfaceName, objectPath: objectPath, members: [
-        listPage.shape, detail.shape, search.shape, searchDetailed.shape, searchPage.shape, toggleFavorite.shape, setFavorite.shape,
-        changeFavorite.shape, listFavorites.shape, spritePath.shape, randomSprite.shape, status.shape, sync.shape,
-        cacheStats.shape, verifyCache.shape, clearCache.shape, localizedDetail.shape, displayNames.shape, cryPath.shape,
-        favoriteChanged.shape, cacheCleared.shape, stopping.shape,
-        favorites.shape, online.shape, syncProgress.shape, syncState.shape, searchCoverage.shape, version.shape, apiURL.shape,
+    public static let interface = Interface(name: interfaceName, objectPath: objectPath, listing: [
+        listPage.member, detail.member, search.member, searchDetailed.member, searchPage.member, toggleFavorite.member, setFavorite.member,
+        changeFavorite.member, listFavorites.member, spritePath.member, randomSprite.member, status.member, sync.member,
+        cacheStats.member, verifyCache.member, clearCache.member, localizedDetail.member, displayNames.member, cryPath.member,
+        favoriteChanged.member, cacheCleared.member, stopping.member,
+        favorites.member, online.member, syncProgress.member, syncState.member, searchCoverage.member, version.member, apiURL.member,
     ])
 }
 
