@@ -1,4 +1,10 @@
 # pokedexd: the two commands a user needs are `make install` and `make test`.
+# DEB=1: the Debian package's layout (debian/rules, Tests/package), where Debian's zsh reads
+# vendor completions.
+ifdef DEB
+PREFIX      ?= /usr
+ZSHCOMPDIR  ?= /usr/share/zsh/vendor-completions
+endif
 PREFIX      ?= $(HOME)/.local
 DESTDIR     ?=
 BINDIR      ?= $(PREFIX)/bin
@@ -19,8 +25,6 @@ APPLICATIONSDIR ?= $(DATADIR)/applications
 SEARCHPROVIDERDIR ?= $(DATADIR)/gnome-shell/search-providers
 KRUNNERDIR ?= $(DATADIR)/krunner/dbusplugins
 ICONDIR ?= $(DATADIR)/icons/hicolor
-# The project's icon: the SVG and the PNGs tools/render-icons draws from it.
-ICON_SIZES = 16x16 22x22 24x24 32x32 48x48 64x64 128x128 256x256
 
 SWIFT       ?= swift
 RELEASE_DIR  = .build/release
@@ -36,7 +40,7 @@ BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1
 # And what the tests need besides (make test).
 DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils
 
-.PHONY: all build release catalogues locales deps deps-build deps-package deb test-package install-files test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
+.PHONY: all build release catalogues locales deps deps-build deps-package deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
 
 all: build
 
@@ -252,67 +256,29 @@ install: deps-build release install-files
 	  echo "installed$(if $(DESTDIR), into $(DESTDIR)); the unit was not started$(if $(DESTDIR),, (no user manager is running)); $(DATADIR)/pokedexd/pokedex-sandbox-setup adds the namespace sandbox this user's manager can apply"; \
 	fi
 
+# install.manifest lists every installed file, once; tools/install-manifest installs, removes and
+# lists them with these directories (a value may hold a space).
+MANIFEST_VARS = "DESTDIR=$(DESTDIR)" "RELEASE_DIR=$(RELEASE_DIR)" "BINDIR=$(BINDIR)" "DATADIR=$(DATADIR)" \
+  "MANDIR=$(MANDIR)" "USERUNITDIR=$(USERUNITDIR)" "DBUSSERVICEDIR=$(DBUSSERVICEDIR)" \
+  "DBUSINTERFACEDIR=$(DBUSINTERFACEDIR)" "BASHCOMPDIR=$(BASHCOMPDIR)" "ZSHCOMPDIR=$(ZSHCOMPDIR)" \
+  "FISHCOMPDIR=$(FISHCOMPDIR)" "EXAMPLESDIR=$(EXAMPLESDIR)" "APPLICATIONSDIR=$(APPLICATIONSDIR)" \
+  "SEARCHPROVIDERDIR=$(SEARCHPROVIDERDIR)" "KRUNNERDIR=$(KRUNNERDIR)" "ICONDIR=$(ICONDIR)" "LOCALEDIR=$(LOCALEDIR)"
+INSTALL_MANIFEST = python3 tools/install-manifest
+
 install-files: $(CATALOGUES) $(DESKTOP_FILES)
-	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(DBUSSERVICEDIR)" "$(DESTDIR)$(DBUSINTERFACEDIR)"
-	install -m 0755 $(RELEASE_DIR)/pokedexd $(RELEASE_DIR)/pokectl "$(DESTDIR)$(BINDIR)/"
-	systemd/render systemd/pokedex.service PROGRAM="$(BINDIR)/pokedexd" > "$(DESTDIR)$(USERUNITDIR)/pokedex.service"
-	systemd/fallback-unit systemd/pokedex-fallback.service "$(DESTDIR)$(USERUNITDIR)/pokedex.service" > "$(DESTDIR)$(USERUNITDIR)/pokedex-fallback.service"
-	chmod 0644 "$(DESTDIR)$(USERUNITDIR)/pokedex-fallback.service"
-	chmod 0644 "$(DESTDIR)$(USERUNITDIR)/pokedex.service"
-	systemd/render dbus/io.github.pokedexd.Pokedex1.service PROGRAM="$(BINDIR)/pokedexd" > "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service"
-	chmod 0644 "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service"
-	install -m 0644 dbus/io.github.pokedexd.Pokedex1.xml "$(DESTDIR)$(DBUSINTERFACEDIR)/"
-	install -d "$(DESTDIR)$(APPLICATIONSDIR)"
-	install -m 0644 .build/desktop/io.github.pokedexd.Pokedex1.desktop "$(DESTDIR)$(APPLICATIONSDIR)/"
-	install -d "$(DESTDIR)$(SEARCHPROVIDERDIR)" "$(DESTDIR)$(KRUNNERDIR)"
-	install -m 0644 desktop/io.github.pokedexd.Pokedex1.search-provider.ini "$(DESTDIR)$(SEARCHPROVIDERDIR)/"
-	install -m 0644 .build/desktop/io.github.pokedexd.Pokedex1-krunner.desktop "$(DESTDIR)$(KRUNNERDIR)/"
-	for s in scalable $(ICON_SIZES); do \
-	  install -d "$(DESTDIR)$(ICONDIR)/$$s/apps" && \
-	  install -m 0644 desktop/icons/hicolor/$$s/apps/io.github.pokedexd.Pokedex1.* "$(DESTDIR)$(ICONDIR)/$$s/apps/" || exit 1; \
-	done
-	install -d "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man8"
-	install -m 0644 man/pokectl.1 "$(DESTDIR)$(MANDIR)/man1/pokectl.1"
-	install -m 0644 man/pokedexd.8 "$(DESTDIR)$(MANDIR)/man8/pokedexd.8"
-	install -d "$(DESTDIR)$(EXAMPLESDIR)/waybar" "$(DESTDIR)$(EXAMPLESDIR)/polybar" "$(DESTDIR)$(EXAMPLESDIR)/conky" "$(DESTDIR)$(EXAMPLESDIR)/rofi" \
-	  "$(DESTDIR)$(EXAMPLESDIR)/fastfetch"
-	install -m 0755 examples/waybar/pokedex-favorite "$(DESTDIR)$(EXAMPLESDIR)/waybar/"
-	install -m 0644 examples/waybar/config.jsonc examples/waybar/style.css "$(DESTDIR)$(EXAMPLESDIR)/waybar/"
-	install -m 0644 examples/polybar/pokedex.ini "$(DESTDIR)$(EXAMPLESDIR)/polybar/"
-	install -m 0755 examples/conky/pokedex-conky "$(DESTDIR)$(EXAMPLESDIR)/conky/"
-	install -m 0644 examples/conky/pokedex.conkyrc examples/conky/pokedex.lua "$(DESTDIR)$(EXAMPLESDIR)/conky/"
-	install -m 0755 examples/rofi/pokedex-pick "$(DESTDIR)$(EXAMPLESDIR)/rofi/"
-	install -m 0755 examples/fastfetch/pokedex-fetch "$(DESTDIR)$(EXAMPLESDIR)/fastfetch/"
-	@if [ -x $(RELEASE_DIR)/pokectl ] && $(RELEASE_DIR)/pokectl --generate-completion-script bash >/dev/null 2>&1; then \
-	  install -d "$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"; \
-	  $(RELEASE_DIR)/pokectl --generate-completion-script bash | sed '1{/^#!/d}' > "$(DESTDIR)$(BASHCOMPDIR)/pokectl"; \
-	  $(RELEASE_DIR)/pokectl --generate-completion-script zsh > "$(DESTDIR)$(ZSHCOMPDIR)/_pokectl"; \
-	  $(RELEASE_DIR)/pokectl --generate-completion-script fish > "$(DESTDIR)$(FISHCOMPDIR)/pokectl.fish"; \
-	fi
-	for l in $(LANGUAGES); do \
-	  install -d "$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES" && \
-	  install -m 0644 .build/locale/$$l/LC_MESSAGES/pokedexd.mo "$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/" || exit 1; \
-	done
-	install -d "$(DESTDIR)$(DATADIR)/pokedexd/sandbox"
-	install -m 0755 systemd/pokedex-sandbox-setup systemd/render "$(DESTDIR)$(DATADIR)/pokedexd/"
-	install -m 0644 systemd/sandbox/*.conf "$(DESTDIR)$(DATADIR)/pokedexd/sandbox/"
+	$(INSTALL_MANIFEST) install $(MANIFEST_VARS)
+
+## install-list: the paths install-files installs (PREFIX and the directories as given);
+## DEB=1 the .deb's, as debhelper leaves them (what Tests/package/package-test.sh expects).
+install-list:
+	@$(INSTALL_MANIFEST) list $(if $(DEB),--deb) $(MANIFEST_VARS)
 
 uninstall:
 	@if [ -z "$(DESTDIR)" ] && systemctl --user show-environment >/dev/null 2>&1; then \
 	  systemctl --user disable --now pokedex.service 2>/dev/null || true; \
 	fi
-	rm -f "$(DESTDIR)$(BINDIR)/pokedexd" "$(DESTDIR)$(BINDIR)/pokectl" \
-	  "$(DESTDIR)$(USERUNITDIR)/pokedex.service" "$(DESTDIR)$(USERUNITDIR)/pokedex-fallback.service" \
-	  "$(DESTDIR)$(DBUSSERVICEDIR)/io.github.pokedexd.Pokedex1.service" \
-	  "$(DESTDIR)$(DBUSINTERFACEDIR)/io.github.pokedexd.Pokedex1.xml" \
-	  "$(DESTDIR)$(APPLICATIONSDIR)/io.github.pokedexd.Pokedex1.desktop" \
-	  "$(DESTDIR)$(SEARCHPROVIDERDIR)/io.github.pokedexd.Pokedex1.search-provider.ini" \
-	  "$(DESTDIR)$(KRUNNERDIR)/io.github.pokedexd.Pokedex1-krunner.desktop" \
-	  "$(DESTDIR)$(BASHCOMPDIR)/pokectl" "$(DESTDIR)$(ZSHCOMPDIR)/_pokectl" "$(DESTDIR)$(FISHCOMPDIR)/pokectl.fish" \
-	  "$(DESTDIR)$(MANDIR)/man1/pokectl.1" "$(DESTDIR)$(MANDIR)/man8/pokedexd.8"
-	rm -rf "$(DESTDIR)$(EXAMPLESDIR)" "$(DESTDIR)$(DATADIR)/pokedexd"
-	for l in $(LANGUAGES); do rm -f "$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/pokedexd.mo"; done
-	rm -f "$(DESTDIR)$(ICONDIR)"/*/apps/io.github.pokedexd.Pokedex1.svg "$(DESTDIR)$(ICONDIR)"/*/apps/io.github.pokedexd.Pokedex1.png
+	$(INSTALL_MANIFEST) uninstall $(MANIFEST_VARS)
+	@# What pokedex-sandbox-setup added at install (make install), not a file of the manifest.
 	rm -f "$(DESTDIR)$(USERUNITDIR)"/pokedex.service.d/sandbox-*.conf
 	-rmdir "$(DESTDIR)$(USERUNITDIR)/pokedex.service.d" 2>/dev/null
 	@if [ -z "$(DESTDIR)" ] && systemctl --user show-environment >/dev/null 2>&1; then systemctl --user daemon-reload; fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The .deb (`make deb`) as a Debian 12 user meets it, on a system that has never seen Swift:
-#   1. the package itself: its files against Tests/package/expected-files, stripped binaries,
-#      Depends: from dpkg-shlibdeps, neither ICU nor FoundationInternationalization, lintian;
+#   1. the package itself: its files against install.manifest's (`make install-list DEB=1`),
+#      stripped binaries, Depends: from dpkg-shlibdeps, neither ICU nor
+#      FoundationInternationalization, lintian;
 #   2. a minimal Debian 12 from debootstrap (cached as a tarball; a fresh copy each run), the
 #      .deb installed with `apt-get install ./pokedexd_….deb`; no Swift anywhere in it;
 #   3. a user `alice` on a private session bus (dbus-run-session, the package's service
@@ -86,7 +87,10 @@ ls -l "$DEB" "$ROOT"/pokedexd-dbgsym_*.deb 2>/dev/null
 dpkg-deb -c "$DEB" | awk '{print $1, $3, $6}' | sed 's|\./|/|' >"$TMP/contents"
 cat "$TMP/contents"
 awk '$1 !~ /^d/ {print $3}' "$TMP/contents" | sort >"$TMP/files"
-check "the package holds exactly Tests/package/expected-files" diff -u <(grep -v '^#' Tests/package/expected-files | sort) "$TMP/files"
+# Every file the .deb installs (directories aside), from install.manifest: what install-files puts
+# in place for debian/rules, and what debhelper adds (changelog, copyright, the man pages gzipped).
+make -s --no-print-directory install-list DEB=1 >"$TMP/expected" || { fail "make install-list DEB=1"; summary package; exit 1; }
+check "the package holds exactly install.manifest's files (make install-list DEB=1)" diff -u "$TMP/expected" "$TMP/files"
 dpkg-deb -x "$DEB" "$TMP/x"
 for b in pokedexd pokectl; do
     check "/usr/bin/$b is stripped (no .symtab, no .debug_*)" bash -c "! readelf -SW '$TMP/x/usr/bin/$b' | grep -E '\.symtab|\.debug_'"
@@ -143,7 +147,7 @@ grep -E '^(Note|The following|  |Setting up pokedexd|Unpacking pokedexd)' "$TMP/
 check "apt-get install ./$(basename "$DEB") in the clean root (exit $code)" test "$code" = 0
 [ "$code" = 0 ] || { tail -30 "$TMP/install.log"; summary package; exit 1; }
 in_root dpkg -L pokedexd | sort >"$TMP/owned"
-expected() { grep -v '^#' Tests/package/expected-files | sort; }
+expected() { cat "$TMP/expected"; }
 all_owned() { ! comm -23 <(expected) "$TMP/owned" | grep .; }
 all_in_place() { local f; for f in $(expected); do [ -f "$R$f" ] || { echo "missing $f"; return 1; }; done; }
 check "dpkg -L pokedexd lists every expected file" all_owned
