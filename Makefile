@@ -40,19 +40,23 @@ BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1
 # And what the tests need besides (make test).
 DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils
 
-.PHONY: all build release catalogues locales deps deps-build deps-package deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
+.PHONY: all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
 
 all: build
 
+# The packages of a list that dpkg has not installed, each after a space (a shell command).
+missing_packages = for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || printf ' %s' $$p; \
+	done
+
 ## deps: install the Debian packages the build and the tests need that are missing (apt-get;
-## sudo when not root). deps-build: only those the build needs.
+## sudo when not root). deps-build: only those the build needs. Nothing else installs packages
+## but `make install`, `make deb` and the opt-in tests that name their own.
 deps-build:
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(BUILD_PACKAGES)"
 
 deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
+	@missing=$$($(call missing_packages,$(DEB_PACKAGES))); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
@@ -68,13 +72,22 @@ PACKAGE_TEST_PACKAGES = lintian debootstrap binutils
 deps-package:
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PACKAGE_PACKAGES)"
 
-build: deps
+# A build installs nothing: where a package it needs is missing, it says so and stops (on a
+# system without dpkg, the compiler will tell).
+check-build-deps:
+	@command -v dpkg-query >/dev/null || exit 0; missing=$$($(call missing_packages,$(BUILD_PACKAGES))); \
+	if [ -n "$$missing" ]; then \
+	  echo "missing Debian packages the build needs:$$missing; run 'make deps' (or 'make deps-build': the build's alone)" >&2; \
+	  exit 1; \
+	fi
+
+build: check-build-deps
 	$(SWIFT) build
 
 # A static Swift runtime: pokectl starts in about the time busctl does (bench/pokectl-startup.sh).
 # Bound at start (-z now, with the default RELRO): the GOT is read-only once running.
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -z -Xlinker now
-release: deps-build catalogues
+release: check-build-deps catalogues
 	$(SWIFT) build $(RELEASE_FLAGS) --product pokedexd
 	$(SWIFT) build $(RELEASE_FLAGS) --product pokectl
 
@@ -110,7 +123,7 @@ test: deps test-unit test-integration test-examples test-browse test-sound test-
 # takes about 350 s here, 400 s under a sanitizer).
 RUN_TESTS = bash Tests/lib/run-tests
 
-test-unit:
+test-unit: check-build-deps
 	$(SWIFT) build --build-tests
 	$(RUN_TESTS) 120 $(SWIFT) test --skip-build --disable-swift-testing --filter 'PokedexNetworkTests|PokedexCoreTests|PokedexTerminalTests|PokedexProtocolTests|PokedexBusServerTests|PokedexWidgetsTests'
 	# Property-based tests (Swift Testing, x-sheep/swift-property-based): browse's model and view,
@@ -118,7 +131,7 @@ test-unit:
 	# sanitiser; 10,000 random cases each (POKEDEX_PROPERTY_COUNT changes it).
 	$(RUN_TESTS) 600 $(SWIFT) test --skip-build --disable-xctest --filter PokedexPropertyTests
 
-test-integration: catalogues locales
+test-integration: check-build-deps catalogues locales
 	$(SWIFT) build --build-tests
 	$(RUN_TESTS) 600 $(SWIFT) test --skip-build --disable-swift-testing --filter PokedexIntegrationTests
 
@@ -132,29 +145,29 @@ check-sanitizers: check-asan check-tsan
 
 # Leak checking is off: the curl multi handle, the sd-bus connections and the sd-event loop
 # live until exit by design, and XCTest's own allocations would be reported too.
-check-asan:
+check-asan: check-build-deps
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build-asan
 	$(SANITIZER_ENV) ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 $(RUN_TESTS) 900 $(SWIFT) test --skip-build --sanitize=address \
 	  --build-path .build-asan --disable-swift-testing --filter PokedexIntegrationTests $(SANITIZER_SKIP)
 
-check-tsan:
+check-tsan: check-build-deps
 	$(SWIFT) build --build-tests --sanitize=thread --build-path .build-tsan
 	$(SANITIZER_ENV) TSAN_OPTIONS=halt_on_error=0 $(RUN_TESTS) 900 $(SWIFT) test --skip-build --sanitize=thread \
 	  --build-path .build-tsan --disable-swift-testing --filter PokedexIntegrationTests $(SANITIZER_SKIP)
 
 # Every script in examples/, pokectl watch, and the man pages, against the real service.
-test-examples: catalogues
+test-examples: check-build-deps catalogues
 	$(SWIFT) build
 	bash Tests/examples/examples-test.sh
 
 # pokectl browse through tmux: keys, resize, search, detail, favorites, and the terminal restored.
 ## test-sound: the cries heard: played into a PulseAudio null sink of the test's own and
 ## recorded from its monitor (pokectl cry, and browse with the sound on, then off).
-test-sound:
+test-sound: check-build-deps
 	$(SWIFT) build
 	bash Tests/sound/cry-test.sh
 
-test-browse:
+test-browse: check-build-deps
 	$(SWIFT) build
 	$(MAKE) --no-print-directory catalogues
 	desktop-file-validate $(DESKTOP_FILES)
@@ -163,25 +176,25 @@ test-browse:
 
 # pokectl browse in a pty against the real service: random keys, mouse reports and resizes from
 # 20 fixed seeds, 2,000 keys each; never dies, q exits 0 with stty -g unchanged (bench/soak: longer).
-test-soak:
+test-soak: check-build-deps
 	$(SWIFT) build
 	bash Tests/soak/soak-test.sh
 
 # Every word pokectl prints through the catalogues (a pseudo-language made from the .pot), and
 # no English in a German session, over every command, its errors and its help.
-test-words: catalogues locales
+test-words: check-build-deps catalogues locales
 	$(SWIFT) build
 	bash Tests/words/words-test.sh
 
 # Names as people type them ("Nidoran♀", "nidoran" with its candidates) through pokectl and
 # busctl, and pages past the end for any Int.
-test-names:
+test-names: check-build-deps
 	$(SWIFT) build
 	bash Tests/names/names-test.sh
 
 # Real pixels: pokectl on a pty that answers as kitty, as a sixel terminal or not at all; the
 # pictures decoded back and compared with the sprite; tmux's passthrough.
-test-graphics:
+test-graphics: check-build-deps
 	$(SWIFT) build
 	bash Tests/graphics/graphics-test.sh
 
@@ -204,7 +217,7 @@ test-widgets: release catalogues
 	BUILD_DIR=$(CURDIR)/$(RELEASE_DIR) bash Tests/widgets/widgets-test.sh
 
 # The desktop's search providers called as GNOME Shell (gdbus) and KRunner (python3-dbus) call them.
-test-desktop-search:
+test-desktop-search: check-build-deps
 	$(SWIFT) build
 	bash Tests/desktop-search/desktop-search-test.sh
 
