@@ -38,9 +38,9 @@ DESKTOP_FILES = .build/desktop/io.github.pokedexd.Pokedex1.desktop .build/deskto
 # Debian packages the build and the service need (make release, make install, make deb).
 BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev libseccomp-dev pkg-config gettext
 # And what the tests need besides (make test).
-DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman unicode-data libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils
 
-.PHONY: all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan install uninstall clean
+.PHONY: all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
 
 all: build
 
@@ -113,9 +113,16 @@ catalogues: $(CATALOGUES) $(DESKTOP_FILES)
 	@mkdir -p $(dir $@)
 	msgfmt --desktop --template=$< -d po -o $@
 
-## test: every test: unit tests, the daemon on a private bus (with the reliability suite), the
-## examples, the systemd session test, then the integration tests again under ASan and TSan.
-test: deps test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-session test-desktop-user test-package check-sanitizers
+## check-generated: every generated table and the mock's data regenerated into a temporary
+## directory and compared with the committed ones (tools/check-generated): Unicode's from
+## Debian's unicode-data; PokeAPI's only with POKEAPI_DUMP=DIR_OR_api-data.tar.xz, not in the repo.
+check-generated:
+	POKEAPI_DUMP="$(POKEAPI_DUMP)" python3 tools/check-generated
+
+## test: every test: the generated files (check-generated), unit tests, the daemon on a private
+## bus (with the reliability suite), the examples, the systemd session test, then the
+## integration tests again under ASan and TSan.
+test: deps check-generated test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-session test-desktop-user test-package check-sanitizers
 
 # Each test run goes through Tests/lib/run-tests: one that writes nothing for so many seconds (an
 # XCTest hang between two tests, swift-corelibs-xctest#504) is stopped and run once more. The
