@@ -122,7 +122,7 @@ check-generated:
 ## test: every test: the generated files (check-generated), unit tests, the daemon on a private
 ## bus (with the reliability suite), the examples, the systemd session test, then the
 ## integration tests again under ASan and TSan.
-test: deps check-generated test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-session test-desktop-user test-package check-sanitizers
+test: deps check-generated test-mock test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-session test-desktop-user test-package check-sanitizers
 
 # Each test run goes through Tests/lib/run-tests: one that writes nothing for so many seconds (an
 # XCTest hang between two tests, swift-corelibs-xctest#504) is stopped and run once more. The
@@ -173,6 +173,10 @@ test-examples: check-build-deps catalogues
 test-sound: check-build-deps
 	$(SWIFT) build
 	bash Tests/sound/cry-test.sh
+
+# The mock's answers to every route and fault, byte for byte, against Tests/mockapi/mock-golden.txt.
+test-mock:
+	python3 Tests/mockapi/mock_test.py
 
 test-browse: check-build-deps
 	$(SWIFT) build
