@@ -1,0 +1,100 @@
+"""What the mock knows: the Pokémon it lists and the real texts it serves (pokeapi.co's data, as
+its API serves it), embedded so that the tests need nothing else. --every-species widens NAMES,
+FORMS, TYPES and TYPE_NAMES in place (dex.list_every_species)."""
+
+NAMES = ["bulbasaur", "ivysaur", "venusaur", "charmander", "charmeleon", "charizard", "squirtle",
+         "wartortle", "blastoise", "caterpie", "metapod", "butterfree", "weedle", "kakuna", "beedrill",
+         "pidgey", "pidgeotto", "pidgeot", "rattata", "raticate", "spearow", "fearow", "ekans", "arbok",
+         "pikachu", "raichu", "sandshrew", "sandslash", "nidoran-f", "nidorina", "nidoqueen", "nidoran-m",
+         "nidorino", "nidoking", "clefairy", "clefable", "vulpix", "ninetales", "jigglypuff", "wigglytuff",
+         "zubat", "golbat", "oddish", "gloom"]
+# Forms live past 10000, as in PokeAPI.
+FORMS = [(10001, "deoxys-attack", 386), (10033, "venusaur-mega", 3)]
+TYPES = {1: ["grass", "poison"], 4: ["fire"], 6: ["fire", "flying"], 7: ["water"], 25: ["electric"], 26: ["electric"]}
+
+# Real texts from PokeAPI (pokeapi.co's data, as its API serves it), embedded so that the tests
+# need nothing else: every language's name of the languages, the types in TYPES (and normal),
+# the abilities and stats pokemon_body names, the forms in FORMS; and, for the species below,
+# what species_body adds to its own English entries: names, genera and the newest flavour text
+# (the last entry in the API's list) in de and ja-hrkt. A dict per resource, by its name or id.
+LANGUAGES = {  # name: (id, iso639, iso3166, official, {language: what it calls this one})
+    "ja-hrkt": (1, "ja", "jp", True, {"ja-hrkt": "日本語 (仮名)", "ko": "일본어 히라가나와 가타카나", "fr": "Japonais Hiragana et Katakana", "de": "Japanisch Hiragana und Katakana", "es": "Japonés Hiragana y Katakana", "it": "Giapponese Hiragana e Katakana", "en": "Japanese Hiragana and Katakana", "pt-br": "Japonês em Hiragana e Katakana", "es-419": "Japonés Hiragana y Katakana"}),
+    "ja-roma": (2, "ja", "jp", True, {"ja-hrkt": "ローマ字", "ko": "정식 로마자", "fr": "Romaji", "de": "Rōmaji", "es": "Romaji", "it": "Giapponese rōmaji", "en": "Japanese romaji", "pt-br": "Japonês em romaji", "es-419": "Romaji"}),
+    "ko": (3, "ko", "kr", True, {"ja-hrkt": "韓国語", "ko": "한국어", "fr": "Coréen", "de": "Koreanisch", "es": "Coreano", "it": "Coreano", "en": "Korean", "pt-br": "Coreano", "es-419": "Coreano"}),
+    "zh-hant": (4, "zh", "tw", True, {"ja-hrkt": "中国語", "ko": "중국어", "fr": "Chinois", "de": "Chinesisch", "es": "Chino tradicional", "it": "Cinese tradizionale", "en": "Traditional chinese", "pt-br": "Chinês tradicional", "es-419": "Chino tradicional"}),
+    "fr": (5, "fr", "fr", True, {"ja-hrkt": "フランス語", "ko": "프랑스어", "fr": "Français", "de": "Französisch", "es": "Francés", "it": "Francese", "en": "French", "pt-br": "Francês", "es-419": "Francés"}),
+    "de": (6, "de", "de", True, {"ja-hrkt": "ドイツ語", "ko": "도이치어", "fr": "Allemand", "de": "Deutsch", "es": "Alemán", "it": "Tedesco", "en": "German", "pt-br": "Alemão", "es-419": "Alemán"}),
+    "es": (7, "es", "es", True, {"ja-hrkt": "スペイン語", "ko": "스페인어", "fr": "Espagnol", "de": "Spanisch", "es": "Español", "en": "Spanish", "pt-br": "Espanhol", "es-419": "Español"}),
+    "it": (8, "it", "it", True, {"ja-hrkt": "イタリア語", "ko": "이탈리아어", "fr": "Italien", "de": "Italienisch", "es": "Italiano", "it": "Italiano", "en": "Italian", "pt-br": "Italiano", "es-419": "Italiano"}),
+    "en": (9, "en", "us", True, {"ja-hrkt": "英語", "ko": "영어", "fr": "Anglais", "de": "Englisch", "es": "Inglés", "it": "Inglese", "en": "English", "pt-br": "Inglês", "es-419": "Inglés"}),
+    "cs": (10, "cs", "cz", False, {"ja-hrkt": "チェコ語", "ko": "체코어", "fr": "Tchèque", "de": "Tschechisch", "es": "Checo", "it": "Ceco", "en": "Czech", "pt-br": "Tcheco", "es-419": "Checo"}),
+    "ja": (11, "ja", "jp", True, {"es": "Japonés", "it": "Giapponese", "en": "Japanese", "pt-br": "Japonês", "es-419": "Japonés"}),
+    "zh-hans": (12, "zh", "cn", True, {"es": "Chino simplificado", "it": "Cinese semplificato", "en": "Simplified chinese", "pt-br": "Chinês simplificado", "es-419": "Chino simplificado"}),
+    "pt-br": (13, "pt", "br", True, {"ja-roma": "Burajiru porutogaru-go", "ko": "브라질 포르투갈어", "fr": "Portugais brésilien", "de": "Brasilianisches portugiesisch", "es": "Portugués brasileño", "it": "Portoghese brasiliano", "en": "Brazilian portuguese", "cs": "Brazilská portugalština", "pt-br": "Português brasileiro", "es-419": "Portugués brasileño"}),
+    "es-419": (14, "es", "mx", True, {"ja-hrkt": "ラテンアメリカスペイン語", "ja-roma": "Raten Amerika Supein-go", "ko": "라틴 아메리카 스페인어", "zh-hant": "拉丁美洲西班牙文", "fr": "Espagnol latino américain", "de": "Lateinamerikanisches Spanisch", "es": "Español latinoamericano", "it": "Spagnolo latinoamericano", "en": "Latin American Spanish", "cs": "Latinskoamerická španělština", "ja": "ラテンアメリカスペイン語", "zh-hans": "拉丁美洲西班牙语", "pt-br": "Espanhol latino americano", "es-419": "Español latinoamericano"}),
+}
+SPECIES_TEXT = {  # id: names (the languages species_body adds), genera and the newest flavour text (version, text)
+    1: {"names": {"ja-hrkt": "フシギダネ", "ko": "이상해씨", "zh-hant": "妙蛙種子", "fr": "Bulbizarre", "de": "Bisasam", "ja": "フシギダネ", "zh-hans": "妙蛙种子"},
+         "genera": {"ja-hrkt": "たねポケモン", "de": "Samen-Pokémon"},
+         "flavor": {"ja-hrkt": ("shield", "うまれて\u3000しばらくの\u3000あいだ\nせなかの\u3000タネに\u3000つまった\nえいようを\u3000とって\u3000そだつ。"),
+                    "de": ("shield", "Nach der Geburt nimmt es für eine Weile\nNährstoffe über den Samen auf seinem\nRücken auf.")}},
+    3: {"names": {"ja-hrkt": "フシギバナ", "ko": "이상해꽃", "zh-hant": "妙蛙花", "fr": "Florizarre", "de": "Bisaflor", "ja": "フシギバナ", "zh-hans": "妙蛙花"},
+         "genera": {"ja-hrkt": "たねポケモン", "de": "Samen-Pokémon"},
+         "flavor": {"ja-hrkt": ("shield", "はなから\u3000うっとりする\u3000かおりが\nただよい\u3000たたかうものの\u3000きもちを\nなだめてしまう。"),
+                    "de": ("shield", "Die Blume verströmt einen zauberhaften Duft.\nEr beschwichtigt erhitzte Kämpfer.")}},
+    4: {"names": {"ja-hrkt": "ヒトカゲ", "ko": "파이리", "zh-hant": "小火龍", "fr": "Salamèche", "de": "Glumanda", "ja": "ヒトカゲ", "zh-hans": "小火龙"},
+         "genera": {"ja-hrkt": "とかげポケモン", "de": "Echsen-Pokémon"},
+         "flavor": {"ja-hrkt": ("shield", "うまれたときから\u3000しっぽに\u3000ほのおが\nともっている。\u3000ほのおが\u3000きえたとき\nその\u3000いのちは\u3000おわって\u3000しまう。"),
+                    "de": ("shield", "Von Geburt an brennt die Flamme auf seiner\nSchwanzspitze. Sobald sie verglimmt, erlischt\nauch sein Lebenslicht.")}},
+    6: {"names": {"ja-hrkt": "リザードン", "ko": "리자몽", "zh-hant": "噴火龍", "fr": "Dracaufeu", "de": "Glurak", "ja": "リザードン", "zh-hans": "喷火龙"},
+         "genera": {"ja-hrkt": "かえんポケモン", "de": "Flammen-Pokémon"},
+         "flavor": {"ja-hrkt": ("shield", "ちじょう\u3000１４００メートル\u3000まで\nハネを\u3000つかって\u3000とぶことができる。\nこうねつの\u3000ほのおを\u3000はく。"),
+                    "de": ("shield", "Dieses Pokémon kann mit seinen Flügeln eine\nHöhe von bis zu 1 400 m erreichen. Es spuckt\nsehr heißes Feuer.")}},
+    7: {"names": {"ja-hrkt": "ゼニガメ", "ko": "꼬부기", "zh-hant": "傑尼龜", "fr": "Carapuce", "de": "Schiggy", "ja": "ゼニガメ", "zh-hans": "杰尼龟"},
+         "genera": {"ja-hrkt": "かめのこポケモン", "de": "Minikröten-Pokémon"},
+         "flavor": {"ja-hrkt": ("shield", "あぶなくなると\u3000こうらに\u3000てあしを\nひっこめて\u3000みを\u3000まもりながら\nくちから\u3000みずを\u3000ふきだしてくる。"),
+                    "de": ("shield", "Fühlt es sich bedroht, verkriecht es sich in seinen\nPanzer und spuckt Wasser aus seinem Maul.")}},
+    25: {"names": {"ja-hrkt": "ピカチュウ", "ko": "피카츄", "zh-hant": "皮卡丘", "fr": "Pikachu", "de": "Pikachu", "ja": "ピカチュウ", "zh-hans": "皮卡丘"},
+         "genera": {"ja-hrkt": "ねずみポケモン", "de": "Maus-Pokémon"},
+         "flavor": {"ja-hrkt": ("shield", "おたがいの\u3000しっぽを\u3000くっつけて\nでんきを\u3000ながしあうのが\nピカチュウ\u3000どうしの\u3000あいさつだ。"),
+                    "de": ("shield", "Pikachu begrüßen einander, indem sie ihre\nSchweife aneinanderreiben und eine Ladung\nStrom durch diese gleiten lassen.")}},
+    26: {"names": {"ja-hrkt": "ライチュウ", "ko": "라이츄", "zh-hant": "雷丘", "fr": "Raichu", "de": "Raichu", "ja": "ライチュウ", "zh-hans": "雷丘"},
+         "genera": {"ja-hrkt": "ねずみポケモン", "de": "Maus-Pokémon"},
+         "flavor": {"ja-hrkt": ("shield", "でんきぶくろが\u3000からっぽに\u3000なると\nしっぽを\u3000まっすぐ\u3000たてて\nくうきちゅうの\u3000でんきを\u3000あつめる。"),
+                    "de": ("shield", "Wenn der in seinen Backentaschen gespeicherte\nStrom leer ist, stellt es seinen Schweif auf, um\nElektrizität aus der Luft zu ziehen.")}},
+    29: {"names": {"ja-hrkt": "ニドラン♀", "ko": "니드런♀", "zh-hant": "尼多蘭", "fr": "Nidoran♀", "de": "Nidoran♀", "ja": "ニドラン♀", "zh-hans": "尼多兰"},
+         "genera": {"ja-hrkt": "どくばりポケモン", "de": "Giftdorn-Pokémon"},
+         "flavor": {"ja-hrkt": ("shield", "かたい\u3000まえばで\u3000きのみを\u3000くだいて\nたべる。\u3000ツノの\u3000さきは\u3000オスより\nすこし\u3000まるみを\u3000おびている。"),
+                    "de": ("shield", "Mit ihren harten Vorderzähnen zerteilen sie\nBeeren, bevor sie diese essen. Die Spitze ihres\nHorns ist etwas abgerundeter als bei Männchen.")}},
+    386: {"names": {"ja-hrkt": "デオキシス", "ko": "테오키스", "zh-hant": "代歐奇希斯", "fr": "Deoxys", "de": "Deoxys", "ja": "デオキシス", "zh-hans": "代欧奇希斯"},
+         "genera": {"ja-hrkt": "ＤＮＡポケモン", "de": "DNS"},
+         "flavor": {"ja-hrkt": ("alpha-sapphire", "うちゅうウィルスから\u3000たんじょうした\u3000ポケモン。\nちのうが\u3000たかく\u3000ちょうのうりょくを\u3000あやつる。\nむねの\u3000すいしょうたいから\u3000レーザーを\u3000だす。"),
+                    "de": ("alpha-sapphire", "Deoxys ging aus einem Virus aus dem Weltraum hervor.\nEs ist sehr intelligent und nutzt psychokinetische Energie.\nDieses Pokémon verschießt Laserstrahlen aus einem\nkristallartigen Organ auf seinem Brustkorb.")}},
+}
+TYPE_NAMES = {  # name: (id, {language: name})
+    "normal": (1, {"ja-hrkt": "ノーマル", "ko": "노말", "zh-hant": "一般", "fr": "Normal", "de": "Normal", "es": "Normal", "it": "Normale", "en": "Normal", "ja": "ノーマル", "zh-hans": "一般", "es-419": "Normal"}),
+    "flying": (3, {"ja-hrkt": "ひこう", "ko": "비행", "zh-hant": "飛行", "fr": "Vol", "de": "Flug", "es": "Volador", "it": "Volante", "en": "Flying", "ja": "ひこう", "zh-hans": "飞行", "es-419": "Volador"}),
+    "poison": (4, {"ja-hrkt": "どく", "ko": "독", "zh-hant": "毒", "fr": "Poison", "de": "Gift", "es": "Veneno", "it": "Veleno", "en": "Poison", "ja": "どく", "zh-hans": "毒", "es-419": "Veneno"}),
+    "fire": (10, {"ja-hrkt": "ほのお", "ko": "불꽃", "zh-hant": "火", "fr": "Feu", "de": "Feuer", "es": "Fuego", "it": "Fuoco", "en": "Fire", "ja": "ほのお", "zh-hans": "火", "es-419": "Fuego"}),
+    "water": (11, {"ja-hrkt": "みず", "ko": "물", "zh-hant": "水", "fr": "Eau", "de": "Wasser", "es": "Agua", "it": "Acqua", "en": "Water", "ja": "みず", "zh-hans": "水", "es-419": "Agua"}),
+    "grass": (12, {"ja-hrkt": "くさ", "ko": "풀", "zh-hant": "草", "fr": "Plante", "de": "Pflanze", "es": "Planta", "it": "Erba", "en": "Grass", "ja": "くさ", "zh-hans": "草", "es-419": "Planta"}),
+    "electric": (13, {"ja-hrkt": "でんき", "ko": "전기", "zh-hant": "電", "fr": "Électrik", "de": "Elektro", "es": "Eléctrico", "it": "Elettro", "en": "Electric", "ja": "でんき", "zh-hans": "电", "es-419": "Eléctrico"}),
+}
+ABILITY_NAMES = {  # name: (id, {language: name})
+    "static": (9, {"ja-hrkt": "せいでんき", "ko": "정전기", "zh-hant": "靜電", "fr": "Statik", "de": "Statik", "es": "Electricidad Estática", "it": "Statico", "en": "Static", "ja": "せいでんき", "zh-hans": "静电", "es-419": "Electricidad Estática"}),
+    "lightning-rod": (31, {"ja-hrkt": "ひらいしん", "ko": "피뢰침", "zh-hant": "避雷針", "fr": "Paratonnerre", "de": "Blitzfänger", "es": "Pararrayos", "it": "Parafulmine", "en": "Lightning Rod", "ja": "ひらいしん", "zh-hans": "避雷针", "es-419": "Pararrayos"}),
+}
+STAT_NAMES = {  # name: (id, {language: name})
+    "hp": (1, {"ja-hrkt": "HP", "ko": "HP", "zh-hant": "HP", "fr": "PV", "de": "KP", "es": "PS", "it": "PS", "en": "HP", "zh-hans": "HP", "es-419": "PS"}),
+    "attack": (2, {"ja-hrkt": "こうげき", "ko": "공격", "zh-hant": "攻擊", "fr": "Attaque", "de": "Angriff", "es": "Ataque", "it": "Attacco", "en": "Attack", "zh-hans": "攻击", "es-419": "Ataque"}),
+    "defense": (3, {"ja-hrkt": "ぼうぎょ", "ko": "방어", "zh-hant": "防禦", "fr": "Défense", "de": "Verteidigung", "es": "Defensa", "it": "Difesa", "en": "Defense", "zh-hans": "防御", "es-419": "Defensa"}),
+    "special-attack": (4, {"ja-hrkt": "とくこう", "ko": "특수공격", "zh-hant": "特攻", "fr": "Attaque Spéciale", "de": "Spezialangriff", "es": "Ataque Especial", "it": "Attacco Speciale", "en": "Special Attack", "zh-hans": "特攻", "es-419": "Ataque Especial"}),
+    "special-defense": (5, {"ja-hrkt": "とくぼう", "ko": "특수방어", "zh-hant": "特防", "fr": "Défense Spéciale", "de": "Spezialverteidigung", "es": "Defensa Especial", "it": "Difesa Speciale", "en": "Special Defense", "zh-hans": "特防", "es-419": "Defensa Especial"}),
+    "speed": (6, {"ja-hrkt": "すばやさ", "ko": "스피드", "zh-hant": "速度", "fr": "Vitesse", "de": "Initiative", "es": "Velocidad", "it": "Velocità", "en": "Speed", "zh-hans": "速度", "es-419": "Velocidad"}),
+}
+FORM_NAMES = {  # a form in FORMS: (form_name, is_default, {language: names}, {language: form_names})
+    "deoxys-attack": ("attack", True, {"fr": "Deoxys Attaque", "de": "Deoxys (Angriff)", "en": "Attack Deoxys"},
+                      {"ja-hrkt": "アタックフォルム", "ko": "어택폼", "zh-hant": "攻擊形態", "fr": "Forme Attaque", "de": "Angriffsform", "es": "Forma Ataque", "it": "Forma Attacco", "en": "Attack Forme", "ja": "アタックフォルム", "zh-hans": "攻击形态", "es-419": "Forma Ataque"}),
+    "venusaur-mega": ("mega", True, {"fr": "Méga-Florizarre", "de": "Mega-Bisaflor", "en": "Mega Venusaur"},
+                      {"ja-hrkt": "メガフシギバナ", "ko": "메가이상해꽃", "zh-hant": "超級妙蛙花", "fr": "Méga-Florizarre", "de": "Mega-Form", "es": "Mega-Venusaur", "it": "MegaVenusaur", "en": "Mega Venusaur", "ja": "メガフシギバナ", "zh-hans": "超级妙蛙花", "es-419": "Mega-Venusaur"}),
+}
