@@ -17,21 +17,11 @@ start_private_bus
 start_mock
 start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=no || { echo "browse: 0 passed, 1 failed"; exit 1; }
 
-t() { tmux -S "$SOCK" "$@"; }
-screen() { t capture-pane -p -t browse; }
-# Waits until the pane shows a pattern (grep -E); fails the check after 10 s.
-wait_for() {  # pattern, description
-    for _ in $(seq 100); do screen | grep -qE -- "$1" && { ok "$2"; return 0; }; sleep 0.1; done
-    fail "$2 (no /$1/ on screen)"; screen | sed 's/^/     |/'; return 1
-}
-keys() { t send-keys -t browse "$@"; }
+source "$ROOT/Tests/lib/tmux.sh"
 # One browse run in a fresh shell: its stty before and after, and its exit status, in files.
 open_browse() {  # name, extra args
-    t kill-server 2>/dev/null
-    SOCK=$TMP/tmux.$1.sock   # a server of its own: the last one may still be going away
+    fresh_pane "$1"
     rm -f "$TMP/$1".*
-    t -f /dev/null new-session -d -s browse -x 100 -y 32 "env -u TMUX bash --norc --noprofile"
-    t set-option -t browse status off >/dev/null
     keys "stty -g > $TMP/$1.before; pokectl browse ${2:-}; echo \$? > $TMP/$1.exit; stty -g > $TMP/$1.after" Enter
 }
 # After a run: same terminal settings, the expected exit status, the main screen back.
@@ -40,7 +30,7 @@ closed() {  # name, expected exit status, description
     if [ -s "$TMP/$1.after" ] && cmp -s "$TMP/$1.before" "$TMP/$1.after"; then ok "$3: stty -g unchanged"
     else fail "$3: stty -g changed or browse did not end ($(cat "$TMP/$1.before" 2>/dev/null) vs $(cat "$TMP/$1.after" 2>/dev/null))"; fi
     [ "$(cat "$TMP/$1.exit" 2>/dev/null)" = "$2" ] && ok "$3: exit status $2" || fail "$3: exit status $(cat "$TMP/$1.exit" 2>/dev/null), not $2"
-    [ "$(t display -p -t browse '#{alternate_on}')" = 0 ] && ok "$3: back on the main screen" || fail "$3: still on the alternate screen"
+    [ "$(flag alternate_on)" = 0 ] && ok "$3: back on the main screen" || fail "$3: still on the alternate screen"
 }
 
 # A session: open, scroll, search, detail, favorite, resize, quit.
@@ -48,7 +38,7 @@ open_browse main
 wait_for '1–[0-9]+ of 46' "the grid opens with its position"
 wait_for '#001' "tiles show numbers"
 wait_for 'Bulbasaur' "and names"
-[ "$(t display -p -t browse '#{alternate_on}')" = 1 ] && ok "on the alternate screen" || fail "not on the alternate screen"
+[ "$(flag alternate_on)" = 1 ] && ok "on the alternate screen" || fail "not on the alternate screen"
 sleep 0.5
 [ -n "${CAPTURE:-}" ] && t capture-pane -e -p -t browse > "$CAPTURE"
 t capture-pane -e -p -t browse | grep -q $'\e\[[0-9;]*38;2;' && ok "sprites in 24-bit colour" || fail "no 24-bit colour"
@@ -97,7 +87,7 @@ closed ctrlc 0 "Ctrl-C"
 for sig in TERM HUP; do
     open_browse "sig$sig"
     wait_for 'of 46' "run for SIG$sig opens"
-    pkill -"$sig" -P "$(t display -p -t browse '#{pane_pid}')" -x pokectl  # ours, not another test's
+    pkill -"$sig" -P "$(flag pane_pid)" -x pokectl  # ours, not another test's
     closed "sig$sig" $((128 + $(kill -l "$sig"))) "SIG$sig"
 done
 

@@ -17,14 +17,7 @@ start_private_bus
 start_mock
 start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=no || { echo "signals: 0 passed, 1 failed"; exit 1; }
 
-t() { tmux -S "$SOCK" "$@"; }
-screen() { t capture-pane -p -t browse; }
-wait_for() {  # pattern, description
-    for _ in $(seq 100); do screen | grep -qE -- "$1" && { ok "$2"; return 0; }; sleep 0.1; done
-    fail "$2 (no /$1/ on screen)"; screen | sed 's/^/     |/'; return 1
-}
-keys() { t send-keys -t browse "$@"; }
-flag() { t display -p -t browse "#{$1}"; }
+source "$ROOT/Tests/lib/tmux.sh"
 # The pokectl the pane's shell runs (its child: other pokectl processes on the machine are not ours).
 browse_pid() { pgrep -P "$(pgrep -P "$(flag pane_pid)" -x bash)" -x pokectl; }
 # The terminal as it is now, read from outside (the shell's own settings while it waits at its
@@ -33,11 +26,8 @@ tty_now() { stty -a -F "$(flag pane_tty)"; }
 # A fresh shell with job control, no core files; `pokectl browse` started with stty -g before
 # and after it and its exit status in files.
 open_browse() {  # name, [stty settings first]
-    t kill-server 2>/dev/null
-    SOCK=$TMP/tmux.$1.sock   # a server of its own: the last one may still be going away
+    fresh_pane "$1" -i
     rm -f "$TMP/$1".*
-    t -f /dev/null new-session -d -s browse -x 100 -y 32 "env -u TMUX bash --norc --noprofile -i"
-    t set-option -t browse status off >/dev/null
     # In a script of its own (its job, with pokectl): an interactive shell ends a list whose
     # command died of SIGINT, and goes on with it when one stops.
     printf '%s\n' "stty -g > $TMP/$1.before; pokectl browse; echo \$? > $TMP/$1.exit; stty -g > $TMP/$1.after" > "$TMP/$1.sh"

@@ -65,30 +65,29 @@ check "no sound server: one line says so, exit 3" bash -c "
     [ \$(wc -l < $TMP/none.err) = 1 ] && grep -q 'no sound server' $TMP/none.err"
 
 # browse: the card's cry when it opens; `s` turns it off, and it stays off in the next browse.
-t() { tmux -S "$SOCK" "$@"; }
-t -f /dev/null new-session -d -s browse -x 100 -y 32 "env -u TMUX bash --norc --noprofile"
-t set-option -t browse status off >/dev/null
-screen() { t capture-pane -p -t browse; }
-wait_for() {  # text, what
+source "$ROOT/Tests/lib/tmux.sh"
+new_pane
+# Waits until the pane shows a text (not a pattern); says nothing when it does.
+wait_text() {  # text, what
     for _ in $(seq 100); do screen | grep -qF "$1" && return 0; sleep 0.1; done
     fail "$2 (no \"$1\" on screen)"; screen | sed 's/^/     /'; return 1
 }
 t send-keys -t browse "pokectl browse" Enter
-wait_for "of 46" "browse opens"
+wait_text "of 46" "browse opens"
 heard browse-on 1.5 "tmux -S $SOCK send-keys -t browse Enter"
-wait_for "Bulbasaur" "the card opens"
+wait_text "Bulbasaur" "the card opens"
 sed 's/^/     browse, Enter on the first tile: /' "$TMP/browse-on.heard"
 if loud browse-on; then ok "browse: a card plays its cry when it opens"; else fail "browse: no cry heard"; fi
-wait_for "s sound off" "the card says how to turn the sound off"
+wait_text "s sound off" "the card says how to turn the sound off"
 t send-keys -t browse s
-wait_for "s sound on" "s turned the sound off"
+wait_text "s sound on" "s turned the sound off"
 t send-keys -t browse Escape q
 sleep 0.5
 check "browse: the sound off is remembered" grep -qx off "$HOME/.local/state/pokectl/sound"
 t send-keys -t browse "pokectl browse" Enter
-wait_for "of 46" "browse opens again"
+wait_text "of 46" "browse opens again"
 heard browse-off 1.5 "tmux -S $SOCK send-keys -t browse Enter"
-wait_for "s sound on" "the card opens with the sound off"
+wait_text "s sound on" "the card opens with the sound off"
 sed 's/^/     browse, sound off: /' "$TMP/browse-off.heard"
 if silent browse-off; then ok "browse: with the sound off, no cry"; else fail "browse: a cry with the sound off"; fi
 t send-keys -t browse Escape q
