@@ -40,7 +40,7 @@ BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1
 # And what the tests need besides (make test).
 DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman unicode-data libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils
 
-.PHONY: all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
+.PHONY: docs test-mock all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
 
 all: build
 
@@ -116,8 +116,18 @@ catalogues: $(CATALOGUES) $(DESKTOP_FILES)
 ## check-generated: every generated table and the mock's data regenerated into a temporary
 ## directory and compared with the committed ones (tools/check-generated): Unicode's from
 ## Debian's unicode-data; PokeAPI's only with POKEAPI_DUMP=DIR_OR_api-data.tar.xz, not in the repo.
-check-generated:
+## The README's and pokedexd(8)'s sections made from the contract and the options' table
+## (tools/pokedex-docs) are checked too; `make docs` writes them.
+check-generated: check-build-deps
 	POKEAPI_DUMP="$(POKEAPI_DUMP)" python3 tools/check-generated
+	$(SWIFT) build --product pokedex-docs
+	.build/debug/pokedex-docs --check .
+
+## docs: write the generated sections of README.md and man/pokedexd.8 (between their
+## "generated: NAME" marker lines) from the contract and the options' table.
+docs: check-build-deps
+	$(SWIFT) build --product pokedex-docs
+	.build/debug/pokedex-docs .
 
 ## test: every test: the generated files (check-generated), unit tests, the daemon on a private
 ## bus (with the reliability suite), the examples, the systemd session test, then the
