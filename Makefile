@@ -40,7 +40,7 @@ BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1
 # And what the tests need besides (make test).
 DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman unicode-data libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils
 
-.PHONY: docs test-mock all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
+.PHONY: check docs test-mock all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
 
 all: build
 
@@ -139,14 +139,29 @@ test: deps check-generated test-mock test-unit test-integration test-examples te
 # limits are well above the longest quiet stretch of a sound run (the longest integration test
 # takes about 350 s here, 400 s under a sanitizer).
 RUN_TESTS = bash Tests/lib/run-tests
+# The XCTest targets that need no daemon.
+UNIT_TESTS = PokedexNetworkTests|PokedexCoreTests|PokedexTerminalTests|PokedexProtocolTests|PokedexBusServerTests|PokedexWidgetsTests
 
 test-unit: check-build-deps
 	$(SWIFT) build --build-tests
-	$(RUN_TESTS) 120 $(SWIFT) test --skip-build --disable-swift-testing --filter 'PokedexNetworkTests|PokedexCoreTests|PokedexTerminalTests|PokedexProtocolTests|PokedexBusServerTests|PokedexWidgetsTests'
+	$(RUN_TESTS) 120 $(SWIFT) test --skip-build --disable-swift-testing --filter '$(UNIT_TESTS)'
 	# Property-based tests (Swift Testing, x-sheep/swift-property-based): browse's model and view,
 	# the input decoder, the terminal's answers, search queries, names, paging, SpriteArt and the
-	# sanitiser; 10,000 random cases each (POKEDEX_PROPERTY_COUNT changes it).
+	# sanitiser; each its own number of random cases, up to 10,000 (see PropertyCounts.swift).
 	$(RUN_TESTS) 600 $(SWIFT) test --skip-build --disable-xctest --filter PokedexPropertyTests
+
+## check: the fast tier, for each change (about 5 min on two cores from a warm build): the
+## generated files, the unit tests, the property tests with at most CHECK_PROPERTY_CASES cases
+## each (POKEDEX_PROPERTY_CASES), and the integration tests but the three that inject slow faults
+## for minutes (a server that stalls and floods every pokectl command, 68 pages through errors,
+## a 40 s freeze during a sync), which `make test` runs.
+CHECK_PROPERTY_CASES = 200
+CHECK_SKIP = --skip HostileServerTests --skip 'FaultToleranceTests.testScrolling' --skip 'SyncOverTimeTests.testAFortySecondFreeze'
+check: check-generated catalogues locales
+	$(SWIFT) build --build-tests
+	$(RUN_TESTS) 120 $(SWIFT) test --skip-build --disable-swift-testing --filter '$(UNIT_TESTS)'
+	POKEDEX_PROPERTY_CASES=$(CHECK_PROPERTY_CASES) $(RUN_TESTS) 600 $(SWIFT) test --skip-build --disable-xctest --filter PokedexPropertyTests
+	$(RUN_TESTS) 600 $(SWIFT) test --skip-build --disable-swift-testing --filter PokedexIntegrationTests $(CHECK_SKIP)
 
 test-integration: check-build-deps catalogues locales
 	$(SWIFT) build --build-tests

@@ -35,7 +35,9 @@ final class LifecycleTests: DaemonTestCase {
         XCTAssertEqual(detailDone.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(detailResult.value, "pikachu")
         XCTAssertGreaterThanOrEqual(detailTime.value, 1.8, "the Detail did wait on the server")
-        XCTAssertLessThan(slowest, 0.05, "50 ListPage calls during the slow Detail; slowest \(slowest * 1000) ms")
+        // The design's bound, not a speed: no ListPage waits on the Detail (2 s at the server), so
+        // each takes well under that however busy the machine. How fast they are is bench/ab-rtt's.
+        XCTAssertLessThan(slowest, 1.0, "50 ListPage calls during the slow Detail; slowest \(slowest * 1000) ms")
         print("50 ListPage during a 2 s Detail: median \(times.sorted()[25] * 1e6) µs, slowest \(slowest * 1e6) µs")
     }
 

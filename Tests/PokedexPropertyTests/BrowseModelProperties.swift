@@ -81,14 +81,6 @@ import Testing
     }
 }
 
-/// How many random cases each property runs: 10,000 by default (`make test`),
-/// `POKEDEX_PROPERTY_COUNT` to change it.
-enum PropertyCounts {
-    static let sequences: Int = {
-        guard let raw = getenv("POKEDEX_PROPERTY_COUNT"), let n = Int(String(cString: raw)), n > 0 else { return 10_000 }
-        return n
-    }()
-}
 
 #if canImport(Glibc)
 import Glibc

@@ -11,7 +11,7 @@ import Testing
 /// no caller over its waiting cap. A failure prints the seed that replays it.
 @Suite struct CallAdmissionProperties {
     @Test func callsAreAdmittedFairlyAndNoRoomIsLeftIdle() async {
-        await propertyCheck(count: 400, input: Gen.uint64()) { seed in
+        await propertyCheck(count: PropertyCounts.cases(400), input: Gen.uint64()) { seed in
             var rng = SplitMix64(seed: seed)
             let limits = CallAdmission.Limits(
                 room: [.light: 1 + Int(rng.next() % 6), .heavy: 1 + Int(rng.next() % 3)],

@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func aSoundFileIsReadWhole() async {
-        await propertyCheck(count: 300, input: Gen.uint64()) { seed in
+        await propertyCheck(count: PropertyCounts.cases(300), input: Gen.uint64()) { seed in
             var rng = SplitMix64(seed: seed)
             let favorites = Self.favorites(&rng)
             let (read, notice) = FavoritesSalvage.read(Self.file(favorites).bytes)
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func damageLosesOnlyTheEntriesItTouched() async {
-        await propertyCheck(count: 1000, input: Gen.uint64()) { seed in
+        await propertyCheck(count: PropertyCounts.cases(1000), input: Gen.uint64()) { seed in
             var rng = SplitMix64(seed: seed)
             let favorites = Self.favorites(&rng)
             var (bytes, entries) = Self.file(favorites)

@@ -135,12 +135,3 @@ import Testing
         return failures
     }
 }
-
-extension PropertyCounts {
-    /// Cases of the properties that run a whole service each (a typed query, restarts): about
-    /// 5 a second. `POKEDEX_SERVICE_PROPERTY_COUNT` changes it.
-    static let services: Int = {
-        guard let raw = getenv("POKEDEX_SERVICE_PROPERTY_COUNT"), let n = Int(String(cString: raw)), n > 0 else { return 200 }
-        return n
-    }()
-}

@@ -10,7 +10,7 @@ import Testing
 @Suite struct HostileInputProperties {
     @Test func fittedPicturesNeverTrapAndStayWithinTheirCaps() async {
         let sizes = Gen.int(in: Int.min...Int.max)
-        await propertyCheck(count: 300, input: Gen.int(in: 1...600), Gen.int(in: 1...600), sizes, sizes, sizes, sizes) {
+        await propertyCheck(count: PropertyCounts.cases(300), input: Gen.int(in: 1...600), Gen.int(in: 1...600), sizes, sizes, sizes, sizes) {
             width, height, cellWidth, cellHeight, columns, rows in
             let image = RGBAImage(width: width, height: height, pixels: [UInt8](repeating: 200, count: width * height * 4))
             let fit = PixelArt.fitted(image, maxColumns: columns, maxRows: rows, cell: (cellWidth, cellHeight))
@@ -25,7 +25,7 @@ import Testing
     /// Random gaps between calls (a burst, a pause, anything between): launches are at least
     /// a second apart, and a call a second or more after the last launch always launches.
     @Test func launchesAreOneASecondWhateverTheCalls() async {
-        await propertyCheck(count: 300, input: Gen.uint64()) { seed in
+        await propertyCheck(count: PropertyCounts.cases(300), input: Gen.uint64()) { seed in
             var rng = SplitMix64(seed: seed)
             var gate = LaunchGate()
             var now = 1000.0
@@ -48,7 +48,7 @@ import Testing
     /// nor all together more than theirs; and a caller with a full bucket, while all together
     /// have room, is always admitted (a person's click works).
     @Test func launchBudgetsHoldWhateverTheCallers() async {
-        await propertyCheck(count: 300, input: Gen.uint64()) { seed in
+        await propertyCheck(count: PropertyCounts.cases(300), input: Gen.uint64()) { seed in
             var rng = SplitMix64(seed: seed)
             var budget = LaunchBudget()
             var now = 100.0
@@ -87,7 +87,7 @@ import Testing
     /// `$TERMINAL`): it is one argument, the last, after pokectl's `--`; before it come only the
     /// terminal, its fixed options, pokectl, `browse` and the card's number.
     @Test func theQueryIsNeverAnOption() async {
-        await propertyCheck(count: 1000, input: Gen.uint64()) { seed in
+        await propertyCheck(count: PropertyCounts.cases(1000), input: Gen.uint64()) { seed in
             var rng = SplitMix64(seed: seed)
             let alphabet = Array("-=e x/'\";$`\\\n\t#25pika".unicodeScalars)
             var query = ""

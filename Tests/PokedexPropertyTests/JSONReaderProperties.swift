@@ -13,7 +13,7 @@ import Testing
 /// UTF-8). A failure prints the seed that replays it.
 @Suite struct JSONReaderProperties {
     @Test func pokemonBodiesDecodeAsWithJSONDecoder() async {
-        await propertyCheck(count: 600, input: Gen.uint64()) { seed in
+        await propertyCheck(count: PropertyCounts.cases(600), input: Gen.uint64()) { seed in
             var g = BodyGen(seed: seed)
             let body = g.damaged(g.pokemon())
             same(body, seed, ReferenceDecoding.pokemon, APIDecoding.pokemon)
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func speciesBodiesDecodeAsWithJSONDecoder() async {
-        await propertyCheck(count: 600, input: Gen.uint64()) { seed in
+        await propertyCheck(count: PropertyCounts.cases(600), input: Gen.uint64()) { seed in
             var g = BodyGen(seed: seed)
             let body = g.damaged(g.species())
             same(body, seed, ReferenceDecoding.species, APIDecoding.species)
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func listAndNamesBodiesDecodeAsWithJSONDecoder() async {
-        await propertyCheck(count: 400, input: Gen.uint64()) { seed in
+        await propertyCheck(count: PropertyCounts.cases(400), input: Gen.uint64()) { seed in
             var g = BodyGen(seed: seed)
             same(g.damaged(g.list()), seed, ReferenceDecoding.index, APIDecoding.index)
             same(g.damaged(g.names()), seed, ReferenceDecoding.names, APIDecoding.names)

@@ -11,7 +11,7 @@ import Testing
 /// same record. A failure prints the seed that replays it.
 @Suite struct RecordJSONProperties {
     @Test func recordsReadBackTheSame() async {
-        await propertyCheck(count: 500, input: Gen.uint64()) { seed in
+        await propertyCheck(count: PropertyCounts.cases(500), input: Gen.uint64()) { seed in
             var g = RecordGen(seed: seed)
             roundTrip(g.pokemon(), seed)
             roundTrip(g.species(), seed)
@@ -23,7 +23,7 @@ import Testing
 
     /// A whole record file: header (key, ETag, times) and payload, as the disk tier reads it.
     @Test func recordFilesReadBackTheSame() async {
-        await propertyCheck(count: 300, input: Gen.uint64()) { seed in
+        await propertyCheck(count: PropertyCounts.cases(300), input: Gen.uint64()) { seed in
             var g = RecordGen(seed: seed)
             let record = StoredRecord(payload: Array(g.text().utf8),
                                       freshness: Freshness(etag: g.maybeText(), fetchedAt: Date(timeIntervalSince1970: g.double()), maxAge: g.double()))

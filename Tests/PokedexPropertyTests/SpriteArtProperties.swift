@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func neverTrapsAndAlwaysFits() async {
-        await propertyCheck(count: 400, input: Gen.int(in: 1...120), Gen.int(in: 1...120), Gen.uint64(),
+        await propertyCheck(count: PropertyCounts.cases(400), input: Gen.int(in: 1...120), Gen.int(in: 1...120), Gen.uint64(),
                             Gen.int(in: 1...100), Gen.int(in: 1...50)) { width, height, seed, columns, rows in
             let image = Self.image(width: width, height: height, seed: seed)
             for mode in [ColorMode.palette256, .truecolor] {
@@ -45,7 +45,7 @@ import Testing
     /// The same bytes as the drawing before issue 38 (``ReferenceSpriteArt``), in every mode,
     /// silhouettes included.
     @Test func drawsWhatItDrewBefore() async {
-        await propertyCheck(count: 300, input: Gen.int(in: 1...96), Gen.int(in: 1...96), Gen.uint64(),
+        await propertyCheck(count: PropertyCounts.cases(300), input: Gen.int(in: 1...96), Gen.int(in: 1...96), Gen.uint64(),
                             Gen.int(in: 1...80), Gen.int(in: 1...40), Gen.bool) { width, height, seed, columns, rows, silhouette in
             let image = Self.image(width: width, height: height, seed: seed)
             for mode in [ColorMode.none, .palette256, .truecolor] {
@@ -58,7 +58,7 @@ import Testing
     /// Every colour's palette index, channel levels found by arithmetic, against the search
     /// through the levels: all 256 values of each channel, the other two random.
     @Test func paletteIndexAsBefore() async {
-        await propertyCheck(count: 200, input: Gen.uint64()) { seed in
+        await propertyCheck(count: PropertyCounts.cases(200), input: Gen.uint64()) { seed in
             var rng = SplitMix64(seed: seed)
             for v in 0...255 {
                 let other = (UInt8(truncatingIfNeeded: rng.next()), UInt8(truncatingIfNeeded: rng.next()))
@@ -71,7 +71,7 @@ import Testing
 
     /// Images of one row or one column, with the visible pixel at the very last index.
     @Test func thinImagesTouchingTheirLastEdge() async {
-        await propertyCheck(count: 200, input: Gen.int(in: 1...300), Gen.bool, Gen.int(in: 1...100), Gen.int(in: 1...50)) { length, across, columns, rows in
+        await propertyCheck(count: PropertyCounts.cases(200), input: Gen.int(in: 1...300), Gen.bool, Gen.int(in: 1...100), Gen.int(in: 1...50)) { length, across, columns, rows in
             let (w, h) = across ? (length, 1) : (1, length)
             var pixels = [UInt8](repeating: 0, count: w * h * 4)
             pixels[pixels.count - 1] = 255

@@ -13,7 +13,7 @@ import Testing
     static let text = scalar.array(of: 0...120).map { String(String.UnicodeScalarView($0)) }
 
     @Test func wrappedLinesFitAndKeepEveryCharacter() async {
-        await propertyCheck(count: 2000, input: Self.text, Gen.int(in: 1...60)) { s, columns in
+        await propertyCheck(count: PropertyCounts.cases(2000), input: Self.text, Gen.int(in: 1...60)) { s, columns in
             let lines = TerminalText.wrap(s, to: columns)
             for line in lines { #expect(TerminalText.width(line) <= max(columns, 10), "\(line) wider than \(columns)") }
             let kept = lines.joined().filter { $0 != " " && $0 != "\u{3000}" }

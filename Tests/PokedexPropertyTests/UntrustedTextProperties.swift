@@ -12,7 +12,7 @@ import Testing
     static let text = scalar.array(of: 0...40).map { String(String.UnicodeScalarView($0)) }
 
     @Test func terminalTextHasNoControlsAndKeepsEveryPrintable() async {
-        await propertyCheck(count: 1000, input: Self.text) { s in
+        await propertyCheck(count: PropertyCounts.cases(1000), input: Self.text) { s in
             let safe = UntrustedText.terminal(s)
             #expect(!safe.unicodeScalars.contains(where: UntrustedText.isControl))
             let printable = s.unicodeScalars.filter { !UntrustedText.isControl($0) }
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func logLinesAreOneLineAndSayWhatWasSent() async {
-        await propertyCheck(count: 1000, input: Self.text) { s in
+        await propertyCheck(count: PropertyCounts.cases(1000), input: Self.text) { s in
             let line = UntrustedText.logLine(s)
             #expect(!line.unicodeScalars.contains(where: UntrustedText.isControl))
             // Nothing printable is lost (counted in scalars: graphemes can merge across a removal).
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func markupHasNoTagsOrStrayAmpersands() async {
-        await propertyCheck(count: 1000, input: Self.text) { s in
+        await propertyCheck(count: PropertyCounts.cases(1000), input: Self.text) { s in
             let m = UntrustedText.markup(s)
             #expect(!m.contains("<") && !m.contains(">"))
             // Every & starts one of the five entities (compared in bytes: a combining mark after
@@ -52,7 +52,7 @@ import Testing
     ).array(of: 0...30).map { $0.joined() }
 
     @Test func polybarLabelsHaveNoTagFromData() async {
-        await propertyCheck(count: 2000, input: Self.barText) { s in
+        await propertyCheck(count: PropertyCounts.cases(2000), input: Self.barText) { s in
             let p = UntrustedText.polybar(s)
             #expect(!p.contains("%{"), "\(s.debugDescription) → \(p.debugDescription)")
             #expect(!p.unicodeScalars.contains(where: UntrustedText.isControl))
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func conkyTextHasNoVariableCommentOrEscapeFromData() async {
-        await propertyCheck(count: 2000, input: Self.barText) { s in
+        await propertyCheck(count: PropertyCounts.cases(2000), input: Self.barText) { s in
             let c = UntrustedText.conky(s)
             #expect(!c.unicodeScalars.contains(where: UntrustedText.isControl))
             // As conky reads it: "$$" is a "$", "\#" a "#"; a lone "$" would start a variable, a

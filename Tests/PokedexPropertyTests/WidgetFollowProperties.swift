@@ -16,7 +16,7 @@ import Testing
 /// A failure prints the seed that replays it.
 @Suite struct WidgetFollowProperties {
     @Test func followsTheServiceAndSettlesBursts() async {
-        await propertyCheck(count: 2000, input: Gen.uint64()) { seed in
+        await propertyCheck(count: PropertyCounts.cases(2000), input: Gen.uint64()) { seed in
             var rng = SplitMix64(seed: seed)
             var now = Double(rng.next() % 1000)
             let startsRunning = rng.next() % 2 == 0
