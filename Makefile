@@ -121,13 +121,17 @@ catalogues: $(CATALOGUES) $(DESKTOP_FILES)
 check-generated: check-build-deps
 	POKEAPI_DUMP="$(POKEAPI_DUMP)" python3 tools/check-generated
 	$(SWIFT) build --product pokedex-docs
-	.build/debug/pokedex-docs --check .
+	$(SWIFT) build --product pokectl
+	LC_ALL=C .build/debug/pokectl --experimental-dump-help > .build/pokectl-help.json
+	.build/debug/pokedex-docs --check --pokectl-help .build/pokectl-help.json .
 
 ## docs: write the generated sections of README.md and man/pokedexd.8 (between their
 ## "generated: NAME" marker lines) from the contract and the options' table.
 docs: check-build-deps
 	$(SWIFT) build --product pokedex-docs
-	.build/debug/pokedex-docs .
+	$(SWIFT) build --product pokectl
+	LC_ALL=C .build/debug/pokectl --experimental-dump-help > .build/pokectl-help.json
+	.build/debug/pokedex-docs --pokectl-help .build/pokectl-help.json .
 
 ## test: every test: the generated files (check-generated), unit tests, the daemon on a private
 ## bus (with the reliability suite), the examples, the systemd session test, then the

@@ -13,11 +13,22 @@ enum ManSections {
             case "-": out += "\\-"
             case "`": continue
             case "→": out += "\\(->"
-            default: out.append(c)
+            case "×": out += "\\(mu"
+            default:
+                // Anything else past ASCII by its code point, as groff reads it whatever the locale.
+                for u in c.unicodeScalars {
+                    if u.isASCII { out.unicodeScalars.append(u) } else { out += "\\[u" + hex(u.value) + "]" }
+                }
             }
         }
         return out.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : String($0) }.joined(separator: "\n")
+    }
+
+    /// Four or more upper-case hex digits, as groff's `\[uXXXX]` wants them.
+    static func hex(_ v: UInt32) -> String {
+        let digits = String(v, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// The D-BUS INTERFACE section's members: each with its signature, its text, its keys and its errors.
