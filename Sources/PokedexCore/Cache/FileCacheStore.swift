@@ -23,12 +23,12 @@ public final class FileCacheStore: CacheStore {
     private let recordsDir: String
     private let spritesDir: String
     private let capacity: Int
-    private let catalog: Mutex<Catalog>
+    private let onDisk: Mutex<DiskUsage>
     /// Whether writes are being refused for lack of free space.
     private let refusing = Mutex(false)
 
     /// What is on disk: relative path → size and last use, to evict without rescanning.
-    struct Catalog {
+    struct DiskUsage {
         var files: [String: (size: Int, lastUse: Double)] = [:]
         var bytes = 0
     }
@@ -53,12 +53,12 @@ public final class FileCacheStore: CacheStore {
         try FileIO.makeDirectory(recordsDir)
         try FileIO.makeDirectory(spritesDir)
         for dir in [directory, root, recordsDir, spritesDir] { try FileIO.checkPrivate(dir, what: "the cache directory") }
-        catalog = Mutex(Self.scan([recordsDir, spritesDir], under: root))
+        onDisk = Mutex(Self.scan([recordsDir, spritesDir], under: root))
     }
 
-    /// Builds the catalog and removes temporary files a crash left behind.
-    private static func scan(_ dirs: [String], under root: String) -> Catalog {
-        var c = Catalog()
+    /// Builds the table of what is on disk and removes temporary files a crash left behind.
+    private static func scan(_ dirs: [String], under root: String) -> DiskUsage {
+        var c = DiskUsage()
         for dir in dirs {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
             for name in names {
@@ -173,7 +173,7 @@ public final class FileCacheStore: CacheStore {
         }
     }
 
-    public var usage: (entries: Int, bytes: Int) { catalog.withLock { ($0.files.count, $0.bytes) } }
+    public var usage: (entries: Int, bytes: Int) { onDisk.withLock { ($0.files.count, $0.bytes) } }
 
     // MARK: - Listing and clearing
 
@@ -249,7 +249,7 @@ public final class FileCacheStore: CacheStore {
 
     private func used(_ path: String) {
         let now = Date().timeIntervalSince1970
-        let stale = catalog.withLock { c -> Bool in
+        let stale = onDisk.withLock { c -> Bool in
             let rel = relative(path)
             guard let f = c.files[rel] else { return false }
             c.files[rel] = (f.size, now)
@@ -260,14 +260,14 @@ public final class FileCacheStore: CacheStore {
     }
 
     private func forget(_ path: String) {
-        catalog.withLock { c in
+        onDisk.withLock { c in
             if let f = c.files.removeValue(forKey: relative(path)) { c.bytes -= f.size }
         }
     }
 
     private func added(_ path: String, size: Int) {
         let rel = relative(path)
-        let victims: [String] = catalog.withLock { c in
+        let victims: [String] = onDisk.withLock { c in
             if let old = c.files[rel] { c.bytes -= old.size }
             c.files[rel] = (size, Date().timeIntervalSince1970)
             c.bytes += size
