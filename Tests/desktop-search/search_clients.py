@@ -35,63 +35,9 @@ import time
 
 import dbus
 
-SERVICE = os.environ.get("POKEDEX_SERVICE", "io.github.pokedexd.Pokedex1")
-KRUNNER_PATH = "/io/github/pokedexd/KRunner"
-KRUNNER_IFACE = "org.kde.krunner1"
-SEARCH_PATH = "/io/github/pokedexd/SearchProvider"
-SEARCH_IFACE = "org.gnome.Shell.SearchProvider2"
-TIMEOUT = float(os.environ.get("POKEDEX_CALL_TIMEOUT", "10"))
-
-# KRunner's match "type" (the 4th field, i): Plasma 5's QueryMatch::Type; Plasma 6 reads the same
-# int as QueryMatch::CategoryRelevance (Lowest 0, Low 30, Moderate 50, High 70, Highest 100).
-MATCH_TYPES = {0: "NoMatch", 10: "CompletionMatch", 30: "PossibleMatch", 50: "InformationalMatch",
-               70: "HelperMatch", 100: "ExactMatch"}
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-class Malformed(Exception):
-    """A reply that is not what the shell expects."""
-
-
-def bus():
-    return dbus.SessionBus()
-
-
-def call(method, signature="", args=(), path=KRUNNER_PATH, iface=KRUNNER_IFACE, connection=None):
-    """One blocking call with an explicit signature, as the shells make it (no introspection)."""
-    return (connection or bus()).call_blocking(SERVICE, path, iface, method, signature, tuple(args),
-                                               timeout=TIMEOUT, byte_arrays=True)
-
-
-def expect(cond, what):
-    if not cond:
-        raise Malformed(what)
-
-
-def is_str(v):
-    return isinstance(v, dbus.String)
-
-
-# ---- KRunner ---------------------------------------------------------------------------------
-
-def decode_icon_data(v, where):
-    """icon-data: (iiibiiay) as org.freedesktop.Notifications' image-data; checked the way
-    DBusRunner::decodeImage reads it (0 < width, height < 2048; 8 bits; 3 or 4 channels)."""
-    expect(isinstance(v, dbus.Struct) and len(v) == 7, f"{where}: icon-data is not a 7-field struct (iiibiiay): {v!r}")
-    w, h, stride, alpha, bps, channels, data = v
-    for name, x in (("width", w), ("height", h), ("rowstride", stride), ("bits per sample", bps), ("channels", channels)):
-        expect(isinstance(x, dbus.Int32), f"{where}: icon-data {name} is {type(x).__name__}, not i")
-    expect(isinstance(alpha, dbus.Boolean), f"{where}: icon-data has-alpha is {type(alpha).__name__}, not b")
-    expect(isinstance(data, (dbus.ByteArray, bytes)), f"{where}: icon-data pixels are {type(data).__name__}, not ay")
-    expect(0 < w < 2048 and 0 < h < 2048, f"{where}: icon-data is {w}x{h}")
-    expect(bps == 8 and channels in (3, 4), f"{where}: icon-data has {bps} bits and {channels} channels")
-    expect(bool(alpha) == (channels == 4), f"{where}: icon-data has-alpha {bool(alpha)} with {channels} channels")
-    expect(stride >= w * channels, f"{where}: icon-data rowstride {stride} < {w}x{channels}")
-    expect(len(data) >= stride * (h - 1) + w * channels, f"{where}: icon-data has {len(data)} bytes for {w}x{h}, stride {stride}")
-    return {"width": int(w), "height": int(h), "rowstride": int(stride), "has_alpha": bool(alpha),
-            "bits_per_sample": int(bps), "channels": int(channels), "bytes": len(data),
-            "opaque_pixels": sum(1 for y in range(h) for x in range(w) if data[y * stride + x * 4 + 3])
-            if channels == 4 else int(w * h)}
+from dbus_replies import (SERVICE, KRUNNER_PATH, KRUNNER_IFACE, SEARCH_PATH, SEARCH_IFACE, TIMEOUT, MATCH_TYPES,
+                          PNG_SIGNATURE, Malformed, bus, call, expect, is_str, decode_icon_data)
+from gnome_metas import parse_gvariant, icon_summary, check_metas, is_control
 
 
 def decode_match(m, i):
@@ -203,88 +149,6 @@ def signatures(path, iface, connection=None):
     expect(info is not None, f"{path} has no interface {iface}")
     return sorted(f"{m.name} {''.join(a.signature for a in m.in_args)} -> {''.join(a.signature for a in m.out_args)}"
                   for m in info.methods)
-
-
-# ---- GNOME Shell (gdbus output) --------------------------------------------------------------
-
-def parse_gvariant(text, type_string=None):
-    from gi.repository import GLib
-    v = GLib.Variant.parse(GLib.VariantType.new(type_string) if type_string else None, text.strip(), None, None)
-    return v
-
-
-def icon_summary(icon, where):
-    """The 'icon' meta, as Gio.icon_deserialize reads it: GFileIcon serializes to (sv)
-    ('file', <'file:///…'>), GThemedIcon to ('themed', <['name', …]>)."""
-    from gi.repository import Gio
-    problems = []
-    t = icon.get_type_string()
-    if t != "(sv)":
-        return {"type": t}, [f"{where}: icon is {t}, not (sv) (g_icon_serialize of a GFileIcon or GThemedIcon)"]
-    tag, inner = icon.get_child_value(0).get_string(), icon.get_child_value(1).get_variant()
-    out = {"type": t, "kind": tag, "inner_type": inner.get_type_string()}
-    if Gio.Icon.deserialize(icon) is None:
-        problems.append(f"{where}: Gio.Icon.deserialize refuses the icon")
-    if tag == "file":
-        if inner.get_type_string() != "s" or not inner.get_string().startswith("file:///"):
-            problems.append(f"{where}: file icon value is {inner.print_(True)}, not a file:// URI string")
-        else:
-            path = Gio.File.new_for_uri(inner.get_string()).get_path()
-            out["path"] = path
-            try:
-                with open(path, "rb") as f:
-                    out["png"] = f.read(8) == PNG_SIGNATURE
-            except OSError as e:
-                out["png"] = False
-                problems.append(f"{where}: icon file {path}: {e.strerror}")
-            if not out["png"] and os.path.exists(path):
-                problems.append(f"{where}: icon file {path} is not a PNG")
-    elif tag == "themed":
-        if inner.get_type_string() != "as" or not inner.unpack():
-            problems.append(f"{where}: themed icon value is {inner.print_(True)}, not a non-empty as")
-        else:
-            out["names"] = inner.unpack()
-    else:
-        problems.append(f"{where}: icon kind {tag!r}, neither 'file' nor 'themed'")
-    return out, problems
-
-
-def check_metas(text):
-    v = parse_gvariant(text)
-    expect(v.get_type_string() == "(aa{sv})", f"GetResultMetas replied {v.get_type_string()}, not (aa{{sv}})")
-    metas, problems = [], []
-    for i in range(v.get_child_value(0).n_children()):
-        d = v.get_child_value(0).get_child_value(i)
-        where = f"meta {i}"
-        meta = {}
-        for j in range(d.n_children()):
-            entry = d.get_child_value(j)
-            key, value = entry.get_child_value(0).get_string(), entry.get_child_value(1).get_variant()
-            if key == "icon":
-                meta["icon"], p = icon_summary(value, where)
-                problems += p
-            elif key in ("id", "name", "description", "clipboardText", "gicon"):
-                if value.get_type_string() != "s":
-                    problems.append(f"{where}: {key} is {value.get_type_string()}, not s")
-                meta[key] = value.unpack()
-            elif key == "icon-data":
-                meta[key] = value.get_type_string()
-                if value.get_type_string() != "(iiibiiay)":
-                    problems.append(f"{where}: icon-data is {value.get_type_string()}, not (iiibiiay)")
-            else:
-                meta[key] = value.print_(True)
-        for key in ("id", "name"):  # search.js drops the provider's metas without them
-            if not meta.get(key):
-                problems.append(f"{where}: no {key}")
-        if not any(k in meta for k in ("icon", "gicon", "icon-data")):
-            problems.append(f"{where}: no icon")
-        metas.append(meta)
-    return metas, problems
-
-
-def is_control(ch):
-    o = ord(ch)
-    return o < 0x20 or 0x7F <= o <= 0x9F or 0x202A <= o <= 0x202E or 0x2066 <= o <= 0x2069 or o in (0x200E, 0x200F, 0x061C, 0x2028, 0x2029)
 
 
 def shown_texts(query, ids, connection=None):
