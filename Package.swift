@@ -69,18 +69,22 @@ let package = Package(
         // The bus client and message coding: what pokectl, widgets and tests link (no curl, no Foundation).
         .target(name: "PokedexBusClient", dependencies: ["PokedexModels", "PokedexProtocol", "CSystemd"]),
 
+        // pokectl's commands, their context and output, and browse: a library, so that XCTests
+        // run each command in process with a fake client (the main only parses, runs and exits).
+        .target(
+            name: "PokectlKit",
+            dependencies: [
+                "PokedexModels", "PokedexBusClient", "PokedexProtocol", "PokedexLocks", "PokedexPNG", "PokedexTerminal", "CTerminalShims", "PokedexLocale", "PokedexWidgets", "PokedexProcess",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
         // Thin mains.
         .executableTarget(
             name: "pokedexd",
             dependencies: [
                 "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG", "PokedexLocks", "CLandlock", "CSeccomp", "PokedexLocale", "PokedexProcess",
             ]),
-        .executableTarget(
-            name: "pokectl",
-            dependencies: [
-                "PokedexModels", "PokedexBusClient", "PokedexProtocol", "PokedexLocks", "PokedexPNG", "PokedexTerminal", "CTerminalShims", "PokedexLocale", "PokedexWidgets", "PokedexProcess",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+        .executableTarget(name: "pokectl", dependencies: ["PokectlKit"]),
 
         // The documentation's generated sections, from the contract and the options' table (make docs).
         .executableTarget(name: "pokedex-docs", dependencies: ["PokedexProtocol", "PokedexCore", "PokedexModels"], path: "tools/pokedex-docs"),

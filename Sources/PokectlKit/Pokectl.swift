@@ -13,7 +13,6 @@ enum Exit: Int32 {
 /// Every command names itself (`commandName:`): without it the parser derives the name from
 /// `String(describing: Self.self)`, a runtime type-name lookup per subcommand that cost a third
 /// of `pokectl --version`'s 15 ms (issue 38).
-@main
 struct Pokectl: ParsableCommand {
     static var configuration: CommandConfiguration { CompletionCheck.applied(to: CommandConfiguration(
         commandName: "pokectl",
@@ -21,27 +20,32 @@ struct Pokectl: ParsableCommand {
         discussion: tr("Talks to io.github.pokedexd.Pokedex1 on the session bus; the first call starts the service (D-Bus activation). Every command takes --json for scripts.\n\nEXIT STATUS\n  0  ok\n  1  not found (no Pokémon by that name or number)\n  2  usage (a bad option or argument)\n  3  service unavailable (not running and could not be activated,\n     or the network failed with nothing cached)\n  4  the service could not save (disk full, permissions)\n\nENVIRONMENT\n  NO_COLOR   no colour and no pictures, even on a terminal\n  COLORTERM  truecolor or 24bit: pictures in 24-bit colour\n             (else the 256-colour palette)\n  COLUMNS    the width to fit (else the terminal's)\n  LANGUAGE, LC_ALL, LC_MESSAGES, LANG\n             the language of names and of pokectl's words\n             (--language overrides it for names)"),
         version: PokedexVersion.current,
         subcommands: [Browse.self, List.self, Show.self, Search.self, Fav.self, Unfav.self, Favs.self, Sprite.self, Cry.self, Status.self, Sync.self, Cache.self, Watch.self, Widget.self])) }
+}
 
-    static func main() {
+/// pokectl as its main runs it: the arguments parsed, the command run, the exit code returned.
+public enum PokectlProgram {
+    /// Runs `arguments` (without the program's name) and returns the exit code; help and
+    /// usage errors are written here, in the reader's words, as the parser laid them out.
+    public static func run(_ arguments: [String]) -> Int32 {
         do {
-            let arguments = Array(CommandLine.arguments.dropFirst())
-            var command = try CompletionCheck.parse(arguments) { try parseAsRoot(arguments) }
+            var command = try CompletionCheck.parse(arguments) { try Pokectl.parseAsRoot(arguments) }
             try command.run()
             // The terminal's late answers to the graphics queries, read before the shell can.
             TerminalQuery.settle()
+            return Exit.ok.rawValue
         } catch let failure as Failure {
-            failure.report()
+            return failure.report()
         } catch {
             // The parser writes a help page or a usage error: its texts in the reader's words.
             HelpWords.reading.store(true, ordering: .relaxed)
-            let code = exitCode(for: error)
+            let code = Pokectl.exitCode(for: error)
             if code == .success {
-                print(ParserWords.translate(fullMessage(for: error), Language.words))
-                Glibc.exit(0)
+                print(ParserWords.translate(Pokectl.fullMessage(for: error), Language.words))
+                return Exit.ok.rawValue
             }
-            let message = ParserWords.translate(fullMessage(for: error), Language.words)
+            let message = ParserWords.translate(Pokectl.fullMessage(for: error), Language.words)
             if !message.isEmpty { printError(message) }
-            Glibc.exit(code == .validationFailure ? Exit.usage.rawValue : code.rawValue)
+            return code == .validationFailure ? Exit.usage.rawValue : code.rawValue
         }
     }
 }
@@ -68,10 +72,11 @@ struct Failure: Error {
     let message: String
     let code: Exit
 
-    func report() -> Never {
+    /// Says it on stderr (once the terminal's late answers are read) and gives the exit code.
+    func report() -> Int32 {
         TerminalQuery.settle()
         if !message.isEmpty { printError("pokectl: \(message)") }
-        exit(code.rawValue)
+        return code.rawValue
     }
 
     /// How this pokectl was installed, as the fix to name: the package's lives in /usr/bin.
