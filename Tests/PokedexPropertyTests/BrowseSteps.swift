@@ -114,7 +114,9 @@ enum BrowseSteps {
             return .searchDue(generation: s.b % 3 == 0 ? s.a % 30 : m.searchGeneration)
         case 75..<79:
             let generation = s.b % 3 == 0 ? m.searchGeneration - 1 - s.a % 3 : m.searchGeneration
-            return .searchResults(generation: generation, (0..<(s.a % 40)).map { entry($0 * 7 + s.c + 1) })
+            // The whole answer in one page (all that match: nothing more to ask).
+            let entries = (0..<(s.a % 40)).map { entry($0 * 7 + s.c + 1) }
+            return .searchPage(generation: generation, offset: 0, ListPage(total: UInt32(entries.count), entries: entries))
         case 79:
             return .searchFailed(generation: m.searchGeneration - s.b % 2, "search failed")
         case 80..<83:

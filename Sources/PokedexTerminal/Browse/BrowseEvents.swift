@@ -12,7 +12,6 @@ public enum BrowseEvent: Equatable, Sendable {
     case service(down: String?)
     /// The debounce after typing ran out.
     case searchDue(generation: Int)
-    case searchResults(generation: Int, [ListEntry])
     /// A page of results at `offset`, with how many match in all.
     case searchPage(generation: Int, offset: Int, ListPage)
     case searchFailed(generation: Int, String)

@@ -155,13 +155,6 @@ public struct BrowseModel: Sendable {
             }
         case .searchDue(let generation):
             if generation == searchGeneration, !query.isEmpty { out.append(.search(query: query, generation: generation)) }
-        case .searchResults(let generation, let entries):
-            guard generation == searchGeneration else { break }
-            results = entries
-            resultsTotal = nil
-            resultsAsked = nil
-            selected = 0
-            top = 0
         case .searchPage(let generation, let offset, let page):
             guard generation == searchGeneration else { break }
             resultsTotal = Int(page.total)
