@@ -144,7 +144,7 @@ test: deps check-generated test-mock test-unit test-integration test-examples te
 # takes about 350 s here, 400 s under a sanitizer).
 RUN_TESTS = bash Tests/lib/run-tests
 # The XCTest targets that need no daemon.
-UNIT_TESTS = PokedexNetworkTests|PokedexCoreTests|PokedexTerminalTests|PokedexProtocolTests|PokedexBusServerTests|PokedexWidgetsTests
+UNIT_TESTS = PokedexNetworkTests|PokedexCoreTests|PokedexTerminalTests|PokedexProtocolTests|PokedexBusServerTests|PokedexWidgetsTests|PokectlKitTests
 
 test-unit: check-build-deps
 	$(SWIFT) build --build-tests

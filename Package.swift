@@ -107,6 +107,8 @@ let package = Package(
         .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol", "PokedexTestKit"]),
         .testTarget(name: "PokedexBusServerTests", dependencies: ["PokedexBusServer"]),
         .testTarget(name: "PokedexWidgetsTests", dependencies: ["PokedexWidgets", "PokedexModels"]),
+        // pokectl's commands run in process (PokectlKit) against a fake service, in English and German.
+        .testTarget(name: "PokectlKitTests", dependencies: ["PokectlKit", "PokedexBusClient", "PokedexProtocol", "PokedexLocale", "PokedexTerminal", "CSystemd"]),
         // Swift Testing, not XCTest: random inputs for the parts that meet hostile data.
         .testTarget(name: "PokedexPropertyTests", dependencies: [
             "PokedexTerminal", "PokedexModels", "PokedexCore", "PokedexTestKit", "CTerminalShims", "PokedexBusServer", "PokedexWidgets",

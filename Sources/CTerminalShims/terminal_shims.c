@@ -99,6 +99,27 @@ static void on_fatal(int sig) {
     raise(sig);
 }
 
+static atomic_int signal_pipe = -1;
+
+void pokedex_signal_pipe_set(int fd) { atomic_store(&signal_pipe, fd); }
+
+static void on_forwarded(int sig) {
+    int saved_errno = errno;
+    int fd = atomic_load(&signal_pipe);
+    unsigned char byte = (unsigned char)sig;
+    if (fd >= 0) (void)!write(fd, &byte, 1);
+    errno = saved_errno;
+}
+
+void pokedex_signal_forward(int sig) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_forwarded;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(sig, &action, NULL);
+}
+
 static char alternate_stack[64 * 1024];
 
 void pokedex_install_fatal_handlers(void) {

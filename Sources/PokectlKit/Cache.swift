@@ -10,7 +10,7 @@ struct Cache: ParsableCommand {
         subcommands: [Stats.self, Verify.self, Clear.self],
         defaultSubcommand: Stats.self) }
 
-    struct Stats: ParsableCommand {
+    struct Stats: PokectlCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "stats",
             abstract: tr("What the cache holds, by kind: count, size, oldest and newest, how many are stale."),
@@ -18,10 +18,17 @@ struct Cache: ParsableCommand {
 
         @OptionGroup var common: Common
 
-        func run() throws {
-            let s = try withClient { c throws(BusError) in try c.call(Pokedex1.cacheStats) }
-            if common.json { return Self.json(s).print() }
-            let w = Language.words
+        var options: ContextOptions { common.options }
+
+        func run(in context: Context) throws {
+            let output = context.output
+            let s = try context.withClient { c throws(BusError) in try c.call(Pokedex1.cacheStats) }
+            if context.json { return output.json(Self.json(s)) }
+            Self.text(s, output)
+        }
+
+        static func text(_ s: CacheStats, _ output: Output) {
+            let w = output.words
             let labels: [CacheKind: String] = [
                 .list: w.tr("list"), .pokemon: w.tr("pokémon"), .species: w.tr("species"), .filters: w.tr("type/gen filters"),
                 .names: w.tr("names"), .evolutionChains: w.tr("evolution families"), .sprites: w.tr("sprites"), .animatedSprites: w.tr("animated sprites"),
@@ -32,12 +39,12 @@ struct Cache: ParsableCommand {
             let counts = Output.rightAligned([w.tr("COUNT")] + s.kinds.map { String($0.count) })
             let sizes = Output.rightAligned([w.tr("SIZE")] + s.kinds.map { Output.size($0.bytes) })
             let stale = Output.rightAligned([w.tr("STALE")] + s.kinds.map { String($0.stale) })
-            Output.table([w.tr("KIND"), counts[0], sizes[0], w.tr("OLDEST"), w.tr("NEWEST"), stale[0]], s.kinds.indices.map { i in
+            output.table([w.tr("KIND"), counts[0], sizes[0], w.tr("OLDEST"), w.tr("NEWEST"), stale[0]], s.kinds.indices.map { i in
                 let k = s.kinds[i]
                 return [labels[k.kind] ?? k.kind.rawValue, counts[i + 1], sizes[i + 1], age(k.oldestFetchedAt), age(k.newestFetchedAt), stale[i + 1]]
             })
-            print("")
-            Output.fields([
+            output.line("")
+            output.fields([
                 [w.tr("disk"), w.trf("%s files, %s of %s", String(s.files), Output.size(s.bytes), Output.size(s.diskCapBytes))],
                 [w.tr("memory"), w.trf("%s entries, %s of %s", String(s.memoryEntries), Output.size(s.memoryBytes), Output.size(s.memoryCapBytes))],
                 [w.tr("cache"), Output.safe(s.cacheDirectory)],
@@ -60,7 +67,7 @@ struct Cache: ParsableCommand {
         }
     }
 
-    struct Verify: ParsableCommand {
+    struct Verify: PokectlCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "verify",
             abstract: tr("Check every cached file; fetch the damaged ones again; remove files that belong to nothing."),
@@ -68,30 +75,32 @@ struct Cache: ParsableCommand {
 
         @OptionGroup var common: Common
 
-        func run() throws {
-            let r = try withClient { c throws(BusError) in
+        var options: ContextOptions { common.options }
+
+        func run(in context: Context) throws {
+            let output = context.output, w = context.words
+            let r = try context.withClient { c throws(BusError) in
                 // Like a sync, as long as the cache is big: no call timeout (a day).
                 c.timeout = 86_400
                 return try c.call(Pokedex1.verifyCache)
             }
-            if common.json {
-                JSON.object([
+            if context.json {
+                output.json(.object([
                     ("checked", .int(r.checked)), ("damaged", .int(r.damaged)), ("failed", .int(r.failed)),
                     ("failures", .array(r.failures.map { .object([("item", .string($0.item)), ("reason", .string($0.reason))]) })),
                     ("orphans", .int(r.orphans)), ("repaired", .int(r.repaired)),
-                ]).print()
+                ]))
             } else {
-                let w = Language.words
                 var line = w.trn("checked %s cached item", "checked %s cached items", r.checked) + ": "
                 line += r.damaged == 0 ? w.tr("none damaged")
                     : w.trf("%s damaged, %s fetched again", String(r.damaged), String(r.repaired))
-                        + (r.failed > 0 ? ", " + Output.paint(w.trf("%s failed", String(r.failed)), "31") : "")
+                        + (r.failed > 0 ? ", " + output.paint(w.trf("%s failed", String(r.failed)), "31") : "")
                 if r.orphans > 0 { line += "; " + w.trn("%s orphaned file removed", "%s orphaned files removed", r.orphans) }
-                print(line)
+                output.line(line)
                 if !r.failures.isEmpty {
-                    Output.table([w.tr("ITEM"), w.tr("WHY")], r.failures.map { [Output.safe($0.item), Output.safe($0.reason)] })
+                    output.table([w.tr("ITEM"), w.tr("WHY")], r.failures.map { [Output.safe($0.item), Output.safe($0.reason)] })
                     if r.failed > r.failures.count {
-                        print(Output.dim(w.trf("and %s more; see 'journalctl --user -u pokedex'", String(r.failed - r.failures.count))))
+                        output.line(output.dim(w.trf("and %s more; see 'journalctl --user -u pokedex'", String(r.failed - r.failures.count))))
                     }
                 }
             }
@@ -99,7 +108,7 @@ struct Cache: ParsableCommand {
         }
     }
 
-    struct Clear: ParsableCommand {
+    struct Clear: PokectlCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "clear",
             abstract: tr("Empty the cache, on disk and in memory; favorites are kept."),
@@ -107,12 +116,15 @@ struct Cache: ParsableCommand {
 
         @OptionGroup var common: Common
 
-        func run() throws {
-            let (r, favorites) = try withClient { c throws(BusError) in (try c.call(Pokedex1.clearCache), try c.get(Pokedex1.favorites)) }
-            if common.json {
-                return JSON.object([("bytes", .int(r.bytes)), ("favorites_kept", .int(favorites.count)), ("files", .int(r.files))]).print()
+        var options: ContextOptions { common.options }
+
+        func run(in context: Context) throws {
+            let output = context.output, w = context.words
+            let (r, favorites) = try context.withClient { c throws(BusError) in (try c.call(Pokedex1.clearCache), try c.get(Pokedex1.favorites)) }
+            if context.json {
+                return output.json(.object([("bytes", .int(r.bytes)), ("favorites_kept", .int(favorites.count)), ("files", .int(r.files))]))
             }
-            print(Language.words.trn("removed %s file (%s) from the cache; favorites kept (%s)",
+            output.line(w.trn("removed %s file (%s) from the cache; favorites kept (%s)",
                                      "removed %s files (%s) from the cache; favorites kept (%s)", r.files, Output.size(r.bytes),
                                      String(favorites.count)))
         }

@@ -3,7 +3,7 @@ import PokedexBusClient
 import PokedexModels
 
 /// `pokectl cry POKEMON`: the cry, through the desktop's sound server, without waiting for it.
-struct Cry: ParsableCommand {
+struct Cry: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "cry",
         abstract: tr("Play a Pokémon's cry through the desktop's sound server."),
@@ -13,24 +13,25 @@ struct Cry: ParsableCommand {
     @Flag(help: ArgumentHelp(tr("Only print the cry's path; play nothing."))) var pathOnly = false
     @OptionGroup var common: Common
 
-    func run() throws {
-        let (path, resolved) = try withClient { c throws(BusError) in
+    var options: ContextOptions { common.options }
+
+    func run(in context: Context) throws {
+        let (path, resolved) = try context.withClient { c throws(BusError) in
             let path = try c.call(Pokedex1.cryPath, pokemon)
-            let named = common.json ? c.exactEntry(pokemon) : nil
-            return (path, named)
+            return (path, context.json ? Context.exactEntry(pokemon, c) : nil)
         }
-        let outcome: CryPlayer.Outcome? = pathOnly ? nil : CryPlayer.play(path, environment: Terminal.environment)
-        if common.json {
+        let outcome: CryPlayer.Outcome? = pathOnly ? nil : CryPlayer.play(path, environment: context.environment)
+        if context.json {
             var played: JSON = .null, why: JSON = .null
             if case .playing(let player)? = outcome { played = .string(player) }
             if case .silent(let reason)? = outcome { why = .string(reason) }
-            JSON.object([("id", resolved.map { .int($0.id) } ?? .null), ("pokemon", .string(resolved?.name ?? pokemon)),
-                         ("cry_path", .string(path)), ("played", played), ("why", why)]).print()
+            context.output.json(.object([("id", resolved.map { .int($0.id) } ?? .null), ("pokemon", .string(resolved?.name ?? pokemon)),
+                                         ("cry_path", .string(path)), ("played", played), ("why", why)]))
         } else if pathOnly {
-            print(Output.safe(path))
+            context.output.line(Output.safe(path))
         }
         if case .silent(let reason)? = outcome {
-            if !common.json { printError("pokectl: " + reason) }
+            if !context.json { context.error("pokectl: " + reason) }
             throw Failure.silent(.unavailable)
         }
     }

@@ -4,35 +4,39 @@ import PokedexBusClient
 import PokedexModels
 import PokedexTerminal
 
-/// How pokectl prints: colour only on a terminal and never with NO_COLOR; JSON by hand
-/// so that the shape is exactly the documented one.
-enum Output {
+/// How pokectl prints: colour only on a terminal and never with NO_COLOR (the ``Context``
+/// decides, ``mode``); JSON by hand so that the shape is exactly the documented one.
+struct Output {
     /// `--color`: auto (a terminal without NO_COLOR), always or never.
     enum When: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
-    nonisolated(unsafe) static var when: When = .auto
 
-    /// Text attributes follow the same decision as pictures (``Terminal/colorMode``).
-    static func paint(_ text: String, _ code: String) -> String { Painter(mode: Terminal.colorMode).attribute(text, code) }
-    static func bold(_ t: String) -> String { paint(t, "1") }
-    static func dim(_ t: String) -> String { paint(t, "2") }
-    static func yellow(_ t: String) -> String { paint(t, "33") }
+    /// Text attributes follow the same decision as pictures (``Context/colorMode``).
+    let mode: ColorMode
+    let words: Words
+    let out: TextStream
 
-    static func line(_ s: String) { print(s) }
+    func paint(_ text: String, _ code: String) -> String { Painter(mode: mode).attribute(text, code) }
+    func bold(_ t: String) -> String { paint(t, "1") }
+    func dim(_ t: String) -> String { paint(t, "2") }
+    func yellow(_ t: String) -> String { paint(t, "33") }
+
+    func line(_ s: String) { out.line(s) }
+    func json(_ j: JSON) { out.line(j.text) }
 
     /// Text from the service (names, paths, reasons; the API's or the cache's in the end), made
     /// safe for the terminal before any styling of pokectl's own is added around it.
     static func safe(_ s: String) -> String { UntrustedText.terminal(s) }
 
     /// Prints rows as columns padded to the widest cell (display width, not bytes).
-    static func table(_ header: [String], _ rows: [[String]]) {
+    func table(_ header: [String], _ rows: [[String]]) {
         let all = [header] + rows
-        let widths = (0..<header.count).map { col in all.map { width($0[col]) }.max() ?? 0 }
+        let widths = (0..<header.count).map { col in all.map { Self.width($0[col]) }.max() ?? 0 }
         for (i, row) in all.enumerated() {
             let cells = row.enumerated().map { col, cell in
-                col == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[col] - width(cell))
+                col == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[col] - Self.width(cell))
             }
             let text = cells.joined(separator: "  ")
-            print(i == 0 ? bold(text) : text)
+            line(i == 0 ? bold(text) : text)
         }
     }
 
@@ -40,12 +44,12 @@ enum Output {
     static func width(_ s: String) -> Int { TerminalText.width(s) }
 
     /// Prints `[key, value]` rows with the keys dimmed and padded to the widest key.
-    static func fields(_ rows: [[String]]) {
-        let keyWidth = (rows.map { width($0[0]) }.max() ?? 0) + 2
-        for r in rows { print(dim(r[0]) + String(repeating: " ", count: keyWidth - width(r[0])) + r[1]) }
+    func fields(_ rows: [[String]]) {
+        let keyWidth = (rows.map { Self.width($0[0]) }.max() ?? 0) + 2
+        for r in rows { line(dim(r[0]) + String(repeating: " ", count: keyWidth - Self.width(r[0])) + r[1]) }
     }
 
-    static func star(_ favorite: Bool) -> String { favorite ? yellow("★") : " " }
+    func star(_ favorite: Bool) -> String { favorite ? yellow("★") : " " }
 
     /// Bytes as people read them: `812 B`, `14 KiB`, `3.2 MiB`, `1.1 GiB`.
     static func size(_ bytes: Int) -> String {
@@ -71,35 +75,35 @@ enum Output {
         return column.map { String(repeating: " ", count: w - width($0)) + $0 }
     }
 
-    /// `names`: as the games write them (``Language/names(_:_:)``); an entry without one shows its identifier.
-    static func entryRows(_ entries: [ListEntry], names: [UInt32: String] = [:]) -> [[String]] {
-        entries.map { [String($0.id), star($0.favorite), safe(names[$0.id] ?? $0.name), $0.spritePath.isEmpty ? dim("-") : safe($0.spritePath)] }
+    /// `names`: as the games write them (``Context/names(_:_:)``); an entry without one shows its identifier.
+    func entryRows(_ entries: [ListEntry], names: [UInt32: String] = [:]) -> [[String]] {
+        entries.map { [String($0.id), star($0.favorite), Self.safe(names[$0.id] ?? $0.name), $0.spritePath.isEmpty ? dim("-") : Self.safe($0.spritePath)] }
     }
-    static var entryHeader: [String] { ["#", "★", Language.words.tr("NAME"), Language.words.tr("SPRITE")] }
+    var entryHeader: [String] { ["#", "★", words.tr("NAME"), words.tr("SPRITE")] }
 
     /// `page 1 of 68 · 1351 Pokémon`.
-    static func pageLine(page: Int, perPage: Int, total: UInt32) -> String {
-        Language.words.trf("page %s of %s · %s Pokémon", String(page), String(Paging.pages(total: total, perPage: perPage)), String(total))
+    func pageLine(page: Int, perPage: Int, total: UInt32) -> String {
+        words.trf("page %s of %s · %s Pokémon", String(page), String(Paging.pages(total: total, perPage: perPage)), String(total))
     }
 
     /// A list row with its sprite as a 10×5 thumbnail, the number and name beside its middle.
-    static func thumbnailRow(_ e: ListEntry, name: String?, pictures: Pictures) {
+    func thumbnailRow(_ e: ListEntry, name: String?, pictures: Pictures) {
         let columns = 10, rows = 5
-        let label = dim("#" + String(e.id)) + " " + bold(safe(name ?? e.name)) + (e.favorite ? " " + yellow("★") : "")
+        let label = dim("#" + String(e.id)) + " " + bold(Self.safe(name ?? e.name)) + (e.favorite ? " " + yellow("★") : "")
         if pictures.protocolUsed != .blocks, let sprite = Terminal.image(at: e.spritePath),
            let picture = pictures.drawing(sprite, maxColumns: columns, maxRows: rows) {
-            print(picture.sequence, terminator: "")
+            out.write(picture.sequence)
             // The label steps over the picture (CSI n C): spaces written on a sixel erase it.
-            for i in 0..<picture.rows { print(i == picture.rows / 2 ? "\u{1B}[\(columns + 2)C" + label : "") }
+            for i in 0..<picture.rows { line(i == picture.rows / 2 ? "\u{1B}[\(columns + 2)C" + label : "") }
             return
         }
         var art = Terminal.image(at: e.spritePath).map {
-            SpriteArt.lines($0, maxColumns: columns, maxRows: rows, mode: Terminal.colorMode)
+            SpriteArt.lines($0, maxColumns: columns, maxRows: rows, mode: mode)
         } ?? []
         if art.isEmpty { art = [String(repeating: " ", count: columns)] }
-        let artWidth = width(art[0])
-        for (i, line) in art.enumerated() {
-            print(TerminalText.pad(line, to: artWidth) + (i == art.count / 2 ? "  " + label : ""))
+        let artWidth = Self.width(art[0])
+        for (i, l) in art.enumerated() {
+            line(TerminalText.pad(l, to: artWidth) + (i == art.count / 2 ? "  " + label : ""))
         }
     }
 }

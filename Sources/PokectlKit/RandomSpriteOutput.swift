@@ -10,31 +10,32 @@ struct RandomSpriteOutput {
     let options: RandomOptions
     let imageProtocol: ImageChoice
     let verbose: Bool
-    let json: Bool
 
-    func run() throws {
+    func run(in context: Context) throws {
+        let json = context.json, w = context.words
         let chance = (options.shinyChance ?? .shinyDefault).value
-        let (pick, names) = try withClient { c throws(BusError) in
-            let pick = try c.randomSprite(favorites: options.favorite, shinyChance: chance)
+        let (pick, names) = try context.withClient { c throws(BusError) in
+            let pick = try c.call(Pokedex1.randomSprite, (options.favorite, chance))
             // Its name as the games write it, in the reader's language (from memory at the service).
-            return (pick, options.hideName || json ? [:] : Language.names([pick.id], c))
+            return (pick, options.hideName || json ? [:] : context.names([pick.id], c))
         }
         if json {
-            return JSON.object([("id", .int(pick.id)), ("name", .string(pick.name)), ("path", .string(pick.path)),
-                                ("shiny", .bool(pick.shiny))]).print()
+            return context.output.json(.object([("id", .int(pick.id)), ("name", .string(pick.name)), ("path", .string(pick.path)),
+                                                ("shiny", .bool(pick.shiny))]))
         }
         guard let sprite = Terminal.image(at: pick.path), let cropped = PixelArt.cropped(sprite) else {
-            throw Failure(message: Language.words.trf("the sprite of %s at %s cannot be read; 'pokectl cache verify' repairs the cache", pick.name, pick.path),
+            throw Failure(message: w.trf("the sprite of %s at %s cannot be read; 'pokectl cache verify' repairs the cache", pick.name, pick.path),
                           code: .unavailable)
         }
         // The sprite's own width, at most 96 columns: a sprite server may send any size.
         let columns = min(options.width ?? min(cropped.width, Self.defaultMaxColumns), PixelArt.maxCells)
         // Without colour, the silhouette, unless pixels are forced.
+        let colorMode = Self.colorMode(context)
         let pictures = Pictures.choose(colorMode == .none && !imageProtocol.forcesPixels ? .blocks : imageProtocol,
-                                       environment: Terminal.environment)
+                                       environment: context.environment)
         if verbose {
-            printError("pokectl: \(PokemonID.display(pick.id)) \(pick.name)\(pick.shiny ? ", shiny" : ""), from \(pick.path)")
-            printError("pokectl: " + Language.words.trf("sprite drawn with %s: %s", pictures.protocolUsed.rawValue, pictures.reason))
+            context.error("pokectl: \(PokemonID.display(pick.id)) \(pick.name)\(pick.shiny ? ", shiny" : ""), from \(pick.path)")
+            context.error("pokectl: " + w.trf("sprite drawn with %s: %s", pictures.protocolUsed.rawValue, pictures.reason))
         }
         var lines: [String]
         if let picture = pictures.drawing(sprite, maxColumns: columns, maxRows: columns) {
@@ -45,11 +46,11 @@ struct RandomSpriteOutput {
         }
         if !options.hideName {
             let display = names[pick.id] ?? PokemonNames.display(pick.name)
-            let name = TerminalText.safe(pick.shiny ? Language.words.trf("Shiny %s", display) : display)
+            let name = TerminalText.safe(pick.shiny ? w.trf("Shiny %s", display) : display)
             let pad = max(0, (columns - TerminalText.width(name)) / 2)
             lines.append(String(repeating: " ", count: pad) + name)
         }
-        print(lines.joined(separator: "\n"))
+        context.out.line(lines.joined(separator: "\n"))
     }
 
     /// The most columns a sprite takes without `--width`: a 96×96 PokeAPI sprite cropped is
@@ -58,7 +59,7 @@ struct RandomSpriteOutput {
 
     /// Colour even into a pipe (a fetch tool reads one); none under NO_COLOR or `--color never`,
     /// which leaves the silhouette.
-    private var colorMode: ColorMode {
-        Output.when == .never || Terminal.environment["NO_COLOR"] != nil ? .none : ColorMode.depth(environment: Terminal.environment)
+    private static func colorMode(_ context: Context) -> ColorMode {
+        context.color == .never || context.environment["NO_COLOR"] != nil ? .none : ColorMode.depth(environment: context.environment)
     }
 }

@@ -3,7 +3,7 @@ import PokedexBusClient
 import PokedexModels
 import PokedexTerminal
 
-struct Show: ParsableCommand {
+struct Show: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "show",
         abstract: tr("Show one Pokémon: its sprite, types, sizes, stats, genus, flavour text, evolution family and type matchups; or a random sprite for a fetch tool."),
@@ -16,6 +16,8 @@ struct Show: ParsableCommand {
     @Flag(help: ArgumentHelp(tr("Say on stderr which way the sprite is drawn, and why."))) var verbose = false
     @OptionGroup var random: RandomOptions
     @OptionGroup var common: Common
+
+    var options: ContextOptions { common.options }
 
     func validate() throws {
         if random.random {
@@ -30,32 +32,35 @@ struct Show: ParsableCommand {
         }
     }
 
-    func run() throws {
-        if random.random { return try RandomSpriteOutput(options: random, imageProtocol: imageProtocol, verbose: verbose, json: common.json).run() }
-        try card(pokemon ?? "")
+    func run(in context: Context) throws {
+        if random.random { return try RandomSpriteOutput(options: random, imageProtocol: imageProtocol, verbose: verbose).run(in: context) }
+        let reply = try context.withClient { c throws(BusError) in try context.detail(pokemon ?? "", c) }
+        if context.json, let raw = reply.first { return context.output.json(JSON(Coding.namingEvolutionFields(raw))) }
+        let d = try context.decoded { () throws(BusError) in try Pokedex1.detail.decodeReply(reply) }
+        card(d, context)
     }
 
-    private func card(_ pokemon: String) throws {
-        let reply = try withClient { c throws(BusError) in try Language.detail(pokemon, c) }
-        if common.json, let raw = reply.first { return JSON(Coding.namingEvolutionFields(raw)).print() }
-        let d = try decoded { () throws(BusError) in try Pokedex1.detail.decodeReply(reply) }
+    /// The detail card, its sprite drawn with the best the terminal offers (or forced), else in
+    /// half blocks inside the card.
+    private func card(_ d: PokemonDetail, _ context: Context) {
         let forced = imageProtocol.forcesPixels
-        let mode = forced && Terminal.colorMode == .none ? ColorMode.truecolor : Terminal.colorMode
+        let mode = forced && context.colorMode == .none ? ColorMode.truecolor : context.colorMode
         let sprite = noImage || (mode == .none && !forced) ? nil : Terminal.image(at: d.spritePath)
-        let pictures = Pictures.choose(noImage ? .blocks : imageProtocol, environment: Terminal.environment)
-        if verbose { printError("pokectl: " + Language.words.trf("sprite drawn with %s: %s", pictures.protocolUsed.rawValue, pictures.reason)) }
+        let pictures = Pictures.choose(noImage ? .blocks : imageProtocol, environment: context.environment)
+        if verbose { context.error("pokectl: " + context.words.trf("sprite drawn with %s: %s", pictures.protocolUsed.rawValue, pictures.reason)) }
+        let width = context.width
         if let sprite,
-           let picture = pictures.drawing(sprite, maxColumns: min(DetailCard.imageColumns, Terminal.width), maxRows: DetailCard.imageColumns / 2) {
-            let card = DetailCard(detail: d, image: nil, width: Terminal.width, mode: mode, graphic: (picture.columns, picture.rows),
-                                  words: Language.words)
+           let picture = pictures.drawing(sprite, maxColumns: min(DetailCard.imageColumns, width), maxRows: DetailCard.imageColumns / 2) {
+            let card = DetailCard(detail: d, image: nil, width: width, mode: mode, graphic: (picture.columns, picture.rows),
+                                  words: context.words)
                 .renderLeavingRoom()
             for (i, line) in card.lines.enumerated() {
-                if i == card.pictureLine { print(picture.sequence, terminator: "") }
-                print(line)
+                if i == card.pictureLine { context.out.write(picture.sequence) }
+                context.out.line(line)
             }
             return
         }
-        for line in DetailCard(detail: d, image: sprite, width: Terminal.width, mode: mode, words: Language.words).render() { print(line) }
+        for line in DetailCard(detail: d, image: sprite, width: width, mode: mode, words: context.words).render() { context.out.line(line) }
     }
 }
 

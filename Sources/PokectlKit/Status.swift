@@ -3,7 +3,7 @@ import Glibc
 import PokedexBusClient
 import PokedexModels
 
-struct Status: ParsableCommand {
+struct Status: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "status",
         abstract: tr("Is the service running; its version, API, cache tiers and favorites. Does not start it."),
@@ -11,59 +11,74 @@ struct Status: ParsableCommand {
 
     @OptionGroup var common: Common
 
-    func run() throws {
-        let raw: BusValue?
+    var options: ContextOptions { common.options }
+
+    /// What status finds: the service's Status as read (every key, for JSON), or why it is not
+    /// running (its unit's reason, when systemd gives one).
+    enum Found {
+        case running(BusValue)
+        case notRunning(why: String?)
+    }
+
+    func run(in context: Context) throws {
+        let found: Found
         do {
-            raw = try withClient(starting: false) { c throws(BusError) -> BusValue? in
-                let owned = try c.call(destination: FreedesktopBus.daemonName, path: FreedesktopBus.daemonPath,
-                                       interface: FreedesktopBus.daemonName, "NameHasOwner") { w throws(BusError) in
-                    try w.append(Pokedex1.busName)
-                }
-                guard owned.first?.bool == true else { return nil }
-                return try c.values(Pokedex1.status, ()).first
-            }
-        } catch let failure as Failure where common.json {
+            found = try context.withClient(starting: false) { c throws(BusError) in try Self.fetch(c, context.words) }
+        } catch let failure as Failure where context.json {
             // Nothing answers (no session bus, or the service does not reply): still one object.
-            JSON.object([("reason", .string(failure.message)), ("running", .bool(false))]).print()
+            context.output.json(.object([("reason", .string(failure.message)), ("running", .bool(false))]))
             throw Failure.silent(failure.code)
         }
-        guard let raw else {
+        switch found {
+        case .notRunning(let why):
             // A unit that failed says why (the first call would fail the same way).
-            let unit = PokedexClient.settledUnitState()
-            let why = unit?.explanation(unit: PokedexClient.unitName, words: Language.words)
-            if common.json { JSON.object([("reason", .string(why ?? "the service is not running")), ("running", .bool(false))]).print() } else {
-                print(why ?? Language.words.tr("pokedexd is not running; the first call starts it (or: systemctl --user start pokedex)"))
+            if context.json { context.output.json(.object([("reason", .string(why ?? "the service is not running")), ("running", .bool(false))])) } else {
+                context.output.line(why ?? context.words.tr("pokedexd is not running; the first call starts it (or: systemctl --user start pokedex)"))
             }
             throw Failure.silent(.unavailable)
+        case .running(let raw):
+            if context.json {
+                guard case .object(let fields) = JSON(raw) else { return }
+                return context.output.json(.object(([("running", .bool(true))] + fields).sorted { $0.0 < $1.0 }))
+            }
+            let s = try context.decoded { () throws(BusError) in try Pokedex1.status.decodeReply([raw]) }
+            context.output.fields(Self.rows(s, context.output))
         }
-        if common.json {
-            guard case .object(let fields) = JSON(raw) else { return }
-            return JSON.object(([("running", .bool(true))] + fields).sorted { $0.0 < $1.0 }).print()
-        }
-        let s = try decoded { () throws(BusError) in try Pokedex1.status.decodeReply([raw]) }
-        let w = Language.words
-        let rows = [
-            [w.tr("status"), Output.paint(w.tr("running"), "32") + (s.online ? "" : ", " + Output.paint(w.tr("offline"), "31"))],
-            [w.tr("version"), Output.safe(s.version)], [w.tr("API"), Output.safe(s.apiURL)],
-            [w.tr("memory tier"), w.trf("%s entries, %s of %s", String(s.memoryEntries), Output.size(s.memoryBytes), Output.size(s.memoryCapBytes))],
-            [w.tr("disk tier"), w.trf("%s files, %s of %s", String(s.diskEntries), Output.size(s.diskBytes), Output.size(s.diskCapBytes))],
-            [w.tr("favorites"), String(s.favorites)],
-        ] + (s.favoritesProblem.isEmpty ? [] : [
-            [w.tr("favorites file"), Output.yellow(Output.safe(ServiceMessages.translate(s.favoritesProblem, w)))],
-        ]) + [
+    }
+
+    /// Asked without starting the service: its Status only when its name has an owner.
+    static func fetch(_ c: any PokedexService, _ words: Words) throws(BusError) -> Found {
+        guard try c.nameHasOwner(Pokedex1.busName) else { return .notRunning(why: c.notRunningReason(words: words)) }
+        guard let raw = try c.values(Pokedex1.status, ()).first else { return .notRunning(why: c.notRunningReason(words: words)) }
+        return .running(raw)
+    }
+
+    /// The status as `[key, value]` rows: the service, its tiers, its files, its requests, its
+    /// sandbox and each host.
+    static func rows(_ s: ServiceStatus, _ output: Output) -> [[String]] {
+        let w = output.words
+        let state = output.paint(w.tr("running"), "32") + (s.online ? "" : ", " + output.paint(w.tr("offline"), "31"))
+        let memory = w.trf("%s entries, %s of %s", String(s.memoryEntries), Output.size(s.memoryBytes), Output.size(s.memoryCapBytes))
+        let disk = w.trf("%s files, %s of %s", String(s.diskEntries), Output.size(s.diskBytes), Output.size(s.diskCapBytes))
+        let requests = w.trf("%s in flight, at most %s at once so far", String(s.requestsInFlight), String(s.maxRequestsInFlight))
+        let favoritesFile = s.favoritesProblem.isEmpty ? [] : [
+            [w.tr("favorites file"), output.yellow(Output.safe(ServiceMessages.translate(s.favoritesProblem, w)))],
+        ]
+        return [
+            [w.tr("status"), state], [w.tr("version"), Output.safe(s.version)], [w.tr("API"), Output.safe(s.apiURL)],
+            [w.tr("memory tier"), memory], [w.tr("disk tier"), disk], [w.tr("favorites"), String(s.favorites)],
+        ] + favoritesFile + [
             [w.tr("cache"), Output.safe(s.cacheDirectory)], [w.tr("data"), Output.safe(s.dataDirectory)],
-            [w.tr("requests"), w.trf("%s in flight, at most %s at once so far", String(s.requestsInFlight), String(s.maxRequestsInFlight))],
-            [w.tr("sandbox"), Output.safe(s.sandbox.summary(w))],
-        ] + s.hosts.map { [$0.isAPI ? w.tr("API host") : w.tr("host"), Self.describe($0)] }
-        Output.fields(rows)
+            [w.tr("requests"), requests], [w.tr("sandbox"), Output.safe(s.sandbox.summary(w))],
+        ] + s.hosts.map { [$0.isAPI ? w.tr("API host") : w.tr("host"), describe($0, output)] }
     }
 
     /// `raw.githubusercontent.com  down since 13:45:02 (Could not resolve host…), next try in 8 s`.
-    static func describe(_ h: HostStatus) -> String {
-        let name = Output.safe(h.host), w = Language.words
+    static func describe(_ h: HostStatus, _ output: Output) -> String {
+        let name = Output.safe(h.host), w = output.words
         let proto = h.multiplexed.map { $0 ? ", HTTP/2" : ", HTTP/1.1" } ?? ""
-        guard !h.up else { return name + "  " + Output.paint(w.tr("up"), "32") + proto }
-        var text = name + "  " + Output.paint(w.tr("down"), "31")
+        guard !h.up else { return name + "  " + output.paint(w.tr("up"), "32") + proto }
+        var text = name + "  " + output.paint(w.tr("down"), "31")
         if let since = h.downSince { text += " " + w.trf("since %s", clock(since)) }
         if !h.reason.isEmpty { text += " (" + Output.safe(h.reason) + ")" }
         if let next = h.nextAttempt {

@@ -4,7 +4,7 @@ import PokedexBusClient
 import PokedexModels
 import PokedexTerminal
 
-struct Sync: ParsableCommand {
+struct Sync: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "sync",
         abstract: tr("Fetch everything for offline use: every list entry, detail and default sprite."),
@@ -12,35 +12,42 @@ struct Sync: ParsableCommand {
 
     @OptionGroup var common: Common
 
-    func run() throws {
-        let tty = isatty(1) == 1 && !common.json
+    var options: ContextOptions { common.options }
+
+    func run(in context: Context) throws {
+        let json = context.json, out = context.out, w = context.words
+        let tty = context.isTerminal && !json
         var lastLine = -1
         var bar = ProgressBar()
         let started = monotonic()
-        let result = try withClient { c throws(BusError) in
-            try c.sync { done, total in
-                guard total > 0, !common.json else { return }
+        let result = try context.withClient { c throws(BusError) in
+            try c.sync(every: 0.1) { done, total in
+                guard total > 0, !json else { return }
                 // Nothing until this sync's own progress shows (not the last one's end).
                 guard let line = bar.line(done: done, total: total) else { return }
                 if tty {
-                    print(line, terminator: "")
-                    fflush(nil)
+                    out.write(line)
+                    out.flush()
                 } else {
                     let tenth = Int(done) * 10 / Int(total)
-                    if tenth != lastLine { lastLine = tenth; print(Language.words.trf("synced %s/%s", String(done), String(total))) }
+                    if tenth != lastLine { lastLine = tenth; out.line(w.trf("synced %s/%s", String(done), String(total))) }
                 }
             }
         }
-        if tty { print(bar.started ? "\r\u{1B}[K" : "", terminator: "") }
-        if common.json {
-            JSON.object([("complete", .int(result.complete)), ("failed", .int(result.failed))]).print()
+        if tty { out.write(bar.started ? "\r\u{1B}[K" : "") }
+        if json {
+            context.output.json(.object([("complete", .int(result.complete)), ("failed", .int(result.failed))]))
         } else {
-            let w = Language.words, seconds = String(Int(monotonic() - started))
-            print(result.failed > 0
-                  ? w.trf("%s Pokémon ready offline in %s s; %s failed (run 'pokectl sync' again)", String(result.complete), seconds, String(result.failed))
-                  : w.trf("%s Pokémon ready offline in %s s", String(result.complete), seconds))
+            out.line(Self.summary(result, seconds: Int(monotonic() - started), w))
         }
         if result.failed > 0 { throw Failure.silent(.unavailable) }
+    }
+
+    /// `1351 Pokémon ready offline in 40 s`, and how many failed.
+    static func summary(_ result: SyncResult, seconds: Int, _ w: Words) -> String {
+        result.failed > 0
+            ? w.trf("%s Pokémon ready offline in %s s; %s failed (run 'pokectl sync' again)", String(result.complete), String(seconds), String(result.failed))
+            : w.trf("%s Pokémon ready offline in %s s", String(result.complete), String(seconds))
     }
 }
 

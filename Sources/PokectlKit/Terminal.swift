@@ -20,23 +20,6 @@ enum Terminal {
         return out
     }()
 
-    /// Colour for pictures and badges: none off a terminal or with `--color never`.
-    static var colorMode: ColorMode {
-        switch Output.when {
-        case .never: return .none
-        case .always: return ColorMode.depth(environment: environment)
-        case .auto: return isTTY ? ColorMode.detect(environment: environment) : .none
-        }
-    }
-
-    /// Columns to fit: `COLUMNS`, else the terminal's width, else 80.
-    static var width: Int {
-        if let c = environment["COLUMNS"].flatMap(Int.init), c > 0 { return c }
-        var size = winsize()
-        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return 80
-    }
-
     /// A sprite file's pixels, or nil if it cannot be read or decoded.
     static func image(at path: String) -> RGBAImage? {
         guard !path.isEmpty else { return nil }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Glibc
 import PokedexBusClient
 
-struct Watch: ParsableCommand {
+struct Watch: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "watch",
         abstract: (HelpWords.reading.load(ordering: .relaxed) ? Language.words : .english)
@@ -27,14 +27,16 @@ struct Watch: ParsableCommand {
         if let count, count < 1 { throw ValidationError(Language.words.tr("--count must be at least 1")) }
     }
 
-    func run() throws {
+    var options: ContextOptions { common.options }
+
+    func run(in context: Context) throws {
         FollowOutput.closeLeakedReadEnds()
         do {
             let follower = try ServiceFollower()
             var seen = 0
             func emit(_ line: JSON) -> Bool {
-                print(line.text)
-                fflush(nil)
+                context.out.line(line.text)
+                context.out.flush()
                 seen += 1
                 return count.map { seen >= $0 } ?? false
             }
@@ -47,7 +49,7 @@ struct Watch: ParsableCommand {
                 for line in WatchLine.lines(event, follower) where emit(line) { return }
             }
         } catch {
-            throw Failure(error)
+            throw Failure(error, words: context.words)
         }
     }
 }

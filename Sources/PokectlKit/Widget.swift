@@ -8,7 +8,7 @@ extension WidgetPick: ExpressibleByArgument {}
 
 /// `pokectl widget`: a favorite for a bar or the desktop, and with `--follow` the same again
 /// whenever it changes, the service comes back, or goes.
-struct Widget: ParsableCommand {
+struct Widget: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "widget",
         abstract: tr("Show a favorite in a bar or on the desktop: Waybar, Polybar or conky."),
@@ -32,16 +32,19 @@ struct Widget: ParsableCommand {
         guard (10...400).contains(width) else { throw ValidationError(Language.words.tr("--width must be between 10 and 400")) }
     }
 
-    func run() throws {
+    var options: ContextOptions { common.options }
+
+    func run(in context: Context) throws {
+        let w = context.words
         var shown: UInt32?
         var last: String?
         func show() {
-            let (content, id) = Self.content(pick: pick, keeping: shown)
+            let (content, id) = Self.content(pick: pick, keeping: shown, context)
             shown = id
-            let text = format.render(content, Language.words, width: width)
+            let text = format.render(content, w, width: width)
             guard text != last else { return }
             last = text
-            write(text)
+            write(text, context)
         }
         guard follow else { return show() }
         FollowOutput.closeLeakedReadEnds()
@@ -52,8 +55,8 @@ struct Widget: ParsableCommand {
                 switch effect {
                 case .refresh: show()
                 case .showUnavailable:
-                    let text = format.render(.unavailable(why: Language.words.tr("pokedexd stopped; any call starts it again")), Language.words, width: width)
-                    if text != last { last = text; write(text) }
+                    let text = format.render(.unavailable(why: w.tr("pokedexd stopped; any call starts it again")), w, width: width)
+                    if text != last { last = text; write(text, context) }
                 }
             }
             while true {
@@ -73,23 +76,23 @@ struct Widget: ParsableCommand {
                 for effect in machine.receive(input, at: monotonic()) { apply(effect) }
             }
         } catch {
-            throw Failure(error)
+            throw Failure(error, words: w)
         }
     }
 
     /// What to show, asked of the service (which the first call may start), and the id shown.
-    static func content(pick: WidgetPick, keeping shown: UInt32?) -> (WidgetContent, UInt32?) {
+    static func content(pick: WidgetPick, keeping shown: UInt32?, _ context: Context) -> (WidgetContent, UInt32?) {
         do {
-            return try withClient { c throws(BusError) in
-                let favs = try c.listFavorites()
+            return try context.withClient { c throws(BusError) in
+                let favs = try c.call(Pokedex1.listFavorites)
                 var random = SystemRandomNumberGenerator()
                 guard let id = pick.choose(from: favs.map(\.id), keeping: shown, using: &random),
                       let entry = favs.first(where: { $0.id == id }) else { return (.empty, nil) }
-                let names = Language.names(favs.map(\.id), c)
+                let names = context.names(favs.map(\.id), c)
                 let name = names[id] ?? entry.name
                 var favorite = WidgetFavorite(id: id, identifier: entry.name, name: name)
                 // Offline, a favorite never fetched has no record: its name (the bundled table) is shown.
-                if let d = try? c.call(Pokedex1.localizedDetail, (entry.name, Language.code)) { favorite = WidgetFavorite(d, name: name) }
+                if let d = try? c.call(Pokedex1.localizedDetail, (entry.name, context.language)) { favorite = WidgetFavorite(d, name: name) }
                 return (.favorite(favorite, all: favs.reversed().map { names[$0.id] ?? $0.name }), id)
             }
         } catch let failure as Failure {
@@ -100,21 +103,21 @@ struct Widget: ParsableCommand {
     }
 
     /// The text to stdout, or to ``output`` replaced whole (written beside it, then renamed).
-    func write(_ text: String) {
+    func write(_ text: String, _ context: Context) {
         let body = text.hasSuffix("\n") ? text : text + "\n"
         guard let output else {
-            print(body, terminator: "")
-            fflush(nil)
+            context.out.write(body)
+            context.out.flush()
             return
         }
         let temporary = output + ".\(getpid()).tmp"
         guard let f = fopen(temporary, "w") else {
-            printError("pokectl: " + Language.words.trf("cannot write %s: %s", temporary, String(cString: strerror(errno))))
+            context.error("pokectl: " + context.words.trf("cannot write %s: %s", temporary, String(cString: strerror(errno))))
             return
         }
         fputs(body, f)
         if fclose(f) != 0 || rename(temporary, output) != 0 {
-            printError("pokectl: " + Language.words.trf("cannot write %s: %s", output, String(cString: strerror(errno))))
+            context.error("pokectl: " + context.words.trf("cannot write %s: %s", output, String(cString: strerror(errno))))
             unlink(temporary)
         }
     }

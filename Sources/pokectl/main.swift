@@ -1,6 +1,15 @@
 import Glibc
 import PokectlKit
 
-// pokectl: the arguments parsed, the command run, its exit code. Everything else (the commands,
-// their context, their output, browse) is PokectlKit's, where XCTests reach it.
-exit(PokectlProgram.run(Array(CommandLine.arguments.dropFirst())))
+// pokectl: parse the arguments, build the context the command runs in (the terminal, the
+// reader's language, stdout and stderr, the session bus), run it, exit with its code.
+// Everything else is PokectlKit's, where XCTests run each command with a fake service.
+switch PokectlProgram.parse(Array(CommandLine.arguments.dropFirst())) {
+case .exit(let code):
+    exit(code)
+case .run(let command):
+    let context = PokectlProgram.context(for: command)
+    let code = PokectlProgram.run(command, in: context)
+    fflush(nil)
+    exit(code)
+}

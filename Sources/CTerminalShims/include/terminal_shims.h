@@ -22,6 +22,15 @@ void pokedex_terminal_set_kitty(uint32_t last, int tmux);
 /// Does the restore once, now (async-signal-safe): the leave bytes, the kitty deletes, the settings.
 void pokedex_terminal_restore(void);
 
+/// browse's signals (SIGWINCH, SIGINT, SIGTSTP, SIGCONT) as bytes on a pipe its loop polls, the
+/// only thing a handler may safely do with them. The pipe's write end lives here, in C: a
+/// handler may read a lock-free atomic int, and nothing of Swift's (a global's lazy
+/// initialisation takes a lock), so none of browse's state is a Swift global.
+/// Sets the write end (-1: none; a handler then drops the signal).
+void pokedex_signal_pipe_set(int fd);
+/// Installs the handler that writes `sig`'s number (one byte) to the pipe; SA_RESTART.
+void pokedex_signal_forward(int sig);
+
 /// Installs the handler for the ways a program dies (SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGABRT,
 /// SIGFPE, SIGTERM, SIGHUP, SIGQUIT): restore, print the crash note if any, then the signal again
 /// with its default action, so the exit status is still the signal's. On an alternate stack, so

@@ -1,102 +1,93 @@
 import CTerminalShims
 import Glibc
 
-/// The signal numbers the handler saw, written to a pipe the loop polls (the only thing a
-/// signal handler may safely do).
-nonisolated(unsafe) private var signalPipe: (read: Int32, write: Int32) = (-1, -1)
-/// The terminal's settings before raw mode, restored on every way out.
-nonisolated(unsafe) private var savedTermios = termios()
-nonisolated(unsafe) private var rawTermios = termios()
-nonisolated(unsafe) private var rawModeOn = false
-
 /// The terminal, full screen: raw mode, the alternate screen, no cursor, SGR mouse reports.
 ///
 /// Every way out gives it back as it was found:
-/// - quitting, and `atexit`: ``restore()``;
+/// - quitting: ``restore()``; `atexit`: the C restore (CTerminalShims), which does the same from
+///   what ``takeOver()`` armed it with, if nothing gave the terminal back before;
 /// - SIGINT: through the loop (``signals``), which ends as on quit, then dies of the signal;
 /// - SIGILL and SIGTRAP (a Swift trap), SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGTERM, SIGHUP and
 ///   SIGQUIT: a C handler (CTerminalShims) writes the saved bytes, frees the kitty images and
 ///   restores the saved settings, with async-signal-safe calls only, then dies of the signal;
 /// - Ctrl-Z (when the terminal's `susp` is set) and SIGTSTP: ``suspend()`` gives it back, stops,
 ///   and takes it again when continued; SIGCONT alone (after SIGSTOP) takes it again too.
-enum TerminalSession {
+///
+/// One session per browse, owned by its loop's thread. What a signal handler must reach is in C
+/// (CTerminalShims): the signal pipe's write end and the settings to restore, beside lock-free
+/// atomics; a handler can touch nothing of Swift's safely.
+final class TerminalSession {
     static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h\u{1B}[H\u{1B}[2J"
     static let leave = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
     /// The signals the loop hears through ``signals``.
     static let looped = [SIGWINCH, SIGINT, SIGTSTP, SIGCONT]
 
+    /// The signal numbers the handler saw, written to a pipe the loop polls.
+    private var signalPipe: (read: Int32, write: Int32) = (-1, -1)
+    /// The terminal's settings before raw mode, restored on every way out.
+    private var savedTermios = termios()
+    private var rawTermios = termios()
+    private var rawModeOn = false
+
     /// The fd whose bytes are signal numbers.
-    static var signals: Int32 { signalPipe.read }
+    var signals: Int32 { signalPipe.read }
 
     /// Raw mode and the alternate screen. Throws nothing: a terminal that refuses raw mode
     /// is reported by the caller's check (`isatty`) first.
-    static func begin() {
+    func begin() {
         signalPipe = makePipe(nonblocking: true)
-        for sig in looped { hear(sig) }
+        pokedex_signal_pipe_set(signalPipe.write)
+        for sig in Self.looped { pokedex_signal_forward(sig) }
         pokedex_install_fatal_handlers()
         takeOver()
-        atexit { TerminalSession.restore() }
+        atexit { pokedex_terminal_restore() }
     }
 
     /// Runs `body` (which starts the worker threads) with the loop's signals blocked, so that
     /// the threads it starts never take them: a handler run on a thread waiting in a bus call
     /// would end that wait with EINTR ("lost the bus connection") on every resize or resume.
-    static func startingWorkers(_ body: () -> Void) {
+    static func startingWorkers<T>(_ body: () -> T) -> T {
         var set = sigset_t(), old = sigset_t()
         sigemptyset(&set)
         for sig in looped { sigaddset(&set, sig) }
         pthread_sigmask(SIG_BLOCK, &set, &old)
-        body()
-        pthread_sigmask(SIG_SETMASK, &old, nil)
-    }
-
-    /// Sends `sig` to the loop's pipe.
-    private static func hear(_ sig: Int32) {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { sig in
-            let saved = errno
-            var byte = UInt8(truncatingIfNeeded: sig)
-            _ = Glibc.write(signalPipe.write, &byte, 1)
-            errno = saved
-        }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = SA_RESTART
-        sigaction(sig, &action, nil)
+        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        return body()
     }
 
     /// Saves the settings as they are now, then raw mode, the full screen, and the C handler
     /// armed with what gives them back.
-    private static func takeOver() {
+    private func takeOver() {
         tcgetattr(0, &savedTermios)
         rawTermios = savedTermios
         cfmakeraw(&rawTermios)
         rawTermios.c_oflag |= tcflag_t(OPOST | ONLCR)  // "\n" still starts a line, for the messages after
         tcsetattr(0, TCSAFLUSH, &rawTermios)
         rawModeOn = true
-        Array(leave.utf8).withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { pokedex_terminal_arm(0, 1, &savedTermios, $0.baseAddress, $0.count) }
+        Array(Self.leave.utf8).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { pokedex_terminal_arm(0, 1, &self.savedTermios, $0.baseAddress, $0.count) }
         }
-        write(enter)
+        Self.write(Self.enter)
     }
 
     /// Back to the shell's terminal: mouse off, cursor on, the main screen, the saved settings.
     /// Safe to call more than once.
-    static func restore() {
+    func restore() {
         pokedex_terminal_disarm()
         guard rawModeOn else { return }
         rawModeOn = false
-        write(leave)
+        Self.write(Self.leave)
         tcsetattr(0, TCSAFLUSH, &savedTermios)
     }
 
     /// Kitty images 1...`last` are in the terminal: a handler frees them on the way out.
-    static func noteKittyImages(upTo last: UInt32, tmux: Bool) {
+    func noteKittyImages(upTo last: UInt32, tmux: Bool) {
         pokedex_terminal_set_kitty(last, tmux ? 1 : 0)
     }
 
     /// The byte that suspends (`stty susp`, Ctrl-Z by default), if the terminal has one.
-    static var suspendByte: UInt8? {
+    var suspendByte: UInt8? {
         let c = withUnsafeBytes(of: savedTermios.c_cc) { $0[Int(VSUSP)] }
         return c == 0 ? nil : c  // _POSIX_VDISABLE is 0 on Linux
     }
@@ -104,7 +95,7 @@ enum TerminalSession {
     /// Ctrl-Z or SIGTSTP: the terminal given back (the caller has freed its pictures), then
     /// stopped as the shell expects; when continued, the terminal is taken again. The caller
     /// then draws the whole screen.
-    static func suspend() {
+    func suspend() {
         restore()
         signal(SIGTSTP, SIG_DFL)
         var set = sigset_t()
@@ -113,7 +104,7 @@ enum TerminalSession {
         sigprocmask(SIG_UNBLOCK, &set, nil)
         // The whole process group stops, as the shell's job (a wrapper script with it) expects.
         kill(0, SIGTSTP)  // stops here until SIGCONT
-        hear(SIGTSTP)
+        pokedex_signal_forward(SIGTSTP)
         resume()
     }
 
@@ -121,10 +112,10 @@ enum TerminalSession {
     /// settings are saved anew, since the shell may have changed them meanwhile. Never given
     /// back (SIGSTOP, which cannot be caught): raw mode and the screen's modes asserted again,
     /// in case something reset the terminal meanwhile.
-    static func resume() {
+    func resume() {
         guard rawModeOn else { return takeOver() }
         tcsetattr(0, TCSAFLUSH, &rawTermios)
-        write(enter)
+        Self.write(Self.enter)
     }
 
     /// The terminal's size in cells.
