@@ -40,7 +40,7 @@ BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1
 # And what the tests need besides (make test).
 DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman unicode-data libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils
 
-.PHONY: check docs test-mock all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
+.PHONY: check docs test-docs test-mock all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
 
 all: build
 
@@ -136,7 +136,7 @@ docs: check-build-deps
 ## test: every test: the generated files (check-generated), unit tests, the daemon on a private
 ## bus (with the reliability suite), the examples, the systemd session test, then the
 ## integration tests again under ASan and TSan.
-test: deps check-generated test-mock test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-session test-desktop-user test-package check-sanitizers
+test: deps check-generated test-mock test-unit test-integration test-examples test-docs test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-session test-desktop-user test-package check-sanitizers
 
 # Each test run goes through Tests/lib/run-tests: one that writes nothing for so many seconds (an
 # XCTest hang between two tests, swift-corelibs-xctest#504) is stopped and run once more. The
@@ -195,6 +195,12 @@ check-tsan: check-build-deps
 test-examples: check-build-deps catalogues
 	$(SWIFT) build
 	bash Tests/examples/examples-test.sh
+
+## test-docs: every command, option, exit status, error name, JSON shape and D-Bus member the
+## README, the man pages and each --help show, tried against the service (Tests/docs).
+test-docs: check-build-deps catalogues
+	$(SWIFT) build
+	bash Tests/docs/docs-test.sh
 
 # pokectl browse through tmux: keys, resize, search, detail, favorites, and the terminal restored.
 ## test-sound: the cries heard: played into a PulseAudio null sink of the test's own and

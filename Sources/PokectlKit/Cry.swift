@@ -7,7 +7,7 @@ struct Cry: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "cry",
         abstract: tr("Play a Pokémon's cry through the desktop's sound server."),
-        discussion: tr("The service fetches the cry once (PokeAPI's latest, Ogg Vorbis) and keeps it with the sprites. It plays through PipeWire (pw-play) or PulseAudio (paplay), else libcanberra (canberra-gtk-play), in the background: the command returns at once. With no sound server it says so and exits 3.\nJSON: {\"id\", \"pokemon\", \"cry_path\", \"played\": the player, or null, \"why\": why not, or null}")) }
+        discussion: tr("The service fetches the cry once (PokeAPI's latest, Ogg Vorbis) and keeps it with the sprites. It plays through PipeWire (pw-play) or PulseAudio (paplay), else libcanberra (canberra-gtk-play), in the background: the command returns at once. With no sound server it says so and exits 3.\nJSON: {\"cry_path\", \"id\", \"played\": the player, or null, \"pokemon\", \"why\": why not, or null}")) }
 
     @Argument(help: ArgumentHelp(tr("A name or number."))) var pokemon: String
     @Flag(help: ArgumentHelp(tr("Only print the cry's path; play nothing."))) var pathOnly = false
@@ -25,8 +25,9 @@ struct Cry: PokectlCommand {
             var played: JSON = .null, why: JSON = .null
             if case .playing(let player)? = outcome { played = .string(player) }
             if case .silent(let reason)? = outcome { why = .string(reason) }
-            context.output.json(.object([("id", resolved.map { .int($0.id) } ?? .null), ("pokemon", .string(resolved?.name ?? pokemon)),
-                                         ("cry_path", .string(path)), ("played", played), ("why", why)]))
+            // Keys sorted, as every command's JSON has them.
+            context.output.json(.object([("cry_path", .string(path)), ("id", resolved.map { .int($0.id) } ?? .null),
+                                         ("played", played), ("pokemon", .string(resolved?.name ?? pokemon)), ("why", why)]))
         } else if pathOnly {
             context.output.line(Output.safe(path))
         }

@@ -75,9 +75,14 @@ public enum PokectlProgram {
             if !failure.message.isEmpty { context.error("pokectl: \(failure.message)") }
             return failure.code.rawValue
         } catch {
-            // A command's own validation refused (none does after parsing today): as the parser would.
+            // A command's own validation refused, or a help page asked for: as the parser would.
+            // Help asked for (exit 0) goes to stdout, as a parse's does; a refusal to stderr.
             let ended = ended(error)
-            if !ended.text.isEmpty { context.error(ended.text) }
+            if ended.code == Exit.ok.rawValue {
+                context.out.line(ended.text)
+            } else if !ended.text.isEmpty {
+                context.error(ended.text)
+            }
             return ended.code
         }
     }

@@ -75,7 +75,8 @@ def daemon(help_path, status_path):
     options = {}
     for m in re.finditer(r"^  (-\w, )?(--[\w/-]+)[^\n]*\n((?:(?!  -)[^\n]*\n)*)", text.split("OPTIONS:")[1], re.M):
         body = " ".join(m.group(0).split())  # the option's line and its help, on one line
-        for name in m.group(2).split("/"):  # --prefetch/--no-prefetch: both spellings
+        first = m.group(0).split("\n")[0]
+        for name in re.findall(r"--[\w-]+", first):  # --prefetch, --no-prefetch: both spellings
             options[name] = body
     for flag, body in options.items():
         count = body.count("(default:")

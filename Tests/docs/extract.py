@@ -225,16 +225,22 @@ def pokedexd_page(path="man/pokedexd.8"):
                     for name, sig in re.findall(r"([A-Z]\w+) (\(?[a-z{}()]+\)?)", clause):
                         out("member", src(n), "property", name, "", sig, PROPERTY_CHANGE[verb.group(1)] if verb else "-")
             else:
+                p = re.match(r"property (\w+) (\S+)", payload)
                 m = re.match(r"(signal )?(\w+) (.*)", payload)
-                if m:
+                if p:  # "property NAME SIG", its change said first: Emits…, Constant., No change signal
+                    change = "emits-change" if body.startswith("Emits") else "const" if body.startswith("Constant") else "-"
+                    out("member", src(n), "property", p.group(1), "", p.group(2), change)
+                elif m:
                     kind_ = "signal" if m.group(1) else "method"
                     i_, o_ = signature(m.group(3))
                     out("member", src(n), kind_, m.group(2), i_, o_ if kind_ == "method" else "", "")
                     out("keys", src(n), m.group(2), " ".join(re.findall(r"\b[A-Za-z]+(?:_[a-z]+)*\b", body)))
         elif section == "OPTIONS" and kind == "tag":
             env = re.search(r"\[(POKEDEX_[A-Z_]+)", body)
-            default = re.search(r"\(([^()]*)\)\s*$", body)
+            default = re.search(r"\((?:default: )?([^()]*)\)\s*$", body)
             for opt in re.findall(r"(--[a-z-]+)", payload):
+                if opt in ("--help", "--version"):
+                    continue  # every program's, with no variable or default to check
                 out("daemon", src(n), opt, env.group(1) if env else "", default.group(1) if default else "")
         elif section == "FILES" and kind == "tag" and payload.startswith("$XDG"):
             out("file", src(n), payload)

@@ -24,7 +24,7 @@ enum Sections {
 
     static func change(_ change: PropertyChange) -> String {
         switch change {
-        case .emits: "emits PropertiesChanged"
+        case .emits: "emits `PropertiesChanged`"
         case .const: "constant"
         case .none: "no change signal (read it when needed)"
         }
