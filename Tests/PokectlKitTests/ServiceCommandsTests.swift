@@ -204,7 +204,8 @@ final class ServiceCommandsTests: XCTestCase {
         fake.on(Pokedex1.searchDetailed) { _ in [SearchMatch(entry: Fixtures.pikachu, match: "exact", matchedName: "", language: "", distance: 0)] }
         XCTAssertEqual(Harness.run(["cry", "pikachu", "--path-only"], fake).out, "/cache/cries/25.ogg\n")
         XCTAssertEqual(Harness.run(["cry", "pikachu", "--path-only", "--json"], fake).out,
-                       "{\"id\":25,\"pokemon\":\"pikachu\",\"cry_path\":\"/cache/cries/25.ogg\",\"played\":null,\"why\":null}\n")
+                       "{\"cry_path\":\"/cache/cries/25.ogg\",\"id\":25,\"played\":null,\"pokemon\":\"pikachu\",\"why\":null}\n",
+                       "keys sorted, as every command's JSON")
     }
 
     func testWidgetShowsTheNewestFavoriteOrWhyNot() {

@@ -187,7 +187,10 @@ struct BrowseApp {
         let placements = view.placements()
         let repaint = graphics.needsRepaint(placements) || writer.isInvalid
         if repaint { writer.invalidate() }
-        terminal.write(writer.frame(screen) + graphics.update(placements, repainted: repaint))
+        let bytes = writer.frame(screen) + graphics.update(placements, repainted: repaint)
+        // Noted before they are written: a write of pictures can take long (the terminal reads
+        // as it can), and a signal meanwhile must still free every image already sent.
         terminal.noteKittyImages(upTo: graphics.lastImageID, tmux: graphics.tmuxPassthrough)
+        terminal.write(bytes)
     }
 }
