@@ -32,7 +32,7 @@ struct Watch: PokectlCommand {
     func run(in context: Context) throws {
         FollowOutput.closeLeakedReadEnds()
         do {
-            let follower = try ServiceFollower()
+            let follower = try context.follow()
             var seen = 0
             func emit(_ line: JSON) -> Bool {
                 context.out.line(line.text)
@@ -60,7 +60,7 @@ enum WatchLine {
     static let stopped = "ServiceStopped"
 
     /// The lines for `event`: none, one, or (the service started) two, the second its state.
-    static func lines(_ event: ServiceFollower.Event, _ follower: ServiceFollower) -> [JSON] {
+    static func lines(_ event: ServiceFollower.Event, _ follower: any ServiceEvents) -> [JSON] {
         let time = now()
         switch event {
         case .started(let owner):

@@ -49,7 +49,7 @@ struct Widget: PokectlCommand {
         guard follow else { return show() }
         FollowOutput.closeLeakedReadEnds()
         do {
-            let follower = try ServiceFollower()
+            let follower = try context.follow()
             var machine = WidgetFollow(running: follower.owner != nil, at: monotonic())
             func apply(_ effect: WidgetFollow.Effect) {
                 switch effect {

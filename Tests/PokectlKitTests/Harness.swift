@@ -24,7 +24,8 @@ enum Harness {
     static let german = Catalogues(directory: localeDirectory).words("de")
 
     static func run(_ arguments: [String], _ fake: FakeService, words: Words = .english, language: String = "en",
-                    connect: (@Sendable () throws(BusError) -> any PokedexService)? = nil) -> Ran {
+                    connect: (@Sendable () throws(BusError) -> any PokedexService)? = nil,
+                    events: FakeEvents? = nil) -> Ran {
         switch PokectlProgram.parsing(arguments) {
         case .failure(let ended):
             return Ran(code: ended.code, out: ended.code == 0 ? ended.text : "", err: ended.code == 0 ? "" : ended.text)
@@ -37,7 +38,11 @@ enum Harness {
             if let connect { reach = connect } else { reach = { () throws(BusError) -> any PokedexService in fake } }
             let context = Context(environment: ["COLUMNS": "80", "TERM": "xterm-256color"], language: language, words: words,
                                   color: options.color, json: options.json, isTerminal: false, out: out, err: err,
-                                  connect: reach)
+                                  connect: reach,
+                                  follow: { () throws(BusError) -> any ServiceEvents in
+                                      guard let events else { throw BusError(name: BusError.Name.noServer, message: "no session bus in the test") }
+                                      return events
+                                  })
             let code = PokectlProgram.run(parsed, in: context)
             return Ran(code: code, out: out.text, err: err.text)
         }

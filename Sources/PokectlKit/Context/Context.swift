@@ -25,9 +25,12 @@ public struct Context {
     let err: TextStream
     /// A connection to the service: the session bus's, or a test's fake.
     let connect: @Sendable () throws(BusError) -> any PokedexService
+    /// Following the service (`watch`, `widget --follow`): the session bus's, or a test's script.
+    let follow: () throws(BusError) -> any ServiceEvents
 
     init(environment: [String: String], language: String, words: Words, color: Output.When, json: Bool, isTerminal: Bool,
-         out: TextStream, err: TextStream, connect: @escaping @Sendable () throws(BusError) -> any PokedexService) {
+         out: TextStream, err: TextStream, connect: @escaping @Sendable () throws(BusError) -> any PokedexService,
+         follow: @escaping () throws(BusError) -> any ServiceEvents = { () throws(BusError) -> any ServiceEvents in try ServiceFollower() }) {
         self.environment = environment
         self.language = language
         self.words = words
@@ -37,6 +40,7 @@ public struct Context {
         self.out = out
         self.err = err
         self.connect = connect
+        self.follow = follow
     }
 
     /// The process's: its environment, stdout and stderr, the session bus.
@@ -50,7 +54,7 @@ public struct Context {
     /// The same, with another colour choice (browse's own `--color`).
     func with(color: Output.When) -> Context {
         Context(environment: environment, language: language, words: words, color: color, json: json, isTerminal: isTerminal,
-                out: out, err: err, connect: connect)
+                out: out, err: err, connect: connect, follow: follow)
     }
 
     /// Colour for pictures and badges: none off a terminal or with `--color never`.
