@@ -1,9 +1,9 @@
 # pokedexd: the two commands a user needs are `make install` and `make test`.
 # DEB=1: the Debian package's layout (debian/rules, Tests/package), where Debian's zsh reads
 # vendor completions.
-ifdef DEB
-PREFIX      ?= /usr
-ZSHCOMPDIR  ?= /usr/share/zsh/vendor-completions
+ifneq ($(DEB),)
+override PREFIX     := /usr
+override ZSHCOMPDIR := /usr/share/zsh/vendor-completions
 endif
 PREFIX      ?= $(HOME)/.local
 DESTDIR     ?=

@@ -82,7 +82,9 @@ struct Status: PokectlCommand {
         if let since = h.downSince { text += " " + w.trf("since %s", clock(since)) }
         if !h.reason.isEmpty { text += " (" + Output.safe(h.reason) + ")" }
         if let next = h.nextAttempt {
-            let wait = Int((next - Double(time(nil))).rounded(.up))
+            // Numbers from outside: a NaN or an infinity must not trap the conversion.
+            let left = (next - Double(time(nil))).rounded(.up)
+            let wait = left.isFinite ? Int(max(-1, min(left, 1e9))) : 0
             text += ", " + (wait > 0 ? w.trf("next try in %s s", String(wait)) : w.tr("being tried"))
         }
         return text
@@ -90,7 +92,7 @@ struct Status: PokectlCommand {
 
     /// Local time of day, `13:45:02`.
     static func clock(_ epoch: Double) -> String {
-        var t = time_t(epoch)
+        var t = time_t(epoch.isFinite ? max(0, min(epoch, 1e12)) : 0)
         var parts = tm()
         localtime_r(&t, &parts)
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }

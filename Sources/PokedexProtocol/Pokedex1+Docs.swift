@@ -127,7 +127,7 @@ extension Pokedex1 {
     public static let errorDocs: [PokedexError.Kind: String] = [
         .notFound: "no Pokémon by that name or number; the message says \"did you mean\" where one is close",
         .invalidArgument: "a bad argument: a limit outside 1…100, an empty name or query, one too long, an unknown action or language, a chance outside 0…1",
-        .unavailable: "the network failed and nothing is cached, or the call did not finish within --timeout",
+        .unavailable: "the network failed and nothing is cached, or the call did not finish within --timeout; any method, when too many calls are already waiting for an answer",
         .storage: "a favorite could not be saved (disk full, permissions) and nothing was changed; for the cache methods, the cache could not be read, or a file in it not removed",
     ]
 }

@@ -43,6 +43,7 @@ enum Pokedexd {
         // Names on the desktop in the session's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
         config.language = NameLanguage.fromEnvironment(environment)
         let log = JournalLogger.make(verbose: config.verbose)
+        for warning in config.startupWarnings { log(.warning, warning) }
         // The notifications' words in the session's language; their catalogue stays readable in the
         // sandbox. Beside the binary only: TEXTDOMAINDIR would choose what Landlock lets it read.
         let localeDirectory = Words.localeDirectory(environment: [:])

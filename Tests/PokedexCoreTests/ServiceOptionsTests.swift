@@ -59,13 +59,14 @@ final class ServiceOptionsTests: XCTestCase {
     }
 
     func testEveryRefusalNamesWhatAndWhy() {
-        XCTAssertEqual(refusal(["--timeout", "abc"]), "--timeout takes a number of seconds from 0.1 to 3600, not 'abc'")
-        XCTAssertEqual(refusal(["--timeout", "nan"]), "--timeout takes a number of seconds from 0.1 to 3600, not 'nan'")
+        XCTAssertEqual(refusal(["--timeout", "abc"]), "--timeout takes a number of seconds from 0.001 to 31536000, not 'abc'")
+        XCTAssertEqual(refusal(["--timeout", "nan"]), "--timeout takes a number of seconds from 0.001 to 31536000, not 'nan'")
+        XCTAssertEqual(refusal(["--timeout", "inf"]), "--timeout takes a number of seconds from 0.001 to 31536000, not 'inf'")
         XCTAssertEqual(refusal(["--idle-timeout=-1"]), "--idle-timeout takes a number of seconds from 0 to 31536000, not '-1'")
         XCTAssertEqual(refusal([], ["POKEDEX_MAX_REQUESTS": "0"]), "POKEDEX_MAX_REQUESTS takes a whole number from 1 to 1024, not '0'")
         XCTAssertEqual(refusal(["--memory-cache-mib", "99999999999999999999"]),
-                       "--memory-cache-mib takes a whole number from 1 to 65536, not '99999999999999999999'")
-        XCTAssertEqual(refusal([], ["POKEDEX_PREFETCH": "maybe"]), "POKEDEX_PREFETCH takes yes or no, not 'maybe'")
+                       "--memory-cache-mib takes a whole number from 1 to 1048576, not '99999999999999999999'")
+        XCTAssertEqual(refusal(["--no-prefetch=maybe"]), "--prefetch takes no value")
         XCTAssertEqual(refusal(["--landlock", "perhaps"]), "--landlock takes yes or no, not 'perhaps'")
         XCTAssertEqual(refusal(["--bogus"]), "unknown option '--bogus'")
         XCTAssertEqual(refusal(["--no-verbose"]), "unknown option '--no-verbose'")
@@ -120,5 +121,20 @@ final class ServiceOptionsTests: XCTestCase {
             let c = try config(arguments)
             XCTAssertEqual(option.shown(c), option.shown(documented), option.name)
         }
+    }
+
+    /// What the service once read loosely from its environment does not stop it now: a bad
+    /// switch or an empty host list leaves the default, and says so; a bad number still refuses.
+    func testLooseVariablesAreIgnoredWithAWarningNotRefused() throws {
+        let c = try config([], ["POKEDEX_VERBOSE": "2", "POKEDEX_PREFETCH": "maybe", "POKEDEX_SPRITE_HOSTS": " , "])
+        XCTAssertFalse(c.verbose)
+        XCTAssertTrue(c.prefetch)
+        XCTAssertEqual(c.spriteHosts, ServiceConfiguration.defaultSpriteHosts)
+        XCTAssertEqual(c.startupWarnings.count, 3, "\(c.startupWarnings)")
+        XCTAssertTrue(c.startupWarnings.contains("POKEDEX_VERBOSE takes yes or no, not '2': ignored, the default is used"), "\(c.startupWarnings)")
+        XCTAssertNotNil(refusal([], ["POKEDEX_TIMEOUT": "soon"]), "a number that is not one still refuses")
+        XCTAssertNotNil(refusal(["--verbose=2"]), "the command line is read strictly")
+        XCTAssertEqual(try config([], ["POKEDEX_TIMEOUT": "7200", "POKEDEX_MAX_HOST_CONNECTIONS": "512"]).requestDeadline, 7200,
+                       "values the service always took still start it")
     }
 }

@@ -84,10 +84,14 @@ enum PokectlSections {
     static func common(_ all: [(name: String, options: [Argument])]) -> [Argument] {
         var count: [String: Int] = [:]
         for (_, options) in all { for a in options { count[flags(a), default: 0] += 1 } }
+        // Each with the help most commands give it (browse words --color its own way).
+        var helps: [String: [String: Int]] = [:]
+        for a in all.flatMap(\.options) { helps[flags(a), default: [:]][a.abstract ?? "", default: 0] += 1 }
         var seen = Set<String>()
         return all.flatMap(\.options).filter { a in
             let f = flags(a)
-            return count[f, default: 0] * 2 >= all.count && seen.insert(f).inserted
+            let usual = helps[f]?.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key
+            return count[f, default: 0] * 2 >= all.count && a.abstract ?? "" == usual && seen.insert(f).inserted
         }
     }
 }

@@ -60,6 +60,7 @@ struct Browse: PokectlCommand {
         session.restore()
         signals.stop(within: Self.joinWait)
         lanes.stop(within: Self.joinWait)
+        session.end()
         switch outcome {
         case .quit: return
         case .signal(let sig): TerminalSession.die(of: sig)

@@ -55,8 +55,8 @@ final class BrowseSignals {
     /// Ends the thread and joins it (at most `within` seconds).
     func stop(within seconds: Double) {
         close(ending.write)
-        thread.join(within: seconds)
-        close(ending.read)
+        // A thread still inside a call (left to the process's exit) may poll this end yet.
+        if thread.join(within: seconds) { close(ending.read) }
     }
 }
 

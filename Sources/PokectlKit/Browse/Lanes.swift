@@ -84,7 +84,11 @@ final class Lane: Sendable {
     }
 
     func join(within seconds: Double) {
-        thread.withLock { $0 }?.join(within: seconds)
+        // Its wake pipe is closed once nothing can read or write it: the thread has ended.
+        if thread.withLock({ $0 })?.join(within: seconds) == true {
+            close(wake.read)
+            close(wake.write)
+        }
     }
 
     private func run(_ connect: () throws(BusError) -> any PokedexService) {

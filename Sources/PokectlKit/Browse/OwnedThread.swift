@@ -32,6 +32,7 @@ final class OwnedThread {
         if !started {
             Unmanaged<Start>.fromOpaque(box).release()
             close(done.write)
+            close(done.read)
         }
     }
 
@@ -40,13 +41,18 @@ final class OwnedThread {
     func join(within seconds: Double) -> Bool {
         guard started else { return true }
         started = false
+        guard done.read >= 0 else {
+            // No pipe to hear its end by (out of descriptors): never wait on it blind.
+            pthread_detach(thread)
+            return false
+        }
         var pfd = pollfd(fd: done.read, events: Int16(POLLIN), revents: 0)
         let deadline = monotonic() + seconds
         var ended = false
         while true {
             let left = deadline - monotonic()
             let n = poll(&pfd, 1, Int32(max(0, (left * 1000).rounded(.up))))
-            if n > 0 { ended = true; break }
+            if n > 0 { ended = pfd.revents & Int16(POLLHUP | POLLIN) != 0; break }
             if n == 0 || left <= 0 || errno != EINTR { break }
         }
         if ended { pthread_join(thread, nil) } else { pthread_detach(thread) }

@@ -44,6 +44,16 @@ final class TerminalSession {
         atexit { pokedex_terminal_restore() }
     }
 
+    /// After ``restore()`` and the threads' end: the loop's signals back to their default
+    /// actions (a Ctrl-C now ends pokectl as it would any program), and their pipe closed.
+    func end() {
+        for sig in Self.looped { signal(sig, SIG_DFL) }
+        pokedex_signal_pipe_set(-1)
+        if signalPipe.read >= 0 { close(signalPipe.read) }
+        if signalPipe.write >= 0 { close(signalPipe.write) }
+        signalPipe = (-1, -1)
+    }
+
     /// Runs `body` (which starts the worker threads) with the loop's signals blocked, so that
     /// the threads it starts never take them: a handler run on a thread waiting in a bus call
     /// would end that wait with EINTR ("lost the bus connection") on every resize or resume.

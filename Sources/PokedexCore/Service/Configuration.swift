@@ -24,10 +24,10 @@ public struct ServiceConfiguration: Sendable {
     /// Where a default sprite is guessed to be before a `pokemon` body names it; nil for the
     /// default pattern, which the bodies seen so far may refine.
     public var spriteURLTemplate: String?
-    /// `$XDG_CACHE_HOME/pokedex`.
-    public var cacheDirectory = XDGPaths.cacheHome() + "/pokedex"
-    /// `$XDG_DATA_HOME/pokedex`.
-    public var dataDirectory = XDGPaths.dataHome() + "/pokedex"
+    /// `$XDG_CACHE_HOME/pokedex`, made absolute once, at start.
+    public var cacheDirectory = XDGPaths.absolute(XDGPaths.cacheHome() + "/pokedex")
+    /// `$XDG_DATA_HOME/pokedex`, the same.
+    public var dataDirectory = XDGPaths.absolute(XDGPaths.dataHome() + "/pokedex")
     /// Memory tier cap in bytes.
     public var memoryCacheBytes = 32 << 20
     /// Disk tier cap in bytes.
@@ -60,6 +60,9 @@ public struct ServiceConfiguration: Sendable {
     public var notFoundTTL = 3600.0
     /// The sandbox the daemon put itself in, for `Status`.
     public var sandbox = SandboxStatus()
+    /// What the journal is told once the service starts: settings from the environment that
+    /// were ignored, and why.
+    public var startupWarnings: [String] = []
     /// The language names are shown in on the desktop (GNOME Shell, KRunner, notifications):
     /// a PokeAPI code, English where a name has none in it (``NameLanguage``).
     public var language = "en"

@@ -55,11 +55,27 @@ extension ServiceOptions {
             if let value = given[option.name] {
                 option.set(&config, value)
             } else if let name = option.environment, let text = environment[name], !text.isEmpty {
-                option.set(&config, try read(option, text, from: name))
+                do {
+                    option.set(&config, try read(option, text, from: name))
+                } catch where lenient(option) {
+                    // A variable the service once read loosely (only POKEDEX_VERBOSE=1 meant
+                    // anything; an empty host list meant the default) is not a reason to refuse
+                    // to start: the default stands, and the journal says why.
+                    config.startupWarnings.append("\(error.description): ignored, the default is used")
+                }
             }
         }
         try check(config)
         return .run(config)
+    }
+
+    /// Whether a bad value of `option`'s variable is ignored rather than refused: the on/off
+    /// switches and the host list, which the service has always read loosely.
+    static func lenient(_ option: ServiceOption) -> Bool {
+        switch option.kind {
+        case .toggle, .flag, .hosts: true
+        default: false
+        }
     }
 
     /// `--name=value` as the flag and its value; anything else as it is.
