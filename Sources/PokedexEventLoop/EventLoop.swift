@@ -16,7 +16,8 @@ public final class EventLoop: @unchecked Sendable {
     public let event: OpaquePointer
     private let wakeFD: Int32
     private var wakeSource: OpaquePointer?
-    private let queue = Mutex<[@Sendable () -> Void]>([])
+    // PokedexLocks', not Synchronization's (imported for Atomic): Swift 6.0 finds both.
+    private let queue = PokedexLocks.Mutex<[@Sendable () -> Void]>([])
     /// The loop's thread (`pthread_self()`), 0 until ``run()``: an atomic, as every access to
     /// loop-bound state reads it.
     private let loopThread = Atomic<UInt>(0)

@@ -121,22 +121,32 @@ final class Sync: Sendable {
         guard let record = try? await records.pokemon(item, fresh: true) else { return false }
         // The species and the sprite do not wait for each other: two round trips a Pokémon, not three.
         async let species: Bool = (try? await records.loadSpecies(for: record, fresh: true)) != nil || record.speciesURL == nil
-        async let sprite: Bool = if let url = record.spriteURL {
-            (try? await sprites.still.ensure(record.id, url: url)) != nil
-        } else { true }
+        async let sprite = keepSprite(of: record)
         // The names of its types, abilities, stats and form: each fetched once for every Pokémon,
         // and a name that cannot be had is made from its identifier, so it does not fail the Pokémon.
         async let named = terms.localize(record, language: "en")
         // Its family, once for all its members (the loader joins them); a species the bundled
         // table does not know names its family in its record.
         let knownChain = Details.chainID(record, species: nil)
-        async let family: Bool = if let knownChain { await evolutions.keep(knownChain) } else { true }
+        async let family = keepFamily(knownChain)
         let (haveSpecies, haveSprite, _, haveFamily) = await (species, sprite, named, family)
         guard haveSpecies, haveSprite, haveFamily else { return false }
         if knownChain == nil, let chain = Details.chainID(record, species: records.speciesOnHand(for: record)) {
             return await evolutions.keep(chain)
         }
         return true
+    }
+
+    // Two steps of syncOne, as functions: Swift 6.0's compiler crashes on an `if let` expression
+    // that initialises an `async let` (Debian 13 builds with it).
+    private func keepSprite(of record: PokemonRecord) async -> Bool {
+        guard let url = record.spriteURL else { return true }
+        return (try? await sprites.still.ensure(record.id, url: url)) != nil
+    }
+
+    private func keepFamily(_ chainID: UInt32?) async -> Bool {
+        guard let chainID else { return true }
+        return await evolutions.keep(chainID)
     }
 
     /// Keeps the progress; tells the bus at most every 1% (and at the start and the end), so a
