@@ -40,7 +40,7 @@ BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1
 # And what the tests need besides (make test).
 DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman unicode-data libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils
 
-.PHONY: check docs test-docs test-mock all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
+.PHONY: bench-tools check docs test-docs test-mock all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
 
 all: build
 
@@ -84,12 +84,22 @@ check-build-deps:
 build: check-build-deps
 	$(SWIFT) build
 
-# A static Swift runtime: pokectl starts in about the time busctl does (bench/pokectl-startup.sh).
-# Bound at start (-z now, with the default RELRO): the GOT is read-only once running.
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -z -Xlinker now
+# The release build, one for make install, make deb and the tests: the pokedexd binary, which
+# is pokectl too when started by that name (Sources/pokedexd/MultiCall.swift).
+# - A static Swift runtime: pokectl starts in about the time busctl does (bench/pokectl-startup.sh),
+#   and the package needs no Swift on the system.
+# - Bound at start (-z now, with the default RELRO): the GOT is read-only once running.
+# - No symbol exported (SwiftPM links executables with --export-dynamic, for tests that link
+#   them; none does): nothing is loaded by name, and --gc-sections may drop what none calls.
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -z -Xlinker now -Xlinker --no-export-dynamic
 release: check-build-deps catalogues
 	$(SWIFT) build $(RELEASE_FLAGS) --product pokedexd
-	$(SWIFT) build $(RELEASE_FLAGS) --product pokectl
+
+# The benchmarks' own programs (bench/), with the same flags, so building them rebuilds nothing
+# of the release build.
+bench-tools: check-build-deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product pokedex-bench
+	$(SWIFT) build $(RELEASE_FLAGS) --product pokedex-graphics-fidelity
 
 ## locales: the locales the tests read pokectl in (German, Japanese), generated where missing.
 TEST_LOCALES = de_DE ja_JP

@@ -10,7 +10,7 @@ RUNS=${RUNS:-200}
 bench_bus
 bench_standin
 bench_daemon
-POKECTL=${POKECTL:-$BENCH_ROOT/.build/release/pokectl}
+POKECTL=${POKECTL:-$RELEASE_POKECTL}
 BUS=(busctl --user call io.github.pokedexd.Pokedex1 /io/github/pokedexd/Pokedex1)
 LIST=("${BUS[@]}" io.github.pokedexd.Pokedex1 ListPage uu 0 20)
 PING=("${BUS[@]}" org.freedesktop.DBus.Peer Ping)

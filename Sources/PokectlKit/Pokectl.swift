@@ -44,6 +44,21 @@ public enum PokectlProgram {
         var command: any ParsableCommand
     }
 
+    /// pokectl's main: parses `arguments` (without the program's name), builds the context the
+    /// command runs in (the terminal, the reader's language, stdout and stderr, the session bus),
+    /// runs it and exits with its code. Both mains call it: pokectl's own, and the installed
+    /// pokedexd's when it is started as pokectl (one binary, `MultiCall` in pokedexd).
+    public static func main(_ arguments: [String]) -> Never {
+        switch parse(arguments) {
+        case .exit(let code):
+            exit(code)
+        case .run(let command):
+            let code = run(command, in: context(for: command))
+            fflush(nil)
+            exit(code)
+        }
+    }
+
     public static func parse(_ arguments: [String]) -> Parsed {
         switch parsing(arguments) {
         case .success(let command): return .run(command)
