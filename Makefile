@@ -36,11 +36,11 @@ CATALOGUES   = $(foreach l,$(LANGUAGES),.build/locale/$(l)/LC_MESSAGES/pokedexd.
 # language of po/ (msgfmt --desktop, from desktop/*.desktop.in).
 DESKTOP_FILES = .build/desktop/io.github.pokedexd.Pokedex1.desktop .build/desktop/io.github.pokedexd.Pokedex1-krunner.desktop
 # Debian packages the build and the service need (make release, make install, make deb).
-BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev libseccomp-dev pkg-config gettext
+BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev libseccomp-dev pkgconf gettext dpkg-dev
 # And what the tests need besides (make test).
-DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkg-config gettext locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman unicode-data libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkgconf gettext dpkg-dev locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman unicode-data libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils
 
-.PHONY: bench-tools check docs test-docs test-mock all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
+.PHONY: bench-tools vendor dsc test-package-build check docs test-docs test-mock all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
 
 all: build
 
@@ -88,18 +88,37 @@ build: check-build-deps
 # is pokectl too when started by that name (Sources/pokedexd/MultiCall.swift).
 # - A static Swift runtime: pokectl starts in about the time busctl does (bench/pokectl-startup.sh),
 #   and the package needs no Swift on the system.
-# - Bound at start (-z now, with the default RELRO): the GOT is read-only once running.
+# - Bound at start (-z now, with RELRO): the GOT is read-only once running. Linked by the
+#   toolchain's lld: GNU ld 2.44 and later (Debian 13, sid) make no RELRO segment once Swift's
+#   objects put writable data in sections named .rodata.
 # - No symbol exported (SwiftPM links executables with --export-dynamic, for tests that link
 #   them; none does): nothing is loaded by name, and --gc-sections may drop what none calls.
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -z -Xlinker now -Xlinker --no-export-dynamic
+# - Hardened as Debian builds (dpkg-buildflags, from dpkg-dev, with hardening=+all): CPPFLAGS
+#   and CFLAGS reach the C shims (POKEDEX_CFLAGS, which Package.swift gives the C targets alone;
+#   SwiftPM reads no CFLAGS, and its -Xcc reaches Swift's Clang importer too), LDFLAGS' -Wl,
+#   options the link.
+# - Reproducible: the tree is "." in debug info and #file wherever it is built (CFLAGS'
+#   -ffile-prefix-map for C, -file-prefix-map for Swift), the debug info names no Clang module
+#   cache (its folder is a hash of the build's absolute paths); the installed copy's module
+#   hashes are zeroed and its build-id set anew (tools/elf-normalize says why). A build-id
+#   always (Debian 13's Swift gives lld none): the debug symbols' package is named by it.
+comma := ,
+buildflags = $(shell DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get $(1) 2>/dev/null)
+RELEASE_CFLAGS  := $(call buildflags,CPPFLAGS) $(call buildflags,CFLAGS)
+RELEASE_LDFLAGS := $(subst $(comma), ,$(patsubst -Wl$(comma)%,%,$(filter -Wl$(comma)%,$(call buildflags,LDFLAGS))))
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld \
+	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xlinker --no-export-dynamic -Xlinker --build-id=sha1 \
+	$(foreach f,$(RELEASE_LDFLAGS),-Xlinker $(f)) -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. \
+	-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
+RELEASE_SWIFT = POKEDEX_CFLAGS="$(strip $(RELEASE_CFLAGS))" $(SWIFT) build $(RELEASE_FLAGS)
 release: check-build-deps catalogues
-	$(SWIFT) build $(RELEASE_FLAGS) --product pokedexd
+	$(RELEASE_SWIFT) --product pokedexd
 
 # The benchmarks' own programs (bench/), with the same flags, so building them rebuilds nothing
 # of the release build.
 bench-tools: check-build-deps
-	$(SWIFT) build $(RELEASE_FLAGS) --product pokedex-bench
-	$(SWIFT) build $(RELEASE_FLAGS) --product pokedex-graphics-fidelity
+	$(RELEASE_SWIFT) --product pokedex-bench
+	$(RELEASE_SWIFT) --product pokedex-graphics-fidelity
 
 ## locales: the locales the tests read pokectl in (German, Japanese), generated where missing.
 TEST_LOCALES = de_DE ja_JP
@@ -290,13 +309,36 @@ test-desktop-user: release
 ## release build as `make install` (debian/rules). Install it with `sudo apt install ./pokedexd_*.deb`.
 DEB_VERSION = $(shell dpkg-parsechangelog -S Version 2>/dev/null)
 DEB_ARCH    = $(shell dpkg --print-architecture 2>/dev/null)
+# -nc: the tree is not cleaned first (debian/rules clean removes .build); POKEDEX_VENDORED=0 and
+# the profile: this machine's Swift and the packages SwiftPM resolved, not Debian's swiftlang
+# and vendor/ (debian/rules says more).
 deb: deps-package release
 	rm -f pokedexd_*.deb pokedexd-dbgsym_*.deb pokedexd_*.buildinfo pokedexd_*.changes
-	POKEDEX_DEB_DIR=$(CURDIR) dpkg-buildpackage -b --no-sign \
+	POKEDEX_VENDORED=0 POKEDEX_DEB_DIR=$(CURDIR) dpkg-buildpackage -b -nc --no-sign --build-profiles=pkg.pokedexd.swift-toolchain \
 	  --buildinfo-option=-u$(CURDIR) --changes-option=-u$(CURDIR) \
 	  --buildinfo-file=$(CURDIR)/pokedexd_$(DEB_VERSION)_$(DEB_ARCH).buildinfo \
 	  --changes-file=$(CURDIR)/pokedexd_$(DEB_VERSION)_$(DEB_ARCH).changes
 	@ls -l pokedexd_$(DEB_VERSION)_$(DEB_ARCH).deb
+
+## vendor: copies of the Swift packages the products need, at the versions Package.resolved
+## pins, in vendor/ (not committed; tools/vendor): what the source package carries, so that a
+## Debian build needs no network.
+vendor:
+	tools/vendor
+
+## dsc: the source package, as Debian would build it (../pokedexd_VERSION.dsc and .tar.xz):
+## vendor/ filled, then dpkg-buildpackage -S, which runs debian/rules clean first (.build goes).
+dsc: vendor
+	dpkg-buildpackage -S --no-sign -d
+
+## test-package-build: the source package built as Debian builds it, in debootstrapped trixie
+## and sid (SUITES=…) with Debian's swiftlang and no network; installed there, autopkgtest,
+## lintian --pedantic, clean, and a second build compared byte for byte (Tests/package-build).
+## Opt-in (not in make test): about 15 minutes on 2 cores; as root.
+PACKAGE_BUILD_TEST_PACKAGES = debootstrap dpkg-dev diffoscope-minimal
+test-package-build:
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PACKAGE_BUILD_TEST_PACKAGES)"
+	bash Tests/package-build/package-build-test.sh
 
 # The .deb in a debootstrapped Debian 12 with no Swift: installed with apt, activated on a
 # private bus against the mock, every file checked, lintian, then remove and purge (as root).

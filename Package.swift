@@ -1,6 +1,21 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// POKEDEX_VENDORED=1 (debian/rules): build offline, as Debian builds, from the copies of the
+// products' dependencies that `make vendor` leaves in vendor/ (pinned by Package.resolved), with
+// nothing the tests alone need. Otherwise SwiftPM resolves them as usual, from Package.resolved.
+let vendored = Context.environment["POKEDEX_VENDORED"] == "1"
+let argumentParser: Package.Dependency = vendored
+    ? .package(path: "vendor/swift-argument-parser")
+    : .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+
+// The release build's hardening of the C shims (the Makefile's POKEDEX_CFLAGS: dpkg-buildflags'
+// CPPFLAGS and CFLAGS), for the C targets alone. Through -Xcc they would reach Swift's Clang
+// importer too, where glibc's fortified inline wrappers make `read` ambiguous (Debian 13).
+let hardening: [CSetting] = (Context.environment["POKEDEX_CFLAGS"]).map {
+    [.unsafeFlags($0.split(separator: " ").map(String.init), .when(configuration: .release))]
+} ?? []
+
 let package = Package(
     name: "pokedexd",
     platforms: [.macOS(.v15)],
@@ -8,11 +23,7 @@ let package = Package(
         .executable(name: "pokedexd", targets: ["pokedexd"]),
         .executable(name: "pokectl", targets: ["pokectl"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // Property-based tests (Swift Testing) for code that meets hostile input.
-        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
-    ],
+    dependencies: [argumentParser],
     targets: [
         // C libraries from Debian, bound through pkg-config.
         .systemLibrary(
@@ -26,15 +37,15 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]),
         // What Swift cannot import: the SD_BUS_* vtable macros, and curl's variadic setopt/getinfo
         // (and the trusted certificates read once, through OpenSSL, which curl is built on).
-        .target(name: "CBusShims", dependencies: ["CSystemd"]),
-        .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("z")]),
+        .target(name: "CBusShims", dependencies: ["CSystemd"], cSettings: hardening),
+        .target(name: "CCurlShims", dependencies: ["CCurl"], cSettings: hardening, linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("z")]),
         // What a signal handler may do, in C: give the terminal back before pokectl dies.
-        .target(name: "CTerminalShims"),
+        .target(name: "CTerminalShims", cSettings: hardening),
         // Landlock's three system calls (pokedexd confines itself; no header needed).
-        .target(name: "CLandlock"),
+        .target(name: "CLandlock", cSettings: hardening),
         // A seccomp filter: no new Unix sockets once the service runs (libseccomp).
-        .target(name: "CSeccomp", linkerSettings: [.linkedLibrary("seccomp")]),
-        .target(name: "CLocale"),
+        .target(name: "CSeccomp", cSettings: hardening, linkerSettings: [.linkedLibrary("seccomp")]),
+        .target(name: "CLocale", cSettings: hardening),
 
         // A lock ThreadSanitizer understands (pthread), in place of Synchronization.Mutex.
         .target(name: "PokedexLocks"),
@@ -113,11 +124,16 @@ let package = Package(
         .testTarget(name: "PokedexWidgetsTests", dependencies: ["PokedexWidgets", "PokedexModels"]),
         // pokectl's commands run in process (PokectlKit) against a fake service, in English and German.
         .testTarget(name: "PokectlKitTests", dependencies: ["PokectlKit", "PokedexBusClient", "PokedexProtocol", "PokedexLocale", "PokedexTerminal", "CSystemd"]),
-        // Swift Testing, not XCTest: random inputs for the parts that meet hostile data.
-        .testTarget(name: "PokedexPropertyTests", dependencies: [
-            "PokedexTerminal", "PokedexModels", "PokedexCore", "PokedexTestKit", "CTerminalShims", "PokedexBusServer", "PokedexWidgets",
-            .product(name: "PropertyBased", package: "swift-property-based"),
-        ]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Swift Testing, not XCTest: random inputs for the parts that meet hostile data. Test-only, and
+// its package needs tools 6.1, so the vendored build (Debian's 6.0.3) leaves it out.
+if !vendored {
+    package.dependencies.append(.package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"))
+    package.targets.append(.testTarget(name: "PokedexPropertyTests", dependencies: [
+        "PokedexTerminal", "PokedexModels", "PokedexCore", "PokedexTestKit", "CTerminalShims", "PokedexBusServer", "PokedexWidgets",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+    ]))
+}

@@ -12,7 +12,8 @@
 #      /usr/lib/systemd/user starts through D-Bus activation; pokedex-sandbox-setup, run with
 #      no arguments as a package user would, keeps what her manager applies (in a chroot the
 #      kernel refuses user namespaces, so nothing), and the unit starts again after it;
-#   5. apt-get remove leaves none of the package's files; purge leaves nothing of it, and
+#   5. debian/tests, as autopkgtest runs them (null runner, inside the root);
+#   6. apt-get remove leaves none of the package's files; purge leaves nothing of it, and
 #      alice's favorites stay in her home.
 # As root (debootstrap, chroot, mounts), in its own mount and PID namespaces: its mounts and
 # every process it starts (the mock, dbus, alice's manager) end with it, however it ends. Alice
@@ -28,18 +29,12 @@ VERSION=$(dpkg-parsechangelog -S Version)
 ARCH=$(dpkg --print-architecture)
 DEB=$ROOT/pokedexd_${VERSION}_${ARCH}.deb
 DIST=bookworm
-# The first mirror this machine's apt uses for Debian itself (deb822 or one-line sources).
-host_mirror() {
-    cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
-        grep -oE 'https?://[^ ]+/debian/?( |$)' | grep -v security | head -1 | tr -d ' '
-}
-MIRROR=${POKEDEX_DEBIAN_MIRROR:-$(host_mirror)}
-MIRROR=${MIRROR:-http://deb.debian.org/debian}
 CACHE=${POKEDEX_TEST_CACHE:-/var/cache/pokedexd-test}
 # The real path: processes are told apart by their root, as /proc shows it.
 TMP=$(realpath "$(mktemp -d -p /var/tmp pokedex-package.XXXXXX)")
 R=$TMP/root
 source Tests/lib/check.sh
+source Tests/lib/debian-root.sh
 MOCK_PID= MANAGER= CG= CGROUPS_MADE=()
 
 CGROOT=/sys/fs/cgroup
@@ -112,24 +107,8 @@ echo "-- lintian $(dpkg-query -W -f '${Version}' lintian) (errors and warnings f
 lintian --info --show-overrides --fail-on error,warning "$DEB" 2>&1 | grep -v '^running with root privileges' | tee "$TMP/lintian.out"
 check "lintian: no errors, no warnings that debian/ does not explain" test "${PIPESTATUS[0]}" = 0
 
-echo "== a clean Debian 12 ($DIST, $MIRROR)"
-mkdir -p "$CACHE"
-TARBALL=$CACHE/$DIST-minbase.tar
-if [ ! -s "$TARBALL" ]; then
-    start=$(date +%s)
-    debootstrap --variant=minbase "$DIST" "$TMP/boot" "$MIRROR" >"$TMP/debootstrap.log" 2>&1 \
-        || { tail -20 "$TMP/debootstrap.log"; fail "debootstrap $DIST"; summary package; exit 1; }
-    tar -C "$TMP/boot" -cf "$TARBALL.part" . && mv "$TARBALL.part" "$TARBALL"
-    rm -rf --one-file-system "$TMP/boot"
-    echo "debootstrap --variant=minbase $DIST: $(( $(date +%s) - start )) s, cached in $TARBALL"
-else
-    echo "from the cached bootstrap $TARBALL ($(date -r "$TARBALL" '+%F %T'))"
-fi
-mkdir -p "$R" && tar -C "$R" -xf "$TARBALL"
-# The host's name resolution and apt settings (mirror proxies, a snapshot's validity).
-cp /etc/hosts /etc/resolv.conf "$R/etc/" 2>/dev/null
-cp /etc/apt/apt.conf.d/* "$R/etc/apt/apt.conf.d/" 2>/dev/null
-echo "deb $MIRROR $DIST main" >"$R/etc/apt/sources.list"
+echo "== a clean Debian 12 ($DIST, $(debian_mirror))"
+debian_root "$DIST" "$R" || { fail "debootstrap $DIST"; summary package; exit 1; }
 mount -t proc proc "$R/proc"
 mount -t tmpfs -o mode=0755 tmpfs "$R/run"
 mkdir -p "$R/run/systemd/system" "$R/run/systemd/unit-root"
@@ -255,6 +234,9 @@ for _ in $(seq 100); do kill -0 "$MANAGER" 2>/dev/null || break; sleep 0.1; done
 kill "$MANAGER" 2>/dev/null; wait "$MANAGER" 2>/dev/null; MANAGER=
 for p in $(chroot_pids); do kill -9 "$p" 2>/dev/null; done
 umount "$R/sys/fs/cgroup" "$R/sys"
+
+echo "== debian/tests, as autopkgtest runs them (null runner, in the root)"
+check "autopkgtest: debian/tests pass against the installed package" autopkgtest_in_root "$R"
 
 echo "== apt-get remove, then purge"
 in_root apt-get remove -y pokedexd >"$TMP/remove.log" 2>&1
