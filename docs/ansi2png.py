@@ -25,10 +25,12 @@ def xterm256(n):
 
 
 def parse(text):
-    """Lines of cells: (char, fg, bg, bold, dim)."""
+    """Lines of cells: (char, fg, bg, bold, dim). The attributes carry over from one line to the
+    next, as in the terminal: capture-pane -e writes a change only, so a row of one colour
+    under another of the same colour starts with no escape at all."""
     lines = []
+    fg, bg, bold, dim = None, None, False, False
     for raw in text.rstrip("\n").split("\n"):
-        fg, bg, bold, dim = None, None, False, False
         cells = []
         for token in re.split(r"(\x1b\[[0-9;:]*m)", raw):
             if token.startswith("\x1b["):

@@ -4,15 +4,18 @@
 #   docs/pokectl-show-pikachu-sixel.png         --image-protocol auto (xterm answers DA1 with 4: sixel)
 #   docs/pokectl-show-pikachu-xterm-blocks.png  --image-protocol blocks, COLORTERM=truecolor
 #
-# Everything runs privately and is stopped on exit: the PokeAPI stand-in (serve.py, on
-# 127.0.0.1), a session bus of its own, pokedexd with throwaway XDG dirs, Xvfb and xterm.
-# No network and no /etc/hosts change.
+# Everything runs privately and is stopped on exit: a PokeAPI stand-in (on 127.0.0.1), a
+# session bus of its own, pokedexd with throwaway XDG dirs, Xvfb and xterm. No network and no
+# /etc/hosts change. The stand-in is the project's mock (Tests/mockapi), whose sprites are
+# coloured squares: the pictures in docs/ ship with the source under its licence, and a real
+# sprite is Nintendo's artwork (--serve ../shared/pokeapi/serve.py draws those, for a look only).
 #
 # Usage: docs/screenshots/render-show.sh [--pokectl PATH] [--pokedexd PATH] [--serve PATH/serve.py]
 #                                        [--out DIR] [--geometry COLSxROWS] [--font-size PT]
 #   --pokectl, --pokedexd  default: from PATH
-#   --serve                default: $POKEAPI_SERVE, else ../shared/pokeapi/serve.py beside the repository
+#   --serve                default: $POKEAPI_SERVE, else the mock, Tests/mockapi/mock_pokeapi.py
 #   --out                  default: the docs/ folder this script is in
+#   --geometry             default: 100x28, the whole card with its family and matchups
 # Needs: Xvfb, xterm (with sixel, as Debian builds it), ImageMagick's import, dbus-daemon,
 # python3, the DejaVu Sans Mono font. On Debian:
 #   apt-get install xvfb xterm imagemagick dbus fonts-dejavu-core
@@ -21,8 +24,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-pokectl=""; pokedexd=""; serve="${POKEAPI_SERVE:-$repo/../shared/pokeapi/serve.py}"
-out=$(cd "$here/.." && pwd); geometry=100x22; font_size=11
+pokectl=""; pokedexd=""; serve="${POKEAPI_SERVE:-$repo/Tests/mockapi/mock_pokeapi.py}"
+out=$(cd "$here/.." && pwd); geometry=100x28; font_size=11
 
 die() { echo "render-show: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
@@ -33,7 +36,7 @@ while [ $# -gt 0 ]; do
         --out) out=${2:?}; shift 2 ;;
         --geometry) geometry=${2:?}; shift 2 ;;
         --font-size) font_size=${2:?}; shift 2 ;;
-        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,/^set -euo/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument: $1 (see --help)" ;;
     esac
 done
