@@ -145,7 +145,7 @@ catalogues: $(CATALOGUES) $(DESKTOP_FILES)
 ## check-generated: every generated table and the mock's data regenerated into a temporary
 ## directory and compared with the committed ones (tools/check-generated): Unicode's from
 ## Debian's unicode-data; PokeAPI's only with POKEAPI_DUMP=DIR_OR_api-data.tar.xz, not in the repo.
-## The README's and pokedexd(8)'s sections made from the contract and the options' table
+## The README's and pokedexd(1)'s sections made from the contract and the options' table
 ## (tools/pokedex-docs) are checked too; `make docs` writes them.
 check-generated: check-build-deps
 	POKEAPI_DUMP="$(POKEAPI_DUMP)" python3 tools/check-generated
@@ -154,7 +154,7 @@ check-generated: check-build-deps
 	LC_ALL=C .build/debug/pokectl --experimental-dump-help > .build/pokectl-help.json
 	.build/debug/pokedex-docs --check --pokectl-help .build/pokectl-help.json .
 
-## docs: write the generated sections of README.md and man/pokedexd.8 (between their
+## docs: write the generated sections of README.md and man/pokedexd.1 (between their
 ## "generated: NAME" marker lines) from the contract and the options' table.
 docs: check-build-deps
 	$(SWIFT) build --product pokedex-docs

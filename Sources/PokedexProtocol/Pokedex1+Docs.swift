@@ -1,7 +1,7 @@
 import PokedexModels
 
 /// What each member of ``Pokedex1`` does, in words, and the keys of each dictionary it answers:
-/// the README's API table and pokedexd(8)'s D-BUS INTERFACE are made from these (`make docs`,
+/// the README's API table and pokedexd(1)'s D-BUS INTERFACE are made from these (`make docs`,
 /// `tools/pokedex-docs`), and `ContractDocsTests` holds them to ``Pokedex1/interface`` and to
 /// what the codings write.
 extension Pokedex1 {

@@ -5,7 +5,7 @@ import PokedexModels
 @testable import PokedexProtocol
 
 /// The contract's words (``Pokedex1/docs``, ``Pokedex1/keys``), which the README and
-/// pokedexd(8) are made from, held to the contract and to what the codings really write.
+/// pokedexd(1) are made from, held to the contract and to what the codings really write.
 final class ContractDocsTests: XCTestCase {
     private var scratch: ScratchBus!
     override func setUpWithError() throws { scratch = try ScratchBus() }

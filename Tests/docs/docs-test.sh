@@ -1,6 +1,6 @@
 #!/bin/bash
 # Every command, option, exit status, D-Bus member, key, file and path that README.md,
-# man/pokectl.1 and man/pokedexd.8 show, tried against the real service (pokedexd on a private
+# man/pokectl.1 and man/pokedexd.1 show, tried against the real service (pokedexd on a private
 # bus with the project's mock PokeAPI) and the binaries' own help. extract.py reads them out of
 # the documents, so a new line there is checked with no edit here; the only lists kept by hand
 # are what a test cannot run (extract.py's NOT_HERE), sample values for placeholders

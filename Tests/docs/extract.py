@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reads README.md, man/pokectl.1 and man/pokedexd.8 and prints, one tab-separated record a
+"""Reads README.md, man/pokectl.1 and man/pokedexd.1 and prints, one tab-separated record a
 line, every claim docs-test.sh can try against the real service:
 
   run     SRC  COMMAND  MODE        a command as the docs show it, placeholders filled in;
@@ -8,7 +8,7 @@ line, every claim docs-test.sh can try against the real service:
   make    SRC  TARGET               `make TARGET` shown: the Makefile must have it
   every   SRC  OPTION               pokectl's SYNOPSIS: every command takes it
   option  SRC  OPTION               an option named alone in prose: some parser must know it
-  daemon  SRC  OPTION  ENV  DEFAULT a pokedexd option (README's table, pokedexd(8) OPTIONS)
+  daemon  SRC  OPTION  ENV  DEFAULT a pokedexd option (README's table, pokedexd(1) OPTIONS)
   exit    SRC  PROG  CODE  TEXT     a documented exit status
   member  SRC  KIND  NAME  IN  OUT  CHANGE   a D-Bus method, signal or property
   error   SRC  NAME                 a D-Bus error name
@@ -210,7 +210,7 @@ def pokectl_page(path="man/pokectl.1"):
             out("path", src(n), p.rstrip(".,;:"))
 
 
-def pokedexd_page(path="man/pokedexd.8"):
+def pokedexd_page(path="man/pokedexd.1"):
     src = lambda n: f"{path}:{n}"
     items = roff.parse(os.path.join(ROOT, path))
     for i, (section, kind, payload, n) in enumerate(items):

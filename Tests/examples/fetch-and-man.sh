@@ -87,7 +87,7 @@ check "pokedex-fetch: without an answer from the service it still runs the fetch
 kill $DAEMON; wait $DAEMON 2>/dev/null
 
 # Man pages: render without warnings.
-for page in "$ROOT/man/pokectl.1" "$ROOT/man/pokedexd.8"; do
+for page in "$ROOT/man/pokectl.1" "$ROOT/man/pokedexd.1"; do
     check "man: $(basename "$page") renders without warnings" bash -c "
         out=\$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z '$page' 2>&1); [ -z \"\$out\" ] || { echo \"\$out\"; false; }"
 done
@@ -96,8 +96,8 @@ check "man: pokectl(1) documents every command, exit code and variable" bash -c 
     for w in list show search fav unfav favs sprite status sync cache watch NO_COLOR COLORTERM COLUMNS 'EXIT STATUS' ListPage \
              PICTURES --random --shiny-chance --image-protocol allow-passthrough sixel kitty; do
         echo \"\$t\" | grep -qF -- \"\$w\" || { echo missing \$w; exit 1; }; done"
-check "man: pokedexd(8) documents the API, files and variables" bash -c "
-    t=\$(LC_ALL=C.UTF-8 MANWIDTH=100 man -l '$ROOT/man/pokedexd.8' 2>/dev/null | col -b);
+check "man: pokedexd(1) documents the API, files and variables" bash -c "
+    t=\$(LC_ALL=C.UTF-8 MANWIDTH=100 man -l '$ROOT/man/pokedexd.1' 2>/dev/null | col -b);
     for w in ListPage Detail Search SearchDetailed ToggleFavorite SetFavorite ListFavorites SpritePath Status Sync \
              CacheStats VerifyCache ClearCache RandomSprite FavoriteChanged \
              Error.NotFound Error.InvalidArgument Error.Unavailable Error.Storage POKEDEX_NOTIFY POKEDEX_API_URL XDG_CACHE_HOME favorites.json; do

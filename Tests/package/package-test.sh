@@ -137,7 +137,7 @@ check "still no Swift once installed" no_swift
 version_is() { in_root pokedexd --version | tee /dev/stderr | grep -qx "$VERSION"; }
 check "pokedexd --version" version_is
 check "pokectl --help" bash -c "chroot '$R' /usr/bin/pokectl --help | grep -q 'USAGE: pokectl'"
-man_pages() { zcat "$R/usr/share/man/man1/pokectl.1.gz" | grep -q '^\.TH' && zcat "$R/usr/share/man/man8/pokedexd.8.gz" | grep -q '^\.TH'; }
+man_pages() { zcat "$R/usr/share/man/man1/pokectl.1.gz" | grep -q '^\.TH' && zcat "$R/usr/share/man/man1/pokedexd.1.gz" | grep -q '^\.TH'; }
 check "man pokectl and man pokedexd are there (gzip, as dh_compress left them)" man_pages
 nothing_runs() { [ -z "$(chroot_pids)" ] && ! ls "$R"/etc/systemd/user/*/pokedex.service 2>/dev/null; }
 check "nothing of the package runs or is enabled after install" nothing_runs

@@ -71,7 +71,7 @@ for f in .local/bin/pokedexd .local/bin/pokectl .config/systemd/user/pokedex.ser
          .local/share/dbus-1/interfaces/io.github.pokedexd.Pokedex1.xml \
          .local/share/bash-completion/completions/pokectl .local/share/zsh/site-functions/_pokectl \
          .local/share/fish/vendor_completions.d/pokectl.fish \
-         .local/share/man/man1/pokectl.1 .local/share/man/man8/pokedexd.8 \
+         .local/share/man/man1/pokectl.1 .local/share/man/man1/pokedexd.1 \
          .local/share/doc/pokedexd/examples/waybar/pokedex-favorite .local/share/doc/pokedexd/examples/conky/pokedex-conky \
          .local/share/doc/pokedexd/examples/rofi/pokedex-pick .local/share/doc/pokedexd/examples/fastfetch/pokedex-fetch; do
     check "installed $f" test -e "$HOME/$f"
@@ -218,7 +218,7 @@ check "pokectl status shows online" grep -q '"online":true' <<<"$out"
 
 # Man pages and an installed example, against the service systemd runs
 out=$(MANPATH=$HOME/.local/share/man man -w pokectl pokedexd 2>&1 | tr '\n' ' ')
-check "man finds pokectl(1) and pokedexd(8) under the prefix: $out" grep -q "man1/pokectl.1 .*man8/pokedexd.8" <<<"$out"
+check "man finds pokectl(1) and pokedexd(1) under the prefix: $out" grep -q "man1/pokectl.1 .*man1/pokedexd.1" <<<"$out"
 out=$(PATH=$HOME/.local/bin:$PATH "$HOME/.local/share/doc/pokedexd/examples/waybar/pokedex-favorite" 2>&1)
 check "installed waybar example: $out" grep -q '"alt":"pikachu"' <<<"$out"
 out=$("$POKECTL" show --random --favorite --json 2>&1)

@@ -2,7 +2,7 @@ import PokedexCore
 import PokedexModels
 import PokedexProtocol
 
-/// pokedexd(8)'s generated sections, in roff.
+/// pokedexd(1)'s generated sections, in roff.
 enum ManSections {
     /// Text as roff reads it: backslashes escaped, hyphens as hyphens, no line taken for a request.
     static func roff(_ text: String) -> String {

@@ -83,7 +83,7 @@ enum Sections {
 
     /// The README's list of error names.
     static func readmeErrors() -> String {
-        "Errors, each method's in `pokedexd(8)`:\n" + PokedexError.Kind.allCases.map { k in
+        "Errors, each method's in `pokedexd(1)`:\n" + PokedexError.Kind.allCases.map { k in
             "- `\(k.dbusName)`: \(Pokedex1.errorDocs[k] ?? "")"
         }.joined(separator: "\n")
     }

@@ -17,9 +17,9 @@ var sections: [(file: String, name: String, roff: Bool, make: () -> String)] = [
     ("README.md", "api", false, Sections.readmeAPI),
     ("README.md", "errors", false, Sections.readmeErrors),
     ("README.md", "options", false, Sections.readmeOptions),
-    ("man/pokedexd.8", "dbus", true, ManSections.dbus),
-    ("man/pokedexd.8", "options", true, ManSections.options),
-    ("man/pokedexd.8", "environment", true, ManSections.environment),
+    ("man/pokedexd.1", "dbus", true, ManSections.dbus),
+    ("man/pokedexd.1", "options", true, ManSections.options),
+    ("man/pokedexd.1", "environment", true, ManSections.environment),
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
