@@ -98,8 +98,8 @@ public struct SpeciesRecord: Sendable, Codable, Equatable {
 public enum FlavorText {
     /// PokeAPI breaks its lines as the games' text boxes did; they are read as one line (a
     /// space where a break was). Between two Chinese or Japanese letters there is no space:
-    /// "皮卡丘們把尾巴貼在一起", not "皮卡丘們把尾巴 貼在一起"; the kana texts, which space their
-    /// words with ideographic spaces, get one there ("まで　ハネを"). Records cached before read
+    /// "皮卡丘喜歡在陽光下午睡", not "皮卡丘喜歡在陽光 下午睡"; the kana texts, which space their
+    /// words with ideographic spaces, get one there ("ひかりを　あびて"). Records cached before read
     /// the same.
     public static func joined(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isCJK) else { return text }

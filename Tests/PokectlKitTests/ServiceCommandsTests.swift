@@ -150,7 +150,7 @@ final class ServiceCommandsTests: XCTestCase {
     static func charizard(german: Bool) -> PokemonDetail {
         var d = PokemonDetail(id: 6, name: "charizard", height: 17, weight: 905, types: ["fire", "flying"], abilities: ["blaze"],
                               stats: [.init(name: "hp", value: 78)], spritePath: "", favorite: true, genus: german ? "Flammen-Pokémon" : "Flame Pokémon",
-                              flavorText: german ? "Speit Feuer" : "Spits fire", color: "#e06040", animatedSpritePath: "")
+                              flavorText: german ? "Wärmt sich" : "Warms itself", color: "#e06040", animatedSpritePath: "")
         d.displayName = german ? "Glurak" : "Charizard"
         return d
     }
@@ -169,10 +169,10 @@ final class ServiceCommandsTests: XCTestCase {
         XCTAssertEqual(ran.code, 0)
         XCTAssertTrue(ran.out.contains("Charizard"), ran.out)
         XCTAssertTrue(ran.out.contains("Flame Pokémon"), ran.out)
-        XCTAssertTrue(ran.out.contains("Spits fire"), ran.out)
+        XCTAssertTrue(ran.out.contains("Warms itself"), ran.out)
         let de = Harness.run(["show", "charizard", "--no-image"], detail(), words: Harness.german, language: "de")
         XCTAssertTrue(de.out.contains("Glurak"), de.out)
-        XCTAssertTrue(de.out.contains("Speit Feuer"), de.out)
+        XCTAssertTrue(de.out.contains("Wärmt sich"), de.out)
     }
 
     func testShowJSONAndNotFound() {

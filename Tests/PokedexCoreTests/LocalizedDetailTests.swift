@@ -19,7 +19,8 @@ final class LocalizedDetailTests: XCTestCase {
         ("stat", "speed", ["en": "Speed", "de": "Initiative", "ja-hrkt": "すばやさ"]),
     ]
 
-    /// ``FakePokeAPI`` with Pikachu's real species texts and the resources of its names.
+    /// ``FakePokeAPI`` with Pikachu's species texts (its real names and genera; flavour texts of the
+    /// project's own, shaped as the games write them) and the resources of its names.
     func makeAPI(withTerms: Bool = true) -> FakePokeAPI {
         let api = FakePokeAPI()
         let base = FakePokeAPI.base
@@ -28,9 +29,9 @@ final class LocalizedDetailTests: XCTestCase {
              "genera":[{"genus":"ねずみポケモン","language":{"name":"ja-Hrkt"}},{"genus":"Maus-Pokémon","language":{"name":"de"}},
                        {"genus":"Mouse Pokémon","language":{"name":"en"}}],
              "flavor_text_entries":[{"flavor_text":"Alt.","language":{"name":"de"}},
-                {"flavor_text":"It keeps its tail\\nraised to\\fmonitor.","language":{"name":"en"}},
-                {"flavor_text":"Pikachu begrüßen einander, indem sie ihre\\nSchweife aneinanderreiben.","language":{"name":"de"}},
-                {"flavor_text":"おたがいの　しっぽを\\nくっつけて","language":{"name":"ja-Hrkt"}},
+                {"flavor_text":"It naps in the sun\\nand wakes\\fup.","language":{"name":"en"}},
+                {"flavor_text":"Pikachu grüßt den Morgen, indem es sich\\nim Gras ausstreckt.","language":{"name":"de"}},
+                {"flavor_text":"あさの　ひかりを\\nあびて","language":{"name":"ja-Hrkt"}},
                 {"flavor_text":"Texte.","language":{"name":"klingon"}}],
              "names":[{"name":"Pikachu","language":{"name":"en"}},{"name":"Pikachu","language":{"name":"de"}},
                       {"name":"ピカチュウ","language":{"name":"ja-Hrkt"}},{"name":"皮卡丘","language":{"name":"zh-Hant"}}]}
@@ -65,7 +66,7 @@ final class LocalizedDetailTests: XCTestCase {
         XCTAssertEqual(de.language, "de")
         XCTAssertEqual(de.displayName, "Pikachu")
         XCTAssertEqual(de.genus, "Maus-Pokémon")
-        XCTAssertEqual(de.flavorText, "Pikachu begrüßen einander, indem sie ihre Schweife aneinanderreiben.", "the newest German entry")
+        XCTAssertEqual(de.flavorText, "Pikachu grüßt den Morgen, indem es sich im Gras ausstreckt.", "the newest German entry")
         XCTAssertEqual(de.typeNames, ["Elektro", "Flug"], "in slot order, as types")
         XCTAssertEqual(de.abilityNames, ["Statik"])
         XCTAssertEqual(de.statNames, ["KP", "Initiative"])
@@ -77,7 +78,7 @@ final class LocalizedDetailTests: XCTestCase {
         XCTAssertEqual(ja.language, "ja-hrkt")
         XCTAssertEqual(ja.displayName, "ピカチュウ")
         XCTAssertEqual(ja.genus, "ねずみポケモン")
-        XCTAssertEqual(ja.flavorText, "おたがいの　しっぽを　くっつけて", "a break between kana spaced with ideographic spaces is one of them")
+        XCTAssertEqual(ja.flavorText, "あさの　ひかりを　あびて", "a break between kana spaced with ideographic spaces is one of them")
         XCTAssertEqual(ja.typeNames, ["でんき", "ひこう"])
         XCTAssertEqual(ja.statNames, ["HP", "すばやさ"])
     }
@@ -87,7 +88,7 @@ final class LocalizedDetailTests: XCTestCase {
         let s = try makeService(api)
         let fr = try await s.localizedDetail("pikachu", language: "fr").value()
         XCTAssertEqual(fr.genus, "Mouse Pokémon", "no French genus: English")
-        XCTAssertEqual(fr.flavorText, "It keeps its tail raised to monitor.")
+        XCTAssertEqual(fr.flavorText, "It naps in the sun and wakes up.")
         XCTAssertEqual(fr.typeNames, ["Électrik", "Flying"], "Flying has no French name here")
         XCTAssertEqual(fr.displayName, "Pikachu", "the bundled table has every species in French")
         // A Pokémon the table knows by another identifier (the fake API's #3 is "mon3", not

@@ -25,7 +25,7 @@ struct FakePokeAPI {
                 """, maxAge: maxAge)
             client.route(Self.base + "/pokemon-species/\(id)/", json: """
                 {"id":\(id),"name":"\(n)","genera":[{"genus":"Mouse Pokémon","language":{"name":"en"}}],
-                 "flavor_text_entries":[{"flavor_text":"It keeps its tail\\nraised to\\fmonitor.","language":{"name":"en"}}],
+                 "flavor_text_entries":[{"flavor_text":"It naps in the sun\\nand wakes\\fup.","language":{"name":"en"}}],
                  "names":[{"name":"ピカチュウ","language":{"name":"ja-hrkt"}}]}
                 """, maxAge: maxAge)
             let png = makePNG((UInt8(id), 100, 200))
@@ -80,7 +80,7 @@ final class ServiceTests: XCTestCase {
         XCTAssertEqual(d.types, ["electric", "flying"], "slot order")
         XCTAssertEqual(d.stats.map(\.name), ["hp", "speed"])
         XCTAssertEqual(d.genus, "Mouse Pokémon")
-        XCTAssertEqual(d.flavorText, "It keeps its tail raised to monitor.")
+        XCTAssertEqual(d.flavorText, "It naps in the sun and wakes up.")
         XCTAssertTrue(PNGCheck.isValid(try XCTUnwrap(FileIO.readFile(d.spritePath))))
         XCTAssertEqual(try s.detail("25").ready, d, "second time from memory")
         let byNumber = try await s.detail("25").value()
@@ -225,8 +225,8 @@ final class ServiceTests: XCTestCase {
     }
 
     func testFlavorTextCleaning() {
-        XCTAssertEqual(APIDecoding.cleanFlavorText("When several of\nthese POKéMON\ngather, their\u{0C}electricity"),
-                       "When several of these POKéMON gather, their electricity")
+        XCTAssertEqual(APIDecoding.cleanFlavorText("When a few of\nthese POKéMON\nnap, their\u{0C}tails twitch"),
+                       "When a few of these POKéMON nap, their tails twitch")
         XCTAssertEqual(APIDecoding.cleanFlavorText("  a \n\n b\u{AD} "), "a b")
     }
 

@@ -35,7 +35,7 @@ final class BusAPITests: DaemonTestCase {
         XCTAssertEqual(d.stats.map(\.name), ["hp", "attack", "defense", "special-attack", "special-defense", "speed"])
         XCTAssertEqual(d.stats.first?.value, 35)
         XCTAssertEqual(d.genus, "Mouse Pokémon")
-        XCTAssertEqual(d.flavorText, "It keeps its tail raised to monitor its surroundings.")
+        XCTAssertEqual(d.flavorText, "It naps in the sun and wakes up to chase the wind.")
         XCTAssertEqual(d.height, 9)
         XCTAssertEqual(d.weight, 85)
         XCTAssertTrue(d.spritePath.hasPrefix(h.home + "/cache/pokedex/v1/sprites/"), d.spritePath)

@@ -16,7 +16,7 @@ final class LanguageTests: DaemonTestCase {
         let de = try c.call(Pokedex1.localizedDetail, ("pikachu", "de"))
         XCTAssertEqual(de.displayName, "Pikachu")
         XCTAssertEqual(de.genus, "Maus-Pokémon")
-        XCTAssertTrue(de.flavorText.hasPrefix("Pikachu begrüßen einander"), de.flavorText)
+        XCTAssertTrue(de.flavorText.hasPrefix("Pikachu grüßt den Morgen"), de.flavorText)
         XCTAssertEqual(de.typeNames, ["Elektro"])
         XCTAssertEqual(de.abilityNames, ["Statik", "Blitzfänger"])
         XCTAssertEqual(de.statNames, ["KP", "Angriff", "Verteidigung", "Spezialangriff", "Spezialverteidigung", "Initiative"])
@@ -92,7 +92,7 @@ final class LanguageTests: DaemonTestCase {
                    "TEXTDOMAINDIR": Harness.packageRoot + "/.build/locale"]
         let show = try h.pokectl(["show", "--no-image", "pikachu"], env: env)
         XCTAssertEqual(show.status, 0, show.err)
-        for expected in ["Pikachu", "Maus-Pokémon", "[Elektro]", "Statik, Blitzfänger", "Initiative", "Pikachu begrüßen einander",
+        for expected in ["Pikachu", "Maus-Pokémon", "[Elektro]", "Statik, Blitzfänger", "Initiative", "Pikachu grüßt den Morgen",
                          "Größe", "Gewicht", "Fähigkeiten", "0,9 m", "8,5 kg"] {
             XCTAssertTrue(show.out.contains(expected), "\(expected) in:\n\(show.out)")
         }

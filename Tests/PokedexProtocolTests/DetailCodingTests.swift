@@ -29,7 +29,7 @@ final class DetailCodingTests: XCTestCase {
         var d = PokemonDetail(
             id: 6, name: "charizard", height: 17, weight: 905, types: ["fire", "flying"], abilities: ["blaze", "solar-power"],
             stats: [.init(name: "hp", value: 78), .init(name: "speed", value: 100)], spritePath: "/c/6.png", favorite: true,
-            genus: "Flame Pokémon", flavorText: "Spits fire\nthat is hot", color: "#e06040", animatedSpritePath: "/c/6.gif")
+            genus: "Flame Pokémon", flavorText: "Warms itself\non a rock", color: "#e06040", animatedSpritePath: "/c/6.gif")
         d.cryPath = "/c/cries/6.ogg"
         d.displayName = language == "de" ? "Glurak" : "Charizard"
         d.evolution = [

@@ -95,7 +95,7 @@ final class BrowseViewTests: XCTestCase {
         _ = m.handle(.input(.key(.enter)))
         _ = m.handle(.detail(PokemonDetail(id: 2, name: "ivysaur", height: 10, weight: 130, types: ["grass", "poison"],
                                            abilities: ["overgrow"], stats: [.init(name: "hp", value: 60)], spritePath: "/cache/2.png",
-                                           favorite: true, genus: "Seed Pokémon", flavorText: "When the bulb on its back grows large, it appears to lose the ability to stand on its hind legs.")))
+                                           favorite: true, genus: "Seed Pokémon", flavorText: "An invented entry for this test: the card wraps it across two rows of the detail pane below.")))
         let detail = Self.render(m, .none)
         XCTAssertTrue(detail.lines.joined().contains("Seed Pokémon"))
         try snapshot("browse-detail-80x24-plain", Self.text(detail, colour: false))

@@ -12,7 +12,7 @@ final class DetailCardTests: XCTestCase {
         stats: [.init(name: "hp", value: 35), .init(name: "attack", value: 55), .init(name: "defense", value: 40),
                 .init(name: "special-attack", value: 50), .init(name: "special-defense", value: 50), .init(name: "speed", value: 90)],
         spritePath: "/tmp/25.png", favorite: true, genus: "Mouse Pokémon",
-        flavorText: "When several of these Pokémon gather, their electricity could build and cause lightning storms.",
+        flavorText: "A made-up entry for the tests: this small Pokémon hums a tune on rainy days and naps in the sun.",
         color: "#f8d030", animatedSpritePath: "")
 
     static let charizard = PokemonDetail(
@@ -20,7 +20,7 @@ final class DetailCardTests: XCTestCase {
         stats: [.init(name: "hp", value: 78), .init(name: "attack", value: 84), .init(name: "defense", value: 78),
                 .init(name: "special-attack", value: 109), .init(name: "special-defense", value: 85), .init(name: "speed", value: 100)],
         spritePath: "", favorite: false, genus: "Flame Pokémon",
-        flavorText: "Spits fire that is hot enough to melt boulders. Known to cause forest fires unintentionally.")
+        flavorText: "A made-up entry for the tests, long enough to wrap. It has two sentences, like the games do.")
 
     func testTruecolorAt80Columns() throws {
         let lines = DetailCard(detail: Self.pikachu, image: sampleSprite(), width: 80, mode: .truecolor).render()
@@ -97,7 +97,7 @@ final class DetailCardTests: XCTestCase {
         d.typeNames = ["Feuer", "Flug"]
         d.abilityNames = ["Großbrand", "Solarkraft"]
         d.statNames = ["KP", "Angriff", "Verteidigung", "Spezialangriff", "Spezialverteidigung", "Initiative"]
-        d.flavorText = "Glurak fliegt durch die Lüfte, um starke Gegner aufzuspüren."
+        d.flavorText = "Glurak wärmt sich gern an sonnigen Tagen auf einem Felsen."
         let german = Words(decimalSeparator: ",") { ["Height": "Größe", "Weight": "Gewicht", "Abilities": "Fähigkeiten"][$0] ?? $0 }
         let lines = DetailCard(detail: d, image: nil, width: 80, mode: .none, words: german).render()
         XCTAssertEqual(lines.prefix(4), ["Glurak  #006", "Flammen-Pokémon", "", "[Feuer] [Flug]"])
@@ -114,7 +114,7 @@ final class DetailCardTests: XCTestCase {
         var ja = d
         ja.displayName = "リザードン"
         ja.statNames = ["HP", "こうげき", "ぼうぎょ", "とくこう", "とくぼう", "すばやさ"]
-        ja.flavorText = String(repeating: "ちじょう　１４００メートルまで　はねを　つかって　とぶことが　できる。", count: 2)
+        ja.flavorText = String(repeating: "やま　１２００メートルまで　にもつを　かかえて　とぶことが　できる。", count: 2)
         let jaLines = DetailCard(detail: ja, image: nil, width: 40, mode: .none).render()
         assertFits(jaLines, 40)
         XCTAssertTrue(jaLines.contains { $0.hasPrefix("すばやさ  100 ") }, jaLines.joined(separator: "\n"))

@@ -7,12 +7,12 @@ It serves hand-written bodies shaped like PokeAPI's for a few dozen Pokémon:
                                            Pokémon's own id), its stats' URLs the real stat ids
   GET /api/v2/pokemon-species/{id|name}/   a species body (genus, flavour text with \\f and \\n): English
                                            genus "Mouse Pokémon" (#25) or "Test Pokémon {id}", ja genus
-                                           "ネズミポケモン", English flavour text, the newest ("It keeps its
-                                           tail…", shield) the last English entry, en and ja-hrkt names (de
+                                           "ネズミポケモン", English flavour text, the newest ("It naps in
+                                           the sun…", shield) the last English entry, en and ja-hrkt names (de
                                            "Glurak" for #6). For the species in SPECIES_TEXT (1, 3, 4, 6, 7, 25,
                                            26, 29, 386) also the real names in ko, zh-hant, fr, de, ja,
-                                           zh-hans (ja-hrkt real too), genera and the newest flavour text in
-                                           de and ja-hrkt, appended after those
+                                           zh-hans (ja-hrkt real too), genera, and a flavour text of the
+                                           project's own in de and ja-hrkt, appended after those
   GET /api/v2/type/ and /api/v2/generation/   the lists; /type/{name}/ (a type's pokemon, and the real
                                            `names` in every language for the types in TYPES and normal),
                                            /generation/{id|name}/ (its species)

@@ -85,7 +85,7 @@ def species_body(base, ident, name, hostile=False):
         "flavor_text_entries": [
             {"flavor_text": "Old text.", "language": {"name": "en", "url": ""}, "version": {"name": "red", "url": ""}},
             {"flavor_text": "Texte.", "language": {"name": "fr", "url": ""}, "version": {"name": "x", "url": ""}},
-            {"flavor_text": "It keeps its tail\nraised to monitor\fits surroundings.", "language": {"name": "en", "url": ""},
+            {"flavor_text": "It naps in the sun\nand wakes up to\fchase the wind.", "language": {"name": "en", "url": ""},
              "version": {"name": "shield", "url": ""}}],
         "names": [{"name": name.capitalize(), "language": {"name": "en", "url": ""}},
                   {"name": real["names"]["ja-hrkt"] if real else name, "language": {"name": "ja-hrkt", "url": ""}}]

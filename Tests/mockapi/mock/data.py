@@ -1,6 +1,7 @@
-"""What the mock knows: the Pokémon it lists and the real texts it serves (pokeapi.co's data, as
-its API serves it), embedded so that the tests need nothing else. --every-species widens NAMES,
-FORMS, TYPES and TYPE_NAMES in place (dex.list_every_species)."""
+"""What the mock knows: the Pokémon it lists and the texts it serves (pokeapi.co's names and
+genera, as its API serves them, and Pokédex entries of the project's own), embedded so that the
+tests need nothing else. --every-species widens NAMES, FORMS, TYPES and TYPE_NAMES in place
+(dex.list_every_species)."""
 
 NAMES = ["bulbasaur", "ivysaur", "venusaur", "charmander", "charmeleon", "charizard", "squirtle",
          "wartortle", "blastoise", "caterpie", "metapod", "butterfree", "weedle", "kakuna", "beedrill",
@@ -12,11 +13,14 @@ NAMES = ["bulbasaur", "ivysaur", "venusaur", "charmander", "charmeleon", "chariz
 FORMS = [(10001, "deoxys-attack", 386), (10033, "venusaur-mega", 3)]
 TYPES = {1: ["grass", "poison"], 4: ["fire"], 6: ["fire", "flying"], 7: ["water"], 25: ["electric"], 26: ["electric"]}
 
-# Real texts from PokeAPI (pokeapi.co's data, as its API serves it), embedded so that the tests
-# need nothing else: every language's name of the languages, the types in TYPES (and normal),
+# Texts (PokeAPI's real ones as its API serves them, but for the flavour texts), embedded so that
+# the tests need nothing else: every language's name of the languages, the types in TYPES (and normal),
 # the abilities and stats pokemon_body names, the forms in FORMS; and, for the species below,
 # what species_body adds to its own English entries: names, genera and the newest flavour text
 # (the last entry in the API's list) in de and ja-hrkt. A dict per resource, by its name or id.
+# The flavour texts are not the games' (those are Nintendo's): they are the project's own
+# sentences, shaped like the games' as PokeAPI serves them, kana spaced with ideographic spaces
+# (\u3000) and broken with \n, German broken with \n, so that the cleaning is tested as before.
 LANGUAGES = {  # name: (id, iso639, iso3166, official, {language: what it calls this one})
     "ja-hrkt": (1, "ja", "jp", True, {"ja-hrkt": "日本語 (仮名)", "ko": "일본어 히라가나와 가타카나", "fr": "Japonais Hiragana et Katakana", "de": "Japanisch Hiragana und Katakana", "es": "Japonés Hiragana y Katakana", "it": "Giapponese Hiragana e Katakana", "en": "Japanese Hiragana and Katakana", "pt-br": "Japonês em Hiragana e Katakana", "es-419": "Japonés Hiragana y Katakana"}),
     "ja-roma": (2, "ja", "jp", True, {"ja-hrkt": "ローマ字", "ko": "정식 로마자", "fr": "Romaji", "de": "Rōmaji", "es": "Romaji", "it": "Giapponese rōmaji", "en": "Japanese romaji", "pt-br": "Japonês em romaji", "es-419": "Romaji"}),
@@ -36,40 +40,40 @@ LANGUAGES = {  # name: (id, iso639, iso3166, official, {language: what it calls 
 SPECIES_TEXT = {  # id: names (the languages species_body adds), genera and the newest flavour text (version, text)
     1: {"names": {"ja-hrkt": "フシギダネ", "ko": "이상해씨", "zh-hant": "妙蛙種子", "fr": "Bulbizarre", "de": "Bisasam", "ja": "フシギダネ", "zh-hans": "妙蛙种子"},
          "genera": {"ja-hrkt": "たねポケモン", "de": "Samen-Pokémon"},
-         "flavor": {"ja-hrkt": ("shield", "うまれて\u3000しばらくの\u3000あいだ\nせなかの\u3000タネに\u3000つまった\nえいようを\u3000とって\u3000そだつ。"),
-                    "de": ("shield", "Nach der Geburt nimmt es für eine Weile\nNährstoffe über den Samen auf seinem\nRücken auf.")}},
+         "flavor": {"ja-hrkt": ("shield", "にわの\u3000すみで\u3000ひなたぼっこを\nしながら\u3000ゆっくりと\u3000ひるねを\nたのしむのが\u3000にっかだ。"),
+                    "de": ("shield", "Es döst gern in einer Ecke des Gartens\nund zählt dabei die Wolken, die über den\nZaun ziehen.")}},
     3: {"names": {"ja-hrkt": "フシギバナ", "ko": "이상해꽃", "zh-hant": "妙蛙花", "fr": "Florizarre", "de": "Bisaflor", "ja": "フシギバナ", "zh-hans": "妙蛙花"},
          "genera": {"ja-hrkt": "たねポケモン", "de": "Samen-Pokémon"},
-         "flavor": {"ja-hrkt": ("shield", "はなから\u3000うっとりする\u3000かおりが\nただよい\u3000たたかうものの\u3000きもちを\nなだめてしまう。"),
-                    "de": ("shield", "Die Blume verströmt einen zauberhaften Duft.\nEr beschwichtigt erhitzte Kämpfer.")}},
+         "flavor": {"ja-hrkt": ("shield", "おおきな\u3000はなを\u3000かぜに\u3000ゆらして\nその\u3000おとに\u3000あわせて\u3000しずかに\nうたを\u3000うたっている。"),
+                    "de": ("shield", "Es wiegt seine große Blüte im Wind.\nDazu summt es ein leises Lied.")}},
     4: {"names": {"ja-hrkt": "ヒトカゲ", "ko": "파이리", "zh-hant": "小火龍", "fr": "Salamèche", "de": "Glumanda", "ja": "ヒトカゲ", "zh-hans": "小火龙"},
          "genera": {"ja-hrkt": "とかげポケモン", "de": "Echsen-Pokémon"},
-         "flavor": {"ja-hrkt": ("shield", "うまれたときから\u3000しっぽに\u3000ほのおが\nともっている。\u3000ほのおが\u3000きえたとき\nその\u3000いのちは\u3000おわって\u3000しまう。"),
-                    "de": ("shield", "Von Geburt an brennt die Flamme auf seiner\nSchwanzspitze. Sobald sie verglimmt, erlischt\nauch sein Lebenslicht.")}},
+         "flavor": {"ja-hrkt": ("shield", "さむい\u3000ひには\u3000だんろの\u3000まえで\nまるくなる。\u3000あたたかい\u3000ばしょを\nみつけるのが\u3000とても\u3000じょうずだ。"),
+                    "de": ("shield", "An kalten Tagen rollt es sich vor dem\nKamin zusammen. Einen warmen Platz findet\nes immer als Erstes.")}},
     6: {"names": {"ja-hrkt": "リザードン", "ko": "리자몽", "zh-hant": "噴火龍", "fr": "Dracaufeu", "de": "Glurak", "ja": "リザードン", "zh-hans": "喷火龙"},
          "genera": {"ja-hrkt": "かえんポケモン", "de": "Flammen-Pokémon"},
-         "flavor": {"ja-hrkt": ("shield", "ちじょう\u3000１４００メートル\u3000まで\nハネを\u3000つかって\u3000とぶことができる。\nこうねつの\u3000ほのおを\u3000はく。"),
-                    "de": ("shield", "Dieses Pokémon kann mit seinen Flügeln eine\nHöhe von bis zu 1 400 m erreichen. Es spuckt\nsehr heißes Feuer.")}},
+         "flavor": {"ja-hrkt": ("shield", "やま\u3000１２００メートル\u3000まで\nにもつを\u3000かかえて\u3000とぶことができる。\nてがみを\u3000とどける\u3000しごとが\u3000すき。"),
+                    "de": ("shield", "Man erzählt, es trage Briefe über Berge\nvon bis zu 1 200 m Höhe. Es liefert\nsie immer pünktlich ab.")}},
     7: {"names": {"ja-hrkt": "ゼニガメ", "ko": "꼬부기", "zh-hant": "傑尼龜", "fr": "Carapuce", "de": "Schiggy", "ja": "ゼニガメ", "zh-hans": "杰尼龟"},
          "genera": {"ja-hrkt": "かめのこポケモン", "de": "Minikröten-Pokémon"},
-         "flavor": {"ja-hrkt": ("shield", "あぶなくなると\u3000こうらに\u3000てあしを\nひっこめて\u3000みを\u3000まもりながら\nくちから\u3000みずを\u3000ふきだしてくる。"),
-                    "de": ("shield", "Fühlt es sich bedroht, verkriecht es sich in seinen\nPanzer und spuckt Wasser aus seinem Maul.")}},
+         "flavor": {"ja-hrkt": ("shield", "あめが\u3000ふると\u3000みずたまりで\nはねまわり\u3000こどもたちと\u3000いっしょに\nくたくたに\u3000なるまで\u3000あそびつづける。"),
+                    "de": ("shield", "An Regentagen springt es durch jede Pfütze, die es findet,\nund spielt mit den Kindern, bis alle müde sind.")}},
     25: {"names": {"ja-hrkt": "ピカチュウ", "ko": "피카츄", "zh-hant": "皮卡丘", "fr": "Pikachu", "de": "Pikachu", "ja": "ピカチュウ", "zh-hans": "皮卡丘"},
          "genera": {"ja-hrkt": "ねずみポケモン", "de": "Maus-Pokémon"},
-         "flavor": {"ja-hrkt": ("shield", "おたがいの\u3000しっぽを\u3000くっつけて\nでんきを\u3000ながしあうのが\nピカチュウ\u3000どうしの\u3000あいさつだ。"),
-                    "de": ("shield", "Pikachu begrüßen einander, indem sie ihre\nSchweife aneinanderreiben und eine Ladung\nStrom durch diese gleiten lassen.")}},
+         "flavor": {"ja-hrkt": ("shield", "あさの\u3000ひかりを\u3000あびて\nめを\u3000さますと\u3000まず\nおおきく\u3000のびを\u3000するのが\u3000ならいだ。"),
+                    "de": ("shield", "Pikachu grüßt den Morgen, indem es sich\nim Gras ausstreckt und dabei ein kleines\nLied vor sich hin summt.")}},
     26: {"names": {"ja-hrkt": "ライチュウ", "ko": "라이츄", "zh-hant": "雷丘", "fr": "Raichu", "de": "Raichu", "ja": "ライチュウ", "zh-hans": "雷丘"},
          "genera": {"ja-hrkt": "ねずみポケモン", "de": "Maus-Pokémon"},
-         "flavor": {"ja-hrkt": ("shield", "でんきぶくろが\u3000からっぽに\u3000なると\nしっぽを\u3000まっすぐ\u3000たてて\nくうきちゅうの\u3000でんきを\u3000あつめる。"),
-                    "de": ("shield", "Wenn der in seinen Backentaschen gespeicherte\nStrom leer ist, stellt es seinen Schweif auf, um\nElektrizität aus der Luft zu ziehen.")}},
+         "flavor": {"ja-hrkt": ("shield", "ゆうがたに\u3000なると\u3000おかの\u3000うえで\nしずむ\u3000たいようを\nいつまでも\u3000じっと\u3000ながめている。"),
+                    "de": ("shield", "Am Abend sitzt es gern oben auf einem Hügel\nund sieht der Sonne zu, bis sie hinter den\nBäumen verschwunden ist.")}},
     29: {"names": {"ja-hrkt": "ニドラン♀", "ko": "니드런♀", "zh-hant": "尼多蘭", "fr": "Nidoran♀", "de": "Nidoran♀", "ja": "ニドラン♀", "zh-hans": "尼多兰"},
          "genera": {"ja-hrkt": "どくばりポケモン", "de": "Giftdorn-Pokémon"},
-         "flavor": {"ja-hrkt": ("shield", "かたい\u3000まえばで\u3000きのみを\u3000くだいて\nたべる。\u3000ツノの\u3000さきは\u3000オスより\nすこし\u3000まるみを\u3000おびている。"),
-                    "de": ("shield", "Mit ihren harten Vorderzähnen zerteilen sie\nBeeren, bevor sie diese essen. Die Spitze ihres\nHorns ist etwas abgerundeter als bei Männchen.")}},
+         "flavor": {"ja-hrkt": ("shield", "もりの\u3000こみちを\u3000のんびり\u3000さんぽして\nあそぶ。\u3000はなの\u3000においを\u3000かぐのが\nなにより\u3000すきらしい。"),
+                    "de": ("shield", "Es spaziert gern gemächlich über Waldwege\nund schnuppert an jeder Blume. Den Duft von\nKlee mag es am allerliebsten.")}},
     386: {"names": {"ja-hrkt": "デオキシス", "ko": "테오키스", "zh-hant": "代歐奇希斯", "fr": "Deoxys", "de": "Deoxys", "ja": "デオキシス", "zh-hans": "代欧奇希斯"},
          "genera": {"ja-hrkt": "ＤＮＡポケモン", "de": "DNS"},
-         "flavor": {"ja-hrkt": ("alpha-sapphire", "うちゅうウィルスから\u3000たんじょうした\u3000ポケモン。\nちのうが\u3000たかく\u3000ちょうのうりょくを\u3000あやつる。\nむねの\u3000すいしょうたいから\u3000レーザーを\u3000だす。"),
-                    "de": ("alpha-sapphire", "Deoxys ging aus einem Virus aus dem Weltraum hervor.\nEs ist sehr intelligent und nutzt psychokinetische Energie.\nDieses Pokémon verschießt Laserstrahlen aus einem\nkristallartigen Organ auf seinem Brustkorb.")}},
+         "flavor": {"ja-hrkt": ("alpha-sapphire", "ほしぞらを\u3000みあげるのが\u3000すきな\u3000ポケモン。\nよるに\u3000なると\u3000たかい\u3000ところに\u3000のぼり\nながれぼしが\u3000おちるのを\u3000じっと\u3000まっている。"),
+                    "de": ("alpha-sapphire", "Deoxys betrachtet gern den Sternenhimmel.\nNachts klettert es auf hohe Dächer und wartet\ndort geduldig auf eine Sternschnuppe, der es\nmit großen Augen hinterherschaut.")}},
 }
 TYPE_NAMES = {  # name: (id, {language: name})
     "normal": (1, {"ja-hrkt": "ノーマル", "ko": "노말", "zh-hant": "一般", "fr": "Normal", "de": "Normal", "es": "Normal", "it": "Normale", "en": "Normal", "ja": "ノーマル", "zh-hans": "一般", "es-419": "Normal"}),
