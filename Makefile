@@ -84,8 +84,7 @@ check-build-deps:
 build: check-build-deps
 	$(SWIFT) build
 
-# The release build, one for make install, make deb and the tests: the pokedexd binary, which
-# is pokectl too when started by that name (Sources/pokedexd/MultiCall.swift).
+# The release build, one for make install, make deb and the tests.
 # - A static Swift runtime: pokectl starts in about the time busctl does (bench/pokectl-startup.sh),
 #   and the package needs no Swift on the system.
 # - Bound at start (-z now, with RELRO): the GOT is read-only once running. Linked by the
@@ -113,6 +112,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswift
 RELEASE_SWIFT = POKEDEX_CFLAGS="$(strip $(RELEASE_CFLAGS))" $(SWIFT) build $(RELEASE_FLAGS)
 release: check-build-deps catalogues
 	$(RELEASE_SWIFT) --product pokedexd
+	$(RELEASE_SWIFT) --product pokectl
 
 # The benchmarks' own programs (bench/), with the same flags, so building them rebuilds nothing
 # of the release build.

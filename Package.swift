@@ -91,13 +91,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        // Thin mains. pokedexd is installed as both programs (pokectl a link to it, MultiCall),
-        // so it links PokectlKit too; pokectl alone is the build's, for tests and development.
+        // Thin mains.
         .executableTarget(
             name: "pokedexd",
             dependencies: [
                 "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG", "PokedexLocks", "CLandlock", "CSeccomp", "PokedexLocale", "PokedexProcess",
-                "PokectlKit",
             ]),
         .executableTarget(name: "pokectl", dependencies: ["PokectlKit"]),
 

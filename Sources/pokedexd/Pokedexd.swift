@@ -13,6 +13,7 @@ import PokedexPNG
 
 /// `pokedexd`: the Pokédex service on the session bus. Options in (``ServiceOptions``), the parts
 /// wired, the loop run; as hostnamed's `run()`, the main only wires.
+@main
 enum Pokedexd {
     static func main() {
         let environment = ProcessInfo.processInfo.environment
