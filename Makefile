@@ -111,6 +111,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswift
 	-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
 RELEASE_SWIFT = POKEDEX_CFLAGS="$(strip $(RELEASE_CFLAGS))" $(SWIFT) build $(RELEASE_FLAGS)
 release: check-build-deps catalogues
+	@tools/changelog-version debian/changelog --check Sources/PokedexModels/Version.swift
 	$(RELEASE_SWIFT) --product pokedexd
 	$(RELEASE_SWIFT) --product pokectl
 
@@ -149,6 +150,7 @@ catalogues: $(CATALOGUES) $(DESKTOP_FILES)
 ## (tools/pokedex-docs) are checked too; `make docs` writes them.
 check-generated: check-build-deps
 	POKEAPI_DUMP="$(POKEAPI_DUMP)" python3 tools/check-generated
+	tools/changelog-version debian/changelog --check Sources/PokedexModels/Version.swift
 	$(SWIFT) build --product pokedex-docs
 	$(SWIFT) build --product pokectl
 	LC_ALL=C .build/debug/pokectl --experimental-dump-help > .build/pokectl-help.json
