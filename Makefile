@@ -109,9 +109,11 @@ RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswift
 	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xlinker --no-export-dynamic -Xlinker --build-id=sha1 \
 	$(foreach f,$(RELEASE_LDFLAGS),-Xlinker $(f)) -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. \
 	-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
+# Version.swift says what debian/changelog's newest entry does (make release, check-generated).
+CHECK_VERSION = tools/changelog-version debian/changelog --check Sources/PokedexModels/Version.swift
 RELEASE_SWIFT = POKEDEX_CFLAGS="$(strip $(RELEASE_CFLAGS))" $(SWIFT) build $(RELEASE_FLAGS)
 release: check-build-deps catalogues
-	@tools/changelog-version debian/changelog --check Sources/PokedexModels/Version.swift
+	@$(CHECK_VERSION)
 	$(RELEASE_SWIFT) --product pokedexd
 	$(RELEASE_SWIFT) --product pokectl
 
@@ -150,7 +152,7 @@ catalogues: $(CATALOGUES) $(DESKTOP_FILES)
 ## (tools/pokedex-docs) are checked too; `make docs` writes them.
 check-generated: check-build-deps
 	POKEAPI_DUMP="$(POKEAPI_DUMP)" python3 tools/check-generated
-	tools/changelog-version debian/changelog --check Sources/PokedexModels/Version.swift
+	$(CHECK_VERSION)
 	$(SWIFT) build --product pokedex-docs
 	$(SWIFT) build --product pokectl
 	LC_ALL=C .build/debug/pokectl --experimental-dump-help > .build/pokectl-help.json

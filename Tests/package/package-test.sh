@@ -63,7 +63,7 @@ cleanup() {
 trap cleanup EXIT
 
 # Runs COMMAND in the chroot as root, with a clean environment (nothing of the host's PATH).
-in_root() { chroot "$R" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+in_root() { chroot_run "$R" "$@"; }
 # Runs COMMAND in the chroot as alice (extra NAME=VALUE pairs in ALICE_ENV).
 ALICE_ENV=()
 as_alice() {
