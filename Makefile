@@ -84,12 +84,14 @@ check-build-deps:
 build: check-build-deps
 	$(SWIFT) build
 
-# The release build, one for make install, make deb and the tests.
+# The release build, one for make install, make deb and the tests: the pokedexd binary, which
+# is pokectl too when started by that name (Sources/pokedexd/MultiCall.swift).
 # - A static Swift runtime: pokectl starts in about the time busctl does (bench/pokectl-startup.sh),
-#   and the package needs no Swift on the system.
-# - Bound at start (-z now, with RELRO): the GOT is read-only once running. Linked by the
-#   toolchain's lld: GNU ld 2.44 and later (Debian 13, sid) make no RELRO segment once Swift's
-#   objects put writable data in sections named .rodata.
+#   and the package needs no Swift on the system. It is shipped once, in the one binary; libcurl
+#   is loaded only when that binary is the service (Sources/CCurlShims/curl_library.c).
+# - Bound at start (-z now, with RELRO; both from dpkg-buildflags' LDFLAGS, below): the GOT is
+#   read-only once running. Linked by the toolchain's lld: GNU ld 2.44 and later (Debian 13, sid)
+#   make no RELRO segment once Swift's objects put writable data in sections named .rodata.
 # - No symbol exported (SwiftPM links executables with --export-dynamic, for tests that link
 #   them; none does): nothing is loaded by name, and --gc-sections may drop what none calls.
 # - Hardened as Debian builds (dpkg-buildflags, from dpkg-dev, with hardening=+all): CPPFLAGS
@@ -104,9 +106,10 @@ build: check-build-deps
 comma := ,
 buildflags = $(shell DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get $(1) 2>/dev/null)
 RELEASE_CFLAGS  := $(call buildflags,CPPFLAGS) $(call buildflags,CFLAGS)
-RELEASE_LDFLAGS := $(subst $(comma), ,$(patsubst -Wl$(comma)%,%,$(filter -Wl$(comma)%,$(call buildflags,LDFLAGS))))
+# (Without dpkg-buildflags, a system that is not Debian, RELRO and -z now still.)
+RELEASE_LDFLAGS := $(or $(subst $(comma), ,$(patsubst -Wl$(comma)%,%,$(filter -Wl$(comma)%,$(call buildflags,LDFLAGS)))),-z relro -z now)
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld \
-	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xlinker --no-export-dynamic -Xlinker --build-id=sha1 \
+	-Xlinker --no-export-dynamic -Xlinker --build-id=sha1 \
 	$(foreach f,$(RELEASE_LDFLAGS),-Xlinker $(f)) -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. \
 	-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
 # Version.swift says what debian/changelog's newest entry does (make release, check-generated).
@@ -115,7 +118,6 @@ RELEASE_SWIFT = POKEDEX_CFLAGS="$(strip $(RELEASE_CFLAGS))" $(SWIFT) build $(REL
 release: check-build-deps catalogues
 	@$(CHECK_VERSION)
 	$(RELEASE_SWIFT) --product pokedexd
-	$(RELEASE_SWIFT) --product pokectl
 
 # The benchmarks' own programs (bench/), with the same flags, so building them rebuilds nothing
 # of the release build.

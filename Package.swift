@@ -29,16 +29,17 @@ let package = Package(
         .systemLibrary(
             name: "CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(
-            name: "CCurl", pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl's headers alone (libcurl4-openssl-dev): no pkg-config, whose --libs would link it.
+        .systemLibrary(name: "CCurl"),
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
         // What Swift cannot import: the SD_BUS_* vtable macros, and curl's variadic setopt/getinfo
         // (and the trusted certificates read once, through OpenSSL, which curl is built on).
+        // libcurl is loaded when the service starts, not linked (curl_library.c): pokectl, the
+        // same binary, never maps it.
         .target(name: "CBusShims", dependencies: ["CSystemd"], cSettings: hardening),
-        .target(name: "CCurlShims", dependencies: ["CCurl"], cSettings: hardening, linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("z")]),
+        .target(name: "CCurlShims", dependencies: ["CCurl"], cSettings: hardening, linkerSettings: [.linkedLibrary("z")]),
         // What a signal handler may do, in C: give the terminal back before pokectl dies.
         .target(name: "CTerminalShims", cSettings: hardening),
         // Landlock's three system calls (pokedexd confines itself; no header needed).
@@ -89,11 +90,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        // Thin mains.
+        // Thin mains. pokedexd is installed as both programs (pokectl a link to it, MultiCall),
+        // so it links PokectlKit too; pokectl alone is the build's, for tests and development.
         .executableTarget(
             name: "pokedexd",
             dependencies: [
                 "PokedexCore", "PokedexBusServer", "PokedexProtocol", "PokedexCurl", "PokedexEventLoop", "PokedexPNG", "PokedexLocks", "CLandlock", "CSeccomp", "PokedexLocale", "PokedexProcess",
+                "PokectlKit",
             ]),
         .executableTarget(name: "pokectl", dependencies: ["PokectlKit"]),
 

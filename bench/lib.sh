@@ -5,8 +5,9 @@ BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BENCH_TMP=$(mktemp -d -p /run pokedex-bench.XXXXXX 2>/dev/null || mktemp -d)
 export HOME=$BENCH_TMP/home XDG_CACHE_HOME=$BENCH_TMP/home/.cache XDG_DATA_HOME=$BENCH_TMP/home/.local/share
 mkdir -p "$HOME"
-# The release build's pokectl (make release).
-RELEASE_POKECTL=$BENCH_ROOT/.build/release/pokectl
+# pokectl as installed: the release pokedexd started by that name (Sources/pokedexd/MultiCall.swift).
+RELEASE_POKECTL=$BENCH_TMP/bin/pokectl
+mkdir -p "$BENCH_TMP/bin" && ln -s "$BENCH_ROOT/.build/release/pokedexd" "$RELEASE_POKECTL"
 # Processes killed on exit (the name Tests/lib/private-service.sh adds to).
 PIDS=()
 REAL_HOSTS_DOWN=

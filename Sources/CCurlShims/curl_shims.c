@@ -1,22 +1,23 @@
 #include "curl_shims.h"
+#include "curl_library.h"
 
-CURLcode pdx_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
-CURLcode pdx_easy_setopt_ptr(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
-CURLcode pdx_easy_setopt_str(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
+CURLcode pdx_easy_setopt_long(CURL *h, CURLoption o, long v) { return pdx_curl.easy_setopt(h, o, v); }
+CURLcode pdx_easy_setopt_ptr(CURL *h, CURLoption o, void *v) { return pdx_curl.easy_setopt(h, o, v); }
+CURLcode pdx_easy_setopt_str(CURL *h, CURLoption o, const char *v) { return pdx_curl.easy_setopt(h, o, v); }
 CURLcode pdx_easy_setopt_write_fn(CURL *h, CURLoption o,
                                   size_t (*fn)(char *, size_t, size_t, void *)) {
-    return curl_easy_setopt(h, o, fn);
+    return pdx_curl.easy_setopt(h, o, fn);
 }
-CURLcode pdx_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
-CURLcode pdx_easy_getinfo_ptr(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
-CURLMcode pdx_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
-CURLMcode pdx_multi_setopt_ptr(CURLM *m, CURLMoption o, void *v) { return curl_multi_setopt(m, o, v); }
+CURLcode pdx_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return pdx_curl.easy_getinfo(h, i, v); }
+CURLcode pdx_easy_getinfo_ptr(CURL *h, CURLINFO i, void **v) { return pdx_curl.easy_getinfo(h, i, v); }
+CURLMcode pdx_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return pdx_curl.multi_setopt(m, o, v); }
+CURLMcode pdx_multi_setopt_ptr(CURLM *m, CURLMoption o, void *v) { return pdx_curl.multi_setopt(m, o, v); }
 CURLMcode pdx_multi_setopt_socket_fn(CURLM *m,
                                      int (*fn)(CURL *, curl_socket_t, int, void *, void *)) {
-    return curl_multi_setopt(m, CURLMOPT_SOCKETFUNCTION, fn);
+    return pdx_curl.multi_setopt(m, CURLMOPT_SOCKETFUNCTION, fn);
 }
 CURLMcode pdx_multi_setopt_timer_fn(CURLM *m, int (*fn)(CURLM *, long, void *)) {
-    return curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, fn);
+    return pdx_curl.multi_setopt(m, CURLMOPT_TIMERFUNCTION, fn);
 }
 
 /* ---- The trusted certificates, read once, off the loop ---------------------------------------
@@ -26,8 +27,6 @@ CURLMcode pdx_multi_setopt_timer_fn(CURLM *m, int (*fn)(CURLM *, long, void *)) 
  * to it (CURLOPT_SSL_CTX_FUNCTION). Verification is unchanged: curl still verifies the peer and
  * the host name against it. Should the store not load, a connection loads the same places itself
  * (as curl would have), and fails where they hold nothing. */
-#include <openssl/ssl.h>
-#include <openssl/x509.h>
 #include <pthread.h>
 #include <ctype.h>
 #include <dirent.h>
@@ -62,7 +61,7 @@ static int ca_hashed_dir(const char *dir) {
 
 static void *ca_load(void *unused) {
     (void)unused;
-    X509_STORE *store = X509_STORE_new();
+    X509_STORE *store = pdx_curl.X509_STORE_new();
     /* The system's certificates as a hashed directory where there is one (Debian's /etc/ssl/certs,
      * made by update-ca-certificates from the same set as the bundle): OpenSSL then reads only the
      * issuer a handshake needs, by its subject hash, and keeps it in the store. Parsing the whole
@@ -70,12 +69,12 @@ static void *ca_load(void *unused) {
      * it. A file given by the user, or a system with no hashed directory, is read whole. */
     const char *file = ca_file, *path = ca_path;
     if (file && path && !ca_file_given && ca_hashed_dir(path)) file = NULL;
-    if (store && !X509_STORE_load_locations(store, file, path)) {
-        X509_STORE_free(store);
+    if (store && !pdx_curl.X509_STORE_load_locations(store, file, path)) {
+        pdx_curl.X509_STORE_free(store);
         store = NULL;
     }
     /* As curl sets them on the store it reads itself (lib/vtls/openssl.c, with peer verification). */
-    if (store) X509_STORE_set_flags(store, X509_V_FLAG_TRUSTED_FIRST | X509_V_FLAG_PARTIAL_CHAIN);
+    if (store) pdx_curl.X509_STORE_set_flags(store, X509_V_FLAG_TRUSTED_FIRST | X509_V_FLAG_PARTIAL_CHAIN);
     pthread_mutex_lock(&ca_lock);
     ca_store = store;
     ca_state = 2;
@@ -93,9 +92,10 @@ static void *ca_load(void *unused) {
 }
 
 int pdx_ca_preload(const char *file, void (*done)(void *), void *context) {
+    if (pdx_curl_load()) return -1;
     pthread_mutex_lock(&ca_lock);
     if (ca_state == 0) {
-        const curl_version_info_data *v = curl_version_info(CURLVERSION_NOW);
+        const curl_version_info_data *v = pdx_curl.version_info(CURLVERSION_NOW);
         const char *f = file ? file : (v && v->age >= CURLVERSION_SEVENTH ? v->cainfo : NULL);
         const char *p = file ? NULL : (v && v->age >= CURLVERSION_SEVENTH ? v->capath : NULL);
         ca_file = f ? strdup(f) : NULL;
@@ -128,13 +128,13 @@ static CURLcode ca_ssl_ctx(CURL *curl, void *ssl_ctx, void *unused) {
     pthread_mutex_lock(&ca_lock);
     while (ca_state == 1) pthread_cond_wait(&ca_done, &ca_lock);
     X509_STORE *store = ca_store;
-    if (store) X509_STORE_up_ref(store);
+    if (store) pdx_curl.X509_STORE_up_ref(store);
     pthread_mutex_unlock(&ca_lock);
     if (store) {
-        SSL_CTX_set_cert_store((SSL_CTX *)ssl_ctx, store);
+        pdx_curl.SSL_CTX_set_cert_store((SSL_CTX *)ssl_ctx, store);
         return CURLE_OK;
     }
-    return SSL_CTX_load_verify_locations((SSL_CTX *)ssl_ctx, ca_file, ca_path) ? CURLE_OK : CURLE_SSL_CACERT_BADFILE;
+    return pdx_curl.SSL_CTX_load_verify_locations((SSL_CTX *)ssl_ctx, ca_file, ca_path) ? CURLE_OK : CURLE_SSL_CACERT_BADFILE;
 }
 
 CURLcode pdx_easy_use_preloaded_ca(CURL *h) {
@@ -142,9 +142,9 @@ CURLcode pdx_easy_use_preloaded_ca(CURL *h) {
     int started = ca_state != 0;
     pthread_mutex_unlock(&ca_lock);
     if (!started) return CURLE_OK;  /* curl reads its own */
-    CURLcode r = curl_easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, ca_ssl_ctx);
+    CURLcode r = pdx_curl.easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, ca_ssl_ctx);
     if (r != CURLE_OK) return CURLE_OK;  /* not OpenSSL: curl reads its own */
-    curl_easy_setopt(h, CURLOPT_CAINFO, (char *)NULL);
-    curl_easy_setopt(h, CURLOPT_CAPATH, (char *)NULL);
+    pdx_curl.easy_setopt(h, CURLOPT_CAINFO, (char *)NULL);
+    pdx_curl.easy_setopt(h, CURLOPT_CAPATH, (char *)NULL);
     return CURLE_OK;
 }

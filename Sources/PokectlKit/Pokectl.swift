@@ -46,7 +46,8 @@ public enum PokectlProgram {
 
     /// pokectl's main: parses `arguments` (without the program's name), builds the context the
     /// command runs in (the terminal, the reader's language, stdout and stderr, the session bus),
-    /// runs it and exits with its code.
+    /// runs it and exits with its code. Both mains call it: pokectl's own, and the installed
+    /// pokedexd's when it is started as pokectl (one binary, `MultiCall` in pokedexd).
     public static func main(_ arguments: [String]) -> Never {
         switch parse(arguments) {
         case .exit(let code):

@@ -8,7 +8,7 @@ import PokedexModels
 /// curl's result codes as the network's failures: what the fetcher retries, waits out or refuses.
 extension CurlHTTPClient {
     static func failure(_ code: CURLcode, detail: String) -> TransportFailure {
-        let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let text = detail.isEmpty ? String(cString: pdx_curl_easy_strerror(code)) : detail
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT,
              CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_SSL_CONNECT_ERROR:

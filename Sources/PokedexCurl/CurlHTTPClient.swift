@@ -20,9 +20,19 @@ import PokedexModels
 ///
 /// Callers may be on any thread; every curl call happens on the loop thread.
 public final class CurlHTTPClient: HTTPClient, Sendable {
-    /// Call once in `main`, before any thread starts.
-    public static func globalInit() {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    /// Loads libcurl and sets it up: call once in `main`, before any thread starts and before
+    /// the sandbox closes the files. libcurl is loaded, not linked (`pdx_curl_load`), so that
+    /// pokectl, the same binary, never maps it.
+    public static func globalInit() throws(TransportFailure) {
+        try load()
+        pdx_curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    }
+
+    /// Loads libcurl once; what the dynamic loader said when it could not.
+    static func load() throws(TransportFailure) {
+        if let why = pdx_curl_load() {
+            throw .other("libcurl could not be loaded (\(String(cString: why))); pokedexd needs libcurl 4 built with OpenSSL (Debian: libcurl4t64, or libcurl4 before Debian 13)")
+        }
     }
 
     public func content(of response: HTTPResponse, maxBytes: Int) throws(TransportFailure) -> [UInt8] {
@@ -67,7 +77,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
 
     /// - Parameter log: where a socket or timer curl asked for that the loop cannot watch is told.
     public init(loop: EventLoop, options: Options = Options(), log: @escaping Logger = { _, _ in }) throws {
-        guard let m = curl_multi_init() else { throw TransportFailure.other("curl_multi_init failed") }
+        try Self.load()
+        guard let m = pdx_curl_multi_init() else { throw TransportFailure.other("curl_multi_init failed") }
         certificates = TrustedCertificates(file: options.caFile)
         state = LoopBound(State(multi: m), loop: loop)
         self.loop = loop
@@ -101,13 +112,13 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         pdx_multi_setopt_ptr(s.multi, CURLMOPT_SOCKETDATA, nil)
         pdx_multi_setopt_ptr(s.multi, CURLMOPT_TIMERDATA, nil)
         for t in s.transfers.values {
-            curl_multi_remove_handle(s.multi, t.easy)
+            pdx_curl_multi_remove_handle(s.multi, t.easy)
             t.close()
             t.continuation.resume(throwing: CancellationError())
         }
         for source in s.sockets.values { source.cancel() }
         s.timer?.cancel()
-        curl_multi_cleanup(s.multi)
+        pdx_curl_multi_cleanup(s.multi)
     }
 
     /// A cancelled caller's transfer is removed from the multi handle at once.
@@ -144,7 +155,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
 
     private func start(_ request: HTTPRequest, _ continuation: CheckedContinuation<HTTPResponse, any Error>, _ ticket: Ticket) {
         if ticket.cancelled { return continuation.resume(throwing: CancellationError()) }
-        guard let easy = curl_easy_init() else {
+        guard let easy = pdx_curl_easy_init() else {
             continuation.resume(throwing: TransportFailure.other("curl_easy_init failed"))
             return
         }
@@ -185,14 +196,14 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         })
         pdx_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me)
         if let etag = request.ifNoneMatch {
-            t.headerList = curl_slist_append(nil, "If-None-Match: \(etag)")
+            t.headerList = pdx_curl_slist_append(nil, "If-None-Match: \(etag)")
             pdx_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(t.headerList))
         }
         transfers[easy] = t
         ticket.easy = easy
-        let rc = curl_multi_add_handle(multi, easy)
+        let rc = pdx_curl_multi_add_handle(multi, easy)
         if rc != CURLM_OK {
-            finish(t, result: .failure(TransportFailure.other("curl_multi_add_handle: \(String(cString: curl_multi_strerror(rc)))")))
+            finish(t, result: .failure(TransportFailure.other("curl_multi_add_handle: \(String(cString: pdx_curl_multi_strerror(rc)))")))
         }
     }
 
@@ -253,13 +264,13 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
 
     private func act(_ fd: curl_socket_t, _ mask: Int32) {
         var running: Int32 = 0
-        curl_multi_socket_action(multi, fd, mask, &running)
+        pdx_curl_multi_socket_action(multi, fd, mask, &running)
         collectFinished()
     }
 
     private func collectFinished() {
         var left: Int32 = 0
-        while let msg = curl_multi_info_read(multi, &left) {
+        while let msg = pdx_curl_multi_info_read(multi, &left) {
             guard msg.pointee.msg == CURLMSG_DONE, let easy = msg.pointee.easy_handle,
                   let t = transfers[easy] else { continue }
             let code = msg.pointee.data.result
@@ -279,7 +290,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
 
     private func finish(_ t: Transfer, result: Result<HTTPResponse, any Error>) {
         transfers.removeValue(forKey: t.easy)
-        curl_multi_remove_handle(multi, t.easy)
+        pdx_curl_multi_remove_handle(multi, t.easy)
         t.close()
         t.continuation.resume(with: result)
     }

@@ -1,4 +1,5 @@
 import CCurl
+import CCurlShims
 import PokedexModels
 import PokedexNetwork
 
@@ -49,8 +50,8 @@ final class Transfer {
     }
 
     func close() {
-        curl_easy_cleanup(easy)
-        if let headerList { curl_slist_free_all(headerList) }
+        pdx_curl_easy_cleanup(easy)
+        if let headerList { pdx_curl_slist_free_all(headerList) }
         headerList = nil
         errorBuffer.deallocate()
     }

@@ -1,5 +1,5 @@
 import PokectlKit
 
-// pokectl: parse the arguments, build the context the command runs in, run it, exit with its
-// code (PokectlProgram.main). Everything else is PokectlKit's, where XCTests run each command.
+// pokectl, as the build's own binary (the tests' and a developer's). Installed, pokectl is a
+// link to pokedexd, which runs the same PokectlProgram when started by that name (MultiCall).
 PokectlProgram.main(Array(CommandLine.arguments.dropFirst()))

@@ -13,7 +13,6 @@ import PokedexPNG
 
 /// `pokedexd`: the Pokédex service on the session bus. Options in (``ServiceOptions``), the parts
 /// wired, the loop run; as hostnamed's `run()`, the main only wires.
-@main
 enum Pokedexd {
     static func main() {
         let environment = ProcessInfo.processInfo.environment
@@ -37,13 +36,16 @@ enum Pokedexd {
         // Before any other thread exists: signals go to the loop's signalfd, and curl is set up once.
         // SIGCHLD too: the loop reaps the programs the launcher starts (sd_event_add_child).
         EventLoop.blockSignals([SIGTERM, SIGINT, SIGCHLD])
-        CurlHTTPClient.globalInit()
         Heap.tune()
         var config = given
         // Names on the desktop in the session's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
         config.language = NameLanguage.fromEnvironment(environment)
         let log = JournalLogger.make(verbose: config.verbose)
         for warning in config.startupWarnings { log(.warning, warning) }
+        do { try CurlHTTPClient.globalInit() } catch {
+            log(.error, "cannot start: \(error)")
+            return 1
+        }
         // The notifications' words in the session's language; their catalogue stays readable in the
         // sandbox. Beside the binary only: TEXTDOMAINDIR would choose what Landlock lets it read.
         let localeDirectory = Words.localeDirectory(environment: [:])

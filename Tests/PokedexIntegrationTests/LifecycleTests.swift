@@ -252,6 +252,32 @@ final class LifecycleTests: DaemonTestCase {
         XCTAssertEqual(lstat(dir + "/favorites.json", &st), 0)
         XCTAssertEqual(st.st_mode & S_IFMT, S_IFIFO)
     }
+
+    /// libcurl is loaded when the service starts, not linked. One that cannot be loaded (here a
+    /// broken libcurl.so.4 found first, through LD_LIBRARY_PATH) stops the start with what the
+    /// loader said and what to install, before the bus is touched: exit 1, as systemd shows it.
+    func testALibcurlThatCannotBeLoadedIsSaidAndTheStartStops() throws {
+        let dir = h.home + "/broken-libs"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/libcurl.so.4", contents: Data("not ELF".utf8)))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Harness.buildDir + "/pokedexd")
+        p.arguments = ["--idle-timeout", "0"]
+        var env = ProcessInfo.processInfo.environment
+        env["LD_LIBRARY_PATH"] = dir
+        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent"
+        p.environment = env
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 1, said)
+        XCTAssertTrue(said.contains("libcurl could not be loaded (\(dir)/libcurl.so.4:"), said)
+        XCTAssertTrue(said.contains("libcurl4t64"), said)
+        XCTAssertFalse(said.contains("session bus"), "the start stops before the bus: \(said)")
+    }
 }
 
 /// A mutable box shared with a worker thread (tests only).

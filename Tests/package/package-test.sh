@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The .deb (`make deb`) as a Debian 12 user meets it, on a system that has never seen Swift:
 #   1. the package itself: its files against install.manifest's (`make install-list DEB=1`),
-#      stripped binaries that export nothing, Depends: from dpkg-shlibdeps, neither ICU nor
-#      FoundationInternationalization, lintian;
+#      one stripped binary (pokectl a link to it), Depends: from dpkg-shlibdeps, neither ICU
+#      nor FoundationInternationalization, lintian;
 #   2. a minimal Debian 12 from debootstrap (cached as a tarball; a fresh copy each run), the
 #      .deb installed with `apt-get install ./pokedexd_….deb`; no Swift anywhere in it;
 #   3. a user `alice` on a private session bus (dbus-run-session, the package's service
@@ -88,16 +88,15 @@ make -s --no-print-directory install-list DEB=1 >"$TMP/expected" || { fail "make
 check "the package holds exactly install.manifest's files (make install-list DEB=1)" diff -u "$TMP/expected" "$TMP/files"
 dpkg-deb -x "$DEB" "$TMP/x"
 B=$TMP/x/usr/bin
-for b in pokedexd pokectl; do
-    check "/usr/bin/$b is stripped (no .symtab, no .debug_*)" bash -c "! readelf -SW '$B/$b' | grep -E '\.symtab|\.debug_'"
-    check "/usr/bin/$b is bound at start (full RELRO)" bash -c "readelf -d '$B/$b' | grep -q BIND_NOW && readelf -lW '$B/$b' | grep -q GNU_RELRO"
-    check "/usr/bin/$b exports no symbols (--no-export-dynamic)" bash -c "[ \"\$(nm -D --defined-only '$B/$b' | wc -l)\" = 0 ]"
-done
+check "/usr/bin/pokectl is a link to pokedexd (one binary, one Swift runtime)" test "$(readlink "$B/pokectl")" = pokedexd
+check "/usr/bin/pokedexd is stripped (no .symtab, no .debug_*)" bash -c "! readelf -SW '$B/pokedexd' | grep -E '\.symtab|\.debug_'"
+check "/usr/bin/pokedexd is bound at start (full RELRO)" bash -c "readelf -d '$B/pokedexd' | grep -q BIND_NOW && readelf -lW '$B/pokedexd' | grep -q GNU_RELRO"
+check "/usr/bin/pokedexd does not link libcurl (the service loads it; pokectl never maps it)" \
+    bash -c "! readelf -d '$B/pokedexd' | grep -E 'NEEDED.*(libcurl|libssl|libcrypto)'"
+check "/usr/bin/pokedexd exports no symbols (--no-export-dynamic)" bash -c "[ \"\$(nm -D --defined-only '$B/pokedexd' | wc -l)\" = 0 ]"
 # The unstripped build: ICU's data and library symbols, Foundation's ICU-backed half.
-for b in pokedexd pokectl; do
-    check "$b (unstripped) links neither ICU nor FoundationInternationalization" \
-        bash -c "! nm '$ROOT/.build/release/$b' | grep -E 'FoundationInternationalization|icudt[0-9]|[^a-z_](u_|ucol_|ubrk_|unorm2_|udat_|uloc_)[a-zA-Z]+_[0-9]+\$'"
-done
+check "pokedexd (unstripped) links neither ICU nor FoundationInternationalization" \
+    bash -c "! nm '$ROOT/.build/release/pokedexd' | grep -E 'FoundationInternationalization|icudt[0-9]|[^a-z_](u_|ucol_|ubrk_|unorm2_|udat_|uloc_)[a-zA-Z]+_[0-9]+\$'"
 echo "Installed-Size: $(dpkg-deb -f "$DEB" Installed-Size) KiB; the .deb: $(du -k "$DEB" | cut -f1) KiB"
 DEPENDS=$(dpkg-deb -f "$DEB" Depends)
 echo "Depends: $DEPENDS"

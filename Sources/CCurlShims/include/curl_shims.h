@@ -1,6 +1,26 @@
 #pragma once
 #include <curl/curl.h>
 
+/* ---- libcurl, loaded when the service starts (curl_library.c) ----------------------------- */
+/* Loads libcurl (and, through it, its OpenSSL) once; NULL when it is loaded, else why not. Every
+ * function below needs it loaded first: libcurl is not linked, so that pokectl, the same
+ * binary, never maps it. */
+const char *pdx_curl_load(void);
+/* The libcurl functions of the same names without the pdx_ prefix. */
+CURLcode pdx_curl_global_init(long flags);
+CURL *pdx_curl_easy_init(void);
+void pdx_curl_easy_cleanup(CURL *h);
+const char *pdx_curl_easy_strerror(CURLcode code);
+CURLM *pdx_curl_multi_init(void);
+CURLMcode pdx_curl_multi_cleanup(CURLM *m);
+CURLMcode pdx_curl_multi_add_handle(CURLM *m, CURL *h);
+CURLMcode pdx_curl_multi_remove_handle(CURLM *m, CURL *h);
+CURLMcode pdx_curl_multi_socket_action(CURLM *m, curl_socket_t s, int mask, int *running);
+CURLMsg *pdx_curl_multi_info_read(CURLM *m, int *left);
+const char *pdx_curl_multi_strerror(CURLMcode code);
+struct curl_slist *pdx_curl_slist_append(struct curl_slist *list, const char *s);
+void pdx_curl_slist_free_all(struct curl_slist *list);
+
 /* ---- libcurl: variadic setters and getters, one per argument type --------- */
 CURLcode pdx_easy_setopt_long(CURL *h, CURLoption o, long v);
 CURLcode pdx_easy_setopt_ptr(CURL *h, CURLoption o, void *v);
