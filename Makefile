@@ -27,6 +27,12 @@ KRUNNERDIR ?= $(DATADIR)/krunner/dbusplugins
 ICONDIR ?= $(DATADIR)/icons/hicolor
 
 SWIFT       ?= swift
+# Where the Swift compiles SwiftPM gives no module cache of its own (the manifests, the
+# ChangelogVersion plugin) keep Clang's modules: in the build, not in $XDG_CACHE_HOME/clang.
+# LLVM names its lock and temporary files from a pattern in which every % is a random digit, a
+# % in the folder's name included: with XDG_CACHE_HOME="~/100% cache" none could be made, and
+# the plugin's build stopped ("build planning stopped due to build-tool plugin failures").
+export CLANG_MODULE_CACHE_PATH ?= $(CURDIR)/.build/clang-module-cache
 RELEASE_DIR  = .build/release
 LOCALEDIR   ?= $(DATADIR)/locale
 # The programs' own words: po/LANG.po (tools/update-po), built into .build/locale by msgfmt.
@@ -112,11 +118,8 @@ RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswift
 	-Xlinker --no-export-dynamic -Xlinker --build-id=sha1 \
 	$(foreach f,$(RELEASE_LDFLAGS),-Xlinker $(f)) -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. \
 	-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
-# Version.swift says what debian/changelog's newest entry does (make release, check-generated).
-CHECK_VERSION = tools/changelog-version debian/changelog --check Sources/PokedexModels/Version.swift
 RELEASE_SWIFT = POKEDEX_CFLAGS="$(strip $(RELEASE_CFLAGS))" $(SWIFT) build $(RELEASE_FLAGS)
 release: check-build-deps catalogues
-	@$(CHECK_VERSION)
 	$(RELEASE_SWIFT) --product pokedexd
 
 # The benchmarks' own programs (bench/), with the same flags, so building them rebuilds nothing
@@ -154,7 +157,6 @@ catalogues: $(CATALOGUES) $(DESKTOP_FILES)
 ## (tools/pokedex-docs) are checked too; `make docs` writes them.
 check-generated: check-build-deps
 	POKEAPI_DUMP="$(POKEAPI_DUMP)" python3 tools/check-generated
-	$(CHECK_VERSION)
 	$(SWIFT) build --product pokedex-docs
 	$(SWIFT) build --product pokectl
 	LC_ALL=C .build/debug/pokectl --experimental-dump-help > .build/pokectl-help.json

@@ -51,7 +51,9 @@ let package = Package(
         // A lock ThreadSanitizer understands (pthread), in place of Synchronization.Mutex.
         .target(name: "PokedexLocks"),
         // The answers and errors as values, shared by the service and its clients (no Foundation).
-        .target(name: "PokedexModels"),
+        .target(name: "PokedexModels", plugins: ["ChangelogVersion"]),
+        // The version, from debian/changelog at build time (tools/changelog-version).
+        .plugin(name: "ChangelogVersion", capability: .buildTool()),
         // The network, free of C and of the domain: the fetcher, its request gate, each host's
         // health, single flights, the two clocks. What any client of a budgeted HTTP API needs.
         .target(name: "PokedexNetwork", dependencies: ["PokedexModels", "PokedexLocks"]),

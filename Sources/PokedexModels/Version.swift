@@ -1,8 +1,8 @@
-/// The project's version, shared by pokedexd and pokectl. debian/changelog's newest entry is
-/// the release's version: `make check-generated`, `make release` and the Debian build refuse a
-/// tree where this differs from it (tools/changelog-version --check).
+/// The project's version, shared by pokedexd and pokectl. `changelogVersion` is generated at
+/// build time from debian/changelog (Plugins/ChangelogVersion): a release changes only the
+/// changelog.
 public enum PokedexVersion {
-    public static let current = "0.1.0"
+    public static let current = changelogVersion
     /// The User-Agent every request of pokedexd sends.
     public static let userAgent = "pokedexd/\(current) (+https://github.com/pokedexd/pokedexd)"
 }
