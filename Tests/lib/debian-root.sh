@@ -3,6 +3,8 @@
 #   debian_root SUITE DIR [PACKAGES…] DIR: a fresh minbase SUITE, with PACKAGES installed; the
 #                                     root (with them) is cached in $CACHE, keyed by the list
 #   chroot_run DIR COMMAND…           COMMAND in DIR as root, with a clean environment
+#   own_namespaces NAME SCRIPT ARGS…  refuses to go on but as root; else runs SCRIPT again in
+#                                     mount and PID namespaces of its own (once: it returns there)
 # A sid index is often past its Valid-Until by this machine's clock: apt is told not to mind.
 # Needs root, $TMP (scratch) and $CACHE; says what it did on stdout.
 
@@ -11,6 +13,15 @@ debian_mirror() {
     m=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
         grep -oE 'https?://[^ ]+/debian/?( |$)' | grep -v security | head -1 | tr -d ' ')
     echo "${POKEDEX_DEBIAN_MIRROR:-${m:-http://deb.debian.org/debian}}"
+}
+
+# A test's mounts and every process it starts (a mock, dbus, a user's manager) end with it,
+# however it ends.
+own_namespaces() {
+    local name=$1 script=$2; shift 2
+    [ "$(id -u)" = 0 ] || { echo "$name: needs root (debootstrap, chroot); 0 passed, 1 failed"; exit 1; }
+    [ -n "${POKEDEX_PACKAGE_NS:-}" ] || POKEDEX_PACKAGE_NS=1 exec unshare --mount --propagation private --pid --fork \
+        --kill-child --mount-proc bash "$script" "$@"
 }
 
 chroot_run() {

@@ -17,9 +17,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
-[ "$(id -u)" = 0 ] || { echo "package-build: needs root (debootstrap, chroot); 0 passed, 1 failed"; exit 1; }
-[ -n "${POKEDEX_PACKAGE_NS:-}" ] || POKEDEX_PACKAGE_NS=1 exec unshare --mount --propagation private --pid --fork --kill-child \
-    --mount-proc bash "$ROOT/Tests/package-build/package-build-test.sh" "$@"
+source Tests/lib/debian-root.sh
+own_namespaces package-build "$ROOT/Tests/package-build/package-build-test.sh" "$@"
 
 SUITES=${SUITES:-trixie sid}
 VERSION=$(tools/changelog-version)
@@ -27,7 +26,6 @@ CACHE=${POKEDEX_TEST_CACHE:-/var/cache/pokedexd-test}
 TMP=$(realpath "$(mktemp -d -p /var/tmp pokedex-package-build.XXXXXX)")
 OUT=$ROOT/.build/package-build
 source Tests/lib/check.sh
-source Tests/lib/debian-root.sh
 cleanup() {
     for m in $(awk -v r="$TMP/" 'index($2, r) == 1 {print $2}' /proc/self/mounts | sort -r); do umount -l "$m"; done
     rm -rf --one-file-system "$TMP"

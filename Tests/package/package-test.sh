@@ -21,9 +21,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
-[ "$(id -u)" = 0 ] || { echo "package: needs root (debootstrap, chroot); 0 passed, 1 failed"; exit 1; }
-[ -n "${POKEDEX_PACKAGE_NS:-}" ] || POKEDEX_PACKAGE_NS=1 exec unshare --mount --propagation private --pid --fork --kill-child \
-    --mount-proc bash "$ROOT/Tests/package/package-test.sh" "$@"
+source Tests/lib/debian-root.sh
+own_namespaces package "$ROOT/Tests/package/package-test.sh" "$@"
 
 VERSION=$(dpkg-parsechangelog -S Version)
 ARCH=$(dpkg --print-architecture)
@@ -34,7 +33,6 @@ CACHE=${POKEDEX_TEST_CACHE:-/var/cache/pokedexd-test}
 TMP=$(realpath "$(mktemp -d -p /var/tmp pokedex-package.XXXXXX)")
 R=$TMP/root
 source Tests/lib/check.sh
-source Tests/lib/debian-root.sh
 MOCK_PID= MANAGER= CG= CGROUPS_MADE=()
 
 CGROOT=/sys/fs/cgroup
