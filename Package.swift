@@ -36,9 +36,9 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]),
         // What Swift cannot import: the SD_BUS_* vtable macros, and curl's variadic setopt/getinfo
         // (and the trusted certificates read once, through OpenSSL, which curl is built on).
+        .target(name: "CBusShims", dependencies: ["CSystemd"], cSettings: hardening),
         // libcurl is loaded when the service starts, not linked (curl_library.c): pokectl, the
         // same binary, never maps it.
-        .target(name: "CBusShims", dependencies: ["CSystemd"], cSettings: hardening),
         .target(name: "CCurlShims", dependencies: ["CCurl"], cSettings: hardening, linkerSettings: [.linkedLibrary("z")]),
         // What a signal handler may do, in C: give the terminal back before pokectl dies.
         .target(name: "CTerminalShims", cSettings: hardening),

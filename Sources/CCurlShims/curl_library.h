@@ -36,5 +36,5 @@ struct pdx_curl_library {
     __typeof__(SSL_CTX_load_verify_locations) *SSL_CTX_load_verify_locations;
 };
 
-/* Filled by pdx_curl_load; read only after it returned 0. */
+/* Filled by pdx_curl_load; read only after it returned NULL (loaded). */
 extern struct pdx_curl_library pdx_curl __attribute__((visibility("hidden")));
