@@ -10,7 +10,9 @@ meet real families with no network. PokeAPI's data (BSD-3-Clause).
 DUMP is PokeAPI's static dump unpacked (the directory holding api/v2/), as for
 tools/gen-name-table.py. Each chain is {"id", "chain": LINK}; a LINK is
 [species, species_id, [DETAIL…], [LINK…]]; a DETAIL is the entry's keys that are set, resources
-by name, and "version_group" by id.
+by name, "version_group" by id, "base_form" and "evolved_form" (the Pokémon a way starts from and
+gives: Galarian Slowpoke's Galarica Cuff gives Galarian Slowbro) as [name, id], and "is_default"
+only where it is false (a way of older games).
 """
 import glob
 import json
@@ -21,9 +23,15 @@ import sys
 def detail(e):
     out = {}
     for k, v in e.items():
-        if k in ("base_form", "evolved_form", "is_default") or v is None or v is False or v == "":
+        if k == "is_default":
+            if v is False:
+                out[k] = False
             continue
-        if k == "version_group":
+        if v is None or v is False or v == "":
+            continue
+        if k in ("base_form", "evolved_form"):
+            out[k] = [v["name"], int(v["url"].rstrip("/").split("/")[-1])]
+        elif k == "version_group":
             out[k] = int(v["url"].rstrip("/").split("/")[-1])
         elif isinstance(v, dict):
             out[k] = v["name"]

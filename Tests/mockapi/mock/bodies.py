@@ -3,7 +3,7 @@
 scheme and host absolute URLs name; what settings change (total, sprite_base, evil_sprite,
 no_sprite) comes in as arguments."""
 from .data import ABILITY_NAMES, FORM_NAMES, FORMS, LANGUAGES, SPECIES_TEXT, STAT_NAMES, TYPES, TYPE_NAMES
-from .dex import CHAINS, EVERY_GENERA, NO_SPRITE, SPECIES_CHAIN, TABLE_NAMES, entries, lookup
+from .dex import CHAINS, EVERY_GENERA, NO_SPRITE, SPECIES_CHAIN, TABLE_NAMES, TERMS, entries, lookup
 from .hostile import hostile_text
 
 
@@ -66,6 +66,8 @@ def chain_body(base, cid):
             for k, v in d.items():
                 if k == "version_group":
                     e[k] = {"name": f"version-group-{v}", "url": f"{base}/api/v2/version-group/{v}/"}
+                elif k in ("base_form", "evolved_form"):
+                    e[k] = {"name": v[0], "url": f"{base}/api/v2/pokemon/{v[1]}/"}
                 elif k in RESOURCE_KINDS:
                     e[k] = {"name": v, "url": f"{base}/api/v2/{RESOURCE_KINDS[k]}/{v}/"}
                 else:
@@ -144,7 +146,8 @@ def plain_filter_body(base, kind, key, total):
 
 
 def names_body(base, resource, key, total, hostile=False):
-    """/ability, /stat, /pokemon-form and /language (see the docstring), `key` a name or an id;
+    """/ability, /stat, /pokemon-form and /language (see the docstring), and /item, /move,
+    /evolution-trigger and /version (their id, name and names: what families name), `key` a name or an id;
     None for an unknown one (a 404). Hostile: every names and form_names entry, hostile."""
     if resource == "language" and not key:
         return {"count": len(LANGUAGES), "results": [{"name": n, "url": f"{base}/api/v2/language/{v[0]}/"}
@@ -158,6 +161,12 @@ def names_body(base, resource, key, total, hostile=False):
         body = {"id": ident, "name": name, "form_name": form_name, "is_default": is_default,
                 "names": localized(base, names), "form_names": localized(base, form_names),
                 "pokemon": {"name": name, "url": f"{base}/api/v2/pokemon/{ident}/"}}
+    elif resource in TERMS:
+        table = TERMS[resource]
+        name = next((n for n, v in table.items() if key in (n, str(v[0]))), None)
+        if name is None:
+            return None
+        body = {"id": table[name][0], "name": name, "names": localized(base, table[name][1])}
     else:
         table = {"ability": ABILITY_NAMES, "stat": STAT_NAMES, "language": LANGUAGES}[resource]
         name = next((n for n, v in table.items() if key in (n, str(v[0]))), None)

@@ -43,6 +43,9 @@ def path_id(path, total):
 # Every family, from PokeAPI's data (tools/gen-mock-chains.py): chain id → its first link.
 with open(os.path.join(FILES, "evolution-chains.json"), encoding="utf-8") as _f:
     CHAINS = {c["id"]: c["chain"] for c in json.load(_f)}
+# The names of what families name (tools/gen-mock-terms.py): kind → name → [id, {language: text}].
+with open(os.path.join(FILES, "evolution-terms.json"), encoding="utf-8") as _f:
+    TERMS = json.load(_f)
 with open(os.path.join(FILES, "cry.ogg"), "rb") as _f:
     CRY = _f.read()
 SPECIES_CHAIN = {}
