@@ -13,27 +13,104 @@ public struct EvolutionChainRecord: Sendable, Codable, Equatable {
     }
 }
 
-/// One member of a family.
+/// One member of a family: a species, with every way it evolves from the one before.
 public struct EvolutionStep: Sendable, Codable, Equatable {
     /// The species' id and identifier ("charmeleon").
     public var speciesID: UInt32
     public var name: String
     /// The species it evolves from; 0 for the family's first.
     public var from: UInt32
-    /// How it evolves from `from` in the newest games that say (Urshifu: either of two
-    /// towers); empty for the family's first.
-    public var conditions: [EvolutionCondition]
+    /// Every way PokeAPI lists for it (each form's, each region's, each game's, at most
+    /// ``EvolutionWay/maxPerStep``), in its order; empty for the family's first. Which of them a
+    /// card shows depends on the Pokémon the card is about (`FormFamily`, in the core).
+    public var ways: [EvolutionWay]
+    /// Read from a record an older version wrote (newest games' conditions only, no forms):
+    /// used until the family is fetched again. Never written.
+    public var isFromOlderRecord = false
 
-    public init(speciesID: UInt32, name: String, from: UInt32, conditions: [EvolutionCondition]) {
+    public init(speciesID: UInt32, name: String, from: UInt32, ways: [EvolutionWay]) {
         self.speciesID = speciesID
         self.name = name
         self.from = from
-        self.conditions = conditions
+        self.ways = ways
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case speciesID, name, from, ways, conditions
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        speciesID = try c.decode(UInt32.self, forKey: .speciesID)
+        name = try c.decode(String.self, forKey: .name)
+        from = try c.decode(UInt32.self, forKey: .from)
+        if let ways = try c.decodeIfPresent([EvolutionWay].self, forKey: .ways) {
+            self.ways = ways
+        } else {
+            // An older record: the newest games' conditions of every form alike.
+            ways = try c.decode([EvolutionCondition].self, forKey: .conditions).map { EvolutionWay(condition: $0) }
+            isFromOlderRecord = true
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(speciesID, forKey: .speciesID)
+        try c.encode(name, forKey: .name)
+        try c.encode(from, forKey: .from)
+        try c.encode(ways, forKey: .ways)
     }
 }
 
-/// How one member evolves, as the current games have it: PokeAPI's trigger and the
-/// conditions set on it (identifiers as the API writes them: "fire-stone", "day").
+/// A Pokémon named by PokeAPI's id and identifier (a species' default, or a form: 10164,
+/// "slowpoke-galar").
+public struct PokemonRef: Sendable, Codable, Hashable {
+    public var id: UInt32
+    public var name: String
+
+    public init(id: UInt32, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// One way a member evolves, as PokeAPI lists it: the condition, and which Pokémon, where and
+/// since which games it holds for.
+public struct EvolutionWay: Sendable, Codable, Equatable {
+    /// The most ways a step keeps (Magnezone has 7: a place in each of six games, and a stone).
+    public static let maxPerStep = 12
+
+    public var condition: EvolutionCondition
+    /// The form that evolves this way, where PokeAPI names one ("slowpoke-galar"; "pikachu").
+    public var baseForm: PokemonRef?
+    /// The form it becomes, where PokeAPI names one ("slowbro-galar"; "raichu-alola").
+    public var evolvedForm: PokemonRef?
+    /// The region it holds in, where only there ("alola": Pikachu into Alolan Raichu).
+    public var region: String?
+    /// False for a way of older games that the newest no longer take (Magnezone's magnetic
+    /// field, where a Thunder Stone now serves).
+    public var isDefault: Bool
+    /// PokeAPI's version group that first had it (its id; 0 where not said).
+    public var versionGroup: UInt32
+
+    public init(condition: EvolutionCondition, baseForm: PokemonRef? = nil, evolvedForm: PokemonRef? = nil, region: String? = nil,
+                isDefault: Bool = true, versionGroup: UInt32 = 0) {
+        self.condition = condition
+        self.baseForm = baseForm
+        self.evolvedForm = evolvedForm
+        self.region = region
+        self.isDefault = isDefault
+        self.versionGroup = versionGroup
+    }
+
+    /// Every identifier in it, for the check of a record read back from the disk.
+    public var identifiers: [String] {
+        condition.identifiers + [baseForm?.name, evolvedForm?.name, region].compactMap { $0 }
+    }
+}
+
+/// A condition a member evolves on: PokeAPI's trigger and the conditions set on it
+/// (identifiers as the API writes them: "fire-stone", "day").
 public struct EvolutionCondition: Sendable, Codable, Equatable {
     /// `level-up`, `use-item`, `trade`, `shed`, `spin`, … (any other the API adds is "special").
     public var trigger: String
@@ -137,9 +214,19 @@ public struct TypeMatchup: Sendable, Equatable {
 }
 
 extension PokemonDetail {
-    /// Where this Pokémon is in its own family: its species, or the species of its form
-    /// ("raichu-alola" is Raichu's); nil where the family does not hold it.
+    /// Where this Pokémon is in its own family: itself (a species, or a form with a line of its
+    /// own: "raichu-alola"), else the member its name shares the most leading words with (Mega
+    /// Charizard X is Charizard's, Zen Galarian Darmanitan Galarian Darmanitan's); nil where the
+    /// family holds neither.
     public var ownFamilyIndex: Int? {
-        evolution.firstIndex { $0.id == id } ?? (PokemonID.isDefaultForm(id) ? nil : evolution.firstIndex { name.hasPrefix($0.name + "-") })
+        if let own = evolution.firstIndex(where: { $0.id == id }) { return own }
+        guard !PokemonID.isDefaultForm(id) else { return nil }
+        let words = name.split(separator: "-")
+        var best: (index: Int, shared: Int)?
+        for (i, m) in evolution.enumerated() {
+            let shared = zip(words, m.name.split(separator: "-")).prefix { $0 == $1 }.count
+            if shared > 0, shared > (best?.shared ?? 0) { best = (i, shared) }
+        }
+        return best?.index
     }
 }

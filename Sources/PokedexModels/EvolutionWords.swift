@@ -1,23 +1,103 @@
-/// A family member's evolution condition in words, in the reader's language: "Level 16",
-/// "Use a Fire Stone", "Trade holding Metal Coat", "High friendship, daytime".
+/// A family member's evolution in words, in the reader's language: "Level 16", "Use a Fire
+/// Stone", "Trade holding King’s Rock", "High friendship, daytime", "Level 37, or use a Galarica
+/// Cuff", "Use a Thunder Stone, in Alola", "Level 53, in Sun, Ultra Sun, Sword or Scarlet".
 ///
-/// The names inside (items, moves, places, species, types) come from `names`, so the caller
-/// decides how it knows them; each of PokeAPI's triggers has its words, and one it adds later
-/// reads "Special condition".
+/// The names inside (items, moves, species, forms, types, games) come from `names`, so the
+/// caller decides how it knows them (the games' own words, from PokeAPI); each of PokeAPI's
+/// triggers has words here, one it adds later reads as PokeAPI names it (`.trigger`), else
+/// "Special condition". Places are told by what they are ("in a special magnetic field"), not
+/// by name: PokeAPI's place names are not read.
 public enum EvolutionWords {
     /// What a name inside a condition is.
     public enum Named: Sendable {
         case item, move, location, species, type
+        /// A Pokémon by its identifier: a form a way starts from ("rockruff-own-tempo").
+        case pokemon
+        /// A game (`version`): "sun".
+        case version
+        /// An evolution trigger this file has no words for: "" where none is known.
+        case trigger
     }
 
-    /// A member's conditions, each in words, joined by "or" (Urshifu: either tower).
+    /// The triggers told in words of their own; another is told as PokeAPI names it.
+    public static let triggers: Set<String> = [
+        "level-up", "use-item", "trade", "shed", "spin", "tower-of-darkness", "tower-of-waters", "three-critical-hits",
+        "three-defeated-bisharp", "gimmighoul-coins", "take-damage", "recoil-damage", "use-move", "agile-style-move",
+        "strong-style-move", "other",
+    ]
+
+    /// The names of a condition: `(kind, identifier) → the name as the reader's games write it`.
+    public typealias Names = (Named, String) -> String
+
+    /// Names made from identifiers, where nothing better is known ("Fire Stone"); no name for a
+    /// trigger.
+    public static func identifierName(_ kind: Named, _ identifier: String) -> String {
+        kind == .trigger ? "" : PokemonNames.title(identifier)
+    }
+
+    /// A member of a card's family in words: its ways, joined by ", or ", then what the games
+    /// decide beyond them. `parent`: the name of the member it evolves from (Shedinja appears
+    /// when Nincada evolves).
+    public static func describe(_ step: FamilyStep, parent: String, _ w: Words, names: Names = identifierName) -> String {
+        // "Use a Leaf Stone, or near a Moss Rock": each way after the first goes on the sentence.
+        // Its words of its own, in lower case where the language writes so; the words of a phrase
+        // (a German noun, "Level 37, oder Tausch…") as they are.
+        // TRANSLATORS: "ways:keep-case" where a phrase that goes on after ", or " keeps its capital
+        // (German: "Blattstein verwenden, oder Level 20"); anything else writes it in lower case.
+        let lowerCase = w.tr("ways:lower-case-after-or") != "ways:keep-case"
+        var ways = step.ways.enumerated().map { i, way -> String in
+            var parts = [describe(way.condition, w, names: names, parent: parent, leading: i == 0, lowerCase: lowerCase)]
+            if let form = way.fromForm { parts.append(w.trf("from %s", names(.pokemon, form.name))) }
+            if let region = way.region { parts.append(regionWords(region, w)) }
+            return parts.joined(separator: w.tr(", "))
+        }
+        var facts: [String] = []
+        for fact in step.facts {
+            switch fact {
+            case .games(let versions): facts.append(w.trf("in %s", list(versions.map { names(.version, $0) }, w)))
+            case .formByNature: facts.append(w.tr("its nature decides the form"))
+            case .formByCloak: facts.append(w.tr("its cloak decides the form"))
+            }
+        }
+        if ways.isEmpty, !facts.isEmpty { ways = [capitalized(facts.removeFirst())] }
+        return ([ways.joined(separator: w.tr(", or "))] + facts).filter { !$0.isEmpty }.joined(separator: w.tr(", "))
+    }
+
+    /// The first letter in lower case where the word is not all capitals ("Use" → "use", "HP" stays).
+    static func uncapitalized(_ s: String) -> String {
+        guard let first = s.first, first.isUppercase, !(s.dropFirst().first?.isUppercase ?? false) else { return s }
+        return first.lowercased() + s.dropFirst()
+    }
+
+    /// Conditions each in words, joined by "or" (Urshifu: either tower).
     public static func describe(_ conditions: [EvolutionCondition], _ w: Words,
-                                names: (Named, String) -> String = { PokemonNames.title($1) }) -> String {
+                                names: Names = identifierName) -> String {
         conditions.map { describe($0, w, names: names) }.joined(separator: w.tr(" or "))
     }
 
-    public static func describe(_ c: EvolutionCondition, _ w: Words,
-                                names: (Named, String) -> String = { PokemonNames.title($1) }) -> String {
+    /// "in Alola", "in Galar", "in Hisui", "in Paldea"; another region as PokeAPI names it.
+    static func regionWords(_ region: String, _ w: Words) -> String {
+        switch region {
+        case "alola": return w.tr("in Alola")
+        case "galar": return w.tr("in Galar")
+        case "hisui": return w.tr("in Hisui")
+        case "paldea": return w.tr("in Paldea")
+        case "kalos": return w.tr("in Kalos")
+        default: return w.trf("in %s", PokemonNames.title(region))
+        }
+    }
+
+    /// "A", "A or B", "A, B or C", in the reader's language.
+    public static func list(_ items: [String], _ w: Words) -> String {
+        guard let last = items.last else { return "" }
+        guard items.count > 1 else { return last }
+        return w.trf("%s or %s", items.dropLast().joined(separator: w.tr(", ")), last)
+    }
+
+    /// `leading`: the text starts with it (a head of conditions alone starts in capitals); one
+    /// that goes on a sentence does not, nor, where `lowerCase`, a phrase's ("or use a…").
+    public static func describe(_ c: EvolutionCondition, _ w: Words, names: Names = identifierName, parent: String? = nil,
+                                leading: Bool = true, lowerCase: Bool = true) -> String {
         var head: String
         var parts: [String] = []
         var heldShown = false
@@ -40,7 +120,12 @@ public enum EvolutionWords {
                 head = w.tr("Trade")
             }
         case "shed":
-            head = w.tr("Appears on evolving, with an empty party slot and a spare Poké Ball")
+            // The level is its sibling's (Ninjask's), which FormFamily sets.
+            if let parent, let level = c.minLevel {
+                head = w.trf("Appears when %s evolves at level %s, with an empty party slot and a spare Poké Ball", parent, String(level))
+            } else {
+                head = w.tr("Appears on evolving, with an empty party slot and a spare Poké Ball")
+            }
         case "spin":
             head = w.tr("Spin around holding a Sweet")
         case "tower-of-darkness":
@@ -64,23 +149,28 @@ public enum EvolutionWords {
                 : c.trigger == "strong-style-move" ? w.trf("%s in strong style", move) : move
             head = c.minMoveCount.map { w.trf("Use %s %s times", style, String($0)) } ?? w.trf("Use %s", style)
         default:
-            head = c.minLevel.map { w.trf("Level %s", String($0)) } ?? w.tr("Special condition")
-            if c.minLevel != nil { parts.append(w.tr("special condition")) }
+            // A trigger of PokeAPI's newer than these words: as PokeAPI names it, else "Special
+            // condition" (as its own "other" is told).
+            let named = c.trigger == "other" ? "" : names(.trigger, c.trigger)
+            head = c.minLevel.map { w.trf("Level %s", String($0)) } ?? (named.isEmpty ? w.tr("Special condition") : named)
+            if c.minLevel != nil { parts.append(named.isEmpty ? w.tr("special condition") : named) }
         }
-        if c.trigger == "level-up" || c.trigger == "use-item" || c.trigger == "trade" || c.trigger == "other" {
-            parts += conditions(c, w, names, heldShown: heldShown)
-        }
-        // A level-up on conditions alone reads by them: "High friendship, daytime".
+        // What else it takes, whatever the trigger (Basculegion's form by gender).
+        parts += conditions(c, w, names, heldShown: heldShown)
+        // A level-up on conditions alone reads by them: "High friendship, daytime", "In a
+        // special magnetic field".
         if c.trigger == "level-up", c.minLevel == nil, let first = parts.first {
-            head = capitalized(first)
+            head = leading ? capitalized(first) : first
             parts.removeFirst()
+        } else if !leading, lowerCase {
+            head = uncapitalized(head)
         }
         if c.byChance { parts.append(w.tr("by chance (personality)")) }
         return ([head] + parts).joined(separator: w.tr(", "))
     }
 
     /// The conditions beside the trigger, in the order they read.
-    static func conditions(_ c: EvolutionCondition, _ w: Words, _ names: (Named, String) -> String, heldShown: Bool) -> [String] {
+    static func conditions(_ c: EvolutionCondition, _ w: Words, _ names: Names, heldShown: Bool) -> [String] {
         var out: [String] = []
         if c.minHappiness != nil { out.append(w.tr("high friendship")) }
         if c.minAffection != nil { out.append(w.tr("high affection")) }
@@ -95,7 +185,9 @@ public enum EvolutionWords {
         if let held = c.heldItem, !heldShown { out.append(w.trf("holding %s", names(.item, held))) }
         if let move = c.knownMove { out.append(w.trf("knowing %s", names(.move, move))) }
         if let type = c.knownMoveType { out.append(w.trf("knowing a %s move", names(.type, type))) }
-        if let place = c.location { out.append(w.trf("at %s", names(.location, place))) } else if c.nearSpecialRock {
+        if let place = c.location {
+            out.append(placeWords(EvolutionPlace(location: place, nearRock: c.nearSpecialRock), w))
+        } else if c.nearSpecialRock {
             out.append(w.tr("near a special rock"))
         }
         switch c.gender {
@@ -120,6 +212,18 @@ public enum EvolutionWords {
                 ?? w.trf("after using %s", names(.move, move)))
         }
         return out
+    }
+
+    /// A place by what it is: what the ways of older games are told by.
+    static func placeWords(_ place: EvolutionPlace, _ w: Words) -> String {
+        switch place {
+        case .magneticField: return w.tr("in a special magnetic field")
+        case .mossRock: return w.tr("near a Moss Rock")
+        case .iceRock: return w.tr("near an Ice Rock")
+        case .snowyMountain: return w.tr("on a snowy mountain")
+        case .specialRock: return w.tr("near a special rock")
+        case .special: return w.tr("at a special place")
+        }
     }
 
     /// The first letter in capitals, for a condition that starts the line ("High friendship").

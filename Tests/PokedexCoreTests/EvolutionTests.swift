@@ -6,7 +6,8 @@ import XCTest
 
 /// Every family of PokeAPI's data (the mock's `evolution-chains.json`), read as the API sends it
 /// and put in words: every trigger kind, Eevee's eight branches, Wurmple's chance, Tyrogue's
-/// stats, the newest games' conditions.
+/// stats, each form's own line, older games' ways after the current one, the games' own words
+/// (`GamesFamilyTests` holds every Pokémon to the games' facts).
 final class EvolutionTests: XCTestCase {
     static var bodies: [UInt32: [UInt8]] { MockData.chainBodies }
 
@@ -15,8 +16,12 @@ final class EvolutionTests: XCTestCase {
         return try APIDecoding.evolutionChain(body)
     }
 
-    func words(_ id: UInt32) throws -> [String: String] {
-        let members = Evolutions.members(try chain(id), language: "en", words: .english, species: nil)
+    /// The family of chain `id` on the card of `subject` (its first species' by default), each
+    /// member's words by its identifier.
+    func words(_ id: UInt32, subject: (UInt32, String, species: UInt32)? = nil, language: String = "en") throws -> [String: String] {
+        _ = try chain(id)
+        let members = MockData.family(id, subject: subject.map { PokemonRef(id: $0.0, name: $0.1) }, speciesID: subject?.species,
+                                      language: language, words: MockData.words(language))
         return Dictionary(uniqueKeysWithValues: members.map { ($0.name, $0.trigger) })
     }
 
@@ -33,8 +38,8 @@ final class EvolutionTests: XCTestCase {
                 if m.from != 0 { XCTAssertTrue(seen.contains(m.from), "chain \(id): \(m.name) after the one it evolves from") }
                 seen.insert(m.speciesID)
                 // Every member but the first has its conditions, but Manaphy, for which PokeAPI lists none.
-                XCTAssertEqual(m.conditions.isEmpty, m.from == 0 || m.name == "manaphy", "chain \(id): \(m.name) has conditions unless first")
-                for cond in m.conditions {
+                XCTAssertEqual(m.ways.isEmpty, m.from == 0 || m.name == "manaphy", "chain \(id): \(m.name) has conditions unless first")
+                for cond in m.ways.map(\.condition) {
                     triggers.insert(cond.trigger)
                     let text = EvolutionWords.describe(cond, .english)
                     XCTAssertFalse(text.isEmpty)
@@ -72,8 +77,9 @@ final class EvolutionTests: XCTestCase {
         XCTAssertEqual(try words(67), [
             "eevee": "", "vaporeon": "Use a Water Stone", "jolteon": "Use a Thunder Stone", "flareon": "Use a Fire Stone",
             "espeon": "High friendship, daytime", "umbreon": "High friendship, at night",
-            // The newest games' way, not the mossy rock of older ones.
-            "leafeon": "Use a Leaf Stone", "glaceon": "Use an Ice Stone", "sylveon": "High friendship, knowing a Fairy move",
+            // The current games' way first, then the mossy rock of older ones.
+            "leafeon": "Use a Leaf Stone, or near a Moss Rock", "glaceon": "Use an Ice Stone, or near an Ice Rock",
+            "sylveon": "High friendship, knowing a Fairy move, or high affection, knowing a Fairy move",
         ])
         XCTAssertEqual(try chain(67).members.filter { $0.from == 133 }.count, 8)
         XCTAssertEqual(try words(47), ["tyrogue": "", "hitmonlee": "Level 20, Attack > Defense",
@@ -81,36 +87,83 @@ final class EvolutionTests: XCTestCase {
         XCTAssertEqual(try words(135), ["wurmple": "", "silcoon": "Level 7, by chance (personality)",
                                         "cascoon": "Level 7, by chance (personality)", "beautifly": "Level 10", "dustox": "Level 10"])
         XCTAssertEqual(try words(40)["gengar"], "Trade")
-        // Alolan Raichu's own way ("in Alola") is not Raichu's.
-        XCTAssertEqual(try words(10), ["pichu": "", "pikachu": "High friendship", "raichu": "Use a Thunder Stone"])
+        // Pikachu's card names the Alolan branch as such.
+        XCTAssertEqual(try words(10), ["pichu": "", "pikachu": "High friendship", "raichu": "Use a Thunder Stone",
+                                       "raichu-alola": "Use a Thunder Stone, in Alola"])
+    }
+
+    /// Each form its own line; the species' line on the species' card.
+    func testEachFormItsOwnFamily() throws {
+        XCTAssertEqual(try words(33), ["slowpoke": "", "slowbro": "Level 37", "slowking": "Trade holding King’s Rock"])
+        XCTAssertEqual(try words(33, subject: (10164, "slowpoke-galar", 79)),
+                       ["slowpoke-galar": "", "slowbro-galar": "Use a Galarica Cuff", "slowking-galar": "Use a Galarica Wreath"])
+        XCTAssertEqual(try words(22), ["meowth": "", "persian": "Level 28"])
+        XCTAssertEqual(try words(22, subject: (10107, "meowth-alola", 52)), ["meowth-alola": "", "persian-alola": "High friendship"])
+        XCTAssertEqual(try words(22, subject: (10161, "meowth-galar", 52)), ["meowth-galar": "", "perrserker": "Level 28"])
+        // Perrserker's own card: Galarian Meowth's line.
+        XCTAssertEqual(try words(22, subject: (863, "perrserker", 863)), ["meowth-galar": "", "perrserker": "Level 28"])
+        XCTAssertEqual(try words(11), ["sandshrew": "", "sandslash": "Level 22"])
+        XCTAssertEqual(try words(15)["ninetales"], "Use a Fire Stone")
+        XCTAssertEqual(try words(44)["electrode"], "Level 30")
+        XCTAssertEqual(try words(287, subject: (10179, "yamask-galar", 562)),
+                       ["yamask-galar": "", "runerigus": "Take 49 damage, then pass under a stone arch"])
+        XCTAssertEqual(try words(287), ["yamask": "", "cofagrigus": "Level 34"])
+        XCTAssertEqual(try words(109, subject: (10235, "sneasel-hisui", 215)),
+                       ["sneasel-hisui": "", "sneasler": "Daytime, holding Razor Claw"])
+        // Corsola of Johto has no family; its Galarian form has Cursola.
+        XCTAssertEqual(try words(113), ["corsola": ""])
+        // A form with no way of its own (Zen Galarian Darmanitan) has its region's line.
+        XCTAssertEqual(try words(282, subject: (10178, "darmanitan-galar-zen", 555)),
+                       ["darumaka-galar": "", "darmanitan-galar-standard": "Use an Ice Stone"])
+        // A species' regional condition, after its own: Cyndaquil in Hisui.
+        XCTAssertEqual(try words(80)["quilava"], "Level 14, or level 17, in Hisui")
+    }
+
+    /// What the games decide that PokeAPI does not say, said: the game, the nature, the ability
+    /// form, gender's forms, chance, and Shedinja's level.
+    func testWhatTheGamesDecideIsSaid() throws {
+        XCTAssertEqual(try words(413)["solgaleo"], "Level 53, in Sun, Ultra Sun, Sword or Scarlet")
+        XCTAssertEqual(try words(413)["lunala"], "Level 53, in Moon, Ultra Moon, Shield or Violet")
+        XCTAssertEqual(try words(446), ["toxel": "", "toxtricity": "Level 30, its nature decides the form",
+                                        "toxtricity-low-key": "Level 30, its nature decides the form"])
+        XCTAssertEqual(try words(383), ["rockruff": "", "lycanroc": "Level 25, daytime", "lycanroc-midnight": "Level 25, at night",
+                                        "lycanroc-dusk": "Level 25, at dusk, from Own Tempo Rockruff"])
+        XCTAssertEqual(try words(348)["meowstic-female"], "Level 25, female")
+        XCTAssertEqual(try words(280)["basculegion-female"], "Lose 294 HP to recoil, female, from White-Striped Basculin")
+        XCTAssertEqual(try words(144)["shedinja"],
+                       "Appears when Nincada evolves at level 20, with an empty party slot and a spare Poké Ball")
+        XCTAssertEqual(try words(178)["milotic"], "Trade holding Prism Scale, or high beauty")
+        XCTAssertEqual(try words(34)["magnezone"], "Use a Thunder Stone, or in a special magnetic field")
+        // Small Pumpkaboo becomes Small Gourgeist: the species' own way, once.
+        XCTAssertEqual(try words(365), ["pumpkaboo": "", "gourgeist": "Trade"])
     }
 
     func testEveryKindOfConditionHasItsWords() throws {
         let all = try Self.bodies.keys.sorted().flatMap { id in
-            Evolutions.members(try chain(id), language: "en", words: .english, species: nil).map { ($0.name, $0.trigger) }
+            _ = try chain(id)
+            return MockData.family(id, language: "en", words: .english).map { ($0.name, $0.trigger) }
         }
         let by = Dictionary(all, uniquingKeysWith: { a, _ in a })
         XCTAssertEqual(by["steelix"], "Trade holding Metal Coat")
+        // The games' "Up-Grade", where PokeAPI's English says "Upgrade".
+        XCTAssertEqual(by["porygon2"], "Trade holding Up-Grade")
         XCTAssertEqual(by["escavalier"], "Trade for Shelmet")
         XCTAssertEqual(by["mantine"], "With Remoraid in the party")
         XCTAssertEqual(by["pangoro"], "Level 32, with a Dark-type Pokémon in the party")
         XCTAssertEqual(by["goodra"], "Level 50, in the rain")
         XCTAssertEqual(by["malamar"], "Level 30, console held upside down")
-        XCTAssertEqual(by["shedinja"], "Appears on evolving, with an empty party slot and a spare Poké Ball")
-        // The newest games' way: a scroll, not the towers of The Isle of Armor.
-        XCTAssertEqual(by["urshifu"], "Use a Scroll of Darkness or Use a Scroll of Waters")
+        // The current games' way first: a scroll, then the towers of The Isle of Armor.
+        XCTAssertEqual(by["urshifu"], "Use a Scroll of Darkness, or train in the Tower of Darkness")
         XCTAssertEqual(by["annihilape"], "Use Rage Fist 20 times")
-        XCTAssertEqual(by["sirfetchd"], "Land three critical hits in one battle")
-        XCTAssertEqual(by["runerigus"], "Take 49 damage, then pass under a stone arch")
-        XCTAssertEqual(by["basculegion"], "Lose 294 HP to recoil")
-        XCTAssertEqual(by["alcremie"], "Spin around holding a Sweet")
         XCTAssertEqual(by["kingambit"], "Defeat three Bisharp that lead a pack")
         XCTAssertEqual(by["gholdengo"], "Collect 999 Gimmighoul Coins")
         XCTAssertEqual(by["pawmot"], "After 1000 steps with Let's Go")
         XCTAssertEqual(by["palafin"], "Level 38, in a Union Circle")
-        XCTAssertEqual(by["maushold"], "Level 25, special condition")
+        XCTAssertEqual(by["maushold-family-of-three"], "Level 25, special condition, by chance (personality)")
         XCTAssertEqual(by["froslass"], "Use a Dawn Stone, female")
+        XCTAssertEqual(by["alcremie"], "Spin around holding a Sweet")
         XCTAssertEqual(by["wyrdeer"].map { $0.hasPrefix("Use Psyshield Bash") }, true, by["wyrdeer"] ?? "none")
+        XCTAssertEqual(by["ursaluna"], "Use a Peat Block, under a full moon")
     }
 
     func testNamesInTheCallersLanguage() throws {
@@ -121,7 +174,12 @@ final class EvolutionTests: XCTestCase {
         XCTAssertEqual(japanese.map(\.displayName), ["ヒトカゲ", "リザード", "リザードン"])
         // A type inside a condition in the language: Sylveon's Fairy move.
         let sylveon = Evolutions.members(try chain(67), language: "de", words: .english, species: nil).first { $0.name == "sylveon" }
-        XCTAssertEqual(sylveon?.trigger, "High friendship, knowing a Fee move")
+        XCTAssertEqual(sylveon?.trigger, "High friendship, knowing a Fee move, or high affection, knowing a Fee move")
+        // Items and moves as the games write them in the language, not made from identifiers.
+        XCTAssertEqual(try words(10, language: "de")["raichu"], "Donnerstein verwenden")
+        XCTAssertEqual(try words(33, language: "ja")["slowking"], "おうじゃのしるしを持たせて通信交換")
+        XCTAssertEqual(try words(10, language: "ja")["raichu"], "かみなりのいしを使う")
+        XCTAssertEqual(try words(442, language: "de")["hydrapple"].map { $0.contains("Drachenschrei") }, true)
     }
 
     func testAHostileChainIsCappedAndChecked() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PokedexLocks
 @testable import PokedexCore
 import PokedexModels
 
@@ -20,6 +21,19 @@ public enum MockData {
         return out
     }()
 
+    /// The names of what families name (items, moves, triggers, games), as the mock serves them
+    /// (`Tests/mockapi/evolution-terms.json`): kind → identifier → language → name.
+    public static let terms: [String: [String: [String: String]]] = {
+        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent("Tests/mockapi/evolution-terms.json").path),
+              let kinds = try? JSONSerialization.jsonObject(with: data) as? [String: [String: [Any]]] else { return [:] }
+        return kinds.mapValues { entries in entries.compactMapValues { $0.count == 2 ? $0[1] as? [String: String] : nil } }
+    }()
+
+    /// A term's name in `language` as the service picks it (the language, its relative, else English).
+    public static func termName(_ kind: String, _ identifier: String, language: String) -> String? {
+        terms[kind]?[identifier].flatMap { LocalizedText.pick($0, language) }
+    }
+
     /// The compact link `[species, id, [detail…], [link…]]` as PokeAPI writes it.
     static func expand(_ link: [Any]) -> [String: Any] {
         let resourceKinds = ["held_item": "item", "item": "item", "known_move": "move", "used_move": "move", "known_move_type": "type",
@@ -28,10 +42,13 @@ public enum MockData {
         let details = (link[2] as? [[String: Any]] ?? []).map { d -> [String: Any] in
             var e: [String: Any] = ["gender": NSNull(), "held_item": NSNull(), "item": NSNull(), "min_level": NSNull(),
                                     "needs_overworld_rain": false, "time_of_day": "", "turn_upside_down": false,
-                                    "relative_physical_stats": NSNull(), "version_group": NSNull(), "is_default": true]
+                                    "relative_physical_stats": NSNull(), "version_group": NSNull(), "is_default": true,
+                                    "base_form": NSNull(), "evolved_form": NSNull()]
             for (k, v) in d {
                 if k == "version_group" {
                     e[k] = ["name": "vg", "url": "https://pokeapi.co/api/v2/version-group/\(v)/"]
+                } else if k == "base_form" || k == "evolved_form", let form = v as? [Any], form.count == 2 {
+                    e[k] = ["name": form[0], "url": "https://pokeapi.co/api/v2/pokemon/\(form[1])/"]
                 } else if let kind = resourceKinds[k], let name = v as? String {
                     e[k] = ["name": name, "url": "https://pokeapi.co/api/v2/\(kind)/\(name)/"]
                 } else {
@@ -45,10 +62,14 @@ public enum MockData {
                 "evolves_to": (link[3] as? [[Any]] ?? []).map(expand)]
     }
 
-    /// The family of chain `id` as a card shows it in `language`, with `words`.
-    public static func family(_ id: UInt32, language: String, words: Words) -> [EvolutionMember] {
+    /// The family of chain `id` as the card of `subject` (its first species' by default) shows
+    /// it in `language`, with `words` and the games' names of items, moves and games.
+    public static func family(_ id: UInt32, subject: PokemonRef? = nil, speciesID: UInt32? = nil, language: String,
+                              words: Words) -> [EvolutionMember] {
         guard let body = chainBodies[id], let chain = try? APIDecoding.evolutionChain(body) else { return [] }
-        return Evolutions.members(chain, language: language, words: words, species: nil)
+        let species = speciesID ?? subject.flatMap { BundledNames.entries[$0.id]?.species }
+        return Evolutions.members(chain, subject: subject, speciesID: species, language: language, words: words, species: nil,
+                                  terms: { termName($0.rawValue, $1, language: language) })
     }
 
     /// The matchups of `types`, names in `language`.
@@ -62,6 +83,16 @@ public enum MockData {
     /// The words of `po/LANG.po` (English for "en"): what `make catalogues` compiles, read here
     /// so that the tests need no build step. Only single-form messages (no plurals) are read.
     public static func words(_ language: String) -> Words {
+        if let known = readWords.withLock({ $0[language] }) { return known }
+        let words = parseWords(language)
+        readWords.withLock { $0[language] = words }
+        return words
+    }
+
+    /// Each language's words, read once.
+    private static let readWords = Mutex<[String: Words]>([:])
+
+    private static func parseWords(_ language: String) -> Words {
         guard language != "en", let text = try? String(contentsOf: root.appendingPathComponent("po/\(language).po"), encoding: .utf8) else {
             return .english
         }

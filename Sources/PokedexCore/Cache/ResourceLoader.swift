@@ -67,10 +67,10 @@ extension ResourceKind where Record == EvolutionChainRecord {
         if case .evolution(let v) = $0 { return v } else { return nil }
     }, isWellFormed: { c in
         c.members.count <= APIDecoding.maxFamilyMembers && c.members.allSatisfy { m in
-            APIName.isValid(m.name) && m.conditions.count <= APIDecoding.maxConditions
-                && m.conditions.allSatisfy { APIName.isValid($0.trigger) && $0.identifiers.allSatisfy(APIName.isValid) }
+            APIName.isValid(m.name) && m.ways.count <= EvolutionWay.maxPerStep
+                && m.ways.allSatisfy { APIName.isValid($0.condition.trigger) && $0.identifiers.allSatisfy(APIName.isValid) }
         }
-    })
+    }, isOutdated: { c in c.members.contains(where: \.isFromOlderRecord) })
 }
 
 /// Reads through the tiers: memory, then disk, then the network, and writes back down.

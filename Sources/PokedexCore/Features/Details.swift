@@ -39,6 +39,8 @@ final class Details: Sendable {
         var family: EvolutionChainRecord?
         if let chain = Self.chainID(record, species: species) {
             guard case .some(let cached) = evolutions.cachedFamily(chain) else { return nil }
+            // The names its conditions give (items, moves, games) are part of it.
+            if let cached, !terms.hasNames(of: cached) { return nil }
             family = cached
         }
         var detail = make(record, species: species, spritePath: path, animatedPath: animated)
@@ -58,7 +60,7 @@ final class Details: Sendable {
         let knownChain = Self.chainID(record, species: nil)
         async let bundledFamily = withPriority(.optional) { () async -> EvolutionChainRecord? in
             guard let knownChain else { return nil }
-            return await evolutions.family(knownChain)
+            return await familyWithItsNames(knownChain)
         }
         // The sprites and the names of things are worth a try, not a wait on a host that is down.
         async let sprite = withPriority(.optional) { await sprites.stillPathIfAny(record) }
@@ -76,12 +78,19 @@ final class Details: Sendable {
         _ = sprites.cry.pathOnDisk(record.id)
         var family = await bundledFamily
         if knownChain == nil, let chain = Self.chainID(record, species: await species) {
-            family = await withPriority(.optional) { await evolutions.family(chain) }
+            family = await withPriority(.optional) { await familyWithItsNames(chain) }
         }
         addFamilyAndMatchups(&detail, record, species: await species, family: family, language: language)
         // The parts above stand in "" for what failed; a cancelled call is not answered with that.
         if Task.isCancelled { throw .unavailable("the details of \(item.name) were cancelled before they were complete") }
         return detail
+    }
+
+    /// A family, and the names its conditions give (items, moves, games) in memory beside it.
+    private func familyWithItsNames(_ chain: UInt32) async -> EvolutionChainRecord? {
+        guard let family = await evolutions.family(chain) else { return nil }
+        await terms.keepNames(of: family)
+        return family
     }
 
     private func localize(_ d: inout PokemonDetail, _ r: PokemonRecord, species: SpeciesRecord?, _ t: LocalizedTerms, _ language: String) {
@@ -104,8 +113,12 @@ final class Details: Sendable {
     private func addFamilyAndMatchups(_ d: inout PokemonDetail, _ r: PokemonRecord, species: SpeciesRecord?,
                                       family: EvolutionChainRecord?, language: String?) {
         if let family {
-            d.evolution = Evolutions.members(family, language: language ?? self.language,
-                                             words: language.map(words) ?? .english, species: species)
+            let shown = language ?? self.language
+            // The names inside the conditions are in the answer's language: English for `Detail`.
+            let named = language ?? "en"
+            d.evolution = Evolutions.members(family, subject: PokemonRef(id: r.id, name: r.name), speciesID: Evolutions.speciesID(of: r),
+                                             language: shown, words: language.map(words) ?? .english, species: species,
+                                             form: terms.cachedForm(r), terms: { [terms] in terms.memoryName($0, $1, language: named) })
         }
         d.matchups = TypeChart.matchups(r.types, language: language ?? "en")
         // The cry where it is on disk; it is fetched only when played (`CryPath`).

@@ -2,7 +2,8 @@ import PokedexLocks
 import PokedexNetwork
 
 /// `Sync`: everything a person needs offline: every list entry, every detail (pokemon and
-/// species), every default sprite, every evolution family, and the names of every type, ability, stat and form, so a
+/// species), every default sprite, every evolution family (and the names of the items, moves and games its
+/// conditions name), and the names of every type, ability, stat and form, so a
 /// `LocalizedDetail` in any language answers offline too. What is already on disk is skipped, so an
 /// interrupted sync resumes where it stopped. Concurrent calls join the one running.
 final class Sync: Sendable {
@@ -132,7 +133,7 @@ final class Sync: Sendable {
         let (haveSpecies, haveSprite, _, haveFamily) = await (species, sprite, named, family)
         guard haveSpecies, haveSprite, haveFamily else { return false }
         if knownChain == nil, let chain = Details.chainID(record, species: records.speciesOnHand(for: record)) {
-            return await evolutions.keep(chain)
+            return await keepFamily(chain)
         }
         return true
     }
@@ -144,9 +145,14 @@ final class Sync: Sendable {
         return (try? await sprites.still.ensure(record.id, url: url)) != nil
     }
 
+    /// A family, and the names of the items, moves and games its conditions name (each fetched
+    /// once for every family that names it); a name that cannot be had does not fail the Pokémon,
+    /// as a type's does not.
     private func keepFamily(_ chainID: UInt32?) async -> Bool {
         guard let chainID else { return true }
-        return await evolutions.keep(chainID)
+        let (kept, family) = await evolutions.keep(chainID)
+        if let family { await terms.keepNames(of: family) }
+        return kept
     }
 
     /// Keeps the progress; tells the bus at most every 1% (and at the start and the end), so a

@@ -3,6 +3,9 @@ import PokedexNetwork
 /// The kinds of resource read for their names alone.
 enum NamedKind: String, CaseIterable, Sendable {
     case type, ability, stat
+    /// What a family's conditions name: an item, a move, a game; a trigger newer than the words.
+    case item, move, version
+    case evolutionTrigger = "evolution-trigger"
 }
 
 /// What a Pokémon's types, abilities and stats are called in one language, and its form.
@@ -93,8 +96,36 @@ final class Terms: Sendable {
     /// A type's, an ability's or a stat's name in `language` from memory, else made from its
     /// identifier; never waits.
     func cachedName(_ kind: NamedKind, _ name: String, language: String) -> String {
-        loader.cached(APIRoutes.namesKey(kind, name), url: routes.named(kind, name), .names)
-            .flatMap { LocalizedText.pick($0.names, language) } ?? PokemonNames.display(name)
+        memoryName(kind, name, language: language) ?? PokemonNames.display(name)
+    }
+
+    /// The names a family's words take from the API (``Evolutions/namedTerms(_:)``), fetched
+    /// where no tier has them; whether every one is now known (one the API cannot give now
+    /// is made from its identifier, as today).
+    @discardableResult
+    func keepNames(of chain: EvolutionChainRecord) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            for t in Evolutions.namedTerms(chain) { group.addTask { [self] in await names(t.kind, t.name) != nil } }
+            var all = true
+            for await known in group where !known { all = false }
+            return all
+        }
+    }
+
+    /// Whether memory has every name of ``keepNames(of:)``; never waits.
+    func hasNames(of chain: EvolutionChainRecord) -> Bool {
+        Evolutions.namedTerms(chain).allSatisfy { loader.cached(APIRoutes.namesKey($0.kind, $0.name), url: routes.named($0.kind, $0.name), .names) != nil }
+    }
+
+    /// Brings the names of ``keepNames(of:)`` into memory from the disk, without fetching any.
+    func bringFromDisk(_ chain: EvolutionChainRecord) {
+        for t in Evolutions.namedTerms(chain) { _ = loader.peek(APIRoutes.namesKey(t.kind, t.name), .names) }
+    }
+
+    /// The name of a type, ability, stat, item, move, game or trigger in `language` if memory
+    /// has it (English where the API has none in it); nil where it does not.
+    func memoryName(_ kind: NamedKind, _ name: String, language: String) -> String? {
+        loader.cached(APIRoutes.namesKey(kind, name), url: routes.named(kind, name), .names).flatMap { LocalizedText.pick($0.names, language) }
     }
 
     /// The form record of Pokémon `id` if memory has it.

@@ -1,10 +1,10 @@
-/// `evolution-chain/{id}`: a family as a tree, each member with the conditions it evolves on in
-/// every game since it could. The record keeps the newest games' conditions only.
+/// `evolution-chain/{id}`: a family as a tree, each member with every way it evolves: each
+/// form's (Galarian Slowpoke's Galarica Cuff), each region's (Pikachu into Alolan Raichu in
+/// Alola) and each game's (Magnezone's magnetic field). The record keeps them all; which a card
+/// shows is the card's Pokémon's (`FormFamily`).
 extension APIDecoding {
     /// The most members a family keeps (Eevee's has 9): each is a name a card shows.
     public static let maxFamilyMembers = 32
-    /// The most conditions a member keeps for one game (Urshifu has 2).
-    static let maxConditions = 4
 
     private static let chainKeys = JSONReader.Keys("id", "chain")
     private static let linkKeys = JSONReader.Keys("species", "evolution_details", "evolves_to")
@@ -12,20 +12,14 @@ extension APIDecoding {
         "trigger", "min_level", "item", "held_item", "known_move", "known_move_type", "used_move", "location",
         "min_happiness", "min_affection", "min_beauty", "min_move_count", "min_steps", "min_damage_taken", "time_of_day",
         "gender", "relative_physical_stats", "party_species", "party_type", "trade_species", "needs_overworld_rain",
-        "turn_upside_down", "needs_multiplayer", "near_special_rock", "region", "version_group")
-
-    /// One entry of `evolution_details`, before the newest games' are chosen.
-    struct EvolutionDetail {
-        var condition: EvolutionCondition
-        var regional = false
-        var versionGroup: UInt32 = 0
-    }
+        "turn_upside_down", "needs_multiplayer", "near_special_rock", "region", "version_group", "base_form", "evolved_form",
+        "is_default")
 
     /// One link as read: PokeAPI lists `evolves_to` before `species` (its keys in order), so the
     /// tree is read whole, then laid out parent first.
     final class Link {
         var species: NamedResource?
-        var details: [EvolutionDetail] = []
+        var ways: [EvolutionWay] = []
         var children: [Link] = []
     }
 
@@ -44,7 +38,6 @@ extension APIDecoding {
         var members: [EvolutionStep] = []
         if let root { lay(root, from: 0, into: &members, dropped) }
         if read > maxFamilyMembers { dropped("dropped members of evolution chain \(id): \(read), over the cap of \(maxFamilyMembers)") }
-        markChance(&members)
         return EvolutionChainRecord(id: id, members: members)
     }
 
@@ -60,7 +53,12 @@ extension APIDecoding {
         try r.object(linkKeys) { (k, r) throws(JSONReader.Failure) in
             switch k {
             case 0: l.species = try r.namedResource()
-            case 1: try r.array { (r) throws(JSONReader.Failure) in l.details.append(try detail(&r, dropped)) }
+            case 1:
+                try r.array { (r) throws(JSONReader.Failure) in
+                    let way = try detail(&r, dropped)
+                    // Kept once each, and as many as a step may hold.
+                    if !l.ways.contains(way), l.ways.count < EvolutionWay.maxPerStep { l.ways.append(way) }
+                }
             default:
                 try r.array { (r) throws(JSONReader.Failure) in
                     if let child = try link(&r, count: &count, dropped) { l.children.append(child) }
@@ -75,40 +73,26 @@ extension APIDecoding {
     private static func lay(_ l: Link, from: UInt32, into members: inout [EvolutionStep], _ dropped: Dropped) {
         guard let species = l.species, let sid = species.url.flatMap(trailingID), sid > 0,
               let name = checked(species.name, "a member of an evolution chain", dropped) else { return }
-        members.append(EvolutionStep(speciesID: sid, name: name, from: from, conditions: from == 0 ? [] : newest(l.details)))
+        members.append(EvolutionStep(speciesID: sid, name: name, from: from, ways: from == 0 ? [] : l.ways))
         for c in l.children { lay(c, from: sid, into: &members, dropped) }
     }
 
-    /// The conditions of the newest games that list any; a regional form's (Alolan Raichu's
-    /// "in Alola") only where there is no other.
-    static func newest(_ details: [EvolutionDetail]) -> [EvolutionCondition] {
-        let general = details.filter { !$0.regional }
-        let pool = general.isEmpty ? details : general
-        guard let latest = pool.map(\.versionGroup).max() else { return [] }
-        var out: [EvolutionCondition] = []
-        for d in pool where d.versionGroup == latest && !out.contains(d.condition) { out.append(d.condition) }
-        return Array(out.prefix(maxConditions))
-    }
-
-    /// Siblings that evolve on the very same conditions (Wurmple's two): the game decides by a hidden value.
-    static func markChance(_ members: inout [EvolutionStep]) {
-        for i in members.indices where !members[i].conditions.isEmpty {
-            let twin = members.indices.contains { j in
-                j != i && members[j].from == members[i].from && members[j].conditions.count == members[i].conditions.count
-                    && zip(members[j].conditions, members[i].conditions).allSatisfy { $0.sameAs($1) }
-            }
-            if twin { for c in members[i].conditions.indices { members[i].conditions[c].byChance = true } }
-        }
-    }
-
-    private static func detail(_ r: inout JSONReader, _ dropped: Dropped) throws(JSONReader.Failure) -> EvolutionDetail {
-        var d = EvolutionDetail(condition: EvolutionCondition(trigger: "other"))
+    private static func detail(_ r: inout JSONReader, _ dropped: Dropped) throws(JSONReader.Failure) -> EvolutionWay {
+        var d = EvolutionWay(condition: EvolutionCondition(trigger: "other"))
         var trigger: String?
         func name(_ r: inout JSONReader) throws(JSONReader.Failure) -> String? {
             guard !(try r.null()) else { return nil }
             return checked(try r.namedResource().name, "a name in an evolution condition", dropped)
         }
         func number(_ r: inout JSONReader) throws(JSONReader.Failure) -> UInt32? { try r.null() ? nil : r.uint32() }
+        // A Pokémon by its name and its URL's id; dropped where either is not PokeAPI's shape.
+        func pokemon(_ r: inout JSONReader) throws(JSONReader.Failure) -> PokemonRef? {
+            guard !(try r.null()) else { return nil }
+            let resource = try r.namedResource()
+            guard let id = resource.url.flatMap(trailingID), id > 0,
+                  let name = checked(resource.name, "a form in an evolution condition", dropped) else { return nil }
+            return PokemonRef(id: id, name: name)
+        }
         try r.object(detailKeys) { (k, r) throws(JSONReader.Failure) in
             var c = d.condition
             switch k {
@@ -140,12 +124,11 @@ extension APIDecoding {
             case 21: c.upsideDown = try r.null() ? false : r.bool()
             case 22: c.needsMultiplayer = try r.null() ? false : r.bool()
             case 23: c.nearSpecialRock = try r.null() ? false : r.bool()
-            case 24:
-                if try !r.null() {
-                    _ = try r.namedResource()
-                    d.regional = true
-                }
-            default: d.versionGroup = try r.null() ? 0 : (r.namedResource().url.flatMap(trailingID) ?? 0)
+            case 24: d.region = try name(&r)
+            case 25: d.versionGroup = try r.null() ? 0 : (r.namedResource().url.flatMap(trailingID) ?? 0)
+            case 26: d.baseForm = try pokemon(&r)
+            case 27: d.evolvedForm = try pokemon(&r)
+            default: d.isDefault = try r.null() ? true : r.bool()
             }
             d.condition = c
         }

@@ -60,6 +60,15 @@ enum BundledNames {
         return out
     }()
 
+    /// A Pokémon's id (a species' default, or a form) by its identifier ("meowstic-female"), as
+    /// a family names the forms a step gives; nil where the table has none by that name.
+    static func pokemonID(named name: String) -> UInt32? { pokemonByIdentifier[name] }
+    private static let pokemonByIdentifier: [String: UInt32] = {
+        var out: [String: UInt32] = [:]
+        for (id, e) in entries { out[e.identifier] = id }
+        return out
+    }()
+
     /// The species of `species`' evolution family, itself included, in Pokédex order; just
     /// itself where the table knows none.
     static func family(of species: UInt32) -> [UInt32] {
