@@ -69,7 +69,7 @@ final class SearchTests: XCTestCase {
             XCTAssertGreaterThan(hit?.distance ?? 0, 0, typo)
         }
         XCTAssertEqual(names("xyzzyq"), [], "no wild guesses")
-        XCTAssertEqual(index.suggestion(for: "pikachuu"), "pikachu")
+        XCTAssertEqual(index.suggestion(for: "pikachuu", language: "en"), "Pikachu", "as the games write it")
     }
 
     /// Issue 27: "pika" also finds the names that start almost like it, after those that hold it.

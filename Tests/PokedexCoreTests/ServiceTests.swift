@@ -89,7 +89,7 @@ final class ServiceTests: XCTestCase {
 
     func testUnknownNamesAndEmptyInput() async throws {
         let s = try makeService(FakePokeAPI())
-        for (query, message) in [("pikachuu", #"no Pokémon named "pikachuu"; did you mean "pikachu"?"#), ("9999", "no Pokémon with number 9999; Pokédex numbers run from 1 to 30"),
+        for (query, message) in [("pikachuu", #"no Pokémon named "pikachuu"; did you mean "Pikachu"?"#), ("9999", "no Pokémon with number 9999; Pokédex numbers run from 1 to 30"),
                                  ("../../etc/passwd", #"no Pokémon named "../../etc/passwd""#)] {
             do {
                 _ = try await s.detail(query).value()

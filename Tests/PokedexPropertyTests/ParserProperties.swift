@@ -83,7 +83,7 @@ import Testing
             #expect(q.types.allSatisfy { !$0.contains(where: \.isWhitespace) })
             if let n = PokedexNumber.parse(raw) { #expect(n == PokedexNumber.parse(String(n))) }
             _ = index.search(q, limit: 10)
-            _ = index.suggestion(for: raw)
+            _ = index.suggestion(for: raw, language: "de")
             _ = Catalog.spellings(of: raw)
         }
         pokedex_crash_note(nil)

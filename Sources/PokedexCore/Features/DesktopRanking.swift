@@ -10,10 +10,15 @@ extension DesktopSearch {
         public let relevance: Double
     }
 
-    /// One query per term, or a single number query when the terms together are a number.
-    static func queries(_ terms: [String]) -> [SearchQuery] {
+    /// One query per term, or a single number query when the terms together are a number; the
+    /// names in `language` (the desktop's) rank as the API's.
+    static func queries(_ terms: [String], language: String? = nil) -> [SearchQuery] {
         if let n = PokedexNumber.parse(terms.joined(separator: " ")) { return [SearchQuery(parsing: String(n))] }
-        return terms.prefix(8).map { SearchQuery(parsing: $0) }
+        return terms.prefix(8).map { term in
+            var q = SearchQuery(parsing: term)
+            q.language = language
+            return q
+        }
     }
 
     /// The first term's hits that every other term also found, ordered by how well the worst
@@ -22,7 +27,7 @@ extension DesktopSearch {
     /// exact, prefix or substring hits counts only those: a typo-tolerant match is for a term
     /// that found nothing else ("mon13" must not keep "mon1" and "mon3").
     static func intersect(_ hits: [[SearchHit]], relatives: Relatives = { _ in [] }) -> [SearchHit] {
-        let rank = { (h: SearchHit) in MatchKind.rank(h.match, localized: !h.language.isEmpty) }
+        let rank = { (h: SearchHit) in h.rank }
         // One term: species before forms ("pika": Pikachu, then Pikachu's costumes after the
         // other species).
         if hits.count == 1 { return firstScreen(hits[0], rank: rank, relatives: relatives) }
@@ -88,7 +93,7 @@ extension DesktopSearch {
     }
 
     /// Found as typed (whole, by its start, or inside a name), not with typos.
-    static func isPrecise(_ h: SearchHit) -> Bool { h.distance == 0 && h.match != .fuzzy }
+    static func isPrecise(_ h: SearchHit) -> Bool { h.distance == 0 && h.kind != .fuzzy }
 
     /// 1 for an alternate form, 0 for a species' default: what orders species first.
     static func isForm(_ h: SearchHit) -> Int { PokemonID.isDefaultForm(h.item.id) ? 0 : 1 }

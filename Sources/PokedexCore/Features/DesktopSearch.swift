@@ -52,7 +52,7 @@ final class DesktopSearch: Sendable {
     public func results(_ terms: [String]) -> Answer<[Ranked]> {
         let terms = terms.map { String($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
         guard !terms.isEmpty else { return .now([]) }
-        let queries = Self.queries(terms)
+        let queries = Self.queries(terms, language: language)
         let fromMemory = queries.compactMap { search.searchFromMemory($0, limit: PokedexService.maxLimit) }
         if fromMemory.count == queries.count {
             return .now(Self.ranked(Self.intersect(fromMemory, relatives: Self.relatives(search.builtIndex))))

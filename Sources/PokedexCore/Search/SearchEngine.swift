@@ -44,11 +44,12 @@ final class SearchEngine: Sendable {
     /// The most matches ``PokedexService/searchPage(_:offset:limit:)`` counts and pages through.
     static let maxMatches: UInt32 = 5000
 
-    /// Checks a caller's query and limit.
-    static func check(_ query: String, limit: UInt32) throws(PokedexError) -> SearchQuery {
+    /// Checks a caller's query and limit; `language`: the reader's, whose names rank first.
+    static func check(_ query: String, limit: UInt32, language: String? = nil) throws(PokedexError) -> SearchQuery {
         try Catalog.checkLimit(limit)
         guard query.unicodeScalars.count <= 256 else { throw .invalidArgument(ServiceMessages.format(ServiceMessages.queryTooLong, "256")) }
-        let q = SearchQuery(parsing: query)
+        var q = SearchQuery(parsing: query)
+        q.language = language
         guard !q.text.isEmpty || q.hasFilters else {
             throw .invalidArgument(ServiceMessages.joined(ServiceMessages.queryEmpty, ServiceMessages.queryHint))
         }
@@ -78,7 +79,7 @@ final class SearchEngine: Sendable {
 
     /// Ends a NotFound message with the best guess: `…; did you mean "pikachu"?`. A number has
     /// no near miss ("0" is not "type-null"): its message says which numbers there are.
-    func withSuggestion(_ error: PokedexError, for query: String) async -> PokedexError {
+    func withSuggestion(_ error: PokedexError, for query: String, language: String) async -> PokedexError {
         guard case .notFound(let message) = error, query.unicodeScalars.count <= 64, !message.contains("did you mean") else { return error }
         if PokedexNumber.parse(query) != nil || query.allSatisfy(\.isNumber) {
             guard let index = try? await catalog.index() else { return error }
@@ -88,7 +89,7 @@ final class SearchEngine: Sendable {
                 : ServiceMessages.format(ServiceMessages.numbersRunWithForms, String(species), String(forms.min()!), String(forms.max()!))
             return .notFound(ServiceMessages.joined(message, range))
         }
-        guard let guess = try? await index().suggestion(for: query) else { return error }
+        guard let guess = try? await index().suggestion(for: query, language: language) else { return error }
         return .notFound(ServiceMessages.joined(message, ServiceMessages.format(ServiceMessages.didYouMean, "\"\(guess)\"")))
     }
 

@@ -7,14 +7,23 @@ extension SearchIndex {
     public func named(_ text: String, preferring language: String) -> PokemonIndex.Item? {
         let folded = TextFolding.fold(text)
         guard !folded.isEmpty, PokedexNumber.parse(text) == nil else { return nil }
-        let whole = search(SearchQuery(name: text), limit: 32).filter { $0.distance == 0 && TextFolding.fold($0.matched) == folded }
+        var query = SearchQuery(name: text)
+        query.language = language
+        let hits = search(query, limit: 32)
+        let whole = hits.filter { $0.distance == 0 && TextFolding.fold($0.matched) == folded }
         let own = whole.first { !$0.language.isEmpty && LocalizedText.relative($0.language, of: language) }
-        return (own ?? whole.first)?.item
+        if let found = own ?? whole.first { return found.item }
+        // Kana as typed ("ピカチユウ"): the one Pokémon they name, if only one.
+        let typed = hits.filter { $0.distance == 0 && $0.kind == .fuzzy }
+        return Set(typed.map(\.item.id)).count == 1 ? typed.first?.item : nil
     }
 
-    /// The single best guess for a name that does not exist, for "did you mean".
-    public func suggestion(for text: String) -> String? {
-        search(SearchQuery(parsing: text), limit: 1).first.map(\.item.name)
+    /// The single best guess for a name that does not exist, for "did you mean": as the games
+    /// write it in the reader's `language` ("ピカチュウ", "Glurak"), the name typed back finds it.
+    public func suggestion(for text: String, language: String) -> String? {
+        var query = SearchQuery(parsing: text)
+        query.language = language
+        return search(query, limit: 1).first.map { DisplayNames.name(id: $0.item.id, apiName: $0.item.name, language: language) }
     }
 
     /// What a filter names that does not exist, in words (`no type named "feu": …`); nil when

@@ -22,7 +22,11 @@ public struct SearchIndex: Sendable {
     let apiKey: [Int32]
     // Flat storage, one range per key.
     let folded: [UInt8]; let foldedRange: [Range<Int32>]
-    let compact: [UInt32]; let compactRange: [Range<Int32>]      // empty range: not Latin
+    /// What typos are counted in (``ScriptFolding/letters(_:)``: letters, jamo, kana, hanzi);
+    /// an empty range for a name in no script typos are counted in.
+    let compact: [UInt32]; let compactRange: [Range<Int32>]
+    /// Each key's ``ScriptFolding/Script``: a name is compared for typos with queries of its script.
+    let scripts: [UInt8]
     let phonetic: [UInt32]; let phoneticRange: [Range<Int32>]
     let mask: [UInt64]; let phoneticMask: [UInt64]
     let prefixMask: [UInt64]   // 16 per key: letters in the first n+1 of `compact`
@@ -48,7 +52,7 @@ public struct SearchIndex: Sendable {
         items = index.items
         var keys: [Key] = [], byID: [UInt32: Int] = [:], apiKey: [Int32] = []
         var folded: [UInt8] = [], foldedRange: [Range<Int32>] = []
-        var compact: [UInt32] = [], compactRange: [Range<Int32>] = []
+        var compact: [UInt32] = [], compactRange: [Range<Int32>] = [], scripts: [UInt8] = []
         var phonetic: [UInt32] = [], phoneticRange: [Range<Int32>] = []
         var mask: [UInt64] = [], phoneticMask: [UInt64] = [], prefixMask: [UInt64] = []
         func append<T>(_ values: [T], to store: inout [T]) -> Range<Int32> {
@@ -62,13 +66,14 @@ public struct SearchIndex: Sendable {
             func add(_ text: String, _ language: String) {
                 let f = TextFolding.fold(text)
                 guard !f.isEmpty, seen.insert(f).inserted else { return }
-                let c = TextFolding.compact(f)
-                let latin = TextFolding.isLatin(c)
+                let (c, script) = ScriptFolding.letters(TextFolding.compact(f))
+                let latin = script == .latin
                 let p = latin ? TextFolding.phonetic(c) : []
                 keys.append(Key(position: Int32(position), text: text, language: language))
                 foldedRange.append(append(Array(f.utf8), to: &folded))
                 folded.append(0)  // no match runs across two names
-                compactRange.append(append(latin ? c : [], to: &compact))
+                compactRange.append(append(script == .other ? [] : c, to: &compact))
+                scripts.append(script.rawValue)
                 phoneticRange.append(append(p, to: &phonetic))
                 mask.append(TextFolding.letterMask(c))
                 phoneticMask.append(TextFolding.letterMask(p))
@@ -89,7 +94,7 @@ public struct SearchIndex: Sendable {
         self.byID = byID
         self.apiKey = apiKey
         self.folded = folded; self.foldedRange = foldedRange
-        self.compact = compact; self.compactRange = compactRange
+        self.compact = compact; self.compactRange = compactRange; self.scripts = scripts
         self.phonetic = phonetic; self.phoneticRange = phoneticRange
         self.mask = mask; self.phoneticMask = phoneticMask; self.prefixMask = prefixMask
         typeMembers = types
@@ -112,9 +117,10 @@ public struct SearchIndex: Sendable {
     }
 
     /// Best first: exact (number or name, any language), name prefix, word prefix inside a
-    /// hyphenated name (or every word typed, in any order), substring, then typo-tolerant (see ``MatchKind/rank(_:localized:)``);
-    /// within a rank, fewer typos, the API name before a localized one, default forms
-    /// before other forms, then the API's order.
+    /// hyphenated name (or every word typed, in any order), substring, then typo-tolerant (see ``MatchKind/rank(_:localized:)``:
+    /// the API's names and those in the query's language rank alike, before other languages');
+    /// within a rank, fewer typos, the API's or the reader's name before another language's,
+    /// default forms before other forms, then the API's order.
     public func search(_ query: SearchQuery, limit: Int) -> [SearchHit] {
         let allowedIDs = filterIDs(query)
         let q = Array(query.text.utf8)
@@ -122,6 +128,11 @@ public struct SearchIndex: Sendable {
             guard let allowedIDs else { return [] }
             return items.lazy.filter { allowedIDs.contains($0.id) }.prefix(limit)
                 .map { SearchHit(item: $0, match: .filter, matched: $0.name, language: "", distance: 0) }
+        }
+        // The API's names, and the reader's: names of the first rank.
+        let language = query.language
+        func readers(_ k: Int) -> Bool {
+            keys[k].language.isEmpty || language.map { LocalizedText.relative(keys[k].language, of: $0) } == true
         }
         // Per item: the best (score, key, kind, distance) so far.
         var best: [Int32: (score: (Int, Int, Int, Int, Int32), key: Int, kind: MatchKind, distance: Int)] = [:]
@@ -133,8 +144,8 @@ public struct SearchIndex: Sendable {
             let position = keys[k].position
             let item = items[Int(position)]
             if let allowedIDs, !allowedIDs.contains(item.id) { return }
-            let localized = !keys[k].language.isEmpty
-            let score = (MatchKind.rank(kind, localized: localized), partial ? typos * 2 + 3 : typos * 2, localized ? 1 : 0,
+            let foreign = !readers(k)
+            let score = (MatchKind.rank(kind, localized: foreign), partial ? typos * 2 + 3 : typos * 2, foreign ? 1 : 0,
                          PokemonID.isDefaultForm(item.id) ? 0 : 1, position)
             if let old = best[position], old.score <= score { return }
             best[position] = (score, k, kind, distance)
@@ -144,9 +155,9 @@ public struct SearchIndex: Sendable {
         }
         folded.withUnsafeBufferPointer { fb in
             q.withUnsafeBufferPointer { qb in
-                // First the API names' exact and prefix matches: when they fill the list,
-                // nothing ranked lower can enter it ("m", "pi", "char" stop here).
-                for k in 0..<keys.count where keys[k].language.isEmpty {
+                // First the exact and prefix matches of the API's names and the reader's: when they
+                // fill the list, nothing ranked lower can enter it ("m", "pi", "char" stop here).
+                for k in 0..<keys.count where readers(k) {
                     let r = foldedRange[k]
                     guard Int(r.count) >= qb.count else { continue }
                     if memcmp(fb.baseAddress! + Int(r.lowerBound), qb.baseAddress!, qb.count) == 0 {
@@ -176,77 +187,18 @@ public struct SearchIndex: Sendable {
         if best.count < limit, q.contains(UInt8(ascii: "-")) {
             keysHoldingWords(of: q) { offer($0, .word, 0) }
         }
-        let compactQuery = TextFolding.compact(query.text)
-        // Typos are allowed by the letters typed, each run once: ten z's are one letter.
-        let allowed = EditDistance.allowed(forLength: TextFolding.deduplicated(compactQuery).count)
-        if best.count < limit, allowed > 0, TextFolding.isLatin(compactQuery) {
-            fuzzy(compactQuery, allowed: allowed) { offer($0, .fuzzy, $1, partial: $2) }
+        let (letters, script) = ScriptFolding.letters(TextFolding.compact(query.text))
+        // Typos are allowed by the letters typed, each run once: ten z's are one letter (but
+        // 盖盖虫 is three hanzi).
+        let allowed = ScriptFolding.allowed(script == .kana || script == .han ? letters.count : TextFolding.deduplicated(letters).count, script)
+        // Kana compare as typed even where no typo is allowed (ピカチユウ, 3 kana or 30).
+        if best.count < limit, allowed > 0 || script == .kana {
+            fuzzy(letters, script: script, allowed: allowed) { offer($0, .fuzzy, $1, partial: $2) }
         }
         return best.values.sorted { $0.score < $1.score }.prefix(limit).map { b in
             let key = keys[b.key]
             return SearchHit(item: items[Int(key.position)], match: key.language.isEmpty ? b.kind : .localized,
-                             matched: key.text, language: key.language, distance: b.distance)
-        }
-    }
-
-    /// Typo-tolerant matching over the Latin names: edit distance, then sound-alike, then a
-    /// typo in the first letters of a longer name. A letter-set bound skips most names.
-    /// `offer(key, typos, partial)`: partial for a typo in the first letters of a longer name.
-    private func fuzzy(_ query: [UInt32], allowed: Int, _ offer: (Int, Int, Bool) -> Void) {
-        var scratch: [Int] = []
-        let qMask = TextFolding.letterMask(query)
-        let phoneticQuery = TextFolding.phonetic(query)
-        let pMask = TextFolding.letterMask(phoneticQuery)
-        let n = query.count
-        // Sound-alike keys collapse ("ouououou" is "u", "zszszs" is "s"): their typos are
-        // allowed by the key's own length, not by what was typed.
-        let phoneticAllowed = min(allowed, EditDistance.allowed(forLength: phoneticQuery.count))
-        let typed = TextFolding.deduplicated(query).count
-        compact.withUnsafeBufferPointer { cb in
-            phonetic.withUnsafeBufferPointer { pb in
-                query.withUnsafeBufferPointer { qb in
-                    phoneticQuery.withUnsafeBufferPointer { pqb in
-                        for k in 0..<keys.count {
-                            let cr = compactRange[k]
-                            if cr.isEmpty { continue }
-                            let c = UnsafeBufferPointer(rebasing: cb[Int(cr.lowerBound)..<Int(cr.upperBound)])
-                            // People rarely miss a name's first letter: it must match the query's
-                            // first (or second: a swap, a dropped letter), or sound like it.
-                            let pr0 = phoneticRange[k]
-                            if c[0] != qb[0] && (c.count < 2 || c[1] != qb[0]) && (n < 2 || c[0] != qb[1])
-                                && (pr0.isEmpty || pqb.isEmpty || pb[Int(pr0.lowerBound)] != pqb[0]) { continue }
-                            let km = mask[k]
-                            // A length gap, or each letter one side has and the other lacks, costs an edit.
-                            if abs(c.count - n) <= allowed,
-                               max((qMask & ~km).nonzeroBitCount, (km & ~qMask).nonzeroBitCount) <= allowed,
-                               let d = EditDistance.distance(qb, c, limit: allowed, scratch: &scratch),
-                               EditDistance.similarEnough(d, typed, c.count) {
-                                offer(k, d, false)
-                                continue
-                            }
-                            // Sounds alike ("geodood", "quacksly"): one more than the sound distance.
-                            let pm = phoneticMask[k], pr = phoneticRange[k]
-                            if phoneticAllowed > 0, abs(Int(pr.count) - phoneticQuery.count) < phoneticAllowed,
-                               (pMask & ~pm).nonzeroBitCount < phoneticAllowed, (pm & ~pMask).nonzeroBitCount < phoneticAllowed {
-                                let p = UnsafeBufferPointer(rebasing: pb[Int(pr.lowerBound)..<Int(pr.upperBound)])
-                                if let d = EditDistance.distance(pqb, p, limit: phoneticAllowed - 1, scratch: &scratch),
-                                   EditDistance.similarEnough(d + 1, phoneticQuery.count, p.count) {
-                                    offer(k, d + 1, false)
-                                    continue
-                                }
-                            }
-                            // A typo in the first letters of a longer name, as typed in a search box
-                            // ("pika" finds Pikipek): one fewer than the whole name allows, but one at least.
-                            let prefixAllowed = max(1, allowed - 1)
-                            if n >= 4, n <= 16, c.count > n, (qMask & ~prefixMask[k * 16 + n - 1]).nonzeroBitCount <= prefixAllowed,
-                               let d = EditDistance.distance(qb, UnsafeBufferPointer(rebasing: c[0..<n]), limit: prefixAllowed, scratch: &scratch),
-                               EditDistance.similarEnough(d, typed, n) {
-                                offer(k, d, true)
-                            }
-                        }
-                    }
-                }
-            }
+                             matched: key.text, language: key.language, distance: b.distance, kind: b.kind, inReadersLanguage: readers(b.key))
         }
     }
 

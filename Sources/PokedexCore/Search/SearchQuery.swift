@@ -23,8 +23,8 @@ public enum MatchKind: String, Sendable {
     /// first screen offers Raichu and Pichu beside Pikachu. ``SearchIndex`` never gives it.
     case related
 
-    /// Exact names (any language) first, then the API name's prefixes and words, then
-    /// localized prefixes and words, then substrings, then typos.
+    /// Exact names (any language) first, then the prefixes and words of the API's names and
+    /// the reader's, then other languages' prefixes and words, then substrings, then typos.
     static func rank(_ kind: MatchKind, localized: Bool) -> Int {
         switch (kind, localized) {
         case (.exact, _), (.filter, _): return 0
@@ -42,6 +42,7 @@ public enum MatchKind: String, Sendable {
 /// One search result, with the reason and the name that matched.
 public struct SearchHit: Equatable, Sendable {
     public var item: PokemonIndex.Item
+    /// How it matched, as the contract says it: `.localized` for any name but the API's.
     public var match: MatchKind
     /// The name that matched, as written (the API name, or a localized name).
     public var matched: String
@@ -49,6 +50,25 @@ public struct SearchHit: Equatable, Sendable {
     public var language: String
     /// Typos (fuzzy matches only).
     public var distance: Int
+    /// How the name matched, whichever name it is (Glurak, exactly).
+    public var kind: MatchKind
+    /// Whether the name is the API's or in the reader's language (a German reader's "Glurak").
+    public var inReadersLanguage: Bool
+
+    public init(item: PokemonIndex.Item, match: MatchKind, matched: String, language: String, distance: Int, kind: MatchKind? = nil,
+                inReadersLanguage: Bool? = nil) {
+        self.item = item
+        self.match = match
+        self.matched = matched
+        self.language = language
+        self.distance = distance
+        self.kind = kind ?? (match != .localized ? match : distance > 0 ? .fuzzy : .substring)
+        self.inReadersLanguage = inReadersLanguage ?? language.isEmpty
+    }
+
+    /// Its place among the hits (``MatchKind/rank(_:localized:)``): a name in the reader's
+    /// language ranks as the API's.
+    public var rank: Int { MatchKind.rank(kind, localized: !inReadersLanguage) }
 }
 
 /// A parsed query: text, and `type:` / `gen:` filters.
@@ -56,6 +76,9 @@ public struct SearchQuery: Equatable, Sendable {
     public var text: String
     public var types: [String]
     public var generation: Int?
+    /// The reader's language (a PokeAPI code): its names rank as the API's ("glurak" is Glurak
+    /// for a German reader before it is a typo of Golurk); nil: the API's names alone.
+    public var language: String?
 
     /// Splits `type:fire type:flying gen:1 char` into filters and text.
     public init(parsing raw: String) {

@@ -1,7 +1,9 @@
 /// How names and queries are compared: case, accents and width folded away, katakana
 /// read as hiragana, and separators (space, dot, apostrophe, colon, brackets, comma) read as
 /// hyphens. "Flabébé" and "flabebe" fold alike, as do "Mr. Mime" and "mr-mime", "ＰＩＫＡ" and
-/// "pika", "Deoxys (Angriff)" and "deoxys angriff".
+/// "pika", "Deoxys (Angriff)" and "deoxys angriff". Kana as people mistype them (small for
+/// large, a voicing mark or a long vowel left out: "ピカチユウ") are near misses
+/// (``ScriptFolding``), not the same name: ガラガラ is not カラカラ.
 enum TextFolding {
     public static func fold(_ text: String) -> String {
         // Plain ASCII (most queries) needs no Unicode folding: lower-case and separators only.

@@ -19,8 +19,8 @@ extension PokedexService {
     /// Pokémon that has them.
     public func localizedDetail(_ query: String, language argument: String) throws(PokedexError) -> Answer<PokemonDetail> {
         let code = try language(argument)
-        if let item = try resolveFromMemory(query), let d = details.fromMemory(item, language: code) { return .now(d) }
-        return .later { [self] () throws(PokedexError) in try await details.load(try await resolve(query), language: code) }
+        if let item = try resolveFromMemory(query, language: code), let d = details.fromMemory(item, language: code) { return .now(d) }
+        return .later { [self] () throws(PokedexError) in try await details.load(try await resolve(query, language: code), language: code) }
     }
 
     /// `DisplayNames(ids, language)`: each id's name as the games write it, in the order asked;

@@ -139,24 +139,26 @@ public final class PokedexService: Sendable {
 
     /// What a caller means by a name or number: an API name or a number as written
     /// (``Catalog/resolve(_:original:in:)``), else a name search finds whole in any language
-    /// ("glurak", "ピカチュウ"), the service's language first; "did you mean" when nothing matches.
-    func resolve(_ query: String) async throws(PokedexError) -> PokemonIndex.Item {
+    /// ("glurak", "ピカチュウ"), the reader's `language` first (nil: the service's); "did you
+    /// mean" a name in that language when nothing matches.
+    func resolve(_ query: String, language: String? = nil) async throws(PokedexError) -> PokemonIndex.Item {
         let q = try Catalog.normalize(query)
         let index = try await catalog.index()
+        let language = language ?? configuration.language
         do {
             return try Catalog.resolve(q, original: query, in: index)
         } catch {
-            if case .notFound = error, let item = try? await search.index().named(query, preferring: configuration.language) {
+            if case .notFound = error, let item = try? await search.index().named(query, preferring: language) {
                 return item
             }
-            throw await search.withSuggestion(error, for: q)
+            throw await search.withSuggestion(error, for: q, language: language)
         }
     }
 
-    /// ``resolve(_:)`` from memory alone; nil where it needs to wait (or finds nothing).
-    func resolveFromMemory(_ query: String) throws(PokedexError) -> PokemonIndex.Item? {
+    /// ``resolve(_:language:)`` from memory alone; nil where it needs to wait (or finds nothing).
+    func resolveFromMemory(_ query: String, language: String? = nil) throws(PokedexError) -> PokemonIndex.Item? {
         if let item = try catalog.resolveFromMemory(query) { return item }
-        return search.builtIndex?.named(query, preferring: configuration.language)
+        return search.builtIndex?.named(query, preferring: language ?? configuration.language)
     }
 
     // MARK: Calls
@@ -186,7 +188,7 @@ public final class PokedexService: Sendable {
     /// `SearchDetailed(query, limit)`: exact number or name (any language) first, then name
     /// prefixes, word prefixes, substrings, then typo-tolerant matches; `type:` and `gen:` filter.
     public func searchDetailed(_ query: String, limit: UInt32) throws(PokedexError) -> Answer<[SearchMatch]> {
-        let q = try SearchEngine.check(query, limit: limit)
+        let q = try SearchEngine.check(query, limit: limit, language: configuration.language)
         if let hits = search.searchFromMemory(q, limit: limit) {
             if let e = search.unknownFilter(q) { throw e }
             return .now(hits.map { match($0, rows.fromMemory) })
@@ -206,7 +208,7 @@ public final class PokedexService: Sendable {
     /// `SearchPage(query, offset, limit)`: ``search(_:limit:)`` a page at a time, with how many
     /// match in all (at most ``SearchEngine/maxMatches``).
     public func searchPage(_ query: String, offset: UInt32, limit: UInt32) throws(PokedexError) -> Answer<ListPage> {
-        let q = try SearchEngine.check(query, limit: limit)
+        let q = try SearchEngine.check(query, limit: limit, language: configuration.language)
         @Sendable func page(_ hits: [SearchHit], _ row: (PokemonIndex.Item) -> ListEntry) -> ListPage {
             let start = min(Int(offset), hits.count), end = min(hits.count, start + Int(limit))
             return ListPage(total: UInt32(hits.count), entries: hits[start..<end].map { row($0.item) })
