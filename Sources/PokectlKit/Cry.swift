@@ -26,7 +26,7 @@ struct Cry: PokectlCommand {
             if case .playing(let player)? = outcome { played = .string(player) }
             if case .silent(let reason)? = outcome { why = .string(reason) }
             // Keys sorted, as every command's JSON has them.
-            context.output.json(.object([("cry_path", .string(path)), ("id", resolved.map { .int($0.id) } ?? .null),
+            context.output.json(.object([("cry_path", .string(path)), ("id", resolved.map { .int($0.id) } ?? .null), ("number", resolved.map { .int(PokedexNumber.shown($0.id)) } ?? .null),
                                          ("played", played), ("pokemon", .string(resolved?.name ?? pokemon)), ("why", why)]))
         } else if pathOnly {
             context.output.line(Output.safe(path))

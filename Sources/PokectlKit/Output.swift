@@ -77,7 +77,7 @@ struct Output {
 
     /// `names`: as the games write them (``Context/names(_:_:)``); an entry without one shows its identifier.
     func entryRows(_ entries: [ListEntry], names: [UInt32: String] = [:]) -> [[String]] {
-        entries.map { [String($0.id), star($0.favorite), Self.safe(names[$0.id] ?? $0.name), $0.spritePath.isEmpty ? dim("-") : Self.safe($0.spritePath)] }
+        entries.map { [String(PokedexNumber.shown($0.id)), star($0.favorite), Self.safe(names[$0.id] ?? $0.name), $0.spritePath.isEmpty ? dim("-") : Self.safe($0.spritePath)] }
     }
     var entryHeader: [String] { ["#", "★", words.tr("NAME"), words.tr("SPRITE")] }
 
@@ -89,7 +89,7 @@ struct Output {
     /// A list row with its sprite as a 10×5 thumbnail, the number and name beside its middle.
     func thumbnailRow(_ e: ListEntry, name: String?, pictures: Pictures) {
         let columns = 10, rows = 5
-        let label = dim("#" + String(e.id)) + " " + bold(Self.safe(name ?? e.name)) + (e.favorite ? " " + yellow("★") : "")
+        let label = dim(PokedexNumber.label(e.id)) + " " + bold(Self.safe(name ?? e.name)) + (e.favorite ? " " + yellow("★") : "")
         if pictures.protocolUsed != .blocks, let sprite = Terminal.image(at: e.spritePath),
            let picture = pictures.drawing(sprite, maxColumns: columns, maxRows: rows) {
             out.write(picture.sequence)
@@ -127,6 +127,6 @@ extension JSON {
     /// `displayName`: as the games write it, added where known; `name` stays the identifier.
     init(_ e: ListEntry, displayName: String? = nil) {
         self = .object([("display_name", displayName.map(JSON.string)), ("favorite", .bool(e.favorite)), ("id", .int(e.id)),
-                        ("name", .string(e.name)), ("sprite_path", .string(e.spritePath))].compactMap { k, v in v.map { (k, $0) } })
+                        ("name", .string(e.name)), ("number", .int(PokedexNumber.shown(e.id))), ("sprite_path", .string(e.spritePath))].compactMap { k, v in v.map { (k, $0) } })
     }
 }

@@ -20,7 +20,7 @@ struct RandomSpriteOutput {
             return (pick, options.hideName || json ? [:] : context.names([pick.id], c))
         }
         if json {
-            return context.output.json(.object([("id", .int(pick.id)), ("name", .string(pick.name)), ("path", .string(pick.path)),
+            return context.output.json(.object([("id", .int(pick.id)), ("name", .string(pick.name)), ("number", .int(PokedexNumber.shown(pick.id))), ("path", .string(pick.path)),
                                                 ("shiny", .bool(pick.shiny))]))
         }
         guard let sprite = Terminal.image(at: pick.path), let cropped = PixelArt.cropped(sprite) else {
@@ -34,7 +34,7 @@ struct RandomSpriteOutput {
         let pictures = Pictures.choose(colorMode == .none && !imageProtocol.forcesPixels ? .blocks : imageProtocol,
                                        environment: context.environment)
         if verbose {
-            context.error("pokectl: \(PokemonID.display(pick.id)) \(pick.name)\(pick.shiny ? ", shiny" : ""), from \(pick.path)")
+            context.error("pokectl: \(PokedexNumber.label(pick.id)) \(pick.name)\(pick.shiny ? ", shiny" : ""), from \(pick.path)")
             context.error("pokectl: " + w.trf("sprite drawn with %s: %s", pictures.protocolUsed.rawValue, pictures.reason))
         }
         var lines: [String]

@@ -67,7 +67,7 @@ struct Search: PokectlCommand {
             var why = Self.matchWords[r.match].map(w.tr) ?? r.match
             if !r.language.isEmpty { why += " (\(r.language): \(r.matchedName))" }
             if r.distance > 0 { why += " (" + w.trn("%s typo", "%s typos", Int(r.distance)) + ")" }
-            return [String(r.entry.id), output.star(r.entry.favorite), Output.safe(found.names[r.entry.id] ?? r.entry.name), Output.safe(why)]
+            return [String(PokedexNumber.shown(r.entry.id)), output.star(r.entry.favorite), Output.safe(found.names[r.entry.id] ?? r.entry.name), Output.safe(why)]
         })
         if found.localized < found.species {
             output.line(output.dim(w.trf("other languages searched for %s of %s species; 'pokectl sync' indexes them all",

@@ -19,7 +19,7 @@ struct Sprite: PokectlCommand {
             return (path, context.json ? Context.exactEntry(pokemon, c) : nil)
         }
         if context.json {
-            return context.output.json(.object([("id", resolved.map { .int($0.id) } ?? .null), ("pokemon", .string(resolved?.name ?? pokemon)),
+            return context.output.json(.object([("id", resolved.map { .int($0.id) } ?? .null), ("number", resolved.map { .int(PokedexNumber.shown($0.id)) } ?? .null), ("pokemon", .string(resolved?.name ?? pokemon)),
                                                 ("query", .string(pokemon)), ("sprite_path", .string(path))]))
         }
         context.output.line(Output.safe(path))

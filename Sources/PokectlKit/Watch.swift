@@ -74,7 +74,7 @@ enum WatchLine {
             return [.object([("event", .string(stopped)), ("idle", .bool(idle)), ("time", time)])]
         case .favoriteChanged(let id, let name, let favorite):
             return [.object([("event", .string(Pokedex1.favoriteChanged.name)), ("favorite", .bool(favorite)),
-                             ("id", .int(id)), ("name", .string(name)), ("time", time)])]
+                             ("id", .int(id)), ("name", .string(name)), ("number", .int(PokedexNumber.shown(id))), ("time", time)])]
         case .cacheCleared:
             return [.object([("event", .string(Pokedex1.cacheCleared.name)), ("time", time)])]
         case .propertiesChanged(let interface, let changed, let invalidated):

@@ -51,9 +51,27 @@ public enum APIName {
     }
 }
 
-/// A Pokédex number as people write it: `25`, `025`, `#025`, `#25`, `No. 25`, `no25`, `N°25`,
-/// `Nº 25`, `№25`, and in full-width or other decimal digits (`２５`).
+/// A Pokédex number: the one the games give a Pokémon (``of(_:)``: a form has its species',
+/// Alolan Raichu is #026, not PokeAPI's 10100), and as people write one: `25`, `025`, `#025`,
+/// `#25`, `No. 25`, `no25`, `N°25`, `Nº 25`, `№25`, and in full-width or other decimal digits
+/// (`２５`).
 public enum PokedexNumber {
+    /// The number the games give Pokémon `id` (PokeAPI's: a species' default form, or a form):
+    /// a form's is its species' (``formSpecies``, generated); nil for a form newer than the
+    /// table, whose species only its record says.
+    public static func of(_ id: UInt32) -> UInt32? {
+        guard !PokemonID.isDefaultForm(id) else { return id }
+        guard id >= firstForm, id - firstForm < UInt32(formSpecies.count) else { return nil }
+        let species = formSpecies[Int(id - firstForm)]
+        return species == 0 ? nil : UInt32(species)
+    }
+
+    /// ``of(_:)``, else `id` itself: what a row shows where nothing better is known.
+    public static func shown(_ id: UInt32) -> UInt32 { of(id) ?? id }
+
+    /// The number of Pokémon `id` as the games print it: "#026" for Alolan Raichu.
+    public static func label(_ id: UInt32) -> String { PokemonID.display(shown(id)) }
+
     /// The number, or nil when `text` is not one of those forms (a name, a number with words).
     public static func parse(_ text: String) -> UInt32? {
         var s = Substring(text.trimmingWhitespace().lowercased())

@@ -130,6 +130,9 @@ public enum FlavorText {
 public struct PokemonDetail: Equatable, Sendable {
     public var id: UInt32
     public var name: String
+    /// The Pokédex number the games give it: a form's is its species' (Alolan Raichu is 26); 0
+    /// where the service did not say (an older one: ``shownNumber`` then reads the table).
+    public var number: UInt32 = 0
     public var height: UInt32
     public var weight: UInt32
     public var types: [String]
@@ -161,6 +164,9 @@ public struct PokemonDetail: Equatable, Sendable {
     /// The attacking types that do not hit it for ×1, strongest first (the current games' chart,
     /// abilities not counted).
     public var matchups: [TypeMatchup] = []
+
+    /// The number a person reads: the service's, else the bundled table's, else the id.
+    public var shownNumber: UInt32 { number != 0 ? number : PokedexNumber.shown(id) }
 
     public init(id: UInt32, name: String, height: UInt32, weight: UInt32, types: [String], abilities: [String],
                 stats: [PokemonRecord.Stat], spritePath: String, favorite: Bool, genus: String, flavorText: String,

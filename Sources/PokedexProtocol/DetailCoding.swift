@@ -12,6 +12,7 @@ extension Coding {
             try w.container("a", "{sv}") { () throws(BusError) in
                 try w.entry("id", "u") { () throws(BusError) in try w.append(d.id) }
                 try w.entry("name", "s") { () throws(BusError) in try w.append(d.name) }
+                try w.entry("number", "u") { () throws(BusError) in try w.append(d.shownNumber) }
                 try w.entry("height", "u") { () throws(BusError) in try w.append(d.height) }
                 try w.entry("weight", "u") { () throws(BusError) in try w.append(d.weight) }
                 try w.entry("types", "as") { () throws(BusError) in try w.append(strings: d.types) }
@@ -66,6 +67,7 @@ extension Coding {
                 genus: d["genus"]?.string ?? "", flavorText: d["flavor_text"]?.string ?? "",
                 color: d["color"]?.string ?? "", animatedSpritePath: d["animated_sprite_path"]?.string ?? "")
             detail.displayName = d["display_name"]?.string ?? ""
+            detail.number = UInt32(truncatingIfNeeded: d["number"]?.uint ?? 0)
             detail.cryPath = d["cry_path"]?.string ?? ""
             detail.evolution = readEvolution(d["evolution"])
             detail.language = d["language"]?.string ?? ""
@@ -93,6 +95,7 @@ extension Coding {
             switch (key, type) {
             case ("id", "u"): d.id = try r.readUInt32(); hasID = true
             case ("name", "s"): d.name = try r.readString(); hasName = true
+            case ("number", "u"): d.number = try r.readUInt32()
             case ("height", "u"): d.height = try r.readUInt32()
             case ("weight", "u"): d.weight = try r.readUInt32()
             case ("types", "as"): d.types = try r.readStringArray()

@@ -67,7 +67,8 @@ extension Pokedex1 {
     /// The keys of each dictionary the members answer with, by member (and `Member.key` for one nested).
     public static let keys: [String: [Key]] = [
         "Detail": [
-            Key("id", "u"), Key("name", "s", "the identifier"),
+            Key("id", "u", "PokeAPI's id, the key for calls (a form's: 10100)"), Key("name", "s", "the identifier"),
+            Key("number", "u", "the Pokédex number the games give it: a form's is its species' (Alolan Raichu: 26)"),
             Key("display_name", "s", "as the games write it", optional: true),
             Key("height", "u", "decimetres"), Key("weight", "u", "hectograms"),
             Key("types", "as"), Key("abilities", "as"), Key("stats", "a{su}"),
@@ -84,7 +85,8 @@ extension Pokedex1 {
             Key("ability_names", "as", "in the order of abilities"), Key("stat_names", "a{ss}"),
         ],
         "SearchDetailed": [
-            Key("id", "u"), Key("name", "s"), Key("sprite_path", "s"), Key("favorite", "b"),
+            Key("id", "u"), Key("name", "s"), Key("number", "u", "the Pokédex number (a form's is its species')"),
+            Key("sprite_path", "s"), Key("favorite", "b"),
             Key("match", "s", "exact, prefix, word, substring, fuzzy, localized or filter"),
             Key("matched_name", "s"), Key("language", "s"), Key("distance", "u", "the typos forgiven"),
         ],

@@ -46,6 +46,7 @@ extension Coding {
                     try w.container("a", "{sv}") { () throws(BusError) in
                         try w.entry("id", "u") { () throws(BusError) in try w.append(r.entry.id) }
                         try w.entry("name", "s") { () throws(BusError) in try w.append(r.entry.name) }
+                        try w.entry("number", "u") { () throws(BusError) in try w.append(PokedexNumber.shown(r.entry.id)) }
                         try w.entry("sprite_path", "s") { () throws(BusError) in try w.append(r.entry.spritePath) }
                         try w.entry("favorite", "b") { () throws(BusError) in try w.append(r.entry.favorite) }
                         try w.entry("match", "s") { () throws(BusError) in try w.append(r.match) }

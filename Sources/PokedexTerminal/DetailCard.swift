@@ -118,7 +118,7 @@ public struct DetailCard {
     func facts(width: Int) -> [String] {
         let p = painter
         var lines: [String] = []
-        let number = PokemonID.display(detail.id)
+        let number = PokemonID.display(detail.shownNumber)
         let name = detail.displayName.isEmpty ? PokemonNames.display(detail.name) : detail.displayName
         var title = p.bold(name) + "  " + p.dim(number)
         if detail.favorite { title += "  " + p.colored("★", RGB(0xF8, 0xD0, 0x30)) }

@@ -34,7 +34,7 @@ public enum WidgetFormat: String, CaseIterable, Sendable {
     /// "#149 Dragoran · details when the network is back".
     static func summary(_ f: WidgetFavorite, _ words: Words) -> String {
         let parts = f.hasDetail ? [f.genus, f.typeNames.joined(separator: " / ")] : [words.tr("details when the network is back")]
-        return (["#\(f.id) \(f.name)"] + parts.filter { !$0.isEmpty }).joined(separator: " · ")
+        return (["\(PokedexNumber.label(f.id)) \(f.name)"] + parts.filter { !$0.isEmpty }).joined(separator: " · ")
     }
 
     static func waybar(_ content: WidgetContent, _ words: Words) -> String {
@@ -83,7 +83,7 @@ struct ConkyText {
             card += "${image \(f.spritePath) -p 0,0 -s 64x64}\n\n\n\n\n"
         }
         let color = f.color.isEmpty ? "white" : f.color
-        card += "${color \(color)}${font :bold:size=12}\(conky(f.name))${font}${color} \\#\(f.id)\n"
+        card += "${color \(color)}${font :bold:size=12}\(conky(f.name))${font}${color} \\\(PokedexNumber.label(f.id))\n"
         let about = f.hasDetail ? [f.genus, f.typeNames.joined(separator: " / ")].filter { !$0.isEmpty }.joined(separator: " · ")
             : words.tr("details when the network is back")
         if !about.isEmpty { card += conky(about) + "\n" }

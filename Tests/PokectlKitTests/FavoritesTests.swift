@@ -86,7 +86,7 @@ final class FavoritesTests: XCTestCase {
     func testFavsJSON() {
         let ran = Harness.run(["favs", "--json"], favorites([Fixtures.pikachu]))
         XCTAssertEqual(ran.out, """
-            {"favorites":[{"display_name":"Pikachu","favorite":true,"id":25,"name":"pikachu","sprite_path":"/cache/sprites/25.png"}],"problem":""}
+            {"favorites":[{"display_name":"Pikachu","favorite":true,"id":25,"name":"pikachu","number":25,"sprite_path":"/cache/sprites/25.png"}],"problem":""}
 
             """)
     }
@@ -104,7 +104,7 @@ final class FavoritesTests: XCTestCase {
     func testSpriteTextAndJSON() {
         XCTAssertEqual(Harness.run(["sprite", "pikachu"], sprites()).out, "/cache/sprites/25.png\n")
         XCTAssertEqual(Harness.run(["sprite", "pikachu", "--json"], sprites()).out,
-                       "{\"id\":25,\"pokemon\":\"pikachu\",\"query\":\"pikachu\",\"sprite_path\":\"/cache/sprites/25.png\"}\n")
+                       "{\"id\":25,\"number\":25,\"pokemon\":\"pikachu\",\"query\":\"pikachu\",\"sprite_path\":\"/cache/sprites/25.png\"}\n")
         let missing = Harness.run(["sprite", "nobody"], sprites())
         XCTAssertEqual(missing.code, 1)
         XCTAssertTrue(missing.err.contains("no Pokémon named \"nobody\""), missing.err)

@@ -40,9 +40,9 @@ final class ListAndSearchTests: XCTestCase {
         let ran = Harness.run(["list", "--json"], listing())
         XCTAssertEqual(ran.code, 0)
         XCTAssertEqual(ran.out, """
-            {"entries":[{"display_name":"Bulbasaur","favorite":false,"id":1,"name":"bulbasaur","sprite_path":"/cache/sprites/1.png"},\
-            {"display_name":"Charizard","favorite":false,"id":6,"name":"charizard","sprite_path":"/cache/sprites/6.png"},\
-            {"display_name":"Pikachu","favorite":true,"id":25,"name":"pikachu","sprite_path":"/cache/sprites/25.png"}],\
+            {"entries":[{"display_name":"Bulbasaur","favorite":false,"id":1,"name":"bulbasaur","number":1,"sprite_path":"/cache/sprites/1.png"},\
+            {"display_name":"Charizard","favorite":false,"id":6,"name":"charizard","number":6,"sprite_path":"/cache/sprites/6.png"},\
+            {"display_name":"Pikachu","favorite":true,"id":25,"name":"pikachu","number":25,"sprite_path":"/cache/sprites/25.png"}],\
             "page":1,"per_page":20,"total":1351}
 
             """)

@@ -195,7 +195,11 @@ final class ServiceCommandsTests: XCTestCase {
             return RandomSprite(id: 25, name: "pikachu", path: "/cache/sprites/25.png", shiny: false)
         }
         let ran = Harness.run(["show", "--random", "--favorite", "--json"], fake)
-        XCTAssertEqual(ran.out, "{\"id\":25,\"name\":\"pikachu\",\"path\":\"/cache/sprites/25.png\",\"shiny\":false}\n")
+        XCTAssertEqual(ran.out, "{\"id\":25,\"name\":\"pikachu\",\"number\":25,\"path\":\"/cache/sprites/25.png\",\"shiny\":false}\n")
+        // A form: its number is its species', its id the key for calls.
+        fake.on(Pokedex1.randomSprite) { _ in RandomSprite(id: 10100, name: "raichu-alola", path: "/cache/sprites/10100.png", shiny: false) }
+        XCTAssertEqual(Harness.run(["show", "--random", "--json"], fake).out,
+                       "{\"id\":10100,\"name\":\"raichu-alola\",\"number\":26,\"path\":\"/cache/sprites/10100.png\",\"shiny\":false}\n")
     }
 
     func testCryPathOnly() {
@@ -204,7 +208,7 @@ final class ServiceCommandsTests: XCTestCase {
         fake.on(Pokedex1.searchDetailed) { _ in [SearchMatch(entry: Fixtures.pikachu, match: "exact", matchedName: "", language: "", distance: 0)] }
         XCTAssertEqual(Harness.run(["cry", "pikachu", "--path-only"], fake).out, "/cache/cries/25.ogg\n")
         XCTAssertEqual(Harness.run(["cry", "pikachu", "--path-only", "--json"], fake).out,
-                       "{\"cry_path\":\"/cache/cries/25.ogg\",\"id\":25,\"played\":null,\"pokemon\":\"pikachu\",\"why\":null}\n",
+                       "{\"cry_path\":\"/cache/cries/25.ogg\",\"id\":25,\"number\":25,\"played\":null,\"pokemon\":\"pikachu\",\"why\":null}\n",
                        "keys sorted, as every command's JSON")
     }
 

@@ -179,7 +179,7 @@ final class DesktopServiceTests: XCTestCase {
         await shown(1, by: notifier)
         let waited = ContinuousClock.now - started
         XCTAssertEqual(notifier.all.first?.summary, "Pikachu added to favorites", "the name, from the bundled table")
-        XCTAssertEqual(notifier.all.first?.body, "#25")
+        XCTAssertEqual(notifier.all.first?.body, "#025", "the number as the games print it")
         XCTAssertGreaterThanOrEqual(waited, .milliseconds(900), "it waited for the record, up to the deadline")
         release.withLock { $0 = true }
         await shown(2, by: notifier)
@@ -225,7 +225,7 @@ final class DesktopServiceTests: XCTestCase {
         let bare = FavoriteNotifications.notification(for: FavoriteChange(id: 10001, name: "deoxys-attack", favorite: true, allIDs: []),
                                                       types: [], species: nil, spritePath: "")
         XCTAssertEqual(bare.summary, "Attack Deoxys added to favorites", "the form's name as written, from the bundled table")
-        XCTAssertEqual(bare.body, "#10001", "offline with nothing cached: still says which one")
+        XCTAssertEqual(bare.body, "#386", "offline with nothing cached: still says which one, by its number")
         let unknown = FavoriteNotifications.notification(for: FavoriteChange(id: 10999, name: "deoxys-new-form", favorite: true, allIDs: []),
                                                          types: [], species: nil, spritePath: "")
         XCTAssertEqual(unknown.summary, "Deoxys New Form added to favorites", "a form newer than the table: its identifier")

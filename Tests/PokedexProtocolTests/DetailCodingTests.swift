@@ -31,6 +31,7 @@ final class DetailCodingTests: XCTestCase {
             stats: [.init(name: "hp", value: 78), .init(name: "speed", value: 100)], spritePath: "/c/6.png", favorite: true,
             genus: "Flame Pokémon", flavorText: "Warms itself\non a rock", color: "#e06040", animatedSpritePath: "/c/6.gif")
         d.cryPath = "/c/cries/6.ogg"
+        d.number = 6
         d.displayName = language == "de" ? "Glurak" : "Charizard"
         d.evolution = [
             EvolutionMember(id: 4, name: "charmander", displayName: language == "de" ? "Glumanda" : "Charmander", from: 0, triggerKind: "", trigger: ""),
@@ -54,6 +55,7 @@ final class DetailCodingTests: XCTestCase {
         var bare = PokemonDetail(id: 10001, name: "deoxys-attack", height: 0, weight: 0, types: [], abilities: [], stats: [],
                                  spritePath: "", favorite: false, genus: "", flavorText: "", color: "", animatedSpritePath: "")
         bare.displayName = ""
+        bare.number = 386  // Deoxys's, as the service says for its forms
         for d in [Self.charizard(), Self.charizard(language: "de"), bare] {
             let (typed, generic) = try readBoth(d)
             XCTAssertEqual(typed, d, d.name)

@@ -132,6 +132,8 @@ final class Details: Sendable {
             stats: r.stats, spritePath: spritePath, favorite: favorites.contains(r.id),
             genus: species?.genus ?? "", flavorText: species?.flavorText ?? "",
             color: spritePath.isEmpty ? "" : sprites.still.knownColor(r.id), animatedSpritePath: animatedPath)
+        // A form's number is its species': its record says which.
+        d.number = Evolutions.speciesID(of: r) ?? PokedexNumber.shown(r.id)
         d.displayName = DisplayNames.name(id: r.id, apiName: r.name, species: species, form: terms.cachedForm(r), language: language)
         return d
     }

@@ -131,7 +131,7 @@ final class FavoriteNotifications: Sendable {
         var parts: [String] = []
         if let genus = species?.genus(in: language), !genus.isEmpty { parts.append(genus) }
         if !types.isEmpty { parts.append(types.joined(separator: " / ")) }
-        if parts.isEmpty { parts.append("#\(change.id)") }
+        if parts.isEmpty { parts.append(PokedexNumber.label(change.id)) }
         return DesktopNotification(summary: summary, body: parts.joined(separator: " · "),
                                    imagePath: spritePath, soundName: soundName)
     }

@@ -131,7 +131,7 @@ public struct BrowseView {
         let visible = model.visible
         let position: String
         switch model.mode {
-        case .detail: position = model.detail.map { "#\($0.id)" } ?? ""
+        case .detail: position = model.detail.map { PokemonID.display($0.shownNumber) } ?? ""
         default:
             position = model.count == 0 ? words.trf("%s of %s", "0", "0")
                 : words.trf("%s of %s", "\(visible.lowerBound + 1)–\(max(visible.lowerBound + 1, visible.upperBound))", String(model.count))
@@ -213,7 +213,7 @@ public struct BrowseView {
             // Not on disk yet: a placeholder, filled in when the sprite arrives.
             s.put("░░░░", x: x + (w - 4) / 2, y: y + 2, style: Style(foreground: coloured ? Self.grey : nil, dim: true))
         }
-        let number = PokemonID.display(e.id)
+        let number = PokedexNumber.label(e.id)
         let end = s.put(" " + number, x: x, y: y + 5, style: label, limit: x + w)
         if e.favorite {
             let star = Style(foreground: coloured ? (selected ? RGB(0xC0, 0x90, 0x00) : RGB(0xF8, 0xD0, 0x30)) : nil, background: labelBackground,
