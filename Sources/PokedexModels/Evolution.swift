@@ -199,16 +199,25 @@ public struct TypeMatchup: Sendable, Equatable {
         self.multiplier = multiplier
     }
 
-    /// "×4", "×½", "×¼", "×0".
-    public static func label(_ multiplier: Double) -> String {
+    /// "×4", "×2", "×½", "×¼", "×0", and what abilities make ("×⅛", "×¾", "×1.5", "×2.5"), with
+    /// the reader's decimal separator.
+    public static func label(_ multiplier: Double, decimalSeparator: String = ".") -> String {
         switch multiplier {
         case 0: return "×0"
+        case 0.125: return "×⅛"
         case 0.25: return "×¼"
         case 0.5: return "×½"
-        case 1: return "×1"
-        case 2: return "×2"
-        case 4: return "×4"
-        default: return "×" + String(multiplier)
+        case 0.75: return "×¾"
+        default:
+            guard multiplier.isFinite, multiplier > 0, multiplier < 1000 else { return "×?" }
+            // Whole, else to two places at most: 1.5, 1.25, 2.5.
+            let hundredths = Int((multiplier * 100).rounded())
+            var text = String(hundredths / 100)
+            let fraction = hundredths % 100
+            if fraction != 0 {
+                text += decimalSeparator + (fraction % 10 == 0 ? String(fraction / 10) : (fraction < 10 ? "0" : "") + String(fraction))
+            }
+            return "×" + text
         }
     }
 }

@@ -164,6 +164,9 @@ public struct PokemonDetail: Equatable, Sendable {
     /// The attacking types that do not hit it for ×1, strongest first (the current games' chart,
     /// abilities not counted).
     public var matchups: [TypeMatchup] = []
+    /// Its abilities that change those matchups, each with what it makes of them (Levitate:
+    /// ground ×0), in the order of ``abilities``; nil where the service did not say (an older one).
+    public var abilityMatchups: [AbilityMatchup]?
 
     /// The number a person reads: the service's, else the bundled table's, else the id.
     public var shownNumber: UInt32 { number != 0 ? number : PokedexNumber.shown(id) }

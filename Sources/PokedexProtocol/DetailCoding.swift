@@ -36,6 +36,9 @@ extension Coding {
                 try w.entry("cry_path", "s") { () throws(BusError) in try w.append(d.cryPath) }
                 try w.entry("evolution", evolutionSignature) { () throws(BusError) in try writeEvolution(w, d.evolution) }
                 try w.entry("matchups", "a{sd}") { () throws(BusError) in try writeMatchups(w, d.matchups) }
+                if let abilities = d.abilityMatchups {
+                    try w.entry("ability_matchups", "a{sa{sd}}") { () throws(BusError) in try writeAbilityMatchups(w, abilities) }
+                }
                 if !d.displayName.isEmpty { try w.entry("display_name", "s") { () throws(BusError) in try w.append(d.displayName) } }
                 guard !d.language.isEmpty else { return }
                 // `LocalizedDetail`'s: the language, and the names of types, abilities and stats in it.
@@ -72,6 +75,7 @@ extension Coding {
             detail.evolution = readEvolution(d["evolution"])
             detail.language = d["language"]?.string ?? ""
             detail.matchups = readMatchups(d["matchups"], language: detail.language.isEmpty ? "en" : detail.language)
+            detail.abilityMatchups = readAbilityMatchups(d["ability_matchups"], language: detail.language.isEmpty ? "en" : detail.language)
             detail.typeNames = d["type_names"]?.array?.compactMap(\.string) ?? []
             detail.abilityNames = d["ability_names"]?.array?.compactMap(\.string) ?? []
             var statNames: [String: String] = [:]
@@ -90,6 +94,7 @@ extension Coding {
                               favorite: false, genus: "", flavorText: "", color: "", animatedSpritePath: "")
         var hasID = false, hasName = false
         var matchups: [(String, Double)] = []
+        var abilityMatchups: [(String, [(String, Double)])]?
         var statNames: [String: String] = [:]
         try r.readEntries { (key, type) throws(BusError) -> Bool in
             switch (key, type) {
@@ -111,6 +116,14 @@ extension Coding {
             case ("cry_path", "s"): d.cryPath = try r.readString()
             case ("evolution", evolutionSignature): d.evolution = try readEvolution(r)
             case ("matchups", "a{sd}"): try r.readPairs("d") { (type) throws(BusError) in matchups.append((type, try r.readDouble())) }
+            case ("ability_matchups", "a{sa{sd}}"):
+                var all: [(String, [(String, Double)])] = []
+                try r.readPairs("a{sd}") { (ability) throws(BusError) in
+                    var pairs: [(String, Double)] = []
+                    try r.readPairs("d") { (type) throws(BusError) in pairs.append((type, try r.readDouble())) }
+                    all.append((ability, pairs))
+                }
+                abilityMatchups = all
             case ("display_name", "s"): d.displayName = try r.readString()
             case ("language", "s"): d.language = try r.readString()
             case ("type_names", "as"): d.typeNames = try r.readStringArray()
@@ -122,6 +135,9 @@ extension Coding {
         }
         guard hasID, hasName else { throw malformed("detail") }
         d.matchups = namedMatchups(matchups, language: d.language.isEmpty ? "en" : d.language)
+        d.abilityMatchups = abilityMatchups.map { all in
+            all.map { AbilityMatchup(ability: $0.0, matchups: namedMatchups($0.1, language: d.language.isEmpty ? "en" : d.language)) }
+        }
         d.statNames = statNames.isEmpty ? [] : d.stats.map { statNames[$0.name] ?? "" }
         return d
     }

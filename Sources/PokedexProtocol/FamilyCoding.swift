@@ -43,6 +43,27 @@ extension Coding {
         }
     }
 
+    /// `ability_matchups` `a{sa{sd}}`: each of the Pokémon's abilities that changes its matchups
+    /// → attacking type → the multiplier with it, strongest first.
+    static func writeAbilityMatchups(_ w: MessageWriter, _ abilities: [AbilityMatchup]) throws(BusError) {
+        try w.container("a", "{sa{sd}}") { () throws(BusError) in
+            for a in abilities {
+                try w.container("e", "sa{sd}") { () throws(BusError) in
+                    try w.append(a.ability)
+                    try writeMatchups(w, a.matchups)
+                }
+            }
+        }
+    }
+
+    /// The abilities' matchups as read, each type named in `language`; nil where the key is absent.
+    static func readAbilityMatchups(_ v: BusValue?, language: String) -> [AbilityMatchup]? {
+        guard case .dict(let pairs)? = v?.unwrapped else { return nil }
+        return pairs.compactMap { p in
+            p.key.string.map { AbilityMatchup(ability: $0, matchups: readMatchups(p.value, language: language)) }
+        }
+    }
+
     static func readEvolution(_ v: BusValue?) -> [EvolutionMember] {
         (v?.array ?? []).compactMap { row in
             guard let f = row.fields, f.count == evolutionFields.count, let id = f[0].uint, let name = f[1].string, let from = f[3].uint else { return nil }

@@ -78,7 +78,8 @@ extension Pokedex1 {
             Key("animated_sprite_path", "s", "the generation-V animated GIF, fetched on demand; \"\" where the API has none"),
             Key("cry_path", "s", "\"\" until `CryPath` fetched it"),
             Key("evolution", "a(ussuss)", "the family, first member first, each after the one it evolves from, as (id, name, display_name, from, trigger_kind, trigger): from is 0 for the first, trigger_kind PokeAPI's trigger (level-up, use-item, trade…), trigger the newest games' condition in words (\"Level 16\", \"Use a Fire Stone\", \"Trade holding Metal Coat\"); one request more the first time a family is asked for"),
-            Key("matchups", "a{sd}", "attacking type → 4, 2, 0.5, 0.25 or 0 against its own types (a form's its own), strongest first, ×1 left out; the bundled chart of the current games; abilities such as Levitate not counted"),
+            Key("matchups", "a{sd}", "attacking type → 4, 2, 0.5, 0.25 or 0 against its own types (a form's its own), strongest first, ×1 left out; the bundled chart of the current games; abilities not counted (see ability_matchups)"),
+            Key("ability_matchups", "a{sa{sd}}", "each of its abilities that changes a matchup (Levitate, Flash Fire, the Absorbs, Thick Fat, Filter, Wonder Guard…) → attacking type → the multiplier with it, for the types it changes (Levitate: ground 0; Wonder Guard: 0 for every hit not super effective); empty where none does"),
         ],
         "LocalizedDetail": [
             Key("language", "s", "the language it is in"), Key("type_names", "as", "in the order of types"),

@@ -111,21 +111,41 @@ extension DetailCard {
 
     // MARK: The matchups
 
-    /// "Weak to ×4 Rock ×2 Water Electric", "Resists …", "Immune to …", and that abilities are not counted.
+    /// "Weak to ×4 Rock ×2 Water Electric", "Resists …", "Immune to …", then each ability that
+    /// changes them with what it makes of them ("Levitate ×0 Ground"). With Wonder Guard alone
+    /// (Shedinja) only the super-effective hits land: those, and that nothing else does.
     func matchups(width: Int) -> [String] {
-        let groups: [(label: String, multipliers: [Double])] = [
-            (words.tr("Weak to"), [4, 2]), (words.tr("Resists"), [0.5, 0.25]), (words.tr("Immune to"), [0]),
+        let abilities = detail.abilityMatchups ?? []
+        let wonderGuardOnly = !abilities.isEmpty && abilities.allSatisfy(\.onlySuperEffectiveLands)
+            && detail.abilities.allSatisfy { $0 == "wonder-guard" }
+        var groups: [(label: String, matchups: [[TypeMatchup]])] = [
+            (words.tr("Weak to"), [4, 2].map { m in detail.matchups.filter { $0.multiplier == m } }),
         ]
+        if !wonderGuardOnly {
+            groups += [(words.tr("Resists"), [0.5, 0.25].map { m in detail.matchups.filter { $0.multiplier == m } }),
+                       (words.tr("Immune to"), [detail.matchups.filter { $0.multiplier == 0 }])]
+            for a in abilities where !a.onlySuperEffectiveLands {
+                // Grouped by multiplier, strongest first, as the service ordered them.
+                var byMultiplier: [[TypeMatchup]] = []
+                for m in a.matchups {
+                    if let i = byMultiplier.firstIndex(where: { $0.first?.multiplier == m.multiplier }) { byMultiplier[i].append(m) } else {
+                        byMultiplier.append([m])
+                    }
+                }
+                groups.append((abilityName(a.ability), byMultiplier))
+            }
+        }
+        let notes = abilities.filter(\.onlySuperEffectiveLands).map {
+            words.trf("%s: only super-effective hits land", abilityName($0.ability))
+        }
         let label = min(max(12, (groups.map { TerminalText.width($0.label) }.max() ?? 0) + 2), max(12, width / 3))
         var out: [String] = []
-        for (name, multipliers) in groups {
+        for (name, sets) in groups {
             var pieces: [String] = []
-            for m in multipliers {
-                let types = detail.matchups.filter { $0.multiplier == m }
-                guard !types.isEmpty else { continue }
+            for types in sets where !types.isEmpty {
                 // The multiplier goes with its first badge, never alone at a line's end.
                 let badges = types.map { badge($0.type, named: $0.typeName) }
-                pieces.append(painter.bold(TypeMatchup.label(m)) + " " + badges[0])
+                pieces.append(painter.bold(TypeMatchup.label(types[0].multiplier, decimalSeparator: words.decimalSeparator)) + " " + badges[0])
                 pieces += badges.dropFirst()
             }
             guard !pieces.isEmpty else { continue }
@@ -134,9 +154,15 @@ extension DetailCard {
             for i in lines.indices.dropFirst() { lines[i] = String(repeating: " ", count: label) + lines[i] }
             out += lines
         }
-        let note = words.tr("Abilities such as Levitate are not counted.")
-        out += TerminalText.wrap(note, to: width).map(painter.dim)
+        for note in notes { out += TerminalText.wrap(note, to: width).map(painter.dim) }
+        // An older service does not say which abilities count.
+        if detail.abilityMatchups == nil { out += TerminalText.wrap(words.tr("Abilities such as Levitate are not counted."), to: width).map(painter.dim) }
         return out
+    }
+
+    /// An ability's name as the service gave it in the reader's language, else made from its identifier.
+    func abilityName(_ ability: String) -> String {
+        detail.abilities.firstIndex(of: ability).flatMap { Self.localized(detail.abilityNames, $0) } ?? PokemonNames.display(ability)
     }
 
     /// Pieces (which may hold colour) laid out with a space between them, a new line where the

@@ -42,6 +42,13 @@ final class DetailCodingTests: XCTestCase {
         d.matchups = [("rock", 4.0), ("water", 2.0), ("ground", 0.0), ("grass", 0.25)].map { type, m in
             TypeMatchup(type: type, typeName: names[type] ?? TypeChart.name(type, language: "en"), multiplier: m)
         }
+        // Solar Power changes no matchup; Levitate's and Thick Fat's as a service writes them.
+        d.abilityMatchups = [
+            AbilityMatchup(ability: "levitate", matchups: [TypeMatchup(type: "ground", typeName: names["ground"] ?? "Ground", multiplier: 0)]),
+            AbilityMatchup(ability: "thick-fat", matchups: [("fire", 0.25), ("ice", 0.125)].map { type, m in
+                TypeMatchup(type: type, typeName: TypeChart.name(type, language: language.isEmpty ? "en" : language), multiplier: m)
+            }),
+        ]
         if language == "de" {
             d.language = "de"
             d.typeNames = ["Feuer", "Flug"]

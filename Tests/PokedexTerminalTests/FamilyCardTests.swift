@@ -8,27 +8,43 @@ import XCTest
 /// families and chart, at 60, 80 and 120 columns, in English, German and Japanese (snapshots:
 /// `UPDATE_SNAPSHOTS=1` accepts a new rendering; review `Snapshots/family-*.txt` in the commit).
 final class FamilyCardTests: XCTestCase {
-    /// (id, identifier, types, chain, display names by language).
-    static let cards: [(UInt32, String, [String], UInt32, [String: String])] = [
-        (6, "charizard", ["fire", "flying"], 2, ["en": "Charizard", "de": "Glurak", "ja": "リザードン"]),
-        (133, "eevee", ["normal"], 67, ["en": "Eevee", "de": "Evoli", "ja": "イーブイ"]),
-        (10100, "raichu-alola", ["electric", "psychic"], 10, ["en": "Alolan Raichu", "de": "Alola-Raichu", "ja": "ライチュウ (アローラのすがた)"]),
-        (236, "tyrogue", ["fighting"], 47, ["en": "Tyrogue", "de": "Rabauz", "ja": "バルキー"]),
-        (94, "gengar", ["ghost", "poison"], 40, ["en": "Gengar", "de": "Gengar", "ja": "ゲンガー"]),
+    /// (id, identifier, types, chain, display names by language, abilities).
+    static let cards: [(UInt32, String, [String], UInt32, [String: String], [String])] = [
+        (6, "charizard", ["fire", "flying"], 2, ["en": "Charizard", "de": "Glurak", "ja": "リザードン"], ["blaze", "solar-power"]),
+        (133, "eevee", ["normal"], 67, ["en": "Eevee", "de": "Evoli", "ja": "イーブイ"], ["run-away", "adaptability", "anticipation"]),
+        (10100, "raichu-alola", ["electric", "psychic"], 10, ["en": "Alolan Raichu", "de": "Alola-Raichu", "ja": "ライチュウ (アローラのすがた)"],
+         ["surge-surfer"]),
+        (236, "tyrogue", ["fighting"], 47, ["en": "Tyrogue", "de": "Rabauz", "ja": "バルキー"], ["guts", "steadfast", "vital-spirit"]),
+        (94, "gengar", ["ghost", "poison"], 40, ["en": "Gengar", "de": "Gengar", "ja": "ゲンガー"], ["cursed-body"]),
+        (10164, "slowpoke-galar", ["psychic"], 33, ["en": "Galarian Slowpoke", "de": "Galar-Flegmon", "ja": "ヤドン (ガラルのすがた)"],
+         ["gluttony", "own-tempo", "regenerator"]),
+        (292, "shedinja", ["bug", "ghost"], 144, ["en": "Shedinja", "de": "Ninjatom", "ja": "ヌケニン"], ["wonder-guard"]),
+        (436, "bronzor", ["steel", "psychic"], 224, ["en": "Bronzor", "de": "Bronzel", "ja": "ドーミラー"], ["levitate", "heatproof", "heavy-metal"]),
+    ]
+
+    /// The abilities' names as PokeAPI gives them, for those the cards show.
+    static let abilityNames: [String: [String: String]] = [
+        "wonder-guard": ["en": "Wonder Guard", "de": "Wunderwache", "ja": "ふしぎなまもり"],
+        "levitate": ["en": "Levitate", "de": "Schwebe", "ja": "ふゆう"],
+        "heatproof": ["en": "Heatproof", "de": "Hitzeschutz", "ja": "たいねつ"],
     ]
 
     func card(_ i: Int, language: String, width: Int) -> [String] {
-        let (id, name, types, chain, names) = Self.cards[i]
+        let (id, name, types, chain, names, abilities) = Self.cards[i]
         let words = MockData.words(language)
-        var d = PokemonDetail(id: id, name: name, height: 10, weight: 100, types: types, abilities: [],
+        var d = PokemonDetail(id: id, name: name, height: 10, weight: 100, types: types, abilities: abilities,
                               stats: [.init(name: "hp", value: 60), .init(name: "speed", value: 90)], spritePath: "",
                               favorite: false, genus: "", flavorText: "")
         d.displayName = names[language] ?? name
         d.language = language
         d.typeNames = types.map { MockData.typeName($0, language: language) }
+        d.abilityNames = abilities.map { Self.abilityNames[$0]?[language] ?? PokemonNames.display($0) }
         d.statNames = language == "de" ? ["KP", "Initiative"] : language == "ja" ? ["HP", "すばやさ"] : ["HP", "Speed"]
-        d.evolution = MockData.family(chain, language: language, words: words)
+        d.evolution = MockData.family(chain, subject: PokemonRef(id: id, name: name), language: language, words: words)
         d.matchups = MockData.matchups(types, language: language)
+        d.abilityMatchups = abilities.filter(AbilityMatchups.changesMatchups).map {
+            AbilityMatchup(ability: $0, matchups: AbilityMatchups.matchups($0, types, language: language))
+        }
         return DetailCard(detail: d, image: nil, width: width, mode: .none, words: words).render()
     }
 
@@ -58,7 +74,26 @@ final class FamilyCardTests: XCTestCase {
         XCTAssertTrue(charizard.contains("Weak to     ×4 [Rock] ×2 [Water] [Electric]"), charizard)
         XCTAssertTrue(charizard.contains("×¼ [Bug] [Grass]"), charizard)
         XCTAssertTrue(charizard.contains("Immune to   ×0 [Ground]"), charizard)
-        XCTAssertTrue(charizard.contains("Abilities such as Levitate are not counted."))
+        XCTAssertFalse(charizard.contains("Abilities such as Levitate"), "its abilities change nothing: nothing to say")
+        XCTAssertTrue(charizard.contains("#006"), charizard)
+        // A form's number is its species': Alolan Raichu is #026; its line, with Kanto's.
+        let alolan = card(2, language: "en", width: 80).joined(separator: "\n")
+        XCTAssertTrue(alolan.contains("Alolan Raichu  #026"), alolan)
+        XCTAssertTrue(alolan.contains("Alolan Raichu") && alolan.contains("Use a Thunder Stone, in Alola"), alolan)
+        // Galarian Slowpoke's own family, in the games' words.
+        let galar = card(5, language: "en", width: 80).joined(separator: "\n")
+        XCTAssertTrue(galar.contains("Galarian Slowbro") && galar.contains("Use a Galarica Cuff"), galar)
+        XCTAssertFalse(galar.contains("Level 37"), galar)
+        // Wonder Guard: only super-effective hits land, and nothing is said to resist.
+        let shedinja = card(6, language: "en", width: 80).joined(separator: "\n")
+        XCTAssertTrue(shedinja.contains("Wonder Guard: only super-effective hits land"), shedinja)
+        XCTAssertTrue(shedinja.contains("×2 [Flying] [Rock] [Ghost] [Fire] [Dark]"), shedinja)
+        XCTAssertFalse(shedinja.contains("Resists") || shedinja.contains("Immune to"), shedinja)
+        XCTAssertTrue(shedinja.contains("Appears when Nincada evolves at level 20"), shedinja)
+        // Levitate and Heatproof, each with what it makes of the matchups.
+        let bronzor = card(7, language: "en", width: 80).joined(separator: "\n")
+        XCTAssertTrue(bronzor.contains("Levitate    ×0 [Ground]"), bronzor)
+        XCTAssertTrue(bronzor.contains("Heatproof   ×1 [Fire]"), bronzor)
         let german = card(0, language: "de", width: 80).joined(separator: "\n")
         XCTAssertTrue(german.contains("Glumanda → Glutexo (Level 16) → Glurak (Level 36)"), german)
         XCTAssertTrue(german.contains("×4 [Gestein]"), german)

@@ -121,6 +121,10 @@ final class Details: Sendable {
                                              form: terms.cachedForm(r), terms: { [terms] in terms.memoryName($0, $1, language: named) })
         }
         d.matchups = TypeChart.matchups(r.types, language: language ?? "en")
+        // Its abilities that change them (Levitate, Wonder Guard), each with what it makes of them.
+        d.abilityMatchups = r.abilities.filter(AbilityMatchups.changesMatchups).map {
+            AbilityMatchup(ability: $0, matchups: AbilityMatchups.matchups($0, r.types, language: language ?? "en"))
+        }
         // The cry where it is on disk; it is fetched only when played (`CryPath`).
         d.cryPath = sprites.cry.knownPath(r.id) ?? ""
     }
