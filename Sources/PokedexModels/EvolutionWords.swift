@@ -10,7 +10,7 @@
 public enum EvolutionWords {
     /// What a name inside a condition is.
     public enum Named: Sendable {
-        case item, move, location, species, type
+        case item, move, species, type
         /// A Pokémon by its identifier: a form a way starts from ("rockruff-own-tempo").
         case pokemon
         /// A game (`version`): "sun".

@@ -90,7 +90,6 @@ final class Evolutions: Sendable {
             case .move: return terms(.move, identifier) ?? PokemonNames.title(identifier)
             case .version: return terms(.version, identifier) ?? PokemonNames.title(identifier)
             case .trigger: return terms(.evolutionTrigger, identifier) ?? ""
-            case .location: return PokemonNames.title(identifier)
             }
         }
         let steps = FormFamily.steps(chain, subject: subject, speciesID: speciesID, formID: BundledNames.pokemonID(named:))

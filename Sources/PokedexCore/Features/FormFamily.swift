@@ -66,6 +66,8 @@ enum FormFamily {
             for c in children { place(c, from: node) }
         }
         for e in inside where !inside.contains(where: { $0.to.id == e.from.id }) { place(e.from, from: nil) }
+        // A family with no first member (a loop, which no real chain has) starts at the card's own.
+        if steps.isEmpty { place(own, from: nil) }
         markChance(&steps)
         giveShedLevel(&steps, inside)
         return steps
@@ -140,13 +142,14 @@ enum FormFamily {
         let ordered = edges.filter { $0.isDefault && $0.way.region == nil } + edges.filter { !$0.isDefault && $0.way.region == nil }
             + edges.filter { $0.way.region != nil }
         var out: [ShownWay] = []
-        var seen: [ShownWay] = []
+        var seen: [(way: ShownWay, place: EvolutionPlace?)] = []
         for e in ordered {
             // Places alike are one way: the magnetic field of six games is one.
-            var key = e.way
-            key.condition.location = key.condition.location.map { "\(EvolutionPlace(location: $0, nearRock: key.condition.nearSpecialRock))" }
-            if seen.contains(key) { continue }
-            seen.append(key)
+            var way = e.way
+            let place = way.condition.location.map { EvolutionPlace(location: $0, nearRock: way.condition.nearSpecialRock) }
+            way.condition.location = nil
+            if seen.contains(where: { $0.way == way && $0.place == place }) { continue }
+            seen.append((way, place))
             out.append(e.way)
         }
         return Array(out.prefix(4))

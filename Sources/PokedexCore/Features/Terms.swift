@@ -100,26 +100,20 @@ final class Terms: Sendable {
     }
 
     /// The names a family's words take from the API (``Evolutions/namedTerms(_:)``), fetched
-    /// where no tier has them; whether every one is now known (one the API cannot give now
-    /// is made from its identifier, as today).
-    @discardableResult
-    func keepNames(of chain: EvolutionChainRecord) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            for t in Evolutions.namedTerms(chain) { group.addTask { [self] in await names(t.kind, t.name) != nil } }
-            var all = true
-            for await known in group where !known { all = false }
-            return all
+    /// where no tier has them (one the API cannot give now is made from its identifier, as today).
+    func keepNames(of chain: EvolutionChainRecord) async {
+        await withTaskGroup(of: Void.self) { group in
+            for t in Evolutions.namedTerms(chain) { group.addTask { [self] in _ = await names(t.kind, t.name) } }
         }
     }
 
-    /// Whether memory has every name of ``keepNames(of:)``; never waits.
+    /// Whether memory has every name of ``keepNames(of:)``, or knows the API has none of one
+    /// (a 404 remembered); never waits.
     func hasNames(of chain: EvolutionChainRecord) -> Bool {
-        Evolutions.namedTerms(chain).allSatisfy { loader.cached(APIRoutes.namesKey($0.kind, $0.name), url: routes.named($0.kind, $0.name), .names) != nil }
-    }
-
-    /// Brings the names of ``keepNames(of:)`` into memory from the disk, without fetching any.
-    func bringFromDisk(_ chain: EvolutionChainRecord) {
-        for t in Evolutions.namedTerms(chain) { _ = loader.peek(APIRoutes.namesKey(t.kind, t.name), .names) }
+        Evolutions.namedTerms(chain).allSatisfy { t in
+            let url = routes.named(t.kind, t.name)
+            return loader.cached(APIRoutes.namesKey(t.kind, t.name), url: url, .names) != nil || loader.fetcher.isKnownNotFound(url)
+        }
     }
 
     /// The name of a type, ability, stat, item, move, game or trigger in `language` if memory
