@@ -7,7 +7,7 @@ struct Cry: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "cry",
         abstract: tr("Play a Pokémon's cry through the desktop's sound server."),
-        discussion: tr("The service fetches the cry once (PokeAPI's latest, Ogg Vorbis) and keeps it with the sprites. It plays through PipeWire (pw-play) or PulseAudio (paplay), else libcanberra (canberra-gtk-play), in the background: the command returns at once. With no sound server it says so and exits 3.\nJSON: {\"id\", \"pokemon\", \"cry_path\", \"played\": the player, or null, \"why\": why not, or null}")) }
+        discussion: tr("The service fetches the cry once (PokeAPI's latest, Ogg Vorbis) and keeps it with the sprites. It plays through PipeWire (pw-play) or PulseAudio (paplay), else libcanberra (canberra-gtk-play), in the background: the command returns at once. With no sound server it says so and exits 3.\nJSON: {\"id\", \"number\", \"pokemon\", \"cry_path\", \"played\": the player, or null, \"why\": why not, or null}")) }
 
     @Argument(help: ArgumentHelp(tr("A name or number."))) var pokemon: String
     @Flag(help: ArgumentHelp(tr("Only print the cry's path; play nothing."))) var pathOnly = false

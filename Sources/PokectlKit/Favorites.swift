@@ -63,7 +63,7 @@ struct Favs: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "favs",
         abstract: tr("List favorites in the order they were added."),
-        discussion: tr("Names as the games write them, in the language of --language or the terminal's locale. When the favorites file is not sound (damaged, or not a file pokedexd may read), what the service did or why it cannot read it is said on stderr. JSON: {\"favorites\": [{\"id\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}], \"problem\": \"\" or that text}")) }
+        discussion: tr("Names as the games write them, in the language of --language or the terminal's locale. When the favorites file is not sound (damaged, or not a file pokedexd may read), what the service did or why it cannot read it is said on stderr. JSON: {\"favorites\": [{\"id\", \"number\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}], \"problem\": \"\" or that text}")) }
 
     @OptionGroup var common: Common
 

@@ -7,7 +7,7 @@ struct List: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "list",
         abstract: tr("List Pokémon in the API's order, a page at a time."),
-        discussion: tr("Names as the games write them, in the language of --language or the terminal's locale. JSON: {\"total\", \"page\", \"per_page\", \"entries\": [{\"id\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}]}")) }
+        discussion: tr("Names as the games write them, in the language of --language or the terminal's locale. JSON: {\"total\", \"page\", \"per_page\", \"entries\": [{\"id\", \"number\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}]}")) }
 
     @Option(help: ArgumentHelp(tr("Page number, from 1."))) var page = 1
     @Option(help: ArgumentHelp(tr("Entries per page, 1 to 100."))) var perPage = 20

@@ -7,7 +7,7 @@ struct Search: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "search",
         abstract: tr("Find Pokémon by name in any language, by number, with typos forgiven; filter by type and generation."),
-        discussion: tr("Ranks exact names and numbers first, then prefixes, word prefixes (\"mega\" finds charizard-mega-x), substrings, then near misses (\"charzard\"). Names in ja, ko, zh, fr, de, es and it match too, for every species the service has seen; 'pokectl sync' indexes them all.\nJSON: {\"query\", \"coverage\": {\"localized\", \"species\"}, \"results\": [{\"id\", \"name\", \"sprite_path\", \"favorite\", \"match\", \"matched_name\", \"language\", \"distance\"}]}")) }
+        discussion: tr("Ranks exact names and numbers first, then prefixes, word prefixes (\"mega\" finds charizard-mega-x), substrings, then near misses (\"charzard\"). Names in ja, ko, zh, fr, de, es and it match too, for every species the service has seen; 'pokectl sync' indexes them all.\nJSON: {\"query\", \"coverage\": {\"localized\", \"species\"}, \"results\": [{\"id\", \"number\", \"name\", \"sprite_path\", \"favorite\", \"match\", \"matched_name\", \"language\", \"distance\"}]}")) }
 
     @Argument(help: ArgumentHelp(tr("Part of a name, a number, or nothing with --type/--gen."))) var query: String = ""
     @Option(help: ArgumentHelp(tr("Most results, 1 to 100."))) var limit = 10

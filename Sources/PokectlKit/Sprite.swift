@@ -6,7 +6,7 @@ struct Sprite: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "sprite",
         abstract: tr("Print the path of a Pokémon's sprite, fetching it if needed."),
-        discussion: tr("JSON: {\"pokemon\": the resolved API name, \"id\", \"query\": as given, \"sprite_path\"}")) }
+        discussion: tr("JSON: {\"pokemon\": the resolved API name, \"id\", \"number\", \"query\": as given, \"sprite_path\"}")) }
 
     @Argument(help: ArgumentHelp(tr("A name or number."))) var pokemon: String
     @OptionGroup var common: Common

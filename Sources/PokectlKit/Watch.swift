@@ -10,7 +10,7 @@ struct Watch: PokectlCommand {
                  Pokedex1.favoriteChanged.name, Pokedex1.cacheCleared.name, FreedesktopBus.propertiesChanged),
         discussion: tr("For widgets and scripts that react instead of polling. Each line is flushed as it is printed. Does not start the service; it follows it whenever it runs. When the service starts (or starts again), a ServiceStarted line is followed by a PropertiesChanged line with every property's current value. ServiceStopped says whether it left after its idle timeout (\"idle\": true: it starts again when called, and nothing changed) or stopped. Ends when its reader goes away.")
             + "\n" + tr("JSON lines:") + "\n"
-            + "  {\"event\": \"\(Pokedex1.favoriteChanged.name)\", \"favorite\", \"id\", \"name\", \"time\"}\n"
+            + "  {\"event\": \"\(Pokedex1.favoriteChanged.name)\", \"favorite\", \"id\", \"number\", \"name\", \"time\"}\n"
             + "  {\"event\": \"\(Pokedex1.cacheCleared.name)\", \"time\"}\n"
             + "  {\"event\": \"\(FreedesktopBus.propertiesChanged)\", \"changed\": {PROPERTY: VALUE}, \"invalidated\": [PROPERTY], \"time\"}\n"
             + "  {\"event\": \"\(WatchLine.started)\", \"owner\", \"time\"}\n"
