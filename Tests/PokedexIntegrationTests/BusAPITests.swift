@@ -63,7 +63,7 @@ final class BusAPITests: DaemonTestCase {
     func testBadNamesGiveClearErrors() throws {
         let c = try PokedexClient()
         let msg = assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.detail("pikachuu") }
-        XCTAssertEqual(msg, #"no Pokémon named "pikachuu"; did you mean "pikachu"?"#)
+        XCTAssertEqual(msg, #"no Pokémon named "pikachuu"; did you mean "Pikachu"?"#)
         assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.detail("99999") }
         assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.detail("../../etc/passwd") }
         assertBusError(errorPrefix + "InvalidArgument") { () throws(BusError) in _ = try c.detail("   ") }
@@ -223,8 +223,8 @@ final class SearchBusTests: DaemonTestCase {
     func testUnknownNamesSuggestTheClosest() throws {
         let c = try PokedexClient()
         let msg = assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.detail("pikachuu") }
-        XCTAssertEqual(msg, #"no Pokémon named "pikachuu"; did you mean "pikachu"?"#)
+        XCTAssertEqual(msg, #"no Pokémon named "pikachuu"; did you mean "Pikachu"?"#)
         let fav = assertBusError(errorPrefix + "NotFound") { () throws(BusError) in _ = try c.toggleFavorite("bulbsaur") }
-        XCTAssertTrue(fav.hasSuffix(#"did you mean "bulbasaur"?"#), fav)
+        XCTAssertTrue(fav.hasSuffix(#"did you mean "Bulbasaur"?"#), "as the games write it: " + fav)
     }
 }

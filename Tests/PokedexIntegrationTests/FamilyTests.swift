@@ -51,9 +51,10 @@ final class FamilyTests: DaemonTestCase {
         XCTAssertEqual(charizard.evolution.map(\.displayName), ["ヒトカゲ", "リザード", "リザードン"])
         XCTAssertEqual(charizard.matchups.filter { $0.multiplier == 0 }.map(\.typeName), ["じめん"])
         XCTAssertEqual(charizard.matchups.first?.typeName, "いわ")
-        // Pikachu's family from the bundled table's chain, though the mock lists no Pichu.
+        // Pikachu's family from the bundled table's chain, though the mock lists no Pichu, with
+        // the Alolan branch as such.
         let pikachu = try c.detail("pikachu")
-        XCTAssertEqual(pikachu.evolution.map(\.name), ["pichu", "pikachu", "raichu"])
+        XCTAssertEqual(pikachu.evolution.map(\.name), ["pichu", "pikachu", "raichu", "raichu-alola"])
         XCTAssertEqual(pikachu.evolution[1].trigger, "High friendship")
         // A family that branches: Gloom into Vileplume or Bellossom.
         let gloom = try c.detail("gloom")
@@ -67,6 +68,45 @@ final class FamilyTests: DaemonTestCase {
         XCTAssertEqual(offline.evolution, gloom.evolution, "the family from the disk")
         let stats = try PokedexClient().call(Pokedex1.cacheStats)
         XCTAssertEqual(stats.kinds.first { $0.kind == .evolutionChains }?.count, 3, "three families, one file each")
+    }
+
+    /// A card true to the games over the bus: the family the card's form has, in the games'
+    /// words in the caller's language (PokeAPI's item/ resource, fetched once and kept by sync),
+    /// a form's number, the abilities that change matchups, "did you mean" in the caller's
+    /// language.
+    func testACardTrueToTheGames() throws {
+        try h.startDaemon(["--no-prefetch", "--notify=no"])
+        let c = try PokedexClient()
+        let pikachu = try c.call(Pokedex1.localizedDetail, ("pikachu", "ja"))
+        XCTAssertEqual(pikachu.number, 25)
+        XCTAssertEqual(pikachu.evolution.map(\.id), [172, 25, 26, 10100], "Alolan Raichu by its own id")
+        XCTAssertEqual(pikachu.evolution.map(\.from), [0, 172, 25, 25])
+        XCTAssertEqual(pikachu.evolution[2].trigger, "かみなりのいしを使う", "the games' word for the item")
+        XCTAssertEqual(pikachu.evolution[3].trigger, "かみなりのいしを使う、アローラ地方で")
+        XCTAssertEqual(try h.requests("names") >= 1, true)
+        let items = try h.requests("names")
+        _ = try c.call(Pokedex1.localizedDetail, ("raichu", "de"))
+        XCTAssertEqual(try c.call(Pokedex1.localizedDetail, ("raichu", "de")).evolution[2].trigger, "Donnerstein verwenden")
+        XCTAssertEqual(try h.requests("names") - items, 0, "the item's names are fetched once, for every language")
+        // Lightning Rod: Electric does nothing to Pikachu.
+        XCTAssertEqual(pikachu.abilityMatchups?.map(\.ability), ["lightning-rod"])
+        XCTAssertEqual(pikachu.abilityMatchups?.first?.matchups.map { "\($0.type) \($0.multiplier)" }, ["electric 0.0"])
+        // A form's number is its species'.
+        let raw = try XCTUnwrap(c.values(Pokedex1.detail, "deoxys-attack").first?.stringDict)
+        XCTAssertEqual(raw["number"]?.uint, 386)
+        XCTAssertEqual(raw["id"]?.uint, 10001)
+        // "Did you mean" the name as the games write it in the caller's language.
+        XCTAssertThrowsError(try c.call(Pokedex1.localizedDetail, ("ピカチュ", "ja"))) { error in
+            XCTAssertTrue("\(error)".contains("ピカチュウ"), "\(error)")
+        }
+        XCTAssertEqual(try c.call(Pokedex1.localizedDetail, ("ピカチユウ", "ja")).id, 25, "kana as typed name one Pokémon")
+        // Kept by sync: offline after a restart, the item's words in every language.
+        XCTAssertEqual(try c.call(Pokedex1.sync).failed, 0)
+        try h.control(["offline": true])
+        h.stopDaemon()
+        try h.startDaemon(["--no-prefetch", "--notify=no"])
+        let offline = try PokedexClient().call(Pokedex1.localizedDetail, ("gloom", "de"))
+        XCTAssertEqual(offline.evolution.map(\.trigger), ["", "Level 21", "Blattstein verwenden", "Sonnenstein verwenden"])
     }
 
     func testSyncKeepsEveryFamilyAndTheOfflineCardShowsThem() throws {

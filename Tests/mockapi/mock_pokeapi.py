@@ -24,9 +24,13 @@ It serves hand-written bodies shaped like PokeAPI's for a few dozen Pokémon:
                                            Pokémon's: the real names for the forms in FORMS (deoxys-attack,
                                            venusaur-mega), empty lists for the default forms
   GET /api/v2/evolution-chain/{id}/        every real family (evolution-chains.json, tools/gen-mock-chains.py:
-                                           every trigger kind, Eevee's eight branches, three stages) in
-                                           PokeAPI's shape, every detail key present; a species body names
-                                           its chain (`evolution_chain`) for every species of the file
+                                           every trigger kind, Eevee's eight branches, three stages, each
+                                           way's base_form, evolved_form and is_default) in PokeAPI's shape,
+                                           every detail key present; a species body names its chain
+                                           (`evolution_chain`) for every species of the file
+  GET /api/v2/{item|move|evolution-trigger|version}/{id|name}/
+                                           {id, name, names}: what families name, in every language PokeAPI
+                                           has (evolution-terms.json, tools/gen-mock-terms.py)
   GET /api/v2/language/                    {count, results: [{name, url}]}: PokeAPI's 14 languages
   GET /api/v2/language/{id|name}/          {id, name, iso639, iso3166, official, names}
   (`names` and `form_names` are PokeAPI's [{name, language: {name, url}}], real texts from pokeapi.co's

@@ -54,7 +54,8 @@ def routes(c):
              "/api/v2/pokemon-form/10001/", "/api/v2/pokemon-form/deoxys-attack/", "/api/v2/pokemon-form/venusaur-mega/",
              "/api/v2/pokemon-form/25/", "/api/v2/pokemon-form/99999/", "/api/v2/pokemon-form/", "/api/v2/language",
              "/api/v2/language/", "/api/v2/language/9/", "/api/v2/language/ja-hrkt/", "/api/v2/language/xx/",
-             "/api/v2/ability/x/y", "/api/v2/abilityx"]
+             "/api/v2/ability/x/y", "/api/v2/abilityx", "/api/v2/item/kings-rock/", "/api/v2/item/84/", "/api/v2/item/nothing/",
+             "/api/v2/item/", "/api/v2/move/dragon-cheer/", "/api/v2/evolution-trigger/shed/", "/api/v2/version/ultra-sun/"]
     chains = ["/api/v2/evolution-chain/1/", "/api/v2/evolution-chain/10", "/api/v2/evolution-chain/67/",
               "/api/v2/evolution-chain/99999/", "/api/v2/evolution-chain/abc/", "/api/v2/evolution-chain/"]
     media = ["/sprites/1.png", "/sprites/25.png", "/sprites/shiny/25.png", "/sprites/anim/25.gif", "/sprites/anim/10001.gif",
