@@ -19,7 +19,7 @@ check "show --no-image: no picture even with colour" bash -c "
     COLORTERM=truecolor pokectl show pikachu --color always --no-image | plain | head -1 | grep -q '^Pikachu'"
 check "list --images: a small sprite per row, the name beside it" bash -c "
     out=\$(COLORTERM=truecolor pokectl list --images --per-page 3 --color always); echo \"\$out\" | plain | head -1 | grep -q '[▀▄█]' &&
-    echo \"\$out\" | plain | grep -q '#1 Bulbasaur' && echo \"\$out\" | plain | grep -q '#3 Venusaur'"
+    echo \"\$out\" | plain | grep -q '#001 Bulbasaur' && echo \"\$out\" | plain | grep -q '#003 Venusaur'"
 check "list --images off a terminal: the plain table" bash -c "pokectl list --images --per-page 3 | head -1 | grep -q '^#  *★  *NAME'"
 
 # pokectl watch: one JSON line per signal, flushed as it comes.

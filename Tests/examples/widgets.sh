@@ -71,7 +71,7 @@ check "waybar: JSON with text, tooltip, class, colour and an existing sprite: th
     out=\$($W) && echo \"\$out\" &&
     echo \"\$out\" | jq -e '(.color | test(\"^#[0-9a-f]{6}\$\")) and (.class == [\"favorite\", \"electric\"])
         and (.text | test(\"^<span color=\\\"#[0-9a-f]{6}\\\">●</span> Pikachu\$\"))
-        and (.tooltip == \"#25 Pikachu · Mouse Pokémon · Electric\")' &&
+        and (.tooltip == \"#025 Pikachu · Mouse Pokémon · Electric\")' &&
     test -s \"\$(echo \"\$out\" | jq -r .sprite_path)\" && test -s \"\$(echo \"\$out\" | jq -r .animated_sprite_path)\""
 check "waybar: the same as pokectl widget, which it execs" bash -c "[ \"\$($W)\" = \"\$(pokectl widget)\" ]"
 check "waybar --random: every favorite comes up over 40 runs" bash -c "
@@ -82,14 +82,14 @@ check "waybar: a bad option is a usage error" bash -c "$W --nope; [ \$? = 2 ]"
 check "widget: a German session's texts and names in German, identifiers in the alt and classes only" bash -c "
     export TEXTDOMAINDIR=$ROOT/.build/locale
     out=\$(LC_ALL=de_DE.UTF-8 pokectl widget) && echo \"\$out\" &&
-    echo \"\$out\" | jq -e '.tooltip == \"#25 Pikachu · Maus-Pokémon · Elektro\" and .class == [\"favorite\", \"electric\"]' &&
+    echo \"\$out\" | jq -e '.tooltip == \"#025 Pikachu · Maus-Pokémon · Elektro\" and .class == [\"favorite\", \"electric\"]' &&
     LC_ALL=de_DE.UTF-8 pokectl widget --format conky | grep -qx '\${color grey}2 Favoriten:\${color}'"
 
 # Conky: the newest favorite with its image and colour, then the favorites, newest first.
-check "conky: image, coloured name, escaped number, count, the list" bash -c "
+check "conky: image, coloured name, escaped number (#025, as the games print it), count, the list" bash -c "
     out=\$($C) && echo \"\$out\" &&
     echo \"\$out\" | grep -Eq '^\\\$\{image /.*/sprites/25.png -p 0,0 -s 64x64\}' &&
-    echo \"\$out\" | grep -Eq '^\\\$\{color #[0-9a-f]{6}\}\\\$\{font :bold:size=12\}Pikachu\\\$\{font\}\\\$\{color\} \\\\#25\$' &&
+    echo \"\$out\" | grep -Eq '^\\\$\{color #[0-9a-f]{6}\}\\\$\{font :bold:size=12\}Pikachu\\\$\{font\}\\\$\{color\} \\\\#025\$' &&
     echo \"\$out\" | grep -qx 'Mouse Pokémon · Electric' &&
     echo \"\$out\" | grep -qx '\${color grey}2 favorites:\${color}' && echo \"\$out\" | grep -qx 'Pikachu, Squirtle'"
 check "conky: the conkyrc follows through pokedex.lua, which runs pokectl widget --follow (no polling)" bash -c "
