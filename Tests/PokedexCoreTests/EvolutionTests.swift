@@ -200,3 +200,23 @@ final class EvolutionTests: XCTestCase {
         XCTAssertThrowsError(try APIDecoding.evolutionChain(Array("{\"chain\": {}}".utf8)))
     }
 }
+
+/// A family is worded once for each chain, Pokémon and language, and worded again when its record
+/// changes (fetched again) or the kept ones outgrow their bound.
+final class FamilyWordsTests: XCTestCase {
+    func testKeptForTheVerySameRecordOnly() throws {
+        let words = FamilyWords()
+        let chain = try APIDecoding.evolutionChain(try XCTUnwrap(MockData.chainBodies[67]))
+        let members = MockData.family(67, language: "en", words: .english)
+        let key = FamilyWords.Key(chain: 67, pokemon: 133, language: "en", localized: false)
+        XCTAssertNil(words.members(key, of: chain))
+        words.keep(members, key, of: chain)
+        XCTAssertEqual(words.members(key, of: chain), members)
+        XCTAssertNil(words.members(FamilyWords.Key(chain: 67, pokemon: 133, language: "de", localized: true), of: chain), "another language")
+        var changed = chain
+        changed.members.removeLast()
+        XCTAssertNil(words.members(key, of: changed), "a family fetched again is worded again")
+        for i in 0..<UInt32(FamilyWords.capacity) { words.keep([], FamilyWords.Key(chain: i, pokemon: i, language: "en", localized: false), of: chain) }
+        XCTAssertNil(words.members(key, of: chain), "past the bound, the kept ones go")
+    }
+}

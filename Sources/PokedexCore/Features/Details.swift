@@ -11,6 +11,8 @@ final class Details: Sendable {
     private let language: String
     /// The service's own words in a language (the family's conditions).
     private let words: @Sendable (String) -> Words
+    /// The families worded lately.
+    private let familyWords = FamilyWords()
 
     init(records: Records, sprites: Sprites, favorites: FavoritesBook, terms: Terms, evolutions: Evolutions, language: String,
          words: @escaping @Sendable (String) -> Words) {
@@ -39,8 +41,6 @@ final class Details: Sendable {
         var family: EvolutionChainRecord?
         if let chain = Self.chainID(record, species: species) {
             guard case .some(let cached) = evolutions.cachedFamily(chain) else { return nil }
-            // The names its conditions give (items, moves, games) are part of it.
-            if let cached, !terms.hasNames(of: cached) { return nil }
             family = cached
         }
         var detail = make(record, species: species, spritePath: path, animatedPath: animated)
@@ -48,7 +48,10 @@ final class Details: Sendable {
             guard let localized = terms.localizeFromMemory(record, language: language) else { return nil }
             localize(&detail, record, species: species, localized, language)
         }
-        addFamilyAndMatchups(&detail, record, species: species, family: family, language: language)
+        // The names its family's conditions give (items, moves, games) are part of it.
+        guard addFamilyAndMatchups(&detail, record, species: species, family: family, language: language, requireNames: true) else {
+            return nil
+        }
         return detail
     }
 
@@ -110,15 +113,14 @@ final class Details: Sendable {
 
     /// The family (names in the answer's language, conditions in its words: English for
     /// `Detail`) and the matchups of the Pokémon's own types (a form's: Alolan Raichu's Psychic).
+    /// False, and nothing added, where `requireNames` and memory lacks a name the family's words
+    /// need.
+    @discardableResult
     private func addFamilyAndMatchups(_ d: inout PokemonDetail, _ r: PokemonRecord, species: SpeciesRecord?,
-                                      family: EvolutionChainRecord?, language: String?) {
+                                      family: EvolutionChainRecord?, language: String?, requireNames: Bool = false) -> Bool {
         if let family {
-            let shown = language ?? self.language
-            // The names inside the conditions are in the answer's language: English for `Detail`.
-            let named = language ?? "en"
-            d.evolution = Evolutions.members(family, subject: PokemonRef(id: r.id, name: r.name), speciesID: Evolutions.speciesID(of: r),
-                                             language: shown, words: language.map(words) ?? .english, species: species,
-                                             form: terms.cachedForm(r), terms: { [terms] in terms.memoryName($0, $1, language: named) })
+            guard let members = familyMembers(family, r, species: species, language: language, requireNames: requireNames) else { return false }
+            d.evolution = members
         }
         d.matchups = TypeChart.matchups(r.types, language: language ?? "en")
         // Its abilities that change them (Levitate, Wonder Guard), each with what it makes of them.
@@ -127,6 +129,25 @@ final class Details: Sendable {
         }
         // The cry where it is on disk; it is fetched only when played (`CryPath`).
         d.cryPath = sprites.cry.knownPath(r.id) ?? ""
+        return true
+    }
+
+    /// The family as `r`'s card shows it, worded once for each chain, Pokémon and language
+    /// (``FamilyWords``) where memory had every name its words need; nil where it lacked one
+    /// and `requireNames`.
+    private func familyMembers(_ family: EvolutionChainRecord, _ r: PokemonRecord, species: SpeciesRecord?, language: String?,
+                               requireNames: Bool) -> [EvolutionMember]? {
+        let key = FamilyWords.Key(chain: family.id, pokemon: r.id, language: language ?? self.language, localized: language != nil)
+        if let known = familyWords.members(key, of: family) { return known }
+        let complete = terms.hasNames(of: family)
+        if requireNames, !complete { return nil }
+        // The names inside the conditions are in the answer's language: English for `Detail`.
+        let named = language ?? "en"
+        let members = Evolutions.members(family, subject: PokemonRef(id: r.id, name: r.name), speciesID: Evolutions.speciesID(of: r),
+                                         language: key.language, words: language.map(words) ?? .english, species: species,
+                                         form: terms.cachedForm(r), terms: { [terms] in terms.memoryName($0, $1, language: named) })
+        if complete { familyWords.keep(members, key, of: family) }
+        return members
     }
 
     /// `Detail`'s answer: English texts, and the name in the service's language.
