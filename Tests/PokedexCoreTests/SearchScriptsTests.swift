@@ -68,6 +68,8 @@ final class SearchScriptsTests: XCTestCase {
         XCTAssertEqual(Self.index.suggestion(for: "dracofeu", language: "de"), "Glurak")
     }
 
+    func hitsFor(_ text: String, _ language: String) -> String? { hits(text, language: language).first }
+
     func testLettersByScript() {
         func letters(_ s: String) -> ([UInt32], ScriptFolding.Script) { ScriptFolding.letters(TextFolding.compact(TextFolding.fold(s))) }
         XCTAssertEqual(letters("ピカチュウ").0, letters("ぴかちゆう").0)
@@ -80,5 +82,7 @@ final class SearchScriptsTests: XCTestCase {
         XCTAssertEqual(letters("皮卡丘").1, .han)
         XCTAssertEqual(letters("pikachu").1, .latin)
         XCTAssertEqual(letters("ポリゴン2").1, .kana, "a digit does not change the script")
+        XCTAssertEqual(letters("폴리곤Z").1, .hangul, "nor a Latin letter among Hangul")
+        XCTAssertEqual(hitsFor("푤리곤Z", "ko"), "porygon-z")
     }
 }

@@ -37,7 +37,7 @@ import Testing
     /// ten found, and first where no other name reads the same so typed.
     @Test func kanaAsPeopleTypeThem() async {
         let input = zip(Gen.int(in: 0...(Self.japanese.count - 1)), Gen.int(in: 0...Int(UInt32.max)))
-        await propertyCheck(count: PropertyCounts.cases(1000), input: input) { pick, seed in
+        await propertyCheck(count: PropertyCounts.cases(400), input: input) { pick, seed in
             let (id, name) = Self.japanese[pick]
             var rng = seed
             func coin() -> Bool { rng = rng &* 6364136223846793005 &+ 1442695040888963407; return (rng >> 33) & 3 == 0 }
@@ -53,10 +53,10 @@ import Testing
     }
 
     /// A Korean name with one vowel's jamo swapped for its neighbour (ㅠ for ㅜ, ㅕ for ㅓ…), or
-    /// a silent 우 added at its end, is found among the first ten.
+    /// a silent 우 added at its end, is found among the first ten (폴리곤Z too: seed OyAyOWMw…).
     @Test func hangulByJamo() async {
         let input = zip(Gen.int(in: 0...(Self.korean.count - 1)), Gen.int(in: 0...1000))
-        await propertyCheck(count: PropertyCounts.cases(1000), input: input) { pick, at in
+        await propertyCheck(count: PropertyCounts.cases(400), input: input) { pick, at in
             let (id, name) = Self.korean[pick]
             var scalars = Array(name.unicodeScalars)
             let i = at % scalars.count
@@ -78,7 +78,7 @@ import Testing
     /// first twenty.
     @Test func hanziByCharacter() async {
         let input = zip(Gen.int(in: 0...(Self.chinese.count - 1)), Gen.int(in: 0...1000))
-        await propertyCheck(count: PropertyCounts.cases(1000), input: input) { pick, at in
+        await propertyCheck(count: PropertyCounts.cases(400), input: input) { pick, at in
             let (id, name) = Self.chinese[pick]
             var chars = Array(name)
             chars[at % chars.count] = "兵"

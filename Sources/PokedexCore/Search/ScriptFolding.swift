@@ -48,11 +48,11 @@ enum ScriptFolding {
         return table
     }()
 
-    /// The script a folded name is written in: that of all its letters (a digit or a sign such
-    /// as ♀ is none's).
+    /// The script a folded name is written in: that of all its letters but ASCII ones (a digit,
+    /// a sign such as ♀ or the Z of 폴리곤Z and ポリゴンZ is none's).
     static func script(_ scalars: [UInt32]) -> Script {
         if scalars.allSatisfy({ $0 < 0x250 }) { return scalars.isEmpty ? .other : .latin }
-        let letters = scalars.filter { Unicode.Scalar($0)?.properties.isAlphabetic ?? false }
+        let letters = scalars.filter { $0 >= 0x80 && (Unicode.Scalar($0)?.properties.isAlphabetic ?? false) }
         guard !letters.isEmpty else { return .other }
         func all(_ test: (UInt32) -> Bool) -> Bool { letters.allSatisfy(test) }
         if all(isHangul) { return .hangul }
