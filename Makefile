@@ -143,6 +143,8 @@ locales:
 BUILD_SHARE = .build/$(shell uname -m)-unknown-linux-gnu/share
 catalogues: $(CATALOGUES) $(DESKTOP_FILES)
 	@mkdir -p $(BUILD_SHARE) && ln -sfn ../../locale $(BUILD_SHARE)/locale
+# The same catalogues beside another build's binaries (the sanitizers' .build-asan, .build-tsan).
+share_catalogues = mkdir -p $(1)/$(shell uname -m)-unknown-linux-gnu/share && ln -sfn ../../../.build/locale $(1)/$(shell uname -m)-unknown-linux-gnu/share/locale
 .build/locale/%/LC_MESSAGES/pokedexd.mo: po/%.po
 	@mkdir -p $(dir $@)
 	msgfmt -c -o $@ $<
@@ -218,13 +220,15 @@ check-sanitizers: check-asan check-tsan
 
 # Leak checking is off: the curl multi handle, the sd-bus connections and the sd-event loop
 # live until exit by design, and XCTest's own allocations would be reported too.
-check-asan: check-build-deps
+check-asan: check-build-deps catalogues
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build-asan
+	@$(call share_catalogues,.build-asan)
 	$(SANITIZER_ENV) ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 $(RUN_TESTS) 900 $(SWIFT) test --skip-build --sanitize=address \
 	  --build-path .build-asan --disable-swift-testing --filter PokedexIntegrationTests $(SANITIZER_SKIP)
 
-check-tsan: check-build-deps
+check-tsan: check-build-deps catalogues
 	$(SWIFT) build --build-tests --sanitize=thread --build-path .build-tsan
+	@$(call share_catalogues,.build-tsan)
 	$(SANITIZER_ENV) TSAN_OPTIONS=halt_on_error=0 $(RUN_TESTS) 900 $(SWIFT) test --skip-build --sanitize=thread \
 	  --build-path .build-tsan --disable-swift-testing --filter PokedexIntegrationTests $(SANITIZER_SKIP)
 
