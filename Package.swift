@@ -122,6 +122,9 @@ let package = Package(
         .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexLocale", "PokedexLocks", "PokedexTestKit"]),
         .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol", "PokedexTestKit"]),
         .testTarget(name: "PokedexBusServerTests", dependencies: ["PokedexBusServer"]),
+        .testTarget(name: "PokedexEventLoopTests", dependencies: ["PokedexEventLoop", "PokedexLocks"]),
+        // libcurl's client against an HTTP server in process.
+        .testTarget(name: "PokedexCurlTests", dependencies: ["PokedexCurl", "PokedexNetwork", "PokedexEventLoop", "PokedexLocks"]),
         .testTarget(name: "PokedexWidgetsTests", dependencies: ["PokedexWidgets", "PokedexModels"]),
         // pokectl's commands run in process (PokectlKit) against a fake service, in English and German.
         .testTarget(name: "PokectlKitTests", dependencies: ["PokectlKit", "PokedexBusClient", "PokedexProtocol", "PokedexLocale", "PokedexTerminal", "CSystemd"]),

@@ -243,7 +243,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         timer = nil
         guard timeoutMS >= 0 else { return }
         do {
-            timer = try loop.timer(after: UInt64(timeoutMS) * 1000) { [unowned self] in
+            timer = try loop.networkTimer(after: UInt64(timeoutMS) * 1000) { [unowned self] in
                 self.act(CURL_SOCKET_TIMEOUT, 0)
             }
         } catch {

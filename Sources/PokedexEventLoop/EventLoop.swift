@@ -1,4 +1,5 @@
 import CSystemd
+import Dispatch
 import Glibc
 import Synchronization
 import PokedexLocks
@@ -6,6 +7,10 @@ import PokedexLocks
 /// One `sd_event` loop on one thread. It owns the bus connection and the curl multi
 /// handle; other threads hand it work through ``execute(_:)``, which queues a closure
 /// and wakes the loop through an `eventfd`.
+///
+/// Its timers (``timer(after:_:)``: the idle exit, the grace period, a call's deadline) run on
+/// the system's monotonic clock, or on a ``ManualLoopClock`` a test moves by hand; curl's
+/// (``networkTimer(after:_:)``) always on the system's, as the network's time-outs are real.
 ///
 /// Everything but ``execute(_:)`` and ``exit(_:)`` must be called on the loop thread.
 public final class EventLoop: @unchecked Sendable {
@@ -21,15 +26,26 @@ public final class EventLoop: @unchecked Sendable {
     /// The loop's thread (`pthread_self()`), 0 until ``run()``: an atomic, as every access to
     /// loop-bound state reads it.
     private let loopThread = Atomic<UInt>(0)
+    /// Whether ``run()`` is running the loop now.
+    private let running = Atomic<Bool>(false)
+    /// The clock a test moves by hand, for ``timer(after:_:)``; nil: the system's.
+    public let manualClock: ManualLoopClock?
     /// Children being waited for (loop thread only).
     private var children: [pid_t: ChildWatch] = [:]
     /// The service manager, told through a socket made now, before any sandbox closes the door
     /// on new ones.
-    public let manager = ServiceManager(notifySocket: getenv("NOTIFY_SOCKET").map { String(cString: $0) })
+    public let manager: ServiceManager
     /// The watchdog's timer and what it sends (``enableWatchdog()``; loop thread only).
     private var watchdog: (source: OpaquePointer, ping: WatchdogPing)?
 
-    public init() throws(EventLoopError) {
+    /// - Parameters:
+    ///   - clock: a clock a test moves by hand for the loop's timers; nil (the service): the
+    ///     system's monotonic clock.
+    ///   - notifySocket: the service manager's socket (`NOTIFY_SOCKET`, or a test's).
+    public init(clock: ManualLoopClock? = nil,
+                notifySocket: String? = getenv("NOTIFY_SOCKET").map { String(cString: $0) }) throws(EventLoopError) {
+        manualClock = clock
+        manager = ServiceManager(notifySocket: notifySocket)
         var e: OpaquePointer?
         var r = sd_event_new(&e)
         guard r >= 0, let e else { throw .init("sd_event_new", r) }
@@ -81,6 +97,25 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Runs `work` on the loop's thread and returns once it ran: queued where the loop runs on
+    /// another thread, at once where the caller is that thread or the loop does not run.
+    public func runAndWait(_ work: @escaping () -> Void) {
+        guard running.load(ordering: .acquiring), !inLoop else { return work() }
+        let done = DispatchSemaphore(value: 0)
+        let box = UncheckedWork(work)
+        execute {
+            box.work()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    /// Whether ``run()`` runs the loop now (on some thread).
+    public var isRunning: Bool { running.load(ordering: .acquiring) }
+
+    /// Whether ``run()`` ran and returned: nothing fires on the loop any more.
+    public var hasEnded: Bool { loopThread.load(ordering: .acquiring) != 0 && !isRunning }
+
     /// Whether the caller runs on the loop thread.
     public var inLoop: Bool {
         let t = loopThread.load(ordering: .acquiring)
@@ -121,7 +156,9 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs the loop on the calling thread until ``exit(_:)``; returns the exit code.
     public func run() -> Int32 {
         loopThread.store(pthread_self(), ordering: .releasing)
+        running.store(true, ordering: .releasing)
         let r = sd_event_loop(event)
+        running.store(false, ordering: .releasing)
         drain()
         return r
     }
@@ -131,8 +168,9 @@ public final class EventLoop: @unchecked Sendable {
         execute { [self] in _ = sd_event_exit(self.event, code) }
     }
 
-    /// Monotonic time now, in microseconds, as the loop sees it.
+    /// Monotonic time now, in microseconds, as the loop sees it (the manual clock's in a test).
     public var nowMicroseconds: UInt64 {
+        if let manualClock { return manualClock.nowMicroseconds }
         var now: UInt64 = 0
         if sd_event_now(event, CLOCK_MONOTONIC, &now) < 0 {
             var ts = timespec()
@@ -156,11 +194,25 @@ public final class EventLoop: @unchecked Sendable {
         return EventSource(source: s, box: box)
     }
 
-    /// Calls `handler` once, `microseconds` from now.
+    /// Calls `handler` once, `microseconds` from now on the loop's clock (a test's manual one,
+    /// else the system's).
     public func timer(after microseconds: UInt64, _ handler: @escaping () -> Void) throws(EventLoopError) -> EventSource {
+        if let manualClock { return manualClock.schedule(after: microseconds, handler) }
+        return try networkTimer(after: microseconds, handler)
+    }
+
+    /// Calls `handler` once, `microseconds` from now on the system's monotonic clock, whatever
+    /// the loop's: curl's time-outs are the network's, in real time.
+    public func networkTimer(after microseconds: UInt64, _ handler: @escaping () -> Void) throws(EventLoopError) -> EventSource {
         let box = EventSource.Box(fire: handler)
+        var now: UInt64 = 0
+        if sd_event_now(event, CLOCK_MONOTONIC, &now) < 0 {
+            var ts = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &ts)
+            now = UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+        }
         var s: OpaquePointer?
-        let r = sd_event_add_time(event, &s, CLOCK_MONOTONIC, nowMicroseconds + microseconds, 1000, { _, _, userdata in
+        let r = sd_event_add_time(event, &s, CLOCK_MONOTONIC, now + microseconds, 1000, { _, _, userdata in
             Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().fire?()
             return 0
         }, Unmanaged.passUnretained(box).toOpaque())
@@ -217,79 +269,5 @@ public final class EventLoop: @unchecked Sendable {
         sigemptyset(&set)
         for s in signals { sigaddset(&set, s) }
         pthread_sigmask(SIG_BLOCK, &set, nil)
-    }
-}
-
-/// One child waited for; its source is released with it.
-final class ChildWatch {
-    let pid: pid_t
-    weak var loop: EventLoop?
-    var source: OpaquePointer?
-    let exited: @Sendable (Int32) -> Void
-    init(pid: pid_t, loop: EventLoop, exited: @escaping @Sendable (Int32) -> Void) {
-        self.pid = pid
-        self.loop = loop
-        self.exited = exited
-    }
-    deinit { sd_event_source_disable_unref(source) }
-}
-
-/// A live event source; disabled and released with this object.
-public final class EventSource {
-    final class Box {
-        var io: ((UInt32) -> Void)?
-        var fire: (() -> Void)?
-        init(io: ((UInt32) -> Void)? = nil, fire: (() -> Void)? = nil) {
-            self.io = io
-            self.fire = fire
-        }
-    }
-
-    private var source: OpaquePointer?
-    private let box: Box
-
-    init(source: OpaquePointer, box: Box) {
-        self.source = source
-        self.box = box
-    }
-
-    /// Changes the events a file descriptor source waits for.
-    public func setEvents(_ events: UInt32) { sd_event_source_set_io_events(source, events) }
-
-    /// Stops and releases the source now.
-    public func cancel() {
-        sd_event_source_disable_unref(source)
-        source = nil
-    }
-
-    deinit { sd_event_source_disable_unref(source) }
-}
-
-/// A libsystemd call failed.
-public struct EventLoopError: Error, CustomStringConvertible {
-    public let call: String
-    public let code: Int32
-    public init(_ call: String, _ code: Int32) {
-        self.call = call
-        self.code = code
-    }
-    public var description: String { "\(call) failed: \(String(cString: strerror(-code)))" }
-}
-
-/// epoll event bits, for ``EventLoop/watch(fd:events:_:)``.
-public enum IOEvents {
-    public static let readable = UInt32(EPOLLIN.rawValue)
-    public static let writable = UInt32(EPOLLOUT.rawValue)
-    public static let error = UInt32(EPOLLERR.rawValue)
-    public static let hangUp = UInt32(EPOLLHUP.rawValue)
-}
-
-/// What the watchdog's timer sends, and how often.
-private final class WatchdogPing {
-    let manager: ServiceManager
-    let half: UInt64
-    init(manager: ServiceManager, half: UInt64) {
-        self.manager = manager
-        self.half = half
     }
 }

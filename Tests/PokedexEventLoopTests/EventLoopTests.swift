@@ -1,0 +1,179 @@
+import Dispatch
+import Foundation
+import Glibc
+import PokedexEventLoop
+import PokedexLocks
+import XCTest
+
+/// The loop every part of the service runs on: work handed to it from any thread, its timers on
+/// a clock a test moves by hand (none fires before its time, all in order, none after it is
+/// cancelled), curl's timers on real time, file descriptors, and its end.
+final class EventLoopTests: XCTestCase {
+    /// A loop running on a thread of its own, and the clock its timers follow.
+    final class Running: @unchecked Sendable {
+        let clock = ManualLoopClock()
+        let loop: EventLoop
+        private let thread: Thread
+        private let ended = DispatchSemaphore(value: 0)
+
+        init() throws {
+            loop = try EventLoop(clock: clock)
+            let loop = loop, ended = ended
+            thread = Thread {
+                _ = loop.run()
+                ended.signal()
+            }
+            thread.start()
+            // Running once it answers.
+            loop.runAndWait {}
+            while !loop.isRunning { usleep(1000) }
+        }
+
+        /// Ends the loop; whether it ended within `seconds` (real ones: it ends at once).
+        @discardableResult
+        func stop(within seconds: Double = 10) -> Bool {
+            loop.exit()
+            return ended.wait(timeout: .now() + seconds) == .success
+        }
+    }
+
+    /// Values collected on the loop's thread, read on the test's.
+    final class Log: @unchecked Sendable {
+        private let lines = Mutex<[String]>([])
+        func add(_ s: String) { lines.withLock { $0.append(s) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    func testWorkFromAnyThreadRunsOnTheLoopInEachThreadsOrder() throws {
+        let r = try Running()
+        defer { r.stop() }
+        let seen = Mutex<[Int: [Int]]>([:])
+        let offLoop = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for i in 0..<500 {
+                r.loop.execute {
+                    if !r.loop.inLoop { offLoop.withLock { $0 += 1 } }
+                    seen.withLock { $0[thread, default: []].append(i) }
+                }
+            }
+        }
+        r.loop.runAndWait {}
+        XCTAssertEqual(offLoop.withLock { $0 }, 0, "every piece ran on the loop's thread")
+        for thread in 0..<4 { XCTAssertEqual(seen.withLock { $0[thread] }, Array(0..<500), "thread \(thread)'s order") }
+    }
+
+    func testTimersFireOnlyWhenTheClockPassesThemInTheirOrder() throws {
+        let r = try Running()
+        defer { r.stop() }
+        let log = Log()
+        let start = r.clock.nowMicroseconds
+        var sources: [EventSource] = []
+        r.loop.runAndWait {
+            for (name, seconds) in [("five", 5.0), ("one", 1.0), ("three", 3.0), ("three again", 3.0)] {
+                sources.append(try! r.loop.timer(after: UInt64(seconds * 1_000_000)) {
+                    log.add("\(name) at \(Double(r.loop.nowMicroseconds - start) / 1_000_000)")
+                })
+            }
+        }
+        XCTAssertEqual(r.clock.armedTimers, 4)
+        XCTAssertEqual(r.clock.nextDue, 1)
+        r.clock.advance(by: 0.999, on: r.loop)
+        XCTAssertEqual(log.all, [], "nothing before its time")
+        r.clock.advance(by: 2.001, on: r.loop)
+        XCTAssertEqual(log.all, ["one at 1.0", "three at 3.0", "three again at 3.0"], "in order, each at its own time, ties as armed")
+        r.loop.runAndWait { sources[0].cancel() }
+        r.clock.advance(by: 60, on: r.loop)
+        XCTAssertEqual(log.all.count, 3, "a cancelled timer never fires")
+        XCTAssertEqual(r.clock.armedTimers, 0)
+        XCTAssertEqual(Double(r.clock.nowMicroseconds - start) / 1_000_000, 63, accuracy: 1e-9)
+    }
+
+    /// A timer armed by a timer, within the time moved, fires in the same move: an idle exit
+    /// that looks again later, a grace period followed by a shorter one.
+    func testATimerArmedByATimerFiresInTheSameMove() throws {
+        let r = try Running()
+        defer { r.stop() }
+        let log = Log()
+        var keep: [EventSource] = []
+        r.loop.runAndWait {
+            keep.append(try! r.loop.timer(after: 5_000_000) {
+                log.add("grace")
+                keep.append(try! r.loop.timer(after: 2_000_000) { log.add("commit") })
+            })
+        }
+        r.clock.advance(by: 6, on: r.loop)
+        XCTAssertEqual(log.all, ["grace"])
+        r.clock.advance(by: 1, on: r.loop)
+        XCTAssertEqual(log.all, ["grace", "commit"])
+        r.loop.runAndWait { keep.removeAll() }
+    }
+
+    /// Dropping a source cancels it, as the services' timers are dropped (`idleTimer = nil`).
+    func testATimerReleasedIsCancelled() throws {
+        let r = try Running()
+        defer { r.stop() }
+        let log = Log()
+        r.loop.runAndWait { _ = try! r.loop.timer(after: 1_000_000) { log.add("fired") } }
+        r.clock.advance(by: 2, on: r.loop)
+        XCTAssertEqual(log.all, [])
+    }
+
+    /// curl's time-outs are the network's: they run on real time, whatever the loop's clock.
+    func testANetworkTimerRunsOnRealTime() throws {
+        let r = try Running()
+        defer { r.stop() }
+        let fired = DispatchSemaphore(value: 0)
+        var keep: EventSource?
+        r.loop.runAndWait { keep = try! r.loop.networkTimer(after: 20_000) { fired.signal() } }
+        XCTAssertEqual(fired.wait(timeout: .now() + 10), .success, "20 ms of real time, the manual clock untouched")
+        r.loop.runAndWait { keep = nil }
+    }
+
+    func testAFileDescriptorIsWatchedOnTheLoop() throws {
+        let r = try Running()
+        defer { r.stop() }
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let got = DispatchSemaphore(value: 0)
+        let log = Log()
+        var source: EventSource?
+        r.loop.runAndWait {
+            source = try! r.loop.watch(fd: fds[0], events: IOEvents.readable) { _ in
+                var byte: UInt8 = 0
+                _ = read(fds[0], &byte, 1)
+                log.add("read \(byte) on the loop: \(r.loop.inLoop)")
+                got.signal()
+            }
+        }
+        var byte: UInt8 = 7
+        XCTAssertEqual(write(fds[1], &byte, 1), 1)
+        XCTAssertEqual(got.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(log.all, ["read 7 on the loop: true"])
+        r.loop.runAndWait { source = nil }
+    }
+
+    /// `exit` ends `run`; what was queued before it still runs (a reply owed, a transfer removed).
+    func testExitEndsTheLoopAndWhatWasQueuedRuns() throws {
+        let r = try Running()
+        let log = Log()
+        r.loop.execute { log.add("queued") }
+        XCTAssertTrue(r.stop(), "run returned")
+        XCTAssertEqual(log.all, ["queued"])
+        XCTAssertFalse(r.loop.isRunning)
+        // A loop that does not run does its work on the caller, as at exit (`runQueued`).
+        r.loop.runAndWait { log.add("after") }
+        XCTAssertEqual(log.all, ["queued", "after"])
+    }
+
+    /// The service's own loop reads the system's clock and arms sd-event's timers.
+    func testWithoutAManualClockTimersAreTheSystems() throws {
+        let loop = try EventLoop()
+        XCTAssertNil(loop.manualClock)
+        let before = loop.nowMicroseconds
+        usleep(2000)
+        XCTAssertGreaterThan(loop.nowMicroseconds, before)
+        let source = try loop.timer(after: 1000) {}
+        source.cancel()
+    }
+}
