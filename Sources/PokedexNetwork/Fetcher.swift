@@ -39,6 +39,8 @@ package final class Fetcher: Sendable {
 
     /// How long a 404 is remembered, so a typo in a script loop does not hit the API each time.
     public let notFoundTTL: Double
+    /// The pauses between attempts and a server's Retry-After (scaled down for tests).
+    private let schedule: NetworkSchedule
 
     /// - Parameters:
     ///   - allowedHosts: the only hosts anything is fetched from.
@@ -53,7 +55,8 @@ package final class Fetcher: Sendable {
     public init(client: any HTTPClient, clock: any PokedexClock, allowedHosts: Set<String>, apiHost: String? = nil, httpsOnly: Bool = false,
                 deadline: Double = 10, maxAttempts: Int = 8, defaultMaxAge: Double = 86400,
                 notFoundTTL: Double = 3600, maxInFlight: Int = 64, maxHostConnections: Int = 6,
-                maxHeldBytes: Int = 8 << 20, log: @escaping Logger = { _, _ in }) {
+                maxHeldBytes: Int = 8 << 20, schedule: NetworkSchedule = .init(), log: @escaping Logger = { _, _ in }) {
+        self.schedule = schedule
         self.log = log
         self.notFoundTTL = notFoundTTL
         self.client = client
@@ -63,7 +66,7 @@ package final class Fetcher: Sendable {
         self.deadline = deadline
         self.maxAttempts = maxAttempts
         self.defaultMaxAge = defaultMaxAge
-        let health = HostHealth(apiHost: apiHost?.lowercased(), clock: clock)
+        let health = HostHealth(apiHost: apiHost?.lowercased(), clock: clock, schedule: schedule)
         self.health = health
         gate = RequestGate(limits: .init(maxInFlight: max(1, maxInFlight), perHostConnections: max(1, maxHostConnections),
                                          maxHeldBytes: max(1 << 20, maxHeldBytes)),
@@ -242,9 +245,9 @@ package final class Fetcher: Sendable {
                 throw .notFound(url: current)
             case 429:
                 guard attempt < maxAttempts, !lastChance else { throw .http(status: 429, url: current) }
-                let wait = Double(response.headers["retry-after"] ?? "") ?? 1
+                let wait = schedule.retryAfter(Double(response.headers["retry-after"] ?? "") ?? 1)
                 gate.release(ticket)
-                try await pause(max(wait, 0), start: start, url: url, failure: .http(status: 429, url: current))
+                try await pause(wait, start: start, url: url, failure: .http(status: 429, url: current))
             case 500...599:
                 guard attempt < maxAttempts, !lastChance else { throw .http(status: response.status, url: current) }
                 gate.release(ticket)
@@ -281,7 +284,7 @@ package final class Fetcher: Sendable {
 
     /// Capped exponential backoff with full jitter: 0.1 s, 0.2 s, 0.4 s … at most 2 s.
     private func backoff(attempt: Int, start: Instant, url: String, failure: FetchError) async throws(FetchError) {
-        let cap = min(2.0, 0.1 * Double(1 << min(max(attempt - 1, 0), 5)))
+        let cap = schedule.retryCap(attempt: attempt)
         try await pause(Double.random(in: cap / 2...cap), start: start, url: url, failure: failure)
     }
 

@@ -54,21 +54,16 @@ package final class HostHealth: Sendable {
         /// (``waitForAttempt(_:)``), then ask again.
         case wait
         /// The host went down a moment ago and its next try is this close (at most
-        /// ``imminent`` seconds): wait until then, within the caller's deadline, and ask again,
+        /// ``NetworkSchedule/imminent`` seconds): wait until then, within the caller's deadline, and ask again,
         /// so that one dropped connection does not fail every call of the next second.
         case waitUntil(Instant)
         /// The host is down: fail at once with this message.
         case refused(String)
     }
 
-    package static let firstBackoff = 1.0
-    /// A try due within this many seconds is waited for by a caller (the first two tries of an
-    /// outage, 1 and 2 s after it began); past that, callers are answered at once.
-    package static let imminent = 2.0
     /// Each pause is stretched by up to a quarter, at random: copies of the service that saw
     /// the same outage begin do not probe in step (never shorter: the schedule is a floor).
     package static func jitter() -> Double { Double.random(in: 1...1.25) }
-    package static let maxBackoff = 30.0
     package static let serverErrorsToGoDown = 8
     /// Bodies cut off in a row (no whole answer between them) that take a host down. A host
     /// going away mid-transfer cuts every transfer under way, then refuses connections (which
@@ -78,13 +73,16 @@ package final class HostHealth: Sendable {
 
     private let apiHost: String?
     private let clock: any PokedexClock
+    /// The probes' pauses: 1 s, doubling, at most 30 s (scaled down for tests).
+    private let schedule: NetworkSchedule
     private let hosts = Mutex<[String: Host]>([:])
     private let observers = Mutex<[@Sendable (Change) -> Void]>([])
 
     /// - Parameter apiHost: the authority `Online` follows; nil: every host counts.
-    package init(apiHost: String?, clock: any PokedexClock) {
+    package init(apiHost: String?, clock: any PokedexClock, schedule: NetworkSchedule = .init()) {
         self.apiHost = apiHost
         self.clock = clock
+        self.schedule = schedule
     }
 
     /// Adds `handler`, told of every change from the thread that saw it.
@@ -141,7 +139,7 @@ package final class HostHealth: Sendable {
                     h[host] = entry
                     return .once(outage: entry.outage)
                 }
-                if down.backoff <= Self.imminent { return .waitUntil(down.nextAttempt) }
+                if down.backoff <= schedule.imminent { return .waitUntil(down.nextAttempt) }
             }
             return .refused(Self.downMessage(host, down.since, down.reason, wait: down.nextAttempt - now, trying: entry.attempting))
         }
@@ -214,7 +212,7 @@ package final class HostHealth: Sendable {
             guard outage == entry.outage else { return nil }
             if var down = entry.down {
                 // Still down, whatever the failure: the next try waits longer.
-                down.backoff = min(down.backoff * 2, Self.maxBackoff)
+                down.backoff = min(down.backoff * 2, schedule.maxProbe)
                 down.nextAttempt = clock.instant() + down.backoff * Self.jitter()
                 down.reason = failure.description
                 entry.down = down
@@ -242,7 +240,7 @@ package final class HostHealth: Sendable {
         entry.cutInARow = 0
         if let url { entry.probeURL = url }
         let now = clock.instant()
-        entry.down = (clock.now(), reason, now + Self.firstBackoff * Self.jitter(), Self.firstBackoff)
+        entry.down = (clock.now(), reason, now + schedule.firstProbe * Self.jitter(), schedule.firstProbe)
         return Change(host: host, up: false, isAPI: isAPI(host), reason: reason)
     }
 

@@ -47,6 +47,44 @@ final class OutageTests: XCTestCase {
         }
     }
 
+    /// The schedule a test's daemon runs on (`--test-schedule-scale`): the same shape, each
+    /// pause a hundredth, and a server's Retry-After with it; deadlines are not scaled.
+    func testAScaledScheduleKeepsItsShapeAtAFractionOfTheTime() async throws {
+        let client = FakeHTTPClient(), clock = ManualClock(advancesOnSleep: false)
+        let log = Log()
+        client.route("\(host)/pokemon/1/") { _ in
+            log.note(clock.now())
+            throw TransportFailure.connection("Connection refused")
+        }
+        let f = Fetcher(client: client, clock: clock, allowedHosts: ["pokeapi.test"], apiHost: "pokeapi.test",
+                        schedule: NetworkSchedule(scale: 0.01))
+        let start = clock.now().timeIntervalSince1970
+        for _ in 0..<600 {
+            _ = try? await f.fetch("\(host)/pokemon/1/")
+            clock.advance(0.001)
+        }
+        let sent = log.times.withLock { $0 }.map { $0 - start }
+        // 0, then after 0.01, 0.02, 0.04, 0.08, 0.16, 0.3 s (each stretched by up to a quarter).
+        XCTAssertGreaterThanOrEqual(sent.count, 6, "\(sent)")
+        XCTAssertLessThanOrEqual(sent.count, 7, "\(sent)")
+        for (i, (a, b)) in zip(sent, sent.dropFirst()).enumerated() {
+            let pause = min(0.01 * Double(1 << i), 0.3)
+            XCTAssertGreaterThanOrEqual(b - a, pause - 1e-6, "pause \(i): \(sent)")
+            XCTAssertLessThanOrEqual(b - a, pause * 1.25 + 0.0011, "pause \(i): \(sent)")
+        }
+
+        let limited = FakeHTTPClient(), sleeper = ManualClock()
+        let tries = Counter()
+        limited.route("\(host)/pokemon/2/") { _ in
+            tries.next() == 0 ? HTTPResponse(status: 429, headers: ["retry-after": "30"]) : HTTPResponse(status: 200, body: [1])
+        }
+        let g = Fetcher(client: limited, clock: sleeper, allowedHosts: ["pokeapi.test"], apiHost: "pokeapi.test",
+                        deadline: 10, schedule: NetworkSchedule(scale: 0.01))
+        _ = try await g.fetch("\(host)/pokemon/2/")
+        XCTAssertEqual(sleeper.sleeps.count, 1)
+        XCTAssertEqual(sleeper.sleeps.first ?? 0, 0.3, accuracy: 1e-9, "Retry-After: 30 waits 0.3 s; the 10 s deadline is not scaled")
+    }
+
     func testCallersThatArriveTogetherShareOneAttempt() async throws {
         let client = FakeHTTPClient(), clock = ManualClock(advancesOnSleep: false)
         let answers = Mutex(false)

@@ -15,6 +15,8 @@ final class Sync: Sendable {
     private let search: SearchEngine
     private let health: NetworkHealth
     private let workers: Int
+    /// ``retryPauses``, or shorter ones for a test.
+    private let pauses: [Double]
     private let log: Logger
     private let report: @Sendable (SyncProgress) -> Void
     private let progressNow = Mutex(SyncProgress(done: 0, total: 0, state: .idle))
@@ -32,7 +34,7 @@ final class Sync: Sendable {
 
     /// - Parameter report: told of every step, for the `SyncProgress` and `SyncState` properties.
     init(catalog: Catalog, records: Records, sprites: Sprites, terms: Terms, evolutions: Evolutions, search: SearchEngine,
-         health: NetworkHealth, workers: Int, clock: any PokedexClock, log: @escaping Logger,
+         health: NetworkHealth, workers: Int, retryPauses: [Double] = Sync.retryPauses, clock: any PokedexClock, log: @escaping Logger,
          report: @escaping @Sendable (SyncProgress) -> Void) {
         self.catalog = catalog
         self.records = records
@@ -42,6 +44,7 @@ final class Sync: Sendable {
         self.search = search
         self.health = health
         self.workers = max(1, workers)
+        pauses = retryPauses
         self.clock = clock
         self.log = log
         self.report = report
@@ -69,7 +72,7 @@ final class Sync: Sendable {
         let complete = Mutex<UInt32>(0)
         var pending = items
         // The whole list, then what failed again after each pause, until nothing is left to try.
-        for pause in [nil] + Self.retryPauses.map(Optional.some) {
+        for pause in [nil] + pauses.map(Optional.some) {
             if let pause {
                 guard !pending.isEmpty, (try? await clock.sleep(seconds: pause)) != nil else { break }
                 log(.info, "sync: \(pending.count) Pokémon failed; trying them again")

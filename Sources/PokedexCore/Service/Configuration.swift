@@ -58,6 +58,9 @@ public struct ServiceConfiguration: Sendable {
     public var folderCheckToken: String?
     /// How long a 404 is remembered, in seconds.
     public var notFoundTTL = 3600.0
+    /// What every retry pause, backoff and probe schedule is multiplied by (``NetworkSchedule``,
+    /// `Sync`'s pauses): 1 for a service, below 1 for the project's tests alone.
+    public var scheduleScale = 1.0
     /// The sandbox the daemon put itself in, for `Status`.
     public var sandbox = SandboxStatus()
     /// What the journal is told once the service starts: settings from the environment that

@@ -69,7 +69,8 @@ public final class PokedexService: Sendable {
         let fetcher = Fetcher(client: client, clock: clock, allowedHosts: hosts, apiHost: HostHealth.authority(configuration.apiURL),
                               httpsOnly: configuration.apiURL.lowercased().hasPrefix("https://"),
                               deadline: configuration.requestDeadline, notFoundTTL: configuration.notFoundTTL,
-                              maxInFlight: configuration.maxRequests, maxHostConnections: configuration.maxHostConnections, log: log)
+                              maxInFlight: configuration.maxRequests, maxHostConnections: configuration.maxHostConnections,
+                              schedule: NetworkSchedule(scale: configuration.scheduleScale), log: log)
         self.fetcher = fetcher
         loader = ResourceLoader(memory: MemoryTier(capacity: configuration.memoryCacheBytes), store: store,
                                 fetcher: fetcher, clock: clock, background: background, log: log)
@@ -105,7 +106,8 @@ public final class PokedexService: Sendable {
         let events = ServiceEvents()
         self.events = events
         syncing = Sync(catalog: catalog, records: records, sprites: sprites, terms: terms, evolutions: evolutions, search: search,
-                       health: health, workers: configuration.syncParallel, clock: clock, log: log) { events.emit(.sync($0)) }
+                       health: health, workers: configuration.syncParallel, retryPauses: Sync.retryPauses.map { $0 * configuration.scheduleScale },
+                       clock: clock, log: log) { events.emit(.sync($0)) }
         maintenance = CacheMaintenance(configuration: configuration, store: store, loader: loader, catalog: catalog,
                                        records: records, sprites: sprites, search: search, prefetch: prefetch,
                                        routes: routes, clock: clock, log: log)
