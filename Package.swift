@@ -121,7 +121,12 @@ let package = Package(
         .testTarget(name: "PokedexTerminalTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal", "PokedexTestKit"], exclude: ["Snapshots"]),
         .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexLocale", "PokedexLocks", "PokedexTestKit"]),
         .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol", "PokedexTestKit"]),
-        .testTarget(name: "PokedexBusServerTests", dependencies: ["PokedexBusServer"]),
+        // The bus server's lifecycle in process: a private dbus-daemon, the loop on a clock moved by hand.
+        .testTarget(name: "PokedexBusServerTests", dependencies: [
+            "PokedexBusServer", "PokedexBusClient", "PokedexCore", "PokedexEventLoop", "PokedexLocks", "PokedexNetwork", "PokedexProtocol",
+            "PokedexTestKit",
+        ]),
+        .testTarget(name: "PokedexBusClientTests", dependencies: ["PokedexBusClient"]),
         .testTarget(name: "PokedexEventLoopTests", dependencies: ["PokedexEventLoop", "PokedexLocks"]),
         // libcurl's client against an HTTP server in process.
         .testTarget(name: "PokedexCurlTests", dependencies: ["PokedexCurl", "PokedexNetwork", "PokedexEventLoop", "PokedexLocks"]),
