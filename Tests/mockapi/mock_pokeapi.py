@@ -72,13 +72,15 @@ Control (not PokeAPI):
                    value, verbatim, on 200 and 304 alike), huge_sprites (default 0: when
                    set, every /sprites/N.png and /sprites/shiny/N.png is a valid PNG of that
                    many pixels each way, one colour, built once: 4096 is ~64 KB on the wire
-                   and 64 MB of pixels; --huge-sprites starts with 4096); max_age is written verbatim into
+                   and 64 MB of pixels; --huge-sprites starts with 4096), hold_prefix
+                   (default "": a request for a path starting with it waits unanswered until
+                   hold_prefix is set to anything else; /__stats' held counts them); max_age is written verbatim into
                    "public, max-age=VALUE" too: a string ("inf", "nan", "-1", "1e9", "abc") as
                    it is, a number as the JSON spelled it
   GET  /__stats    JSON: by_kind counts (pokemon-list, pokemon, pokemon-species, filters: /type and
                    /generation, names: /ability, /stat, /pokemon-form and /language, evolution-chain, sprite,
                    animated-sprite, cry, other; every kind but other can draw a fault_*), requests,
-                   gzip, not_modified, connections, user_agents, if_none_match, faults (by kind), abandoned, by_listener ({api,
+                   gzip, not_modified, connections, user_agents, if_none_match, faults (by kind), abandoned, held (requests hold_prefix held), by_listener ({api,
                    sprites}: requests each listener took), in_flight (GETs being answered now,
                    control and stats requests aside) and max_in_flight (the most at once since
                    the last reset)

@@ -1,6 +1,6 @@
 """The script mock_test.py walks: requests and control settings, in a fixed order (the
 golden record numbers the answers). Each part records its answers through `sc`."""
-import http.client, json, time
+import http.client, json, threading, time
 
 from mock_test import HOST, exchange, header, normalize, without_live_counts
 
@@ -138,6 +138,18 @@ def settings(c):
     time.sleep(0.6)
     get("/api/v2/pokemon/8/")
     control(latency_ms=0, latency_prefix="")
+    stats()
+    # A held request answers when the test releases it, and one whose client left is abandoned.
+    control(hold_prefix="/api/v2/pokemon/9")
+    sc.record("abandoned held GET /api/v2/pokemon/9/", exchange(p, "GET", "/api/v2/pokemon/9/", close_after=0.1))
+    released = {}
+    held = threading.Thread(target=lambda: released.update(answer=exchange(p, "GET", "/api/v2/pokemon/9/")))
+    held.start()
+    time.sleep(0.2)
+    stats()
+    control(hold_prefix="")
+    held.join()
+    sc.record("held GET /api/v2/pokemon/9/, released", released["answer"])
     stats()
     control(offline=True)
     get("/api/v2/pokemon/1/")

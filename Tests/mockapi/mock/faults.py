@@ -1,5 +1,5 @@
 """The middleware every API GET goes through before its route, outermost first: counting, then
-the faults /__control sets (latency, offline, fail_status, the random fault_*, redirect_sprites)
+the faults /__control sets (latency, hold, offline, fail_status, the random fault_*, redirect_sprites)
 and, on the way back, oversize. Each is `step(request, next) -> answer`."""
 import time
 
@@ -31,6 +31,23 @@ def latency(req, next):
 def dropped(config, listener):
     """offline: every connection closed unanswered; sprite_host_offline: the second listener's."""
     return config.offline or (listener == "sprites" and config.sprite_host_offline)
+
+
+def hold(req, next):
+    """hold_prefix: a request for a path under it waits unanswered until hold_prefix is set to
+    anything else, so a test decides when a slow server answers instead of guessing a latency.
+    /__stats' held counts the requests held at any time; a client that gave up meanwhile is
+    counted abandoned and gets nothing."""
+    prefix = req.config.hold_prefix
+    if not prefix or not req.url.path.startswith(prefix):
+        return next(req)
+    req.mock.stats.bump("held")
+    while req.mock.settings.current("hold_prefix") == prefix:
+        if req.peer_gone():
+            req.mock.stats.bump("abandoned")
+            return Abandon()
+        time.sleep(0.005)
+    return next(req)
 
 
 def offline(req, next):
@@ -102,7 +119,7 @@ def oversize(req, next):
     return answer
 
 
-PIPELINE = [count, latency, offline, fail_status, random_faults, redirect_sprites, oversize]
+PIPELINE = [count, latency, hold, offline, fail_status, random_faults, redirect_sprites, oversize]
 
 
 def wrap(steps, endpoint):

@@ -30,6 +30,7 @@ class Config:
     hostile: bool = False
     huge_sprites: int = 0
     no_sprite: list = dataclasses.field(default_factory=list)
+    hold_prefix: str = ""
 
 
 FIELDS = [f.name for f in dataclasses.fields(Config)]
@@ -57,6 +58,11 @@ class Settings:
     def to_json(self):
         return json.dumps(self.values).encode()
 
+    def current(self, key):
+        """A setting as it is now, not as a request's snapshot has it (hold_prefix's release)."""
+        with self.lock:
+            return self.values[key]
+
     def draw(self):
         with self.lock:
             return self.rng.random()
@@ -83,7 +89,7 @@ class Stats:
             self.counts.clear()
             self.counts.update({"requests": 0, "by_kind": {}, "gzip": 0, "not_modified": 0, "connections": 0,
                                 "user_agents": [], "if_none_match": 0, "faults": {"500": 0, "cut": 0, "429": 0},
-                                "abandoned": 0, "by_listener": {"api": 0, "sprites": 0},
+                                "abandoned": 0, "held": 0, "by_listener": {"api": 0, "sprites": 0},
                                 "in_flight": self.in_flight, "max_in_flight": 0,
                                 "hostile": {"oversized": 0, "endless": 0, "endless_gone": 0, "gzip_bomb": 0,
                                             "png_bomb": 0, "gif_lie": 0}})
