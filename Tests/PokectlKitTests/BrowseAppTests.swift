@@ -106,6 +106,32 @@ final class BrowseAppTests: XCTestCase {
         XCTAssertEqual(app.model.mode, .grid)
     }
 
+    /// The search's pause after typing is kept on browse's clock, here moved by hand: the
+    /// query is sent once the clock passes it, never before, whatever the wall says.
+    func testASearchIsSentWhenItsPauseHasPassedOnTheClock() {
+        let fake = service()
+        fake.on(Pokedex1.searchPage) { (_, _, _) in ListPage(total: 1, entries: [Fixtures.pikachu]) }
+        var app = app(fake)
+        var now = 1000.0
+        app.clock = { now }
+        XCTAssertNil(app.start())
+        for _ in 0..<5 where app.model.entry(0) == nil { XCTAssertNil(app.step(BrowseWake(results: results()))) }
+        XCTAssertNil(app.step(BrowseWake(keyboard: .bytes(Array("/pika".utf8)))))
+        XCTAssertEqual(app.timeout(), Int32((BrowseModel.searchDebounce * 1000).rounded(.up)), "the loop sleeps until the pause ends")
+        now += BrowseModel.searchDebounce / 2
+        XCTAssertNil(app.step(BrowseWake()))
+        XCTAssertFalse(fake.calls.contains("SearchPage"), "not before its time")
+        XCTAssertNil(app.step(BrowseWake(keyboard: .bytes(Array("c".utf8)))), "another key starts the pause again")
+        now += BrowseModel.searchDebounce * 0.99
+        XCTAssertNil(app.step(BrowseWake()))
+        XCTAssertFalse(fake.calls.contains("SearchPage"), "the pause counts from the last key")
+        now += BrowseModel.searchDebounce * 0.02
+        XCTAssertEqual(app.timeout(), 0)
+        XCTAssertNil(app.step(BrowseWake()))
+        XCTAssertNil(app.step(BrowseWake(results: results())))
+        XCTAssertEqual(fake.calls.filter { $0 == "SearchPage" }.count, 1, "one query, the whole of it: \(fake.calls)")
+    }
+
     func testTheLanesEndAndAreJoined() {
         _ = app(service())
         let started = monotonic()

@@ -180,9 +180,21 @@ final class UntrustedInputTests: XCTestCase {
         XCTAssertNil(FileIO.readFile(dir + "/link"), "a link planted in the cache is not followed")
         XCTAssertNil(FileIO.readPrefix(dir + "/link", count: 4))
         XCTAssertEqual(mkfifo(dir + "/fifo", 0o600), 0)
-        let start = Date()
-        XCTAssertNil(FileIO.readFile(dir + "/fifo"), "a FIFO is refused without blocking")
-        XCTAssertLessThan(Date().timeIntervalSince(start), 1)
+        // A FIFO with no writer blocks whoever opens it to read: refused without blocking, the
+        // read returns. (If it blocked, a writer opened after 10 s ends the test, failed.)
+        let read = DispatchSemaphore(value: 0)
+        let got = Mutex<[UInt8]?>([])
+        Thread.detachNewThread {
+            got.withLock { $0 = FileIO.readFile(dir + "/fifo") }
+            read.signal()
+        }
+        if read.wait(timeout: .now() + 10) == .timedOut {
+            let fd = open(dir + "/fifo", O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+            read.wait()
+            XCTFail("reading a FIFO blocked")
+        }
+        XCTAssertNil(got.withLock { $0 }, "a FIFO is refused")
         XCTAssertNil(FileIO.readFile(dir, maxBytes: 1 << 20), "a directory is not a file")
         XCTAssertNil(FileIO.readFile(secret, maxBytes: 3), "over the cap")
     }

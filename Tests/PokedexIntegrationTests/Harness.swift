@@ -11,6 +11,10 @@ final class Harness {
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
     }
 
+    /// What the daemons the tests start multiply their retry schedules by
+    /// (`POKEDEX_TEST_SCHEDULE_SCALE`): Sync's pauses of 1 to 30 s become 10 to 300 ms.
+    static let scheduleScale = 0.01
+
     let home: String
     private(set) var busAddress = ""
     private(set) var mockURL = ""
@@ -84,6 +88,8 @@ final class Harness {
         environment["XDG_CACHE_HOME"] = home + "/cache"
         environment["XDG_DATA_HOME"] = home + "/data"
         environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        // Retry pauses, backoffs and probes at a hundredth: no test waits out a real backoff.
+        environment["POKEDEX_TEST_SCHEDULE_SCALE"] = String(Self.scheduleScale)
         Self.englishLocale(&environment)
         environment.merge(env) { $1 }
         p.environment = environment

@@ -13,17 +13,16 @@ final class LifecycleTests: DaemonTestCase {
             _ = try c.listPage(offset: offset, limit: 20)  // warm the pages
             _ = try c.listPage(offset: offset, limit: 20)
         }
-        try h.control(["latency_ms": 2000, "latency_prefix": "/api/v2/pokemon/25"])
+        // The server holds the Detail's request until the test lets it go: the ListPage calls
+        // below can only finish first if none waits on it.
+        try h.control(["hold_prefix": "/api/v2/pokemon/25"])
         let detailDone = DispatchSemaphore(value: 0)
-        let detailTime = Box(0.0)
         let detailResult = Box("")
         Thread.detachNewThread {
-            let start = now()
             do { detailResult.value = try PokedexClient().detail("pikachu").name } catch { detailResult.value = "\(error)" }
-            detailTime.value = now() - start
             detailDone.signal()
         }
-        usleep(200_000)  // the Detail is now waiting on the server
+        _ = try waitFor("the Detail to wait on the server", seconds: 10) { (try h.stats()["held"] as? Int ?? 0) >= 1 ? true : nil }
         var times: [Double] = []
         for i in 0..<50 {
             let start = now()
@@ -31,14 +30,12 @@ final class LifecycleTests: DaemonTestCase {
             times.append(now() - start)
             XCTAssertEqual(page.entries.count, 20)
         }
-        let slowest = times.max()!
+        XCTAssertEqual(detailDone.wait(timeout: .now()), .timedOut, "50 ListPage calls answered while the Detail waits")
+        try h.control(["hold_prefix": ""])
         XCTAssertEqual(detailDone.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(detailResult.value, "pikachu")
-        XCTAssertGreaterThanOrEqual(detailTime.value, 1.8, "the Detail did wait on the server")
-        // The design's bound, not a speed: no ListPage waits on the Detail (2 s at the server), so
-        // each takes well under that however busy the machine. How fast they are is bench/ab-rtt's.
-        XCTAssertLessThan(slowest, 1.0, "50 ListPage calls during the slow Detail; slowest \(slowest * 1000) ms")
-        print("50 ListPage during a 2 s Detail: median \(times.sorted()[25] * 1e6) µs, slowest \(slowest * 1e6) µs")
+        // How fast they are is bench/ab-rtt's; this is what the design promises: none waited.
+        print("50 ListPage during a held Detail: median \(times.sorted()[25] * 1e6) µs, slowest \(times.max()! * 1e6) µs")
     }
 
     func testEverythingSeenSurvivesRestartWithoutNetwork() throws {
@@ -74,11 +71,12 @@ final class LifecycleTests: DaemonTestCase {
         try h.control(["offline": true])
         try h.startDaemon(["--timeout", "3"])
         let c = try PokedexClient()
-        let start = now()
         let msg = assertBusError(errorPrefix + "Unavailable") { () throws(BusError) in _ = try c.listPage(offset: 0, limit: 20) }
-        XCTAssertLessThan(now() - start, 3.5, "answered within the deadline")
-        XCTAssertTrue(msg.contains("nothing is cached"), msg)
+        // Said by the network's failure, not by the deadline running out.
+        XCTAssertTrue(msg.contains("nothing is cached") && !msg.contains("did not finish within"), msg)
         try h.control(["offline": false])
+        // Its next probe finds the API back (a call within the next try's reach waits for it).
+        _ = try waitFor("the probe to find the API back", seconds: 10) { try c.property("Online").bool == true ? true : nil }
         XCTAssertEqual(try c.listPage(offset: 0, limit: 20).total, 46, "back online, it answers")
     }
 
@@ -126,14 +124,17 @@ final class LifecycleTests: DaemonTestCase {
     func testSigtermAnswersCallsInFlight() throws {
         try h.startDaemon()
         _ = try PokedexClient().listPage(offset: 0, limit: 1)
-        try h.control(["latency_ms": 1000, "latency_prefix": "/api/v2/pokemon/26"])
+        try h.control(["hold_prefix": "/api/v2/pokemon/26"])
         let result = Box("")
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             do { result.value = try PokedexClient().detail("raichu").name } catch { result.value = "\(error)" }
             done.signal()
         }
-        usleep(300_000)
+        _ = try waitFor("the Detail to wait on the server", seconds: 10) { (try h.stats()["held"] as? Int ?? 0) >= 1 ? true : nil }
+        kill(h.daemon!.processIdentifier, SIGTERM)
+        // The server answers within the grace period SIGTERM gave the call.
+        try h.control(["hold_prefix": ""])
         XCTAssertEqual(h.stopDaemon(SIGTERM), 0)
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(result.value, "raichu", "the call in flight was answered before exit")

@@ -15,9 +15,12 @@ final class NetworkDisciplineTests: DaemonTestCase {
         let c = try PokedexClient()
         _ = try c.listPage(offset: 10, limit: 5)
         let wanted = Set((11...25).map { "\($0).png" })
-        _ = try waitFor("pages 10–24 pre-warmed", seconds: 10) { wanted.isSubset(of: spritesOnDisk()) ? true : nil }
-        let page = try c.listPage(offset: 15, limit: 5)
-        XCTAssertTrue(page.entries.allSatisfy { !$0.spritePath.isEmpty }, "\(page.entries)")
+        // What a person sees: the next pages' rows with their sprites, with no call that asked
+        // for them. (A file on disk is a moment ahead of the rows: it is written, then known.)
+        _ = try waitFor("pages 10–24 pre-warmed", seconds: 20) {
+            try c.listPage(offset: 10, limit: 15).entries.allSatisfy { !$0.spritePath.isEmpty } ? true : nil
+        }
+        XCTAssertTrue(wanted.isSubset(of: spritesOnDisk()), "\(spritesOnDisk().sorted())")
         XCTAssertEqual(try h.requests("pokemon"), 0, "sprites need no 300–600 KB pokemon body")
         XCTAssertEqual(try h.requests("pokemon-list"), 1)
     }
@@ -33,16 +36,17 @@ final class NetworkDisciplineTests: DaemonTestCase {
     }
 
     func testStaleEntriesAreAnsweredAtOnceAndRevalidatedWithETags() throws {
-        try h.control(["max_age": 1])
+        // max-age=0: stale as soon as it is stored, with no second to wait.
+        try h.control(["max_age": 0])
         try h.startDaemon(["--no-prefetch"])
         let c = try PokedexClient()
         _ = try c.detail("pikachu")
-        usleep(1_200_000)
-        try h.control(["latency_ms": 1000, "latency_prefix": "/api/v2/pokemon/25"])
-        let start = now()
-        XCTAssertEqual(try c.detail("pikachu").name, "pikachu")
-        XCTAssertLessThan(now() - start, 0.5, "stale: answered at once, not after the 1 s revalidation")
-        _ = try waitFor("a 304", seconds: 5) { (try h.stats()["not_modified"] as? Int ?? 0) >= 1 ? true : nil }
+        // The revalidation is held at the server: the answer cannot have waited for it.
+        try h.control(["hold_prefix": "/api/v2/pokemon/25"])
+        XCTAssertEqual(try c.detail("pikachu").name, "pikachu", "stale: answered at once, not after the revalidation")
+        _ = try waitFor("the revalidation to be asked", seconds: 10) { (try h.stats()["held"] as? Int ?? 0) >= 1 ? true : nil }
+        try h.control(["hold_prefix": ""])
+        _ = try waitFor("a 304", seconds: 10) { (try h.stats()["not_modified"] as? Int ?? 0) >= 1 ? true : nil }
         XCTAssertGreaterThanOrEqual(try h.stats()["if_none_match"] as? Int ?? 0, 1)
     }
 
@@ -52,14 +56,16 @@ final class NetworkDisciplineTests: DaemonTestCase {
         _ = try c.listPage(offset: 0, limit: 1)
         try h.control(["fail_status": 503, "fail_count": 2])
         XCTAssertEqual(try c.detail("raichu").name, "raichu", "two 503s, then data")
-        try h.control(["fail_status": 429, "fail_count": 1, "retry_after": 1])
+        // Retry-After: 50 is half a second at the tests' schedule scale (a floor: a busy machine
+        // only makes it longer).
+        try h.control(["fail_status": 429, "fail_count": 1, "retry_after": 50])
         let start = now()
         XCTAssertEqual(try c.detail("zubat").name, "zubat")
-        XCTAssertGreaterThanOrEqual(now() - start, 0.95, "waited Retry-After")
+        XCTAssertGreaterThanOrEqual(now() - start, 50 * Harness.scheduleScale - 0.01, "waited Retry-After")
         try h.control(["fail_status": 500, "fail_count": NSNull()])
-        let t = now()
-        assertBusError(errorPrefix + "Unavailable") { () throws(BusError) in _ = try c.detail("oddish") }
-        XCTAssertLessThan(now() - t, 11, "a typed error within the deadline")
+        let msg = assertBusError(errorPrefix + "Unavailable") { () throws(BusError) in _ = try c.detail("oddish") }
+        // Ended by its attempts running out, with the server's answer, not by the deadline.
+        XCTAssertTrue(msg.contains("500") && !msg.contains("did not finish within"), msg)
         try h.control(["fail_status": 0])
     }
 

@@ -26,18 +26,12 @@ final class RealNetworkTests: DaemonTestCase {
         try h.startDaemon(["--sprite-url-template", blocked + "/sprites/{id}.png"], env: ["JOURNAL_STREAM": "8:1"])
         let c = try PokedexClient()
         let watcher = try PokedexSignalWatcher()
-        var first = 0.0
         for page in 0..<5 {
-            let start = now()
             let p = try c.listPage(offset: UInt32(page * 10), limit: 10)
-            if page == 0 { first = now() - start }
             XCTAssertFalse(p.entries.isEmpty)
-            usleep(100_000)
         }
-        XCTAssertLessThan(first, 2, "the first page does not wait on the sprite host")
-        let start = now()
+        _ = try waitFor("the sprite host marked down", seconds: 10) { try hosts(c).contains { $0.host == "127.0.0.1:1" } ? true : nil }
         let d = try c.detail("pikachu")
-        XCTAssertLessThan(now() - start, 2, "the Detail does not wait on the sprite host either")
         XCTAssertEqual(d.spritePath, "")
         XCTAssertEqual(d.genus, "Mouse Pokémon")
         XCTAssertLessThanOrEqual(try h.requests("pokemon"), 2, "no body fetched to look for sprites on the same host")
@@ -57,6 +51,26 @@ final class RealNetworkTests: DaemonTestCase {
         h.stopDaemon()
         let lines = h.daemonLog.split(separator: "\n").filter { $0.contains("127.0.0.1:1") }
         XCTAssertEqual(lines.count, 1, "one journal line for the host going down: \(lines)")
+    }
+
+    /// A page is answered while the sprite host has not answered yet (it holds every sprite
+    /// request until the test lets go): its rows do not wait on it, and get their sprites once
+    /// the host answers. (A card gives its sprite the rest of its deadline: "worth a try".)
+    func testAPageDoesNotWaitOnTheSpriteHost() throws {
+        let spritePort = try XCTUnwrap(h.spritePort, "the mock's second listener")
+        let sprites = "http://localhost:\(spritePort)"
+        try h.control(["sprite_base": sprites, "hold_prefix": "/sprites/"])
+        try h.startDaemon(["--sprite-host", "localhost", "--sprite-url-template", sprites + "/sprites/{id}.png"])
+        let c = try PokedexClient()
+        let page = try c.listPage(offset: 0, limit: 10)
+        XCTAssertEqual(page.entries.count, 10)
+        XCTAssertTrue(page.entries.allSatisfy { $0.spritePath.isEmpty }, "no sprite yet: none was waited for")
+        _ = try waitFor("the page's sprites to be asked for", seconds: 10) { (try h.stats()["held"] as? Int ?? 0) >= 1 ? true : nil }
+        XCTAssertEqual(try c.listPage(offset: 0, limit: 10).entries.count, 10, "answered again while the sprites are held")
+        try h.control(["hold_prefix": ""])
+        _ = try waitFor("the page's sprites, once the host answers", seconds: 10) {
+            try c.listPage(offset: 0, limit: 10).entries.allSatisfy { !$0.spritePath.isEmpty } ? true : nil
+        }
     }
 
     func testASpriteHostThatComesBackIsFollowedWithOneLineEachWay() throws {
@@ -88,17 +102,14 @@ final class RealNetworkTests: DaemonTestCase {
     }
 
     func testTheDeadlineBoundsTheWholeCallAndNamesTheStep() throws {
-        try h.startDaemon(["--timeout", "2", "--no-prefetch"])
+        try h.startDaemon(["--timeout", "1", "--no-prefetch"])
         let c = try PokedexClient()
         _ = try c.listPage(offset: 0, limit: 1)
-        // Each step alone is within the deadline; the chain is not.
-        try h.control(["latency_ms": 1200, "latency_prefix": "/api/v2/pokemon"])
-        let start = now()
+        // Each step alone is within the deadline; the chain is not. The reply says the call's
+        // deadline ended it, during the second step.
+        try h.control(["latency_ms": 600, "latency_prefix": "/api/v2/pokemon"])
         let msg = assertBusError(errorPrefix + "Unavailable") { () throws(BusError) in _ = try c.detail("raichu") }
-        let took = now() - start
-        XCTAssertLessThan(took, 3, "ended at the deadline, not after the chain")
-        XCTAssertGreaterThanOrEqual(took, 1.9)
-        XCTAssertTrue(msg.contains("within 2 s") && msg.contains("waiting for pokemon-species"), msg)
+        XCTAssertTrue(msg.contains("within 1 s") && msg.contains("waiting for pokemon-species"), msg)
         _ = try waitFor("the abandoned transfer", seconds: 5) { (try h.stats()["abandoned"] as? Int ?? 0) >= 1 ? true : nil }
     }
 

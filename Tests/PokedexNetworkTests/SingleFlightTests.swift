@@ -21,27 +21,53 @@ final class SingleFlightTests: XCTestCase {
         }
     }
 
+    /// Work that ends only when the test opens its gate, cancelled or not (as a transfer that
+    /// takes its time to notice), recording when it saw the cancellation.
+    final class Stubborn: Sendable {
+        let started = Mutex(0)
+        let sawCancellation = Mutex(false)
+        let open = Mutex(false)
+        func work() async throws -> Int {
+            started.withLock { $0 += 1 }
+            while !open.withLock({ $0 }) {
+                if Task.isCancelled { sawCancellation.withLock { $0 = true } }
+                await Task.yield()
+                usleep(1000)
+            }
+            try Task.checkCancellation()
+            return 1
+        }
+    }
+
+    /// Polls `condition` for something that happens at once; the 10 s only end a failed test.
     func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(nanoseconds: 2_000_000) }
+        for _ in 0..<5000 where !condition() { try await Task.sleep(nanoseconds: 2_000_000) }
         XCTAssertTrue(condition(), what)
     }
 
     func testTheLastWaiterLeavingCancelsTheWork() async throws {
         let flight = SingleFlight<Int, Int>()
-        let probe = Probe()
-        let caller = Task { try await flight.run(1) { try await probe.work() } }
-        try await waitUntil("the work started") { probe.started.withLock { $0 } == 1 }
-        let t0 = Date()
+        let work = Stubborn()
+        let caller = Task { try await flight.run(1) { try await work.work() } }
+        try await waitUntil("the work started") { work.started.withLock { $0 } == 1 }
         caller.cancel()
+        // The work cannot end before its gate opens: a caller that waited for it would never
+        // return (the gate opens after 10 s only to end a test that failed).
+        let backstop = Task {
+            try await Task.sleep(nanoseconds: 10_000_000_000)
+            work.open.withLock { $0 = true }
+        }
         do {
             _ = try await caller.value
             XCTFail("a cancelled caller gets no value")
         } catch {
             XCTAssertTrue(error is CancellationError, "\(error)")
         }
-        XCTAssertLessThan(Date().timeIntervalSince(t0), 1, "the caller left at once")
-        try await waitUntil("the work was cancelled") { probe.cancelled.withLock { $0 } }
-        XCTAssertEqual(flight.count, 0)
+        XCTAssertFalse(work.open.withLock { $0 }, "the caller left while the work was still under way")
+        backstop.cancel()
+        try await waitUntil("the work was cancelled") { work.sawCancellation.withLock { $0 } }
+        work.open.withLock { $0 = true }
+        try await waitUntil("the flight to end") { flight.count == 0 }
     }
 
     func testWorkGoesOnWhileAnotherWaiterStays() async throws {

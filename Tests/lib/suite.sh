@@ -8,6 +8,9 @@ BUILD_DIR=${BUILD_DIR:-$ROOT/.build/debug}
 TMP=$(mktemp -d -p /run "pokedex-$SUITE.XXXXXX" 2>/dev/null || mktemp -d)
 export HOME=$TMP/home XDG_CACHE_HOME=$TMP/home/.cache XDG_DATA_HOME=$TMP/home/.local/share
 export PATH=$BUILD_DIR:$PATH LC_ALL=C.UTF-8
+# The daemons a suite starts retry and probe at a hundredth of the real schedule: none waits out
+# a real backoff (the session, user and package suites' daemons, started by systemd, keep theirs).
+export POKEDEX_TEST_SCHEDULE_SCALE=${POKEDEX_TEST_SCHEDULE_SCALE:-0.01}
 mkdir -p "$HOME"
 SOCK=$TMP/tmux.sock
 PIDS=()
