@@ -1,5 +1,5 @@
 # pokedexd: the two commands a user needs are `make install` and `make test`.
-# DEB=1: the Debian package's layout (debian/rules, Tests/package), where Debian's zsh reads
+# DEB=1: the Debian package's layout (debian/rules, Tests/end-to-end/package), where Debian's zsh reads
 # vendor completions.
 ifneq ($(DEB),)
 override PREFIX     := /usr
@@ -180,10 +180,10 @@ TEST_STEPS = check-generated test-unit test-integration test-e2e check-sanitizer
 test: deps
 	@python3 tools/test-steps run $(TEST_STEPS)
 
-# Each test run goes through Tests/lib/run-tests: one that writes nothing for so many seconds (an
+# Each test run goes through Tests/support/lib/run-tests: one that writes nothing for so many seconds (an
 # XCTest hang between two tests, swift-corelibs-xctest#504) is stopped and run once more. The
 # limits are well above the longest quiet stretch of a sound run.
-RUN_TESTS = bash Tests/lib/run-tests
+RUN_TESTS = bash Tests/support/lib/run-tests
 # The XCTest targets of the unit tier: no daemon of their own (the bus server's and libcurl's
 # start theirs in process, on a private bus and a local HTTP server).
 UNIT_TESTS = PokedexNetworkTests|PokedexCurlTests|PokedexEventLoopTests|PokedexCoreTests|PokedexTerminalTests|PokedexProtocolTests|PokedexBusServerTests|PokedexBusClientTests|PokedexWidgetsTests|PokectlKitTests
@@ -196,7 +196,7 @@ build-tests: check-build-deps
 ## x-sheep/swift-property-based: browse's model and view, the input decoder, the terminal's
 ## answers, search queries, names, paging, SpriteArt and the sanitiser, each its own number of
 ## random cases up to 10,000, PropertyCounts.swift; PROPERTY_CASES=N caps them) and the mock's
-## answers, byte for byte, against Tests/mockapi/mock-golden.txt.
+## answers, byte for byte, against Tests/support/mockapi/mock-golden.txt.
 PROPERTY_CASES ?=
 test-unit: build-tests catalogues locales
 	$(RUN_TESTS) 120 $(SWIFT) test --skip-build --disable-swift-testing --filter '$(UNIT_TESTS)'
@@ -223,10 +223,10 @@ test-e2e: build-tests catalogues locales
 	$(MAKE) --no-print-directory -j2 --output-sync=target $(E2E_SUITES)
 	$(MAKE) --no-print-directory $(E2E_SYSTEM)
 
-## check: the fast tier, for each change (about 3 minutes on two cores from a warm build): what
+## check: the fast tier, for each change (under 4 minutes on two cores from a warm build): what
 ## `make test` installs, the generated files, the unit tier with at most CHECK_PROPERTY_CASES
 ## random cases per property, and the integration tier.
-CHECK_PROPERTY_CASES = 200
+CHECK_PROPERTY_CASES = 100
 check: deps
 	@python3 tools/test-steps run check-generated check-unit test-integration
 
@@ -279,56 +279,56 @@ check-tsan: check-build-deps catalogues locales
 # Every script in examples/, pokectl watch, and the man pages, against the real service.
 test-examples: check-build-deps catalogues
 	$(SWIFT) build
-	bash Tests/examples/examples-test.sh
+	bash Tests/end-to-end/examples/examples-test.sh
 
 ## test-docs: every command, option, exit status, error name, JSON shape and D-Bus member the
-## README, the man pages and each --help show, tried against the service (Tests/docs).
+## README, the man pages and each --help show, tried against the service (Tests/end-to-end/docs).
 test-docs: check-build-deps catalogues
 	$(SWIFT) build
-	bash Tests/docs/docs-test.sh
+	bash Tests/end-to-end/docs/docs-test.sh
 
 # pokectl browse through tmux: keys, resize, search, detail, favorites, and the terminal restored.
 ## test-sound: the cries heard: played into a PulseAudio null sink of the test's own and
 ## recorded from its monitor (pokectl cry, and browse with the sound on, then off).
 test-sound: check-build-deps
 	$(SWIFT) build
-	bash Tests/sound/cry-test.sh
+	bash Tests/end-to-end/sound/cry-test.sh
 
-# The mock's answers to every route and fault, byte for byte, against Tests/mockapi/mock-golden.txt
+# The mock's answers to every route and fault, byte for byte, against Tests/support/mockapi/mock-golden.txt
 # (part of the unit tier).
 test-mock:
-	python3 Tests/mockapi/mock_test.py
+	python3 Tests/support/mockapi/mock_test.py
 
 test-browse: check-build-deps
 	$(SWIFT) build
 	$(MAKE) --no-print-directory catalogues
 	desktop-file-validate $(DESKTOP_FILES)
-	bash Tests/browse/browse-test.sh
-	bash Tests/browse/signals-test.sh
+	bash Tests/end-to-end/browse/browse-test.sh
+	bash Tests/end-to-end/browse/signals-test.sh
 
 # pokectl browse in a pty against the real service: random keys, mouse reports and resizes from
 # 20 fixed seeds, 2,000 keys each; never dies, q exits 0 with stty -g unchanged (bench/soak: longer).
 test-soak: check-build-deps
 	$(SWIFT) build
-	bash Tests/soak/soak-test.sh
+	bash Tests/end-to-end/soak/soak-test.sh
 
 # Every word pokectl prints through the catalogues (a pseudo-language made from the .pot), and
 # no English in a German session, over every command, its errors and its help.
 test-words: check-build-deps catalogues locales
 	$(SWIFT) build
-	bash Tests/words/words-test.sh
+	bash Tests/end-to-end/words/words-test.sh
 
 # Names as people type them ("Nidoran♀", "nidoran" with its candidates) through pokectl and
 # busctl, and pages past the end for any Int.
 test-names: check-build-deps
 	$(SWIFT) build
-	bash Tests/names/names-test.sh
+	bash Tests/end-to-end/names/names-test.sh
 
 # Real pixels: pokectl on a pty that answers as kitty, as a sixel terminal or not at all; the
 # pictures decoded back and compared with the sprite; tmux's passthrough.
 test-graphics: check-build-deps
 	$(SWIFT) build
-	bash Tests/graphics/graphics-test.sh
+	bash Tests/end-to-end/graphics/graphics-test.sh
 
 ## test-desktop-shells: the real GNOME Shell 43 and KRunner (Plasma 5.27) on Xvfb, typing into
 ## them and activating a result; screenshots into docs/screenshots. Opt-in, not in `make test`:
@@ -337,7 +337,7 @@ SHELL_TEST_PACKAGES = gnome-shell plasma-workspace xvfb xdotool xclip xterm imag
 test-desktop-shells: release
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(SHELL_TEST_PACKAGES)" APT_FLAGS=--no-install-recommends
 	@$(MAKE) --no-print-directory locales
-	BUILD_DIR=$(CURDIR)/$(RELEASE_DIR) bash Tests/desktop-shells/desktop-shells-test.sh
+	BUILD_DIR=$(CURDIR)/$(RELEASE_DIR) bash Tests/end-to-end/desktop-shells/desktop-shells-test.sh
 
 ## test-widgets: the examples in the real hosts, Waybar in a headless sway, Polybar and conky on
 ## Xvfb, over a service restart, its idle exit, an API outage, 31 favorites and five restarts of
@@ -346,21 +346,21 @@ WIDGET_TEST_PACKAGES = waybar sway polybar conky-std xvfb grim imagemagick xdoto
 test-widgets: release catalogues
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(WIDGET_TEST_PACKAGES)" APT_FLAGS=--no-install-recommends
 	@$(MAKE) --no-print-directory locales
-	BUILD_DIR=$(CURDIR)/$(RELEASE_DIR) bash Tests/widgets/widgets-test.sh
+	BUILD_DIR=$(CURDIR)/$(RELEASE_DIR) bash Tests/end-to-end/widgets/widgets-test.sh
 
 # The desktop's search providers called as GNOME Shell (gdbus) and KRunner (python3-dbus) call them.
 test-desktop-search: check-build-deps
 	$(SWIFT) build
-	bash Tests/desktop-search/desktop-search-test.sh
+	bash Tests/end-to-end/desktop-search/desktop-search-test.sh
 
 test-session: release
-	bash Tests/session/session-test.sh
+	bash Tests/end-to-end/session/session-test.sh
 
 # make install as real users, each with its own systemd --user in a delegated cgroup: a
 # useradd -m user (HOME in /home), the same where user namespaces are refused (seccomp), a unit
 # that cannot start (pokectl says why in 5 s), a /var/home home with custom XDG dirs. As root.
 test-desktop-user: release
-	bash Tests/desktop-user/desktop-user-test.sh
+	bash Tests/end-to-end/desktop-user/desktop-user-test.sh
 
 ## deb: pokedexd_VERSION_ARCH.deb (and its -dbgsym package) in this directory, from the same
 ## release build as `make install` (debian/rules). Install it with `sudo apt install ./pokedexd_*.deb`.
@@ -390,18 +390,18 @@ dsc: vendor
 
 ## test-package-build: the source package built as Debian builds it, in debootstrapped trixie
 ## and sid (SUITES=…) with Debian's swiftlang and no network; installed there, autopkgtest,
-## lintian --pedantic, clean, and a second build compared byte for byte (Tests/package-build).
+## lintian --pedantic, clean, and a second build compared byte for byte (Tests/end-to-end/package-build).
 ## Opt-in (not in make test): about 15 minutes on 2 cores; as root.
 PACKAGE_BUILD_TEST_PACKAGES = debootstrap dpkg-dev diffoscope-minimal
 test-package-build:
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PACKAGE_BUILD_TEST_PACKAGES)"
-	bash Tests/package-build/package-build-test.sh
+	bash Tests/end-to-end/package-build/package-build-test.sh
 
 # The .deb in a debootstrapped Debian 12 with no Swift: installed with apt, activated on a
 # private bus against the mock, every file checked, lintian, then remove and purge (as root).
 test-package: deb
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PACKAGE_TEST_PACKAGES)"
-	bash Tests/package/package-test.sh
+	bash Tests/end-to-end/package/package-test.sh
 
 ## install: build in release mode, install under PREFIX, then enable and start the user unit.
 ## install-files: only the files, from the release build as it is (what debian/rules runs).
@@ -437,7 +437,7 @@ install-files: $(CATALOGUES) $(DESKTOP_FILES)
 	$(INSTALL_MANIFEST) install $(MANIFEST_VARS)
 
 ## install-list: the paths install-files installs (PREFIX and the directories as given);
-## DEB=1 the .deb's, as debhelper leaves them (what Tests/package/package-test.sh expects).
+## DEB=1 the .deb's, as debhelper leaves them (what Tests/end-to-end/package/package-test.sh expects).
 install-list:
 	@$(INSTALL_MANIFEST) list $(if $(DEB),--deb) $(MANIFEST_VARS)
 

@@ -112,27 +112,27 @@ let package = Package(
 
         // The fakes every test target shares: a clock moved by hand, an HTTP client answering
         // from routes, favorites in memory, temporary directories, and one PNG encoder.
-        .target(name: "PokedexTestKit", dependencies: ["PokedexCore", "PokedexNetwork", "PokedexLocks"], path: "Tests/PokedexTestKit"),
-        .testTarget(name: "PokedexNetworkTests", dependencies: ["PokedexNetwork", "PokedexLocks", "PokedexTestKit", "PokedexCurl"]),
-        .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore", "PokedexNetwork", "PokedexLocks", "PokedexTestKit"],
+        .target(name: "PokedexTestKit", dependencies: ["PokedexCore", "PokedexNetwork", "PokedexLocks"], path: "Tests/support/PokedexTestKit"),
+        .testTarget(name: "PokedexNetworkTests", dependencies: ["PokedexNetwork", "PokedexLocks", "PokedexTestKit", "PokedexCurl"], path: "Tests/unit/PokedexNetworkTests"),
+        .testTarget(name: "PokedexCoreTests", dependencies: ["PokedexCore", "PokedexNetwork", "PokedexLocks", "PokedexTestKit"], path: "Tests/unit/PokedexCoreTests",
                     exclude: ["Fixtures"]),
         // pokectl's drawing (PokedexTerminal); ColorTests, beside it, the PNG decoder and the
         // sprites' dominant colour (PokedexPNG, PokedexCore).
-        .testTarget(name: "PokedexTerminalTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal", "PokedexTestKit"], exclude: ["Snapshots"]),
-        .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexLocale", "PokedexLocks", "PokedexTestKit"]),
-        .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol", "PokedexTestKit"]),
+        .testTarget(name: "PokedexTerminalTests", dependencies: ["PokedexCore", "PokedexPNG", "PokedexTerminal", "PokedexTestKit"], path: "Tests/unit/PokedexTerminalTests", exclude: ["Snapshots"]),
+        .testTarget(name: "PokedexIntegrationTests", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexLocale", "PokedexLocks", "PokedexTestKit"], path: "Tests/integration/PokedexIntegrationTests"),
+        .testTarget(name: "PokedexProtocolTests", dependencies: ["PokedexProtocol", "PokedexTestKit"], path: "Tests/unit/PokedexProtocolTests"),
         // The bus server's lifecycle in process: a private dbus-daemon, the loop on a clock moved by hand.
         .testTarget(name: "PokedexBusServerTests", dependencies: [
             "PokedexBusServer", "PokedexBusClient", "PokedexCore", "PokedexEventLoop", "PokedexLocks", "PokedexNetwork", "PokedexProtocol",
             "PokedexTestKit",
-        ]),
-        .testTarget(name: "PokedexBusClientTests", dependencies: ["PokedexBusClient"]),
-        .testTarget(name: "PokedexEventLoopTests", dependencies: ["PokedexEventLoop", "PokedexLocks"]),
+        ], path: "Tests/unit/PokedexBusServerTests"),
+        .testTarget(name: "PokedexBusClientTests", dependencies: ["PokedexBusClient"], path: "Tests/unit/PokedexBusClientTests"),
+        .testTarget(name: "PokedexEventLoopTests", dependencies: ["PokedexEventLoop", "PokedexLocks"], path: "Tests/unit/PokedexEventLoopTests"),
         // libcurl's client against an HTTP server in process.
-        .testTarget(name: "PokedexCurlTests", dependencies: ["PokedexCurl", "PokedexNetwork", "PokedexEventLoop", "PokedexLocks"]),
-        .testTarget(name: "PokedexWidgetsTests", dependencies: ["PokedexWidgets", "PokedexModels"]),
+        .testTarget(name: "PokedexCurlTests", dependencies: ["PokedexCurl", "PokedexNetwork", "PokedexEventLoop", "PokedexLocks"], path: "Tests/unit/PokedexCurlTests"),
+        .testTarget(name: "PokedexWidgetsTests", dependencies: ["PokedexWidgets", "PokedexModels"], path: "Tests/unit/PokedexWidgetsTests"),
         // pokectl's commands run in process (PokectlKit) against a fake service, in English and German.
-        .testTarget(name: "PokectlKitTests", dependencies: ["PokectlKit", "PokedexBusClient", "PokedexProtocol", "PokedexLocale", "PokedexTerminal", "CSystemd"]),
+        .testTarget(name: "PokectlKitTests", dependencies: ["PokectlKit", "PokedexBusClient", "PokedexProtocol", "PokedexLocale", "PokedexTerminal", "CSystemd"], path: "Tests/unit/PokectlKitTests"),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -144,5 +144,5 @@ if !vendored {
     package.targets.append(.testTarget(name: "PokedexPropertyTests", dependencies: [
         "PokedexTerminal", "PokedexModels", "PokedexCore", "PokedexTestKit", "CTerminalShims", "PokedexBusServer", "PokedexWidgets",
         .product(name: "PropertyBased", package: "swift-property-based"),
-    ]))
+    ], path: "Tests/unit/PokedexPropertyTests"))
 }

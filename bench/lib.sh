@@ -8,7 +8,7 @@ mkdir -p "$HOME"
 # pokectl as installed: the release pokedexd started by that name (Sources/pokedexd/MultiCall.swift).
 RELEASE_POKECTL=$BENCH_TMP/bin/pokectl
 mkdir -p "$BENCH_TMP/bin" && ln -s "$BENCH_ROOT/.build/release/pokedexd" "$RELEASE_POKECTL"
-# Processes killed on exit (the name Tests/lib/private-service.sh adds to).
+# Processes killed on exit (the name Tests/support/lib/private-service.sh adds to).
 PIDS=()
 REAL_HOSTS_DOWN=
 BENCH_MOUNT=
@@ -23,7 +23,7 @@ trap bench_cleanup EXIT
 
 # The tests' private bus (start_private_bus), as they start it.
 ROOT=$BENCH_ROOT
-source "$BENCH_ROOT/Tests/lib/private-service.sh"
+source "$BENCH_ROOT/Tests/support/lib/private-service.sh"
 
 # Sets BENCH_DISK: a directory for the daemon's caches on a filesystem like a user's. As root,
 # a fresh 2 GiB ext4 image with its journal, mounted on a loop device: the machines these
@@ -76,7 +76,7 @@ bench_standin() {
         POKEAPI_EMU_CACHE=${POKEAPI_EMU_CACHE:-/tmp/pokeapi-emulator} python3 "$shared" --port 0 --port-file "$BENCH_TMP/port" "$@" >/dev/null 2>&1 &
     else
         STANDIN=mock
-        python3 "$BENCH_ROOT/Tests/mockapi/mock_pokeapi.py" --port 0 --port-file "$BENCH_TMP/port" >/dev/null 2>&1 &
+        python3 "$BENCH_ROOT/Tests/support/mockapi/mock_pokeapi.py" --port 0 --port-file "$BENCH_TMP/port" >/dev/null 2>&1 &
     fi
     PIDS+=($!)
     for _ in $(seq 600); do [ -s "$BENCH_TMP/port" ] && break; sleep 0.1; done

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Generates Tests/mockapi/evolution-chains.json: every evolution chain of PokeAPI's data, cut
+"""Generates Tests/support/mockapi/evolution-chains.json: every evolution chain of PokeAPI's data, cut
 down to what the mock serves back in PokeAPI's own shape (tests/mockapi/mock_pokeapi.py fills in
 every key PokeAPI sends as null or false). It holds every trigger kind PokeAPI has, branched
 families (Eevee's eight, Wurmple's, Tyrogue's) and three stages, so the service and its tests
 meet real families with no network. PokeAPI's data (BSD-3-Clause).
 
-  tools/gen-mock-chains.py DUMP > Tests/mockapi/evolution-chains.json
+  tools/gen-mock-chains.py DUMP > Tests/support/mockapi/evolution-chains.json
 
 DUMP is PokeAPI's static dump unpacked (the directory holding api/v2/), as for
 tools/gen-name-table.py. Each chain is {"id", "chain": LINK}; a LINK is

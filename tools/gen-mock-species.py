@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Generates Tests/mockapi/every-species.json: the types of every Pokémon, the genus of every
+"""Generates Tests/support/mockapi/every-species.json: the types of every Pokémon, the genus of every
 species and the names of every type, in every language PokeAPI has them, so that the mock's
 --every-species serves rows as real as the live API's ("#006 · Fire / Flying · Flame Pokémon",
 "Flammen-Pokémon", "かえんポケモン") for the desktop shells' test, and which forms PokeAPI draws
 no sprite of. PokeAPI's data (BSD-3-Clause); no sprite, no flavour text.
 
-  tools/gen-mock-species.py DUMP > Tests/mockapi/every-species.json
+  tools/gen-mock-species.py DUMP > Tests/support/mockapi/every-species.json
 
 DUMP is PokeAPI's static dump unpacked (the directory holding api/v2/), as for
 tools/gen-name-table.py.

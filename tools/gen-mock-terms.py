@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Generates Tests/mockapi/evolution-terms.json: the names, in every language PokeAPI has, of what
+"""Generates Tests/support/mockapi/evolution-terms.json: the names, in every language PokeAPI has, of what
 an evolution condition names and the card says in words: every item and move the evolution
 chains name, every evolution trigger and every game (`version`). The mock serves them as
 /item/, /move/, /evolution-trigger/ and /version/ bodies, and the unit tests read them to check
 that a family is told in the games' words. PokeAPI's data (BSD-3-Clause).
 
-  tools/gen-mock-terms.py DUMP > Tests/mockapi/evolution-terms.json
+  tools/gen-mock-terms.py DUMP > Tests/support/mockapi/evolution-terms.json
 
 DUMP is PokeAPI's static dump unpacked (the directory holding api/v2/), as for
 tools/gen-mock-chains.py. The file is {KIND: {NAME: [ID, {LANGUAGE: TEXT}]}}, each kind's names

@@ -14,7 +14,7 @@ folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive]) d
 
 Only characters that change are listed, for every script: a line "HEX:HEX HEX…" each, read
 once when search first folds a non-ASCII name. A second table composes kana with a voicing
-mark. Tests/PokedexCoreTests/UnicodeFoldingTests.swift checks it against Foundation.
+mark. Tests/unit/PokedexCoreTests/UnicodeFoldingTests.swift checks it against Foundation.
 
   apt-get install unicode-data
   tools/gen-text-folding.py [/usr/share/unicode] > Sources/PokedexCore/Search/UnicodeFoldingTable.swift

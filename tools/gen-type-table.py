@@ -4,7 +4,7 @@
 matchups cost no request and read the same offline.
 
   tools/gen-type-table.py DUMP > Sources/PokedexModels/TypeChartTable.swift
-  tools/gen-type-table.py --fixture DUMP > Tests/PokedexCoreTests/Fixtures/type-damage-relations.json
+  tools/gen-type-table.py --fixture DUMP > Tests/unit/PokedexCoreTests/Fixtures/type-damage-relations.json
 
 DUMP is PokeAPI's static dump unpacked (the directory holding api/v2/, or api/v2 itself).
 --fixture writes what the tests check the table against: each type's `damage_relations` as

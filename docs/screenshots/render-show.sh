@@ -6,14 +6,14 @@
 #
 # Everything runs privately and is stopped on exit: a PokeAPI stand-in (on 127.0.0.1), a
 # session bus of its own, pokedexd with throwaway XDG dirs, Xvfb and xterm. No network and no
-# /etc/hosts change. The stand-in is the project's mock (Tests/mockapi), whose sprites are
+# /etc/hosts change. The stand-in is the project's mock (Tests/support/mockapi), whose sprites are
 # coloured squares: the pictures in docs/ ship with the source under its licence, and a real
 # sprite is Nintendo's artwork (--serve ../shared/pokeapi/serve.py draws those, for a look only).
 #
 # Usage: docs/screenshots/render-show.sh [--pokectl PATH] [--pokedexd PATH] [--serve PATH/serve.py]
 #                                        [--out DIR] [--geometry COLSxROWS] [--font-size PT]
 #   --pokectl, --pokedexd  default: from PATH
-#   --serve                default: $POKEAPI_SERVE, else the mock, Tests/mockapi/mock_pokeapi.py
+#   --serve                default: $POKEAPI_SERVE, else the mock, Tests/support/mockapi/mock_pokeapi.py
 #   --out                  default: the docs/ folder this script is in
 #   --geometry             default: 100x28, the whole card with its family and matchups
 # Needs: Xvfb, xterm (with sixel, as Debian builds it), ImageMagick's import, dbus-daemon,
@@ -24,7 +24,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-pokectl=""; pokedexd=""; serve="${POKEAPI_SERVE:-$repo/Tests/mockapi/mock_pokeapi.py}"
+pokectl=""; pokedexd=""; serve="${POKEAPI_SERVE:-$repo/Tests/support/mockapi/mock_pokeapi.py}"
 out=$(cd "$here/.." && pwd); geometry=100x28; font_size=11
 
 die() { echo "render-show: $*" >&2; exit 1; }

@@ -6,7 +6,7 @@ import PokedexTerminal
 /// What a command runs in, built once its options are parsed: the reader's language, the
 /// terminal, where its output goes, and how to reach the service. What pokectl kept in globals
 /// (the colour choice, the names' language) is here, so that a test runs a command in process
-/// with its own (``PokectlProgram``; Tests/PokectlKitTests).
+/// with its own (``PokectlProgram``; Tests/unit/PokectlKitTests).
 public struct Context {
     /// The environment (pokectl links no Foundation).
     let environment: [String: String]

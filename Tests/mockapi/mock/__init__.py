@@ -1,1 +1,0 @@
-"""The PokeAPI look-alike behind Tests/mockapi/mock_pokeapi.py (see its docstring)."""
