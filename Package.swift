@@ -127,7 +127,7 @@ let package = Package(
             "PokedexTestKit",
         ], path: "Tests/unit/PokedexBusServerTests"),
         .testTarget(name: "PokedexBusClientTests", dependencies: ["PokedexBusClient"], path: "Tests/unit/PokedexBusClientTests"),
-        .testTarget(name: "PokedexEventLoopTests", dependencies: ["PokedexEventLoop", "PokedexLocks"], path: "Tests/unit/PokedexEventLoopTests"),
+        .testTarget(name: "PokedexEventLoopTests", dependencies: ["PokedexEventLoop", "PokedexLocks", "CSeccomp"], path: "Tests/unit/PokedexEventLoopTests"),
         // libcurl's client against an HTTP server in process.
         .testTarget(name: "PokedexCurlTests", dependencies: ["PokedexCurl", "PokedexNetwork", "PokedexEventLoop", "PokedexLocks"], path: "Tests/unit/PokedexCurlTests"),
         .testTarget(name: "PokedexWidgetsTests", dependencies: ["PokedexWidgets", "PokedexModels"], path: "Tests/unit/PokedexWidgetsTests"),

@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import PokedexLocks
 
 /// The service manager's notify socket (`NOTIFY_SOCKET`): `READY=1`, `STOPPING=1`, `STATUS=`,
 /// and the watchdog's `WATCHDOG=1`.
@@ -9,27 +10,66 @@ import Glibc
 /// refused itself new Unix sockets (the sandbox's last doors), `sd_notify` could no longer
 /// reach the manager, and the watchdog would restart a healthy service. Unconnected, so a
 /// manager that re-executes and binds its socket again is still reached.
+///
+/// A datagram socket can send to any path, though; before the last doors close, the sandbox
+/// hands it to a process of its own (``handOver(_:)``), and the service sends through a
+/// connected pair that reaches nothing else.
 public final class ServiceManager: Sendable {
-    private let fd: Int32
-    private let address: UnixAddress?
+    private enum Way {
+        /// The datagram socket, sent through to `address`.
+        case socket(Int32, UnixAddress)
+        /// A connected socket whose reader passes each message on.
+        case relay(Int32)
+        case none
+    }
+    private let way: PokedexLocks.Mutex<Way>
 
     /// From `NOTIFY_SOCKET` (a path, or `@` for an abstract name); without it, or with an
     /// address that is not a Unix one, every message is dropped, as `sd_notify` does.
     public init(notifySocket: String?) {
-        address = notifySocket.flatMap(UnixAddress.init)
-        fd = address == nil ? -1 : socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let address = notifySocket.flatMap(UnixAddress.init)
+        let fd = address == nil ? -1 : socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        way = .init(address.flatMap { fd >= 0 ? .socket(fd, $0) : nil } ?? .none)
     }
 
-    deinit { if fd >= 0 { close(fd) } }
+    deinit {
+        switch way.withLock({ $0 }) {
+        case .socket(let fd, _), .relay(let fd): close(fd)
+        case .none: break
+        }
+    }
 
     /// Sends `text` (`KEY=value` lines). Returns false when there is no manager to tell or
-    /// it could not be told.
+    /// it could not be told. Never waits: a relay that does not keep up loses the message.
     @discardableResult
     public func notify(_ text: String) -> Bool {
-        guard fd >= 0, let address else { return false }
         let bytes = Array(text.utf8)
-        return address.withSockaddr { sa, len in
-            bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), sa, len) } == bytes.count
+        return way.withLock { way in
+            switch way {
+            case .socket(let fd, let address):
+                return address.withSockaddr { sa, len in
+                    bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), sa, len) } == bytes.count
+                }
+            case .relay(let fd):
+                return bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) } == bytes.count
+            case .none:
+                return false
+            }
+        }
+    }
+
+    /// Hands the datagram socket to `start` (given it and the manager's address; it returns the
+    /// descriptor to send through from now on, or a negative errno), then closes it here.
+    /// Nil when done or when there is no socket to hand over; else the errno, and the socket
+    /// stays.
+    public func handOver(_ start: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32? {
+        way.withLock { way in
+            guard case .socket(let fd, let address) = way else { return nil }
+            let relay = address.withSockaddr { start(fd, $0, $1) }
+            guard relay >= 0 else { return -relay }
+            close(fd)
+            way = .relay(relay)
+            return nil
         }
     }
 

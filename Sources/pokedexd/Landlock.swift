@@ -45,12 +45,13 @@ enum Landlock {
         p.readWriteFiles = ["/dev/null"]
         // Nothing to execute: what it starts for the desktop, the user manager starts
         // (``TransientUnits``), outside this sandbox.
-        // The API's port; a sprite host named without a port is reached on the API scheme's.
+        // Exactly the ports the URLs name: the API's and the sprite template's, each its
+        // scheme's when the URL names none; no scheme's default besides (the default API and
+        // sprites are both https, 443).
         let urls = [config.apiURL, config.spriteURLTemplate?.replacing("{id}", with: "1")].compactMap { $0 }
         for url in urls {
             if let port = Self.port(url) { p.connectPorts.insert(port) }
         }
-        p.connectPorts.insert(config.apiURL.lowercased().hasPrefix("https://") ? 443 : 80)
         // A proxy curl is told about in the environment is where every request goes first.
         for name in ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"] {
             if let v = environment[name], !v.isEmpty, let port = Self.port(v.contains("://") ? v : "http://" + v) { p.connectPorts.insert(port) }

@@ -67,7 +67,7 @@ enum Pokedexd {
             if let why = units.connect() { log(.warning, "cannot reach the user manager for launches: \(why)") }
             let notifier = config.notifications ? DesktopNotificationsClient(loop: loop, log: log) : nil
             _ = notifier?.connect()
-            Sandbox.closeUnixSockets(&config, environment: environment, log: log)
+            Sandbox.closeUnixSockets(&config, manager: loop.manager, environment: environment, log: log)
             let store = try FileCacheStore(directory: config.cacheDirectory, capacity: config.diskCacheBytes)
             let favorites = try FavoritesBook(persistence: FileFavoritesPersistence(directory: config.dataDirectory, log: log))
             var curlOptions = CurlHTTPClient.Options()
@@ -89,6 +89,7 @@ enum Pokedexd {
                 try loop.onSignal(SIGINT) { server.shutdown() },
             ]
             log(.notice, startupLine(config, watchdog: watchdog))
+            if let why = Sandbox.asRoot { log(.warning, why) }
             let code = loop.run()
             withExtendedLifetime(sources) {}
             // However the loop ended (an idle exit or SIGTERM stopped the background work with

@@ -1,5 +1,7 @@
 import PokedexCore
+import PokedexEventLoop
 import PokedexModels
+import Glibc
 
 /// How the service confines itself, in the order the main calls it: Landlock before any other
 /// thread exists, then, once every Unix socket it needs is open, no new ones.
@@ -20,10 +22,22 @@ enum Sandbox {
         }
     }
 
-    /// Where Landlock confines the files, refuses the service new Unix sockets (seccomp), the
-    /// last door closed; then runs the tests' self-check (`POKEDEX_SANDBOX_SELFCHECK`), if asked.
-    static func closeUnixSockets(_ config: inout ServiceConfiguration, environment: [String: String], log: Logger) {
+    /// What the sandbox cannot confine when the service runs as root, said once after the
+    /// start line; nil as a user.
+    static var asRoot: String? {
+        geteuid() == 0 ? "running as root: the sandbox confines files, TCP and new sockets, but not what root may do besides "
+            + "(read other root processes' files under /proc, for one); run pokedexd as a user (systemctl --user), as its unit does" : nil
+    }
+
+    /// Where Landlock confines the files, hands the manager's notify socket to a process of
+    /// its own and refuses the service new Unix sockets (seccomp), the last door closed; then
+    /// runs the tests' self-check (`POKEDEX_SANDBOX_SELFCHECK`), if asked.
+    static func closeUnixSockets(_ config: inout ServiceConfiguration, manager: ServiceManager,
+                                 environment: [String: String], log: Logger) {
         if config.sandbox.restricted.contains("files") {
+            if let why = UnixSocketFilter.handOverNotifySocket(manager) {
+                log(.warning, "sandbox: the service manager's notify socket stays in the service: \(why)")
+            }
             if let why = UnixSocketFilter.apply() {
                 log(.warning, "sandbox: cannot refuse new unix sockets: \(why)")
             } else {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import PokedexCore
 import PokedexEventLoop
+import CSeccomp
 
 /// `--check-folders TOKEN`, pokedex-sandbox-setup's probe of a drop-in: run confined as the
 /// service (the unit's options, then Landlock), it reads TOKEN from the cache's
@@ -47,12 +48,18 @@ enum FolderCheck {
 
 /// A test-only check that the sandbox holds, by behaviour: with
 /// `POKEDEX_SANDBOX_SELFCHECK="read:PATH write:PATH connect:PORT unix:PATH …"` the service
-/// tries each (`unix`: a new socket to a listening Unix socket) after confining itself and logs `sandbox self-check: read PATH: denied (…)` or `… ALLOWED`.
+/// tries each (`unix`: a new socket to a listening Unix socket; the kinds of ``probes``: the
+/// other ways past the last doors, sandbox_probes.h) after confining itself and logs
+/// `sandbox self-check: read PATH: denied (…)` or `… ALLOWED`.
 /// The tests turn it on to prove that the running service cannot read ~/.ssh, write ~/.bashrc
 /// or reach a port on 127.0.0.1 that is not its API's; nothing else reads the variable. The
 /// lines also go to `report` (the cache directory's `sandbox-self-check`), which the tests read
 /// where there is no journal.
 enum SandboxSelfCheck {
+    /// The ways past the last doors `pdx_sandbox_probe` tries (sandbox_probes.h).
+    static let probes: Set<String> = ["unix-high", "unix-type-high", "dgram-high", "pair-dgram", "pair-high", "pair-seqpacket",
+                                      "pair-sendmsg", "pair-sendto", "held-dgram", "io-uring", "raw", "packet", "netlink", "vsock"]
+
     static func run(_ spec: String, report: String, log: Logger) {
         var lines = ""
         for item in spec.split(separator: " ") {
@@ -64,10 +71,11 @@ enum SandboxSelfCheck {
             case "write": outcome = attempt { open(parts[1], O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600) }
             case "connect": outcome = connectLoopback(UInt16(parts[1]) ?? 0)
             case "unix": outcome = connectUnix(parts[1])
+            case let kind where probes.contains(kind): outcome = pdx_sandbox_probe(kind, parts[1])
             default: continue
             }
-            let line = "sandbox self-check: \(parts[0]) \(parts[1]): "
-                + (outcome == 0 ? "ALLOWED" : "denied (\(String(cString: strerror(outcome))))")
+            let why = parts[0] == "held-dgram" && outcome == ENOENT ? "the service holds none" : String(cString: strerror(outcome))
+            let line = "sandbox self-check: \(parts[0]) \(parts[1]): " + (outcome == 0 ? "ALLOWED" : "denied (\(why))")
             log(.notice, line)
             lines += line + "\n"
         }
