@@ -80,4 +80,13 @@ public struct RGBAImage: Equatable, Sendable {
 public protocol ImageDecoder: Sendable {
     /// The pixels, or nil when the bytes are not an image this decoder reads.
     func decode(_ bytes: [UInt8]) -> RGBAImage?
+    /// Whether the image's data inflates to no more than its header allows (its width ×
+    /// height × bytes per pixel, and a filter byte a row), checked at that cost at most: a
+    /// decompression bomb is refused before anything decodes it.
+    func inflatesWithinItsSize(_ bytes: [UInt8]) -> Bool
+}
+
+extension ImageDecoder {
+    /// A decoder that cannot tell says yes.
+    public func inflatesWithinItsSize(_ bytes: [UInt8]) -> Bool { true }
 }

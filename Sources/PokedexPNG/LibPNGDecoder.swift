@@ -11,8 +11,10 @@ public struct LibPNGDecoder: ImageDecoder {
         self.maxPixels = maxPixels
     }
 
+    public func inflatesWithinItsSize(_ bytes: [UInt8]) -> Bool { InflationBound.holds(bytes) }
+
     public func decode(_ bytes: [UInt8]) -> RGBAImage? {
-        guard !bytes.isEmpty else { return nil }
+        guard !bytes.isEmpty, InflationBound.holds(bytes) else { return nil }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         defer { png_image_free(&image) }

@@ -39,6 +39,25 @@ enum PNGCheck {
         return false
     }
 
+    /// The chunks a sprite needs, as they came (each with its CRC): the critical ones (IHDR,
+    /// PLTE, IDAT, IEND) and tRNS, a palette's transparency. Text (a zTXt that inflates to
+    /// 200 MiB), profiles and the rest are dropped, so no reader of the stored file meets them.
+    /// For bytes that passed ``isValid(_:maxSide:)``.
+    public static func withoutAncillaryChunks(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.count >= 8 else { return bytes }
+        var out = Array(bytes[0..<8])
+        var at = 8
+        while at + 12 <= bytes.count {
+            let length = Int(uint32(bytes, at))
+            guard length <= bytes.count - at - 12 else { break }
+            let kind = bytes[(at + 4)..<(at + 8)]
+            let critical = kind.first.map { $0 & 0x20 == 0 } ?? false  // an upper-case first letter
+            if critical || kind.elementsEqual("tRNS".utf8) { out += bytes[at..<(at + 12 + length)] }
+            at += 12 + length
+        }
+        return out
+    }
+
     static func uint32(_ b: [UInt8], _ at: Int) -> UInt32 {
         UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3])
     }

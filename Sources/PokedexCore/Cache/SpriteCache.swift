@@ -223,7 +223,14 @@ final class SpriteCache: Sendable {
                         throw PokedexError.unavailable("the \(kind.noun) at \(url) is \(why)")
                     }
                     guard kind.isWhole(bytes) else { throw PokedexError.unavailable("the \(kind.noun) at \(url) is not a whole image") }
-                    return (bytes, color(of: bytes))
+                    guard kind.body == .png else { return (bytes, color(of: bytes)) }
+                    // What is kept is what a sprite needs; its data inflates to its size or it is refused.
+                    let kept = PNGCheck.withoutAncillaryChunks(bytes)
+                    guard decoder?.inflatesWithinItsSize(kept) ?? true else {
+                        log(.warning, "the \(kind.noun) at \(url) inflates past its size (a decompression bomb?); it is not kept")
+                        throw PokedexError.unavailable("the \(kind.noun) at \(url) inflates past what its size allows")
+                    }
+                    return (kept, color(of: kept))
                 }
                 guard case .body(let (bytes, color), let etag, let maxAge) = fetched else { throw FetchError.unexpectedNotModified(url: url) }
                 let path = try store.writeSprite(fileName(id), bytes)
