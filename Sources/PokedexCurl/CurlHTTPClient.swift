@@ -283,7 +283,9 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
             } else if code == CURLE_FILESIZE_EXCEEDED || (code == CURLE_WRITE_ERROR && t.overLimit) {
                 finish(t, result: .failure(TransportFailure.tooLarge("the body is over \(t.maxBody) bytes")))
             } else {
-                finish(t, result: .failure(Self.failure(code, detail: t.errorText)))
+                var status = 0
+                pdx_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+                finish(t, result: .failure(Self.failure(code, detail: t.errorText, answered: status > 0)))
             }
         }
     }

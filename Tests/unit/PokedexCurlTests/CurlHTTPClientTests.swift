@@ -116,6 +116,21 @@ final class CurlHTTPClientTests: XCTestCase {
         guard case .truncated? = await failure(server.url + "/cut") else { return XCTFail("not truncated") }
     }
 
+    /// A reply whose chunked body is malformed fails that request, and as the body's fault (a
+    /// cut, one of which is a hiccup), not as the host's: it answered.
+    func testAMalformedChunkedReplyIsTheBodysFaultNotTheHosts() async throws {
+        let head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n"
+        for body in ["5\r\n{\"a\":\r\nzz-not-hex\r\n\r\n", "4\r\n{\"a\":1}\r\n0\r\n\r\n", "5\r\n{\"a\":"] {
+            let server = try TestHTTPServer { _ in .raw(Array((head + body).utf8)) }
+            defer { server.stop() }
+            let outcome = await failure(server.url + "/malformed")
+            switch outcome {
+            case .truncated?, .other?: break
+            default: XCTFail("\(body.debugDescription): \(String(describing: outcome)), not the body's fault")
+            }
+        }
+    }
+
     /// A caller that gives up takes its transfer off the multi handle at once: the server sees
     /// the connection go, long before the attempt's own time-out.
     func testACancelledCallerTakesItsTransferAway() async throws {

@@ -13,6 +13,8 @@ final class TestHTTPServer: @unchecked Sendable {
         case cut(length: Int, sent: Int)
         /// Nothing, until the client goes away.
         case hang
+        /// These bytes as they are (a head and a body the test wrote), then the connection closes.
+        case raw([UInt8])
     }
 
     struct Request: Sendable {
@@ -96,6 +98,9 @@ final class TestHTTPServer: @unchecked Sendable {
                 return
             case .hang:
                 while read(c, &buffer, buffer.count) > 0 {}
+                return
+            case .raw(let bytes):
+                _ = send(c, bytes)
                 return
             }
         }
