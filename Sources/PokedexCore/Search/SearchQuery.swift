@@ -100,6 +100,11 @@ public struct SearchQuery: Equatable, Sendable {
         // A number as people write it (`#025`, `No. 25`, `N°25`, `２５`) is the number.
         let joined = words.joined(separator: " ")
         text = PokedexNumber.parse(joined).map(String.init) ?? TextFolding.fold(joined)
+        // A number with a sign ("-1", "+25") names no Pokémon, as Detail("-1") finds none;
+        // folded, its sign would go and leave a number that does.
+        if let sign = joined.first, ["-", "+", "\u{2212}"].contains(sign), PokedexNumber.parse(String(joined.dropFirst())) != nil {
+            generation = -1  // matches nothing, as an unknown generation
+        }
     }
 
     /// The whole of `raw` as a name, with no filters read in it: what a person typed to name

@@ -32,6 +32,14 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(names("rock", 1), ["pikachu-rock-star"])
     }
 
+    /// A number with a sign names no Pokémon, as Detail("-1") finds none (KRunner's Match("-1")
+    /// answered Bulbasaur: folding dropped the sign).
+    func testASignedNumberNamesNoPokemon() {
+        for q in ["-1", "+1", "\u{2212}25", "-0025", "-#25", "- 1"] { XCTAssertEqual(names(q), [], q) }
+        XCTAssertEqual(names("1", 1), ["bulbasaur"])
+        XCTAssertFalse(names("-rock-star").isEmpty, "a hyphen before a name is still the name")
+    }
+
     func testEveryWordTypedInAnyOrder() {
         // PokeAPI names the form deoxys-attack "Attack Deoxys" in English; what the service
         // shows a person is what they type back.
