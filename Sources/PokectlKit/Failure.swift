@@ -44,7 +44,12 @@ struct Failure: Error {
             message = said + "; " + w.tr("check the network, or 'journalctl --user -u pokedex'")
             code = .unavailable
         case PokedexError.namePrefix + "Storage":
-            message = said + "; " + w.tr("free some disk space and try again")
+            // Space is the remedy only when space is what ran out; the service's other storage
+            // errors (a link out of the folder, a directory, a read-only file system) say what
+            // is wrong, and the journal has the rest.
+            // (The service speaks glibc's English: its errno text is "No space left on device".)
+            let full = ["No space left on device", "Disk quota exceeded"].contains { e.message.contains($0) }
+            message = said + "; " + (full ? w.tr("free some disk space and try again") : w.tr("see 'journalctl --user -u pokedex'"))
             code = .storage
         case BusError.Name.noServer:
             message = w.trf("no session bus (%s); pokectl reaches pokedexd through a desktop session's bus: run it inside a session, or as 'dbus-run-session -- pokectl …'", e.message)

@@ -63,7 +63,7 @@ struct Favs: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "favs",
         abstract: tr("List favorites in the order they were added."),
-        discussion: tr("Names as the games write them, in the language of --language or the terminal's locale. When the favorites file is not sound (damaged, or not a file pokedexd may read), what the service did or why it cannot read it is said on stderr. JSON: {\"favorites\": [{\"id\", \"number\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}], \"problem\": \"\" or that text}")) }
+        discussion: tr("Names as the games write them, in the language of --language or the terminal's locale. When the favorites file is not sound (damaged, or not a file pokedexd may read), what the service did or why it cannot read it is said on stderr; when it cannot be read, favs exits 4. JSON: {\"favorites\": [{\"id\", \"number\", \"name\", \"display_name\", \"sprite_path\", \"favorite\"}], \"problem\": \"\" or that text}")) }
 
     @OptionGroup var common: Common
 
@@ -74,19 +74,26 @@ struct Favs: PokectlCommand {
         var favorites: [ListEntry]
         var names: [UInt32: String]
         var problem: String
+        /// False while the file can be neither read nor changed: the list shown is not the list.
+        var readable: Bool
     }
 
     func run(in context: Context) throws {
         let shown = try context.withClient { c throws(BusError) in
             let favs = try c.call(Pokedex1.listFavorites)
-            return Shown(favorites: favs, names: context.names(favs.map(\.id), c), problem: (try? c.call(Pokedex1.status))?.favoritesProblem ?? "")
+            let status = try? c.call(Pokedex1.status)
+            return Shown(favorites: favs, names: context.names(favs.map(\.id), c), problem: status?.favoritesProblem ?? "",
+                         readable: status?.favoritesReadable ?? true)
         }
         let output = context.output
         if context.json {
-            return output.json(.object([("favorites", .array(shown.favorites.map { JSON($0, displayName: shown.names[$0.id]) })),
-                                        ("problem", .string(shown.problem))]))
+            output.json(.object([("favorites", .array(shown.favorites.map { JSON($0, displayName: shown.names[$0.id]) })),
+                                 ("problem", .string(shown.problem))]))
+            if !shown.readable { throw Failure.silent(.storage) }
+            return
         }
         if !shown.problem.isEmpty { context.error("pokectl: " + ServiceMessages.translate(shown.problem, context.words)) }
+        if !shown.readable { throw Failure.silent(.storage) }
         if shown.favorites.isEmpty {
             // Nothing could be read: the message above says why; "none yet" would not be true.
             if shown.problem.isEmpty { output.line(context.words.tr("no favorites yet: add one with 'pokectl fav NAME'")) }

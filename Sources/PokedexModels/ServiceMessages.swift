@@ -47,6 +47,7 @@ public enum ServiceMessages {
     public static let favoritesKeptAside = Words.english.tr("the damaged original is kept as %s; this notice goes when that copy is deleted")
     public static let favoritesNotKeptAside = Words.english.tr("it could not be kept aside (%s), so it is left as it is, and favorites cannot be changed until the folder can be written")
     public static let favoritesUnchanged = Words.english.tr("favorites were not changed")
+    public static let favoritesLocked = Words.english.tr("another program has kept %s locked (another pokedexd on the same folder?)")
 
     // What could not be had, and why.
     public static let noDetails = Words.english.tr("no details for %s (#%s)")

@@ -21,6 +21,8 @@ public struct ServiceStatus: Equatable, Sendable {
     public var sandbox = SandboxStatus()
     /// What is wrong with the favorites file, in the service's words; "" when nothing is.
     public var favoritesProblem = ""
+    /// False while the favorites file can be neither read nor changed (``favoritesProblem`` says why).
+    public var favoritesReadable = true
 
     public init(version: String, apiURL: String, cacheDirectory: String, dataDirectory: String,
                 memoryEntries: Int, memoryBytes: Int, memoryCapBytes: Int, diskEntries: Int, diskBytes: Int,

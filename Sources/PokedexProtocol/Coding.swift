@@ -164,6 +164,7 @@ public enum Coding {
                     try w.entry(key, "t") { () throws(BusError) in try w.append(UInt64(value)) }
                 }
                 try w.entry("favorites_problem", "s") { () throws(BusError) in try w.append(s.favoritesProblem) }
+                try w.entry("favorites_readable", "b") { () throws(BusError) in try w.append(s.favoritesReadable) }
                 try w.entry("online", "b") { () throws(BusError) in try w.append(s.online) }
                 try w.entry("requests_in_flight", "t") { () throws(BusError) in try w.append(UInt64(s.requestsInFlight)) }
                 try w.entry("requests_max_in_flight", "t") { () throws(BusError) in try w.append(UInt64(s.maxRequestsInFlight)) }
@@ -187,6 +188,7 @@ public enum Coding {
                 hosts: (d["hosts"]?.array ?? []).compactMap(hostStatus),
                 requestsInFlight: n("requests_in_flight"), maxRequestsInFlight: n("requests_max_in_flight"))
             status.favoritesProblem = d["favorites_problem"]?.string ?? ""
+            status.favoritesReadable = d["favorites_readable"]?.bool ?? true  // an older service's answer
             status.sandbox = SandboxStatus(
                 landlockABI: n("landlock_abi"), restricted: d["landlock"]?.array?.compactMap(\.string) ?? [],
                 missing: d["landlock_missing"]?.array?.compactMap(\.string) ?? [], namespaces: d["namespaces"]?.bool ?? false)

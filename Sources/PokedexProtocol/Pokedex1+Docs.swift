@@ -96,6 +96,7 @@ extension Pokedex1 {
             Key("memory_entries", "t"), Key("memory_bytes", "t"), Key("memory_cap_bytes", "t"),
             Key("disk_entries", "t"), Key("disk_bytes", "t"), Key("disk_cap_bytes", "t"), Key("favorites", "t"),
             Key("favorites_problem", "s", "\"\", or what is wrong with the favorites file and what was done"),
+            Key("favorites_readable", "b", "false while the favorites file can be neither read nor changed; favorites_problem says why"),
             Key("online", "b"), Key("requests_in_flight", "t"), Key("requests_max_in_flight", "t"),
             Key("hosts", "aa{sv}", "each host the service fetches from"),
             Key("sandbox", "s", "the sandbox in effect, in one line"), Key("landlock_abi", "u"),

@@ -44,6 +44,40 @@ public protocol FavoritesPersistence: Sendable {
     func save(_ favorites: [Favorite], notice: FavoritesNotice?) throws
     /// Whether the damaged copy a notice names is still there.
     func isKept(_ notice: FavoritesNotice) -> Bool
+    /// Reads the stored list again and stores `change` of it, as one step no other writer of
+    /// the same place comes between: what another service on the same folder, or a person's
+    /// editor, changed meanwhile is kept. `change` returns nil to leave the list as it is.
+    /// Returns the list as stored now; throws ``PokedexError/storage(_:)`` when it can be
+    /// neither read nor changed.
+    func update(_ change: ([Favorite]) throws(PokedexError) -> [Favorite]?) throws -> LoadedFavorites
+}
+
+extension FavoritesPersistence {
+    /// Read, change, save: one writer's update (what the tests' fakes are).
+    public func update(_ change: ([Favorite]) throws(PokedexError) -> [Favorite]?) throws -> LoadedFavorites {
+        try FavoritesUpdate.apply(change, to: self)
+    }
+}
+
+/// The read-change-save step every persistence's ``FavoritesPersistence/update(_:)`` makes
+/// (the file's under its lock).
+enum FavoritesUpdate {
+    static func apply(_ change: ([Favorite]) throws(PokedexError) -> [Favorite]?,
+                      to persistence: some FavoritesPersistence) throws -> LoadedFavorites {
+        let now = persistence.load()
+        if let refused = now.refused {
+            throw PokedexError.storage(ServiceMessages.joined(refused, ServiceMessages.favoritesUnchanged))
+        }
+        guard let next = try change(now.favorites) else { return now }
+        // The notice goes once its copy is gone: the person has dealt with it.
+        let notice = now.notice.flatMap { persistence.isKept($0) ? $0 : nil }
+        do {
+            try persistence.save(next, notice: notice)
+        } catch {
+            throw PokedexError.wrapStorage(error, "cannot save favorites")
+        }
+        return LoadedFavorites(favorites: next, notice: notice)
+    }
 }
 
 /// The favorites, in the order added. Changes are serialized (the actor) and durable
@@ -80,44 +114,52 @@ public actor FavoritesBook {
         return notice.text
     }
 
+    /// False while the stored list can be neither read nor changed (``problem`` says why).
+    /// Callable from any thread without waiting.
+    public nonisolated var readable: Bool { snapshot.withLock { $0.refused == nil } }
+
     /// The favorites in the order added.
     public func all() -> [Favorite] { list }
 
-    /// Sets the state; returns the change, or nil if it already was so (idempotent).
+    /// Sets the state; returns the change, or nil if it already was so (idempotent). Decided
+    /// on the list as stored now, not as this service last saw it (``FavoritesPersistence/update(_:)``).
     public func set(id: UInt32, name: String, favorite: Bool) throws(PokedexError) -> FavoriteChange? {
-        // A list that could not be read may have been put right since: read it again first.
-        if stored.refused != nil { adopt(persistence.load()) }
-        if let refused = stored.refused {
-            throw PokedexError.storage(ServiceMessages.joined(refused, ServiceMessages.favoritesUnchanged))
-        }
-        let isFavorite = list.contains { $0.id == id }
-        guard isFavorite != favorite else { return nil }
-        var next = list
-        if favorite {
-            next.append(Favorite(id: id, name: name, added: clock.now().timeIntervalSince1970))
-        } else {
-            next.removeAll { $0.id == id }
-        }
-        // The point of no return: after this the call answers with what it did, even at shutdown.
-        guard CallTrace.current?.beginCommit() ?? true else {
-            throw PokedexError.unavailable(ServiceMessages.joined(ServiceMessages.shuttingDown, ServiceMessages.nothingChanged))
-        }
-        // The notice goes once its copy is gone: the person has dealt with it.
-        let notice = stored.notice.flatMap { persistence.isKept($0) ? $0 : nil }
+        try change(id: id, name: name, to: favorite)
+    }
+
+    /// Flips the state as stored now; returns the change (always one).
+    public func toggle(id: UInt32, name: String) throws(PokedexError) -> FavoriteChange {
+        // `change` cannot return nil here: the state differs by construction.
+        try change(id: id, name: name, to: nil)!
+    }
+
+    /// `want` nil: the opposite of what is stored.
+    private func change(id: UInt32, name: String, to want: Bool?) throws(PokedexError) -> FavoriteChange? {
+        var made: Bool?
+        let now: LoadedFavorites
         do {
-            try persistence.save(next, notice: notice)
+            now = try persistence.update { current throws(PokedexError) in
+                let isFavorite = current.contains { $0.id == id }
+                let favorite = want ?? !isFavorite
+                guard isFavorite != favorite else { return nil }
+                // The point of no return: after this the call answers with what it did, even at shutdown.
+                guard CallTrace.current?.beginCommit() ?? true else {
+                    throw PokedexError.unavailable(ServiceMessages.joined(ServiceMessages.shuttingDown, ServiceMessages.nothingChanged))
+                }
+                made = favorite
+                return favorite ? current + [Favorite(id: id, name: name, added: clock.now().timeIntervalSince1970)]
+                    : current.filter { $0.id != id }
+            }
+        } catch let error as PokedexError {
+            // Why it cannot be read, for Status, until it is put right.
+            if case .storage = error { adopt(persistence.load()) }
+            throw error
         } catch {
             throw PokedexError.wrapStorage(error, "cannot save favorites")
         }
-        adopt(LoadedFavorites(favorites: next, notice: notice))
-        return FavoriteChange(id: id, name: name, favorite: favorite, allIDs: next.map(\.id))
-    }
-
-    /// Flips the state; returns the change (always one).
-    public func toggle(id: UInt32, name: String) throws(PokedexError) -> FavoriteChange {
-        let want = !list.contains { $0.id == id }
-        // `set` cannot return nil here: the state differs by construction.
-        return try set(id: id, name: name, favorite: want)!
+        adopt(now)
+        guard let made else { return nil }
+        return FavoriteChange(id: id, name: name, favorite: made, allIDs: now.favorites.map(\.id))
     }
 
     private func adopt(_ loaded: LoadedFavorites) {

@@ -22,6 +22,8 @@ public struct FileFavoritesPersistence: FavoritesPersistence {
     public let path: String
     private let directory: String
     private let log: Logger
+    /// How long another writer's lock on the folder is waited for (``FolderLock``).
+    var lockPatience: Duration = .seconds(5)
 
     public init(directory: String, log: @escaping Logger = { _, _ in }) throws {
         try FileIO.makeDirectory(directory)
@@ -138,6 +140,16 @@ public struct FileFavoritesPersistence: FavoritesPersistence {
         }
     }
 
+    /// The list read again and changed under an advisory lock on the data folder (`flock`),
+    /// which every pokedexd on the same folder takes: two services (two sessions of one user, a
+    /// container sharing the home) each make their change to what the other stored, and a list
+    /// a person edited by hand (written, then renamed into place) is changed as it now is.
+    public func update(_ change: ([Favorite]) throws(PokedexError) -> [Favorite]?) throws -> LoadedFavorites {
+        let lock = try FolderLock(directory, patience: lockPatience)
+        defer { lock.release() }
+        return try FavoritesUpdate.apply(change, to: self)
+    }
+
     public func isKept(_ notice: FavoritesNotice) -> Bool {
         var st = Glibc.stat()
         return lstat(notice.kept, &st) == 0
@@ -183,4 +195,31 @@ public struct FileFavoritesPersistence: FavoritesPersistence {
         let n = readlink(p, &buffer, buffer.count - 1)
         return n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
     }
+}
+
+/// An exclusive `flock` on a folder, held while a writer reads and replaces a file in it.
+/// Another holder is waited for a few seconds at most (a write takes milliseconds): one that
+/// keeps it longer is named in the error, and nothing is changed.
+struct FolderLock {
+    private let fd: Int32
+
+    init(_ directory: String, patience: Duration) throws(PokedexError) {
+        fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw PokedexError.storage(ServiceMessages.format(ServiceMessages.favoritesUnreadable, directory, FileIO.errnoText()))
+        }
+        let start = ContinuousClock.now
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let waited = ContinuousClock.now - start
+            guard errno == EWOULDBLOCK || errno == EINTR, waited < patience else {
+                let why = errno == EWOULDBLOCK ? ServiceMessages.format(ServiceMessages.favoritesLocked, directory) : FileIO.errnoText()
+                close(fd)
+                throw PokedexError.storage(ServiceMessages.joined(why, ServiceMessages.favoritesUnchanged))
+            }
+            usleep(waited < .milliseconds(50) ? 1_000 : 20_000)
+        }
+    }
+
+    /// Lets the next writer in (closing the folder drops the lock).
+    func release() { close(fd) }
 }

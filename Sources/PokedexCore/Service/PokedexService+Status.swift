@@ -50,6 +50,7 @@ extension PokedexService {
             requestsInFlight: fetcher.gate.usage.inFlight, maxRequestsInFlight: fetcher.gate.usage.maxInFlight)
         status.sandbox = configuration.sandbox
         status.favoritesProblem = favorites.problem ?? ""
+        status.favoritesReadable = favorites.readable
         return status
     }
 }

@@ -71,10 +71,19 @@ final class ErrorsTests: XCTestCase {
         XCTAssertTrue(ran.err.hasSuffix("; " + de.tr("check the network, or 'journalctl --user -u pokedex'") + "\n"), ran.err)
     }
 
-    func testStorageExitsFour() {
-        let ran = Harness.run(["fav", "pikachu"], failing(BusError(name: PokedexError.namePrefix + "Storage", message: "disk full")))
+    /// Storage exits 4; space is the remedy named only when space is what ran out.
+    func testStorageExitsFourAndSaysWhatToDo() {
+        let full = "cannot save favorites: cannot write /home/a/.local/share/pokedex/favorites.json: No space left on device"
+        var ran = Harness.run(["fav", "pikachu"], failing(BusError(name: PokedexError.namePrefix + "Storage", message: full)))
         XCTAssertEqual(ran.code, 4)
-        XCTAssertEqual(ran.err, "pokectl: disk full; free some disk space and try again\n")
+        XCTAssertEqual(ran.err, "pokectl: \(full); free some disk space and try again\n")
+        for message in ["/home/a/.local/share/pokedex/favorites.json is a directory, not a file: pokedexd neither reads nor replaces it",
+                        "cannot save favorites: cannot write /x/favorites.json: Read-only file system"] {
+            ran = Harness.run(["fav", "pikachu"], failing(BusError(name: PokedexError.namePrefix + "Storage", message: message)))
+            XCTAssertEqual(ran.code, 4)
+            XCTAssertFalse(ran.err.contains("disk space"), ran.err)
+            XCTAssertTrue(ran.err.hasSuffix("; see 'journalctl --user -u pokedex'\n"), ran.err)
+        }
     }
 
     func testAnArgumentTheServiceRefusesIsUsage() {

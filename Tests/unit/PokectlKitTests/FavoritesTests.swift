@@ -50,7 +50,7 @@ final class FavoritesTests: XCTestCase {
         XCTAssertEqual(Harness.run(["fav"], favoring()).code, 2)
     }
 
-    private func favorites(_ list: [ListEntry], problem: String = "") -> FakeService {
+    private func favorites(_ list: [ListEntry], problem: String = "", readable: Bool = true) -> FakeService {
         let fake = Fixtures.service()
         fake.on(Pokedex1.listFavorites) { _ in list }
         fake.on(Pokedex1.status) { _ in
@@ -58,6 +58,7 @@ final class FavoritesTests: XCTestCase {
                                   memoryEntries: 0, memoryBytes: 0, memoryCapBytes: 0, diskEntries: 0, diskBytes: 0, diskCapBytes: 0,
                                   favorites: list.count, online: true)
             s.favoritesProblem = problem
+            s.favoritesReadable = readable
             return s
         }
         return fake
@@ -81,6 +82,20 @@ final class FavoritesTests: XCTestCase {
         XCTAssertEqual(ran.code, 0)
         XCTAssertEqual(ran.out, "")
         XCTAssertEqual(ran.err, "pokectl: the favorites file is damaged\n")
+    }
+
+    /// A file that cannot be read is not an empty list: favs says why and exits 4 (storage),
+    /// in text and in JSON; a damaged one that was salvaged is a list, with a notice.
+    func testFavsExitsFourWhenTheFileCannotBeRead() {
+        let why = "/d/favorites.json is a directory, not a file: pokedexd neither reads nor replaces it; move it away to start a new list"
+        var ran = Harness.run(["favs"], favorites([], problem: why, readable: false))
+        XCTAssertEqual(ran.code, 4)
+        XCTAssertEqual(ran.out, "")
+        XCTAssertEqual(ran.err, "pokectl: \(why)\n")
+        ran = Harness.run(["favs", "--json"], favorites([], problem: why, readable: false))
+        XCTAssertEqual(ran.code, 4)
+        XCTAssertTrue(ran.out.contains("\"problem\":\"\(why)\""), ran.out)
+        XCTAssertEqual(Harness.run(["favs"], favorites([Fixtures.pikachu], problem: "damaged; kept aside")).code, 0)
     }
 
     func testFavsJSON() {
