@@ -8,7 +8,7 @@ final class Background<T: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     init(_ work: @escaping @Sendable () throws(BusError) -> T) {
-        Thread.detachNewThread { [result, done] in
+        PlainThread.start { [result, done] in
             let r: Result<T, BusError>
             do throws(BusError) { r = .success(try work()) } catch { r = .failure(error) }
             result.withLock { $0 = r }

@@ -55,7 +55,7 @@ final class ServedService: @unchecked Sendable {
         server = PokedexBusServer(loop: loop, service: service, idleTimeout: idleTimeout, shutdownGrace: grace, log: { _, _ in })
         let started = DispatchSemaphore(value: 0)
         let failure = Mutex<String?>(nil)
-        let thread = Thread { [self] in
+        PlainThread.start { [self] in
             do {
                 try server.start()
             } catch {
@@ -74,7 +74,6 @@ final class ServedService: @unchecked Sendable {
             finished.withLock { $0 = true }
             ended.signal()
         }
-        thread.start()
         started.wait()
         if let failure = failure.withLock({ $0 }) { throw TestFailure("the server did not start: \(failure)") }
         try eventually("the loop to run") { loop.isRunning }
