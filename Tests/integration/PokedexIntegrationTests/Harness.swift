@@ -42,23 +42,9 @@ final class Harness {
     }
 
     private func startBus() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        // No service directories: an installed pokedexd is never activated in place of this build's.
-        p.arguments = ["--config-file=" + Self.packageRoot + "/Tests/support/dbus/test-bus.conf", "--nofork", "--print-address=1"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        bus = p
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = out.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw HarnessError("dbus-daemon printed no address") }
-            line.append(chunk)
-        }
-        busAddress = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        setenv("DBUS_SESSION_BUS_ADDRESS", busAddress, 1)
+        let started = try PrivateDBus.start()
+        bus = started.daemon
+        busAddress = started.address
     }
 
     private func startMock() throws {

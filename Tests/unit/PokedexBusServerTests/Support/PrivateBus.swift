@@ -7,7 +7,6 @@ import PokedexTestKit
 /// `DBUS_SESSION_BUS_ADDRESS` for the test's process; and `dbus-monitor` on it, recording every
 /// reply, so a test can tell that each call was answered once.
 final class PrivateBus {
-    static let packageRoot = PackageRoot.path
 
     let address: String
     private let daemon: Process
@@ -15,22 +14,9 @@ final class PrivateBus {
     private let monitorLines = MonitorLines()
 
     init() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        p.arguments = ["--config-file=" + Self.packageRoot + "/Tests/support/dbus/test-bus.conf", "--nofork", "--print-address=1"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        daemon = p
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = out.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw TestFailure("dbus-daemon printed no address") }
-            line.append(chunk)
-        }
-        address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
+        let started = try PrivateDBus.start()
+        daemon = started.daemon
+        address = started.address
     }
 
     deinit {

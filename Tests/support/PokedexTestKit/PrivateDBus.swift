@@ -1,0 +1,34 @@
+import Foundation
+
+/// A dbus-daemon of a test's own, from `Tests/support/dbus/test-bus.conf` (no service
+/// directories: an installed pokedexd is never activated in place of this build's), its address
+/// exported as `DBUS_SESSION_BUS_ADDRESS` for the test's process. The integration harness and
+/// the bus server's unit tests both start theirs here.
+public enum PrivateDBus {
+    public struct NoAddress: Error, CustomStringConvertible {
+        public var description: String { "dbus-daemon printed no address" }
+    }
+
+    /// The running daemon and its address.
+    public static func start() throws -> (daemon: Process, address: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        p.arguments = ["--config-file=" + PackageRoot.path + "/Tests/support/dbus/test-bus.conf", "--nofork", "--print-address=1"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = out.fileHandleForReading.availableData
+            guard !chunk.isEmpty else {
+                p.terminate()
+                throw NoAddress()
+            }
+            line.append(chunk)
+        }
+        let address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
+        return (p, address)
+    }
+}
