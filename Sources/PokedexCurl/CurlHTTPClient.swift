@@ -123,8 +123,11 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
 
     /// A cancelled caller's transfer is removed from the multi handle at once.
     public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await get(request, ticket: Ticket(loop: loop))
+    }
+
+    func get(_ request: HTTPRequest, ticket: Ticket) async throws -> HTTPResponse {
         if request.url.utf8.starts(with: "https:".utf8) { await certificates.ready() }
-        let ticket = Ticket(loop: loop)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
                 loop.execute { self.start(request, continuation, ticket) }
@@ -135,22 +138,27 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     }
 
     /// Which transfer a request became, so its caller can cancel it.
+    ///
+    /// It holds the transfer itself, not its easy handle: a caller cancelled after its transfer
+    /// ended (its task not yet resumed) must not reach the transfer that curl's next easy
+    /// handle, often at the same address, now belongs to.
     final class Ticket: Sendable {
         struct State {
-            var easy: UnsafeMutableRawPointer?
+            var transfer: Transfer?
             var cancelled = false
         }
         let state: LoopBound<State>
         init(loop: EventLoop) { state = LoopBound(State(), loop: loop) }
-        var easy: UnsafeMutableRawPointer? { get { state.value.easy } set { state.value.easy = newValue } }
+        var transfer: Transfer? { get { state.value.transfer } set { state.value.transfer = newValue } }
         var cancelled: Bool { get { state.value.cancelled } set { state.value.cancelled = newValue } }
     }
 
     // MARK: Loop thread
 
-    private func cancel(_ ticket: Ticket) {
+    /// The caller's task was cancelled: its transfer, if still under way, ends now.
+    func cancel(_ ticket: Ticket) {
         ticket.cancelled = true
-        if let easy = ticket.easy, let t = transfers[easy] { finish(t, result: .failure(CancellationError())) }
+        if let t = ticket.transfer, transfers[t.easy] === t { finish(t, result: .failure(CancellationError())) }
     }
 
     private func start(_ request: HTTPRequest, _ continuation: CheckedContinuation<HTTPResponse, any Error>, _ ticket: Ticket) {
@@ -200,7 +208,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
             pdx_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(t.headerList))
         }
         transfers[easy] = t
-        ticket.easy = easy
+        ticket.transfer = t
         let rc = pdx_curl_multi_add_handle(multi, easy)
         if rc != CURLM_OK {
             finish(t, result: .failure(TransportFailure.other("curl_multi_add_handle: \(String(cString: pdx_curl_multi_strerror(rc)))")))

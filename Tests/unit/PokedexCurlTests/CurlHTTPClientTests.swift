@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
-import PokedexCurl
+@testable import PokedexCurl
 import PokedexEventLoop
 import PokedexNetwork
 import XCTest
@@ -9,7 +9,7 @@ import XCTest
 /// The network's client over the curl multi handle on the service's loop, against a server in
 /// the test's own process: a body and its headers, `If-None-Match`, a compressed body left for
 /// the caller to inflate, the body caps, a time-out, a refused connection, a body cut off, a
-/// cancelled caller's transfer, connections kept and shared.
+/// cancelled caller's transfer and no other, connections kept and shared.
 final class CurlHTTPClientTests: XCTestCase {
     /// The service's loop on a thread of its own, with the client on it.
     final class Running: @unchecked Sendable {
@@ -145,6 +145,34 @@ final class CurlHTTPClientTests: XCTestCase {
             XCTFail("answered")
         } catch {
             XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+    }
+
+    /// A caller whose task is cancelled after its transfer ended, before the task resumed (a
+    /// busy pool, a shutdown cancelling background work), cancels nothing else: not the
+    /// transfer curl's next easy handle, most often at the same address, now belongs to.
+    func testACallerCancelledAfterItsTransferEndedCancelsNoOtherTransfer() async throws {
+        let held = DispatchSemaphore(value: 0)
+        let server = try TestHTTPServer { r in
+            if r.path == "/held" { held.wait() }
+            return .respond(status: 200, headers: [:], body: Array(r.path.utf8))
+        }
+        defer { server.stop() }
+        let client = running.client, loop = running.loop, base = server.url
+        for round in 1...10 {
+            let ended = CurlHTTPClient.Ticket(loop: loop)
+            _ = try await client.get(HTTPRequest(url: base + "/ended", timeout: 10, maxBytes: 1 << 20), ticket: ended)
+            let waiting = Task { try await client.get(HTTPRequest(url: base + "/held", timeout: 10, maxBytes: 1 << 20)) }
+            while server.requests.filter({ $0.path == "/held" }).count < round { try await Task.sleep(nanoseconds: 2_000_000) }
+            // What the first caller's cancellation handler does when its task is cancelled now.
+            loop.execute { client.cancel(ended) }
+            held.signal()
+            do {
+                let r = try await waiting.value
+                XCTAssertEqual(String(decoding: r.body, as: UTF8.self), "/held", "round \(round)")
+            } catch {
+                XCTFail("round \(round): the transfer under way was cancelled by another caller's late cancellation: \(error)")
+            }
         }
     }
 
