@@ -19,6 +19,8 @@ final class Sync: Sendable {
     private let pauses: [Double]
     private let log: Logger
     private let report: @Sendable (SyncProgress) -> Void
+    /// Returns once every record fetched has reached the disk (they are written behind).
+    private let written: @Sendable () async -> Void
     private let progressNow = Mutex(SyncProgress(done: 0, total: 0, state: .idle))
     /// Held while a step is decided and told, so steps are told in the order they were kept;
     /// it counts the steps told (a value of its own: a lock around `()` has no storage of its
@@ -35,7 +37,7 @@ final class Sync: Sendable {
     /// - Parameter report: told of every step, for the `SyncProgress` and `SyncState` properties.
     init(catalog: Catalog, records: Records, sprites: Sprites, terms: Terms, evolutions: Evolutions, search: SearchEngine,
          health: NetworkHealth, workers: Int, retryPauses: [Double] = Sync.retryPauses, clock: any PokedexClock, log: @escaping Logger,
-         report: @escaping @Sendable (SyncProgress) -> Void) {
+         written: @escaping @Sendable () async -> Void, report: @escaping @Sendable (SyncProgress) -> Void) {
         self.catalog = catalog
         self.records = records
         self.sprites = sprites
@@ -48,6 +50,7 @@ final class Sync: Sendable {
         self.clock = clock
         self.log = log
         self.report = report
+        self.written = written
     }
 
     /// Progress of the sync running now, or of the last one.
@@ -82,6 +85,9 @@ final class Sync: Sendable {
             pending = await pass(pending, total: total, complete: complete)
             if Task.isCancelled || pending.isEmpty { break }
         }
+        // Done means on disk: the cache's statistics, a stop or a crash right after the answer
+        // find every record the sync counted.
+        await written()
         let result = SyncResult(complete: complete.withLock { $0 }, failed: UInt32(pending.count))
         let state: SyncState = Task.isCancelled ? .cancelled : result.failed > 0 ? .failed : .done
         update(SyncProgress(done: state == .cancelled ? result.complete : total, total: total, state: state))

@@ -107,7 +107,7 @@ public final class PokedexService: Sendable {
         self.events = events
         syncing = Sync(catalog: catalog, records: records, sprites: sprites, terms: terms, evolutions: evolutions, search: search,
                        health: health, workers: configuration.syncParallel, retryPauses: Sync.retryPauses.map { $0 * configuration.scheduleScale },
-                       clock: clock, log: log) { events.emit(.sync($0)) }
+                       clock: clock, log: log, written: { [loader] in await loader.writesFinished() }) { events.emit(.sync($0)) }
         maintenance = CacheMaintenance(configuration: configuration, store: store, loader: loader, catalog: catalog,
                                        records: records, sprites: sprites, search: search, prefetch: prefetch,
                                        routes: routes, clock: clock, log: log)

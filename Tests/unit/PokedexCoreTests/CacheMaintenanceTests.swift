@@ -23,6 +23,23 @@ final class CacheMaintenanceTests: XCTestCase {
                               favorites: try FavoritesBook(persistence: favorites, clock: clock), clock: clock)
     }
 
+    /// Sync answers once what it fetched is on disk (records are written behind the fetch):
+    /// `CacheStats`, a stop or a crash right after its answer find every record it counted.
+    /// The disk here is slow, two milliseconds a record.
+    func testSyncAnswersOnceEveryRecordItFetchedIsOnDisk() async throws {
+        let api = FakePokeAPI()
+        let store = FaultyCacheStore(try FileCacheStore(directory: dir + "/cache", capacity: 1 << 24))
+        store.slowWrites(2000)
+        let s = try makeService(api, store: store)
+        let result = try await s.sync().value()
+        XCTAssertEqual(result.failed, 0)
+        XCTAssertGreaterThan(result.complete, 1)
+        let atAnswer = store.keysWritten
+        XCTAssertEqual(Set(atAnswer.filter { $0.hasPrefix("pokemon/") }).count, Int(result.complete))
+        s.finishShutdown()
+        XCTAssertEqual(store.keysWritten.count, atAnswer.count, "written after the answer: \(store.keysWritten.dropFirst(atAnswer.count))")
+    }
+
     /// Gives #`id` an animated sprite, as PokeAPI's generation-V one.
     func animate(_ api: FakePokeAPI, _ id: Int) {
         api.client.route(FakePokeAPI.base + "/pokemon/\(id)/", json: """
