@@ -261,7 +261,7 @@ ASAN_FLAGS = --sanitize=address -Xcc -fsanitize=undefined -Xswiftc -Xclang-linke
 check-asan: check-build-deps catalogues locales
 	$(SWIFT) build --build-tests $(ASAN_FLAGS) --build-path .build-asan
 	@$(call share_catalogues,.build-asan)
-	ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(RUN_TESTS) 300 $(SWIFT) test --skip-build \
+	POKEDEX_SANITIZER=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(RUN_TESTS) 300 $(SWIFT) test --skip-build \
 	  $(ASAN_FLAGS) --build-path .build-asan --disable-swift-testing --filter '$(UNIT_TESTS)'
 	$(SANITIZER_ENV) ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 $(RUN_TESTS) 900 $(SWIFT) test \
 	  --skip-build $(ASAN_FLAGS) --build-path .build-asan --disable-swift-testing --parallel --num-workers 2 \
@@ -270,7 +270,7 @@ check-asan: check-build-deps catalogues locales
 check-tsan: check-build-deps catalogues locales
 	$(SWIFT) build --build-tests --sanitize=thread --build-path .build-tsan
 	@$(call share_catalogues,.build-tsan)
-	TSAN_OPTIONS=halt_on_error=1 $(RUN_TESTS) 300 $(SWIFT) test --skip-build --sanitize=thread \
+	POKEDEX_SANITIZER=1 TSAN_OPTIONS=halt_on_error=1 $(RUN_TESTS) 300 $(SWIFT) test --skip-build --sanitize=thread \
 	  --build-path .build-tsan --disable-swift-testing --filter '$(TSAN_UNIT)' --skip '$(TSAN_SKIP)'
 	$(SANITIZER_ENV) TSAN_OPTIONS=halt_on_error=0 $(RUN_TESTS) 900 $(SWIFT) test --skip-build --sanitize=thread \
 	  --build-path .build-tsan --disable-swift-testing --parallel --num-workers 2 \

@@ -6,7 +6,13 @@ import XCTest
 /// the games have, its name as pokectl shows it in German, Japanese (kana and kanji) and French
 /// resolves, as `show` and `fav` resolve it (``PokedexService/resolve(_:)``: the list's names,
 /// then a whole name in any language, the reader's first), to that species and no other.
+///
+/// Under a sanitizer (`POKEDEX_SANITIZER`, `make check-sanitizers`) German alone: the table
+/// through pure Swift takes 40–60 s there, for memory and threads other tests reach as well;
+/// the plain unit tier checks all four languages.
 final class NamesResolveTests: XCTestCase {
+    static let languages = ProcessInfo.processInfo.environment["POKEDEX_SANITIZER"] == nil ? ["de", "ja-hrkt", "ja", "fr"] : ["de"]
+
     func testEveryDisplayNameInGermanJapaneseAndFrenchNamesItsSpecies() throws {
         let entries = BundledNames.entries
         let items = entries.sorted { $0.key < $1.key }.map { PokemonIndex.Item(id: $0.key, name: $0.value.identifier) }
@@ -18,7 +24,7 @@ final class NamesResolveTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(species.count, 1025, "every species the games have")
 
         var checked = 0, wrong: [String] = []
-        for language in ["de", "ja-hrkt", "ja", "fr"] {
+        for language in Self.languages {
             for id in species {
                 guard let name = entries[id]?.names[language] else { continue }
                 let resolved: PokemonIndex.Item? = (try? Catalog.resolve(Catalog.normalize(name), original: name, in: index))
@@ -28,6 +34,6 @@ final class NamesResolveTests: XCTestCase {
             }
         }
         XCTAssertEqual(wrong, [], "\(wrong.count) of \(checked) names")
-        XCTAssertGreaterThanOrEqual(checked, 4 * 1025)
+        XCTAssertGreaterThanOrEqual(checked, Self.languages.count * 1025)
     }
 }
