@@ -46,7 +46,7 @@ BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1
 # And what the tests need besides (make test).
 DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkgconf gettext dpkg-dev locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman unicode-data libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils
 
-.PHONY: bench-tools vendor dsc test-package-build check check-unit build-tests test-e2e docs test-docs test-mock all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
+.PHONY: bench-tools vendor dsc test-package-build check check-unit build-tests test-unit-xctest test-unit-properties test-desktop-user-beside test-e2e docs test-docs test-mock all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
 
 all: build
 
@@ -199,9 +199,16 @@ build-tests: check-build-deps
 ## answers, byte for byte, against Tests/support/mockapi/mock-golden.txt.
 PROPERTY_CASES ?=
 test-unit: build-tests catalogues locales
-	$(RUN_TESTS) 120 $(SWIFT) test --skip-build --disable-swift-testing --filter '$(UNIT_TESTS)'
-	$(if $(PROPERTY_CASES),POKEDEX_PROPERTY_CASES=$(PROPERTY_CASES)) $(RUN_TESTS) 600 $(SWIFT) test --skip-build --disable-xctest --filter PokedexPropertyTests
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-unit-xctest test-unit-properties
 	@$(MAKE) --no-print-directory test-mock
+
+# The two halves of the unit tier run side by side: the XCTest targets are one serial process,
+# and the property tests leave a core idle while their longest ones finish.
+test-unit-xctest:
+	$(RUN_TESTS) 120 $(SWIFT) test --skip-build --disable-swift-testing --filter '$(UNIT_TESTS)'
+
+test-unit-properties:
+	$(if $(PROPERTY_CASES),POKEDEX_PROPERTY_CASES=$(PROPERTY_CASES)) $(RUN_TESTS) 600 $(SWIFT) test --skip-build --disable-xctest --filter PokedexPropertyTests
 
 ## test-integration: the integration tier: pokedexd on a private bus against the mock PokeAPI,
 ## driven by its clients. Each test has its own bus, mock and daemon, so they run two at a time

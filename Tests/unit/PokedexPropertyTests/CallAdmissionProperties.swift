@@ -10,8 +10,9 @@ import Testing
 /// under its cap who waits sees any other caller start at most one call before its own turn;
 /// no caller over its waiting cap. A failure prints the seed that replays it.
 @Suite struct CallAdmissionProperties {
-    @Test func callsAreAdmittedFairlyAndNoRoomIsLeftIdle() async {
-        await propertyCheck(count: PropertyCounts.cases(400), input: Gen.uint64()) { seed in
+    @Test(arguments: PropertyCounts.shards)
+    func callsAreAdmittedFairlyAndNoRoomIsLeftIdle(shard: Int) async {
+        await propertyCheck(count: PropertyCounts.share(of: PropertyCounts.cases(400)), input: Gen.uint64()) { seed in
             var rng = SplitMix64(seed: seed)
             let limits = CallAdmission.Limits(
                 room: [.light: 1 + Int(rng.next() % 6), .heavy: 1 + Int(rng.next() % 3)],

@@ -58,9 +58,10 @@ import Testing
                    rhythm: rhythm.map { $0 < 6 ? 0 : $0 < 9 ? 1 : $0 < 11 ? 2 : 3 }, kept: kept)
         }
 
-    @Test func whateverTheRhythmTheListIsAFreshSearchsAndEveryRowIsWhole() async throws {
+    @Test(arguments: PropertyCounts.shards)
+    func whateverTheRhythmTheListIsAFreshSearchsAndEveryRowIsWhole(shard: Int) async throws {
         let api = TablePokeAPI()
-        await propertyCheck(count: PropertyCounts.services, input: Self.typing) { typing in
+        await propertyCheck(count: PropertyCounts.share(of: PropertyCounts.services), input: Self.typing) { typing in
             let dir = temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: dir) }
             let failures = await Self.type(typing, api: api, dir: dir)

@@ -17,6 +17,13 @@ enum PropertyCounts {
     /// The properties that run a whole service each (a typed query, restarts): about 5 a second.
     static var services: Int { cases(number("POKEDEX_SERVICE_PROPERTY_COUNT") ?? 200) }
 
+    /// The shards a long property's cases are split into, so Swift Testing runs them side by
+    /// side on two cores instead of leaving one idle behind the longest.
+    static let shards = 0..<2
+
+    /// One shard's share of `total` cases (rounded up: no case is lost to the split).
+    static func share(of total: Int) -> Int { (total + shards.count - 1) / shards.count }
+
     private static let limit = number("POKEDEX_PROPERTY_CASES")
 
     private static func number(_ name: String) -> Int? {
