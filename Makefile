@@ -222,13 +222,20 @@ test-integration: build-tests catalogues locales
 	  --xunit-output .build/test-logs/integration.xml --filter '$(INTEGRATION_FILTER)'
 
 ## test-e2e: the end-to-end tier: the shell suites that drive the real pokectl and pokedexd as a
-## person and a script do (each on a private bus of its own, so two at a time), then the ones
-## that need the machine to themselves: the systemd session, real users, the Debian package.
+## person and a script do (each on a private bus of its own, so two at a time), beside them the
+## real users' installs at the lowest CPU priority, then the ones that need the machine to
+## themselves: the systemd session and the Debian package.
 E2E_SUITES = test-examples test-docs test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search
-E2E_SYSTEM = test-session test-desktop-user test-package
-test-e2e: build-tests catalogues locales
-	$(MAKE) --no-print-directory -j2 --output-sync=target $(E2E_SUITES)
+E2E_SYSTEM = test-session test-package
+test-e2e: build-tests catalogues locales release
+	$(MAKE) --no-print-directory -j3 --output-sync=target test-desktop-user-beside $(E2E_SUITES)
 	$(MAKE) --no-print-directory $(E2E_SYSTEM)
+
+# The real users' installs build the release twice, about 190 s of both cores, and otherwise
+# wait on systemd: at nice 19 beside the suites they take the CPU the suites leave idle, and
+# slow the suites' own waits by nothing they would notice.
+test-desktop-user-beside:
+	nice -n 19 bash Tests/end-to-end/desktop-user/desktop-user-test.sh
 
 ## check: the fast tier, for each change (under 4 minutes on two cores from a warm build): what
 ## `make test` installs, the generated files, the unit tier with at most CHECK_PROPERTY_CASES
