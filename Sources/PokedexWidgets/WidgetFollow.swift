@@ -29,22 +29,25 @@ public struct WidgetFollow: Equatable, Sendable {
 
     /// Whether the service runs, as last heard.
     public private(set) var running: Bool
-    /// The first change not answered yet, and the last one.
+    /// The first change not answered yet, and when the changes since are quiet (the last one
+    /// plus ``settle``; now, for what is answered at once). Kept as a time, not computed from
+    /// the last change: `(now - settle) + settle` can round past `now`, and a start would then
+    /// wait for the next tick.
     private var firstChange: Double?
-    private var lastChange: Double?
+    private var quietAt: Double?
 
     /// `running`: whether the service runs at the start. The first answer is asked either way:
     /// a widget starting needs one, and that call may start the service.
     public init(running: Bool, at now: Double) {
         self.running = running
         firstChange = now
-        lastChange = now - Self.settle
+        quietAt = now
     }
 
     /// When ``tick(at:)`` has something to do; nil: nothing until the next input.
     public var deadline: Double? {
-        guard let first = firstChange, let last = lastChange else { return nil }
-        return min(last + Self.settle, first + Self.longest)
+        guard let first = firstChange, let quietAt else { return nil }
+        return min(quietAt, first + Self.longest)
     }
 
     public mutating func receive(_ input: Input, at now: Double) -> [Effect] {
@@ -52,19 +55,19 @@ public struct WidgetFollow: Equatable, Sendable {
         case .started:
             running = true
             firstChange = firstChange ?? now
-            lastChange = now - Self.settle  // answered at once
+            quietAt = now  // answered at once
             return tick(at: now)
         case .stopped(let idle):
             running = false
             firstChange = nil
-            lastChange = nil
+            quietAt = nil
             return idle ? [] : [.showUnavailable]
         case .changed:
             // Only the service's own signals say this, so it runs; a change heard while it is
             // said not to (a late signal) waits for it to start.
             guard running else { return [] }
             firstChange = firstChange ?? now
-            lastChange = now
+            quietAt = now + Self.settle
             return tick(at: now)
         }
     }
@@ -73,7 +76,7 @@ public struct WidgetFollow: Equatable, Sendable {
     public mutating func tick(at now: Double) -> [Effect] {
         guard let deadline, now >= deadline else { return [] }
         firstChange = nil
-        lastChange = nil
+        quietAt = nil
         return [.refresh]
     }
 }
