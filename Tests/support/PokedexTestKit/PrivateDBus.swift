@@ -1,9 +1,14 @@
 import Foundation
+import Glibc
 
 /// A dbus-daemon of a test's own, from `Tests/support/dbus/test-bus.conf` (no service
 /// directories: an installed pokedexd is never activated in place of this build's), its address
 /// exported as `DBUS_SESSION_BUS_ADDRESS` for the test's process. The integration harness and
 /// the bus server's unit tests both start theirs here.
+///
+/// Each daemon is also stopped when the test process exits: XCTest keeps test-case objects
+/// alive to the end, and a fixture that outlives its test (captured by a closure or a thread)
+/// never runs its deinit, so its dbus-daemon was left running, 71 of them after one CI run.
 public enum PrivateDBus {
     public struct NoAddress: Error, CustomStringConvertible {
         public var description: String { "dbus-daemon printed no address" }
@@ -18,6 +23,7 @@ public enum PrivateDBus {
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
         try p.run()
+        Started.keep(p)
         var line = Data()
         while !line.contains(0x0A) {
             let chunk = out.fileHandleForReading.availableData
@@ -30,5 +36,30 @@ public enum PrivateDBus {
         let address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
         return (p, address)
+    }
+}
+
+/// Every dbus-daemon started in this process, stopped at its exit.
+private enum Started {
+    nonisolated(unsafe) private static var daemons: [Process] = []
+    nonisolated(unsafe) private static var armed = false
+    private static let lock = NSLock()
+
+    static func keep(_ p: Process) {
+        lock.lock()
+        defer { lock.unlock() }
+        daemons.append(p)
+        if !armed {
+            armed = true
+            atexit { Started.stopAll() }
+        }
+    }
+
+    static func stopAll() {
+        lock.lock()
+        let all = daemons
+        daemons = []
+        lock.unlock()
+        for p in all where p.isRunning { kill(p.processIdentifier, SIGTERM) }
     }
 }
