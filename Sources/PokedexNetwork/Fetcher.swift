@@ -155,6 +155,7 @@ package final class Fetcher: Sendable {
             case .wait:
                 // Calls that arrive together share one attempt: this one waits for its outcome.
                 await health.waitForAttempt(host)
+                guard !Task.isCancelled else { throw .cancelled(url: url) }
                 guard deadline - (clock.instant() - start) > 0.05 else { throw .deadline(url: url) }
                 continue
             case .waitUntil(let due):

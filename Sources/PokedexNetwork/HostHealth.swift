@@ -39,8 +39,8 @@ package final class HostHealth: Sendable {
         var downForErrors = false
         /// While down: the one attempt of this try is under way.
         var attempting = false
-        /// Who waits for that attempt's outcome.
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// Who waits for that attempt's outcome, by ticket.
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
     }
 
     /// How a request may go to its host.
@@ -76,6 +76,8 @@ package final class HostHealth: Sendable {
     /// The probes' pauses: 1 s, doubling, at most 30 s (scaled down for tests).
     private let schedule: NetworkSchedule
     private let hosts = Mutex<[String: Host]>([:])
+    /// Tickets for the callers of ``waitForAttempt(_:)``, so a cancelled one finds its own.
+    private let nextTicket = Mutex<UInt64>(0)
     private let observers = Mutex<[@Sendable (Change) -> Void]>([])
 
     /// - Parameter apiHost: the authority `Online` follows; nil: every host counts.
@@ -157,23 +159,33 @@ package final class HostHealth: Sendable {
         let waiters: [CheckedContinuation<Void, Never>] = hosts.withLock { h in
             guard var entry = h[host], entry.attempting else { return [] }
             entry.attempting = false
-            defer { entry.waiters = []; h[host] = entry }
-            return entry.waiters
+            defer { entry.waiters = [:]; h[host] = entry }
+            return Array(entry.waiters.values)
         }
         for w in waiters { w.resume() }
     }
 
-    /// Returns when the attempt under way to `host` (if any) is over. Not cancellable: the
-    /// attempt ends within its own time-out.
+    /// Returns when the attempt under way to `host` (if any) is over, or at once when the
+    /// caller's task is cancelled: a call past its deadline is answered then, not when the
+    /// attempt's own time-out ends (the caller checks `Task.isCancelled` after).
     package func waitForAttempt(_ host: String) async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let queued = hosts.withLock { h -> Bool in
-                guard var entry = h[host], entry.attempting else { return false }
-                entry.waiters.append(c)
-                h[host] = entry
-                return true
+        let ticket = nextTicket.withLock { n -> UInt64 in n += 1; return n }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                // Cancelled before this: its handler found nothing to resume, so nothing waits.
+                let queued = hosts.withLock { h -> Bool in
+                    guard !Task.isCancelled, var entry = h[host], entry.attempting else { return false }
+                    entry.waiters[ticket] = c
+                    h[host] = entry
+                    return true
+                }
+                if !queued { c.resume() }
             }
-            if !queued { c.resume() }
+        } onCancel: {
+            let waiter = hosts.withLock { h -> CheckedContinuation<Void, Never>? in
+                h[host]?.waiters.removeValue(forKey: ticket)
+            }
+            waiter?.resume()
         }
     }
 

@@ -84,6 +84,32 @@ final class HostHealthTests: XCTestCase {
         XCTAssertTrue(health.isUp("sprites.test"), "an old request's failure does not take it down again")
     }
 
+    /// A caller waiting for a down host's one attempt stops waiting when its task is cancelled
+    /// (a call past its deadline, a caller gone), not when the attempt's own time-out ends; the
+    /// others go on waiting, and are let go when the attempt ends.
+    func testACancelledCallerStopsWaitingForTheHostsAttempt() async throws {
+        let clock = ManualClock()
+        let health = HostHealth(apiHost: "pokeapi.test", clock: clock)
+        guard case .go(let before) = health.admit("sprites.test", .optional) else { return XCTFail() }
+        health.failed("sprites.test", .connection("Empty reply from server"), url: sprite, sentDuring: before)
+        clock.advance(1.25)
+        guard case .once = health.admit("sprites.test", .required) else { return XCTFail("the attempt") }
+        guard case .wait = health.admit("sprites.test", .required) else { return XCTFail("a caller waits for it") }
+        let cancelled = Task { await health.waitForAttempt("sprites.test"); return Task.isCancelled }
+        let staying = Task { await health.waitForAttempt("sprites.test") }
+        try await Task.sleep(nanoseconds: 20_000_000)  // both queued (the outcome holds either way)
+        cancelled.cancel()
+        let wasCancelled = await cancelled.value
+        XCTAssertTrue(wasCancelled, "released by its cancellation, the attempt still under way")
+        health.endAttempt("sprites.test")
+        await staying.value
+        // Cancelled before it asks: it does not wait at all.
+        guard case .once = health.admit("sprites.test", .required) else { return XCTFail("the next attempt") }
+        let early = Task { withUnsafeCurrentTask { $0?.cancel() }; await health.waitForAttempt("sprites.test") }
+        await early.value
+        health.endAttempt("sprites.test")
+    }
+
     func testServerErrorsTakeEightInARowToDownAHost() async throws {
         let client = FakeHTTPClient(), clock = ManualClock()
         client.route(api) { _ in HTTPResponse(status: 503) }
