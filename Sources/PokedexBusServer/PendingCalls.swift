@@ -104,13 +104,15 @@ final class PendingCalls: Sendable {
             // Heavy work on its own threads, below the loop's CPU priority.
             return lane == .heavy ? Task(executorPreference: HeavyLaneExecutor.shared, operation: body) : Task(operation: body)
         }
+        // The deadline counts from the arrival: armed before the work can start, so a clock
+        // read by the work (or by whoever watches it) never runs ahead of the timer.
+        if bounded {
+            call.deadline = try? loop.timer(after: UInt64(deadline * 1_000_000)) { [unowned self] in expire(id) }
+        }
         if admitted == .start {
             call.task = launch()
         } else {
             call.launch = launch
-        }
-        if bounded {
-            call.deadline = try? loop.timer(after: UInt64(deadline * 1_000_000)) { [unowned self] in expire(id) }
         }
         calls[id] = call
         if let sender { follow(sender, m, id) }
