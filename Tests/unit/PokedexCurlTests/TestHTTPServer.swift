@@ -25,7 +25,15 @@ final class TestHTTPServer: @unchecked Sendable {
     let port: UInt16
     private let listener: Int32
     private let handler: @Sendable (Request) -> Reply
-    private let state = Mutex<(requests: [Request], connections: Int, open: [Int32])>(([], 0, []))
+    private struct State {
+        var requests: [Request] = []
+        var connections = 0
+        /// Connections not closed yet: each is closed under the lock, so ``stop()`` never
+        /// shuts down a descriptor whose number was given to another socket meanwhile.
+        var open: Set<Int32> = []
+        var stopped = false
+    }
+    private let state = Mutex(State())
 
     init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
@@ -41,11 +49,15 @@ final class TestHTTPServer: @unchecked Sendable {
         guard bound == 0, listen(fd, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
         _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
         port = UInt16(bigEndian: addr.sin_port)
+        // The listener is closed by this thread alone, once accept fails (``stop()`` shuts it
+        // down): closed by another, its number could go to another socket (the client's, the
+        // next test's listener, an event loop's) while this thread still used it.
         Thread { [weak self] in
+            defer { close(fd) }
             while true {
                 let c = accept(fd, nil, nil)
-                guard c >= 0, let self else { return }
-                self.state.withLock { $0.connections += 1; $0.open.append(c) }
+                guard c >= 0 else { return }
+                guard let self, self.track(c) else { close(c); return }
                 Thread { self.serve(c) }.start()
             }
         }.start()
@@ -55,17 +67,31 @@ final class TestHTTPServer: @unchecked Sendable {
     var requests: [Request] { state.withLock { $0.requests } }
     var connections: Int { state.withLock { $0.connections } }
 
-    /// Stops listening and closes every connection.
+    /// Stops listening and ends every connection, once (a second call does nothing).
     func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for c in state.withLock({ $0.open }) { shutdown(c, Int32(SHUT_RDWR)) }
+        let first = state.withLock { s -> Bool in
+            guard !s.stopped else { return false }
+            s.stopped = true
+            for c in s.open { shutdown(c, Int32(SHUT_RDWR)) }
+            return true
+        }
+        if first { shutdown(listener, Int32(SHUT_RDWR)) }
     }
 
     deinit { stop() }
 
+    /// A connection accepted: kept to be ended at ``stop()``, or refused if that came first.
+    private func track(_ c: Int32) -> Bool {
+        state.withLock { s in
+            guard !s.stopped else { return false }
+            s.connections += 1
+            s.open.insert(c)
+            return true
+        }
+    }
+
     private func serve(_ c: Int32) {
-        defer { close(c) }
+        defer { state.withLock { s in s.open.remove(c); _ = close(c) } }
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
