@@ -69,20 +69,31 @@ public enum FileIO {
     }
 
     /// Reads at most the first `count` bytes of a file, or nil if it is missing or unreadable.
+    ///
+    /// Buffers are sized by the file, not by `count`: the favorites list, a few hundred bytes
+    /// read again at each change under a 4 MiB cap, was read into 4 MiB zeroed for the purpose.
     public static func readPrefix(_ path: String, count: Int) -> [UInt8]? {
         let (fd, _) = openRegular(path)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0, count > 0 else {
+            if fd >= 0 { close(fd) }
+            return fd >= 0 ? [] : nil
+        }
         defer { close(fd) }
-        var out = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = out.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
+        var st = stat()
+        let expected = fstat(fd, &st) == 0 ? min(max(Int(st.st_size), 0), count) : 0
+        var out: [UInt8] = []
+        out.reserveCapacity(expected)
+        // One byte past what fstat said, so a file that grew since is seen to go on.
+        var buffer = [UInt8](repeating: 0, count: min(count, expected + 1, 1 << 16))
+        while out.count < count {
+            let want = min(buffer.count, count - out.count)
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, want) }
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { return nil }
             if n == 0 { break }
-            done += n
+            out.append(contentsOf: buffer[0..<n])
         }
-        return Array(out[0..<done])
+        return out
     }
 
     private static let counter = Mutex(0)
