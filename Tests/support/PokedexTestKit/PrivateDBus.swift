@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PokedexLocks
 
 /// A dbus-daemon of a test's own, from `Tests/support/dbus/test-bus.conf` (no service
 /// directories: an installed pokedexd is never activated in place of this build's), its address
@@ -41,25 +42,17 @@ public enum PrivateDBus {
 
 /// Every dbus-daemon started in this process, stopped at its exit.
 private enum Started {
-    nonisolated(unsafe) private static var daemons: [Process] = []
-    nonisolated(unsafe) private static var armed = false
-    private static let lock = NSLock()
+    private static let daemons = Mutex<[Process]?>(nil)
 
     static func keep(_ p: Process) {
-        lock.lock()
-        defer { lock.unlock() }
-        daemons.append(p)
-        if !armed {
-            armed = true
-            atexit { Started.stopAll() }
+        let first = daemons.withLock { d -> Bool in
+            defer { d = (d ?? []) + [p] }
+            return d == nil
         }
+        if first { atexit { Started.stopAll() } }
     }
 
     static func stopAll() {
-        lock.lock()
-        let all = daemons
-        daemons = []
-        lock.unlock()
-        for p in all where p.isRunning { kill(p.processIdentifier, SIGTERM) }
+        for p in daemons.withLock({ $0 ?? [] }) where p.isRunning { kill(p.processIdentifier, SIGTERM) }
     }
 }
