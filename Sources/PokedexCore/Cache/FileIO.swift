@@ -74,10 +74,7 @@ public enum FileIO {
     /// read again at each change under a 4 MiB cap, was read into 4 MiB zeroed for the purpose.
     public static func readPrefix(_ path: String, count: Int) -> [UInt8]? {
         let (fd, _) = openRegular(path)
-        guard fd >= 0, count > 0 else {
-            if fd >= 0 { close(fd) }
-            return fd >= 0 ? [] : nil
-        }
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
         let expected = fstat(fd, &st) == 0 ? min(max(Int(st.st_size), 0), count) : 0
