@@ -26,8 +26,11 @@ public final class EventLoop: @unchecked Sendable {
     /// The loop's thread (`pthread_self()`), 0 until ``run()``: an atomic, as every access to
     /// loop-bound state reads it.
     private let loopThread = Atomic<UInt>(0)
-    /// Whether ``run()`` is running the loop now.
-    private let running = Atomic<Bool>(false)
+    /// Where the loop is in its life: one value, so no reader sees it ended before it started.
+    private let phase = Atomic<UInt8>(Phase.notStarted)
+    private enum Phase {
+        static let notStarted: UInt8 = 0, running: UInt8 = 1, ended: UInt8 = 2
+    }
     /// The clock a test moves by hand, for ``timer(after:_:)``; nil: the system's.
     public let manualClock: ManualLoopClock?
     /// Children being waited for (loop thread only).
@@ -98,23 +101,30 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs `work` on the loop's thread and returns once it ran: queued where the loop runs on
-    /// another thread, at once where the caller is that thread or the loop does not run.
-    public func runAndWait(_ work: @escaping () -> Void) {
-        guard running.load(ordering: .acquiring), !inLoop else { return work() }
-        let done = DispatchSemaphore(value: 0)
-        let box = UncheckedWork(work)
-        execute {
-            box.work()
-            done.signal()
+    /// another thread, at once where the caller is that thread or the loop has not started.
+    /// Once the loop has ended, nothing runs on it any more: returns false without running
+    /// `work`, also when the loop ended while the caller waited (work queued just after the
+    /// loop's last drain would otherwise be waited for forever).
+    @discardableResult
+    public func runAndWait(_ work: @escaping () -> Void) -> Bool {
+        if inLoop || phase.load(ordering: .acquiring) == Phase.notStarted {
+            work()
+            return true
         }
-        done.wait()
+        if hasEnded { return false }
+        let awaited = AwaitedWork(work)
+        execute { awaited.runUnlessWithdrawn() }
+        while !awaited.finished(within: 0.01) {
+            if hasEnded && awaited.withdraw() { return false }
+        }
+        return true
     }
 
     /// Whether ``run()`` runs the loop now (on some thread).
-    public var isRunning: Bool { running.load(ordering: .acquiring) }
+    public var isRunning: Bool { phase.load(ordering: .acquiring) == Phase.running }
 
     /// Whether ``run()`` ran and returned: nothing fires on the loop any more.
-    public var hasEnded: Bool { loopThread.load(ordering: .acquiring) != 0 && !isRunning }
+    public var hasEnded: Bool { phase.load(ordering: .acquiring) == Phase.ended }
 
     /// Whether the caller runs on the loop thread.
     public var inLoop: Bool {
@@ -156,9 +166,9 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs the loop on the calling thread until ``exit(_:)``; returns the exit code.
     public func run() -> Int32 {
         loopThread.store(pthread_self(), ordering: .releasing)
-        running.store(true, ordering: .releasing)
+        phase.store(Phase.running, ordering: .releasing)
         let r = sd_event_loop(event)
-        running.store(false, ordering: .releasing)
+        phase.store(Phase.ended, ordering: .releasing)
         drain()
         return r
     }

@@ -56,13 +56,6 @@ public final class EventSource {
     deinit { cancel() }
 }
 
-/// Work of the loop's (not Sendable) handed to it and waited for: it runs on the loop's
-/// thread alone.
-final class UncheckedWork: @unchecked Sendable {
-    let work: () -> Void
-    init(_ work: @escaping () -> Void) { self.work = work }
-}
-
 /// A libsystemd call failed.
 public struct EventLoopError: Error, CustomStringConvertible {
     public let call: String

@@ -66,6 +66,6 @@ public final class ManualLoopClock: @unchecked Sendable {
         }
         state.withLock { $0.now = max($0.now, target) }
         // What the timers queued on the loop runs before the clock's caller goes on.
-        if !loop.hasEnded { loop.runAndWait {} }
+        loop.runAndWait {}
     }
 }

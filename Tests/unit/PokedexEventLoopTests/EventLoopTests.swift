@@ -161,9 +161,39 @@ final class EventLoopTests: XCTestCase {
         XCTAssertTrue(r.stop(), "run returned")
         XCTAssertEqual(log.all, ["queued"])
         XCTAssertFalse(r.loop.isRunning)
-        // A loop that does not run does its work on the caller, as at exit (`runQueued`).
-        r.loop.runAndWait { log.add("after") }
-        XCTAssertEqual(log.all, ["queued", "after"])
+        XCTAssertTrue(r.loop.hasEnded)
+        // A loop that ended runs nothing more, on its thread or the caller's.
+        XCTAssertFalse(r.loop.runAndWait { log.add("after") })
+        XCTAssertEqual(log.all, ["queued"])
+    }
+
+    /// Work handed over and waited for just as the loop ends, after its last look at its queue,
+    /// is given back to its caller rather than waited for forever (a test moving the clock past
+    /// the grace period that ends the service hung here, 1 run in some 20 under load).
+    func testWorkWaitedForAsTheLoopEndsIsGivenBack() throws {
+        for round in 0..<300 {
+            let r = try Running()
+            let returned = DispatchSemaphore(value: 0)
+            let ran = Mutex(0), givenBack = Mutex(0)
+            for _ in 0..<2 {
+                Thread {
+                    while true {
+                        if r.loop.runAndWait({ ran.withLock { $0 += 1 } }) { continue }
+                        givenBack.withLock { $0 += 1 }
+                        break
+                    }
+                    returned.signal()
+                }.start()
+            }
+            usleep(UInt32(round % 7) * 100)
+            XCTAssertTrue(r.stop(), "run returned")
+            for caller in 0..<2 {
+                guard returned.wait(timeout: .now() + 10) == .success else {
+                    return XCTFail("round \(round): caller \(caller) still waits for work the ended loop never runs")
+                }
+            }
+            XCTAssertEqual(givenBack.withLock { $0 }, 2)
+        }
     }
 
     /// The service's own loop reads the system's clock and arms sd-event's timers.
