@@ -8,6 +8,10 @@ import Glibc
 /// Why not that one: on Linux it is built on a raw futex that ThreadSanitizer cannot see, so
 /// every access under it is reported as a race and `make check-sanitizers` would be noise.
 /// ThreadSanitizer intercepts `pthread_mutex_lock`, so with this lock its reports are real.
+///
+/// Keep a function inside a struct, not as `Value` itself (nor as an optional or a tuple
+/// element): a function stored as a generic value is reabstracted through the `inout` of
+/// every ``withLock(_:)``, and the write-back wraps it in one more thunk each time.
 public final class Mutex<Value>: @unchecked Sendable {
     // @unchecked: this is the lock; `value` is reached only between lock and unlock.
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
