@@ -46,7 +46,7 @@ BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1
 # And what the tests need besides (make test).
 DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkgconf gettext dpkg-dev locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman unicode-data libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils
 
-.PHONY: bench-tools vendor dsc test-package-build check check-unit build-tests test-unit-xctest test-unit-properties test-desktop-user-beside test-e2e docs test-docs test-mock all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
+.PHONY: bench-tools vendor dsc test-package-build check check-unit build-tests test-unit-xctest test-unit-properties test-desktop-user-beside test-e2e docs test-docs test-mock all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-leaks test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
 
 all: build
 
@@ -225,7 +225,7 @@ test-integration: build-tests catalogues locales
 ## person and a script do (each on a private bus of its own, so two at a time), beside them the
 ## real users' installs at the lowest CPU priority, then the ones that need the machine to
 ## themselves: the systemd session and the Debian package.
-E2E_SUITES = test-examples test-docs test-browse test-sound test-soak test-names test-words test-graphics test-desktop-search
+E2E_SUITES = test-examples test-docs test-browse test-sound test-soak test-leaks test-names test-words test-graphics test-desktop-search
 E2E_SYSTEM = test-session test-package
 test-e2e: build-tests catalogues locales release
 	$(MAKE) --no-print-directory -j3 --output-sync=target test-desktop-user-beside $(E2E_SUITES)
@@ -334,6 +334,10 @@ test-words: check-build-deps catalogues locales
 
 # Names as people type them ("Nidoran♀", "nidoran" with its candidates) through pokectl and
 # busctl, and pages past the end for any Int.
+# What each member keeps per call, on the release build (make release first: test-e2e does).
+test-leaks: check-build-deps
+	bash Tests/end-to-end/leaks/leaks-test.sh
+
 test-names: check-build-deps
 	$(SWIFT) build
 	bash Tests/end-to-end/names/names-test.sh

@@ -1,8 +1,19 @@
-"""Calls each member CALLS times on the session bus and prints what the service's RssAnon grew."""
-import sys
+"""Calls each member CALLS times on the session bus and prints what the service's RssAnon grew.
+
+    leaks.py PID CALLS [MEMBER…] [--bound BYTES]
+
+With --bound, exits 1 when a member keeps more than BYTES a call (bench/leaks prints; the
+end-to-end leak suite fails)."""
+import argparse
 import dbus
 
-pid, calls = int(sys.argv[1]), int(sys.argv[2])
+parser = argparse.ArgumentParser()
+parser.add_argument("pid", type=int)
+parser.add_argument("calls", type=int)
+parser.add_argument("members", nargs="*")
+parser.add_argument("--bound", type=float)
+args = parser.parse_args()
+pid, calls = args.pid, args.calls
 bus = dbus.SessionBus()
 obj = bus.get_object("io.github.pokedexd.Pokedex1", "/io/github/pokedexd/Pokedex1")
 api = dbus.Interface(obj, "io.github.pokedexd.Pokedex1")
@@ -39,7 +50,8 @@ members = [
     ("Status", lambda: api.Status()),
     ("Get Online", lambda: props.Get("io.github.pokedexd.Pokedex1", "Online")),
 ]
-only = sys.argv[3:] if len(sys.argv) > 3 else None
+only = args.members or None
+over = []
 print(f"{'member':28} {'calls':>7} {'RssAnon before':>15} {'after':>12} {'bytes/call':>11}")
 for name, call in members:
     if only and name.split()[0] not in only:
@@ -50,4 +62,10 @@ for name, call in members:
     for _ in range(calls):
         call()
     after = rss_anon()
-    print(f"{name:28} {calls:7d} {before / 1048576:13.1f} MiB {after / 1048576:9.1f} MiB {(after - before) / calls:11.1f}", flush=True)
+    per_call = (after - before) / calls
+    print(f"{name:28} {calls:7d} {before / 1048576:13.1f} MiB {after / 1048576:9.1f} MiB {per_call:11.1f}", flush=True)
+    if args.bound is not None and per_call > args.bound:
+        over.append(f"{name} keeps {per_call:.1f} bytes a call (bound {args.bound:g})")
+for line in over:
+    print(f"leak: {line}")
+raise SystemExit(1 if over else 0)
