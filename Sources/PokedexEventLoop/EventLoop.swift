@@ -58,12 +58,14 @@ public final class EventLoop: @unchecked Sendable {
         r = sd_event_add_io(event, &wakeSource, wakeFD, UInt32(EPOLLIN.rawValue), { _, fd, _, userdata in
             var value: UInt64 = 0
             _ = read(fd, &value, 8)
-            Unmanaged<EventLoop>.fromOpaque(userdata!).takeUnretainedValue().drain()
+            Unmanaged<EventLoop>.fromOpaque(userdata!).takeUnretainedValue().drain(limit: EventLoop.drainBatch)
             return 0
         }, Unmanaged.passUnretained(self).toOpaque())
         guard r >= 0 else { throw .init("sd_event_add_io", r) }
-        // Run queued work before anything else ready in the same iteration.
-        sd_event_source_set_priority(wakeSource, Int64(SD_EVENT_PRIORITY_IMPORTANT))
+        // Just below the bus and curl: what waits on a descriptor is read first (sd-bus reads a
+        // message a turn, and queues each call cheaply), then up to a batch of this work, so a
+        // thousand tasks ending at once (each posting its reply) do not keep a Ping unread.
+        sd_event_source_set_priority(wakeSource, Int64(SD_EVENT_PRIORITY_NORMAL) + 1)
     }
 
     deinit {
@@ -88,15 +90,27 @@ public final class EventLoop: @unchecked Sendable {
         drain()
     }
 
-    private func drain() {
-        while true {
+    /// Work run per turn of the loop; what is left waits for the next turn.
+    public static let drainBatch = 64
+
+    /// Runs queued work, at most `limit` items (all of it at exit); if some is left, the loop
+    /// comes back for it after its other sources had their turn.
+    private func drain(limit: Int = .max) {
+        var ran = 0
+        while ran < limit {
             let batch = queue.withLock { q -> [@Sendable () -> Void] in
-                let b = q
-                q.removeAll(keepingCapacity: true)
+                let n = min(q.count, limit - ran)
+                let b = Array(q.prefix(n))
+                q.removeFirst(n)
                 return b
             }
             if batch.isEmpty { return }
             for work in batch { work() }
+            ran += batch.count
+        }
+        if !queue.withLock({ $0.isEmpty }) {
+            var one: UInt64 = 1
+            _ = write(wakeFD, &one, 8)
         }
     }
 
@@ -227,6 +241,23 @@ public final class EventLoop: @unchecked Sendable {
             return 0
         }, Unmanaged.passUnretained(box).toOpaque())
         guard r >= 0, let s else { throw .init("sd_event_add_time", r) }
+        return EventSource(source: s, box: box)
+    }
+
+    /// Calls `handler` on every turn of the loop while the source is on
+    /// (``EventSource/setEnabled(_:)``; it starts off), but only when nothing else is pending:
+    /// below every other source, so what waits on a descriptor or a timer goes first. For work
+    /// the loop takes in slices.
+    public func whenIdle(_ handler: @escaping () -> Void) throws(EventLoopError) -> EventSource {
+        let box = EventSource.Box(fire: handler)
+        var s: OpaquePointer?
+        let r = sd_event_add_defer(event, &s, { _, userdata in
+            Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().fire?()
+            return 0
+        }, Unmanaged.passUnretained(box).toOpaque())
+        guard r >= 0, let s else { throw .init("sd_event_add_defer", r) }
+        sd_event_source_set_priority(s, Int64(SD_EVENT_PRIORITY_IDLE))
+        sd_event_source_set_enabled(s, Int32(SD_EVENT_OFF))
         return EventSource(source: s, box: box)
     }
 

@@ -45,6 +45,9 @@ public final class EventSource {
     /// Changes the events a file descriptor source waits for.
     public func setEvents(_ events: UInt32) { sd_event_source_set_io_events(source, events) }
 
+    /// Turns a source on or off (``EventLoop/whenIdle(_:)``'s start off).
+    public func setEnabled(_ on: Bool) { sd_event_source_set_enabled(source, Int32(on ? SD_EVENT_ON : SD_EVENT_OFF)) }
+
     /// Stops and releases the source now.
     public func cancel() {
         sd_event_source_disable_unref(source)

@@ -153,6 +153,39 @@ final class EventLoopTests: XCTestCase {
         r.loop.runAndWait { source = nil }
     }
 
+    /// A burst of queued work (a thousand tasks posting their replies at once) takes turns
+    /// with the loop's other sources: a descriptor ready before the burst is read after at most
+    /// one batch of it, not after all of it.
+    func testABurstOfWorkTakesTurnsWithWhatElseIsReady() throws {
+        let r = try Running()
+        defer { r.stop() }
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let ran = Mutex(0)
+        let readAfter = Mutex<Int?>(nil)
+        var source: EventSource?
+        r.loop.runAndWait {
+            source = try! r.loop.watch(fd: fds[0], events: IOEvents.readable) { _ in
+                var byte: UInt8 = 0
+                _ = read(fds[0], &byte, 1)
+                readAfter.withLock { $0 = ran.withLock { $0 } }
+            }
+        }
+        // The loop held while the byte and the burst arrive, so both are ready at once.
+        let hold = DispatchSemaphore(value: 0)
+        r.loop.execute { hold.wait() }
+        var byte: UInt8 = 1
+        XCTAssertEqual(write(fds[1], &byte, 1), 1)
+        for _ in 0..<1000 { r.loop.execute { ran.withLock { $0 += 1 } } }
+        hold.signal()
+        r.loop.runAndWait {}
+        while ran.withLock({ $0 }) < 1000 { r.loop.runAndWait {} }
+        let after = try XCTUnwrap(readAfter.withLock { $0 }, "the descriptor was still unread after all 1,000 queued ran")
+        XCTAssertLessThanOrEqual(after, EventLoop.drainBatch, "read after \(after) of the 1,000 queued")
+        r.loop.runAndWait { source = nil }
+    }
+
     /// `exit` ends `run`; what was queued before it still runs (a reply owed, a transfer removed).
     func testExitEndsTheLoopAndWhatWasQueuedRuns() throws {
         let r = try Running()
