@@ -124,7 +124,7 @@ let package = Package(
         // The bus server's lifecycle in process: a private dbus-daemon, the loop on a clock moved by hand.
         .testTarget(name: "PokedexBusServerTests", dependencies: [
             "PokedexBusServer", "PokedexBusClient", "PokedexCore", "PokedexEventLoop", "PokedexLocks", "PokedexNetwork", "PokedexProtocol",
-            "PokedexTestKit",
+            "PokedexTestKit", "CSystemd",
         ], path: "Tests/unit/PokedexBusServerTests"),
         .testTarget(name: "PokedexBusClientTests", dependencies: ["PokedexBusClient"], path: "Tests/unit/PokedexBusClientTests"),
         .testTarget(name: "PokedexEventLoopTests", dependencies: ["PokedexEventLoop", "PokedexLocks", "CSeccomp"], path: "Tests/unit/PokedexEventLoopTests"),

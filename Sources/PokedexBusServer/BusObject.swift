@@ -13,18 +13,20 @@ final class BusObject {
     private let methods: [String: MethodRoute]
     private let properties: [String: PropertyRoute]
     private let pending: PendingCalls
+    private let queue: CallQueue
     /// Called on every method call (idle tracking).
     private let onCall: () -> Void
     private var slot: OpaquePointer?
 
     /// Publishes `interface` on `bus`. Every method and property it describes must have a route.
     init(bus: OpaquePointer, loop: EventLoop, interface: Interface, methods: [MethodRoute], properties: [PropertyRoute],
-         pending: PendingCalls, onCall: @escaping () -> Void) throws(BusError) {
+         pending: PendingCalls, queue: CallQueue, onCall: @escaping () -> Void) throws(BusError) {
         self.interface = interface
         self.loop = loop
         self.methods = Dictionary(uniqueKeysWithValues: methods.map { ($0.name, $0) })
         self.properties = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0) })
         self.pending = pending
+        self.queue = queue
         self.onCall = onCall
         for member in interface.members {
             switch member {
@@ -88,7 +90,8 @@ final class BusObject {
         onCall()
         let member = String(cString: sd_bus_message_get_member(m))
         if let route = methods[member] {
-            route.dispatch(m, pending)
+            // Worked on in its sender's turn, once the loop has read what else waits.
+            queue.arrive(m, member: member) { [pending] m in route.dispatch(m, pending) }
         } else {
             Replies.fail(m, name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(member)")
         }

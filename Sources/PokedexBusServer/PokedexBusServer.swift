@@ -24,6 +24,7 @@ public final class PokedexBusServer: Sendable {
         var object: BusObject?
         var searchProviders: [BusObject] = []
         var pending: PendingCalls?
+        var queue: CallQueue?
         var lastActivity: UInt64 = 0
         var idleTimer: EventSource?
         var graceTimer: EventSource?
@@ -40,6 +41,10 @@ public final class PokedexBusServer: Sendable {
     var searchProviders: [BusObject] { get { state.value.searchProviders } set { state.value.searchProviders = newValue } }
     /// Set by ``start()``.
     var pending: PendingCalls { state.value.pending! }
+    /// Set by ``start()``.
+    var queue: CallQueue { state.value.queue! }
+    /// No call is queued or pending: the service may exit.
+    var drained: Bool { pending.isEmpty && queue.isEmpty }
     var lastActivity: UInt64 { get { state.value.lastActivity } set { state.value.lastActivity = newValue } }
     var idleTimer: EventSource? { get { state.value.idleTimer } set { state.value.idleTimer = newValue } }
     var graceTimer: EventSource? { get { state.value.graceTimer } set { state.value.graceTimer = newValue } }
@@ -80,18 +85,26 @@ public final class PokedexBusServer: Sendable {
                                            limits: .thisMachine)
         pending.onReply = { [unowned self] in
             lastActivity = loop.nowMicroseconds
-            if exitWhenDrained && pending.isEmpty { finishExit() }
+            if exitWhenDrained && drained { finishExit() }
+        }
+        do {
+            state.value.queue = try CallQueue(loop: loop)
+        } catch {
+            throw BusError(name: "org.freedesktop.DBus.Error.Failed", message: "cannot queue calls: \(error)")
+        }
+        queue.onDrained = { [unowned self] in
+            if exitWhenDrained && drained { finishExit() }
         }
         let activity = { [unowned self] in lastActivity = loop.nowMicroseconds }
         object = try BusObject(bus: bus!, loop: loop, interface: Pokedex1.interface,
                                methods: PokedexHandlers.methods(service), properties: PokedexHandlers.properties(service),
-                               pending: pending, onCall: activity)
+                               pending: pending, queue: queue, onCall: activity)
         // The desktop's search providers, on the same connection and name.
         searchProviders = [
             try BusObject(bus: bus!, loop: loop, interface: SearchProvider2.interface, methods: DesktopSearchHandlers.gnome(service),
-                          properties: [], pending: pending, onCall: activity),
+                          properties: [], pending: pending, queue: queue, onCall: activity),
             try BusObject(bus: bus!, loop: loop, interface: KRunner1.interface, methods: DesktopSearchHandlers.krunner(service),
-                          properties: [], pending: pending, onCall: activity),
+                          properties: [], pending: pending, queue: queue, onCall: activity),
         ]
         service.observe { [loop, unowned self] event in
             loop.execute { self.announce(event) }
@@ -157,7 +170,7 @@ public final class PokedexBusServer: Sendable {
         guard idleTimeout > 0 else { return }
         idleTimer = try? loop.timer(after: UInt64(max(seconds, 0.01) * 1_000_000)) { [unowned self] in
             let idle = Double(loop.nowMicroseconds - lastActivity) / 1_000_000
-            if pending.isEmpty && idle >= idleTimeout {
+            if drained && idle >= idleTimeout {
                 log(.info, "idle for \(Int(idleTimeout)) s; exiting until the next call activates the service")
                 perform(exit.idle())
             } else {
@@ -176,7 +189,7 @@ public final class PokedexBusServer: Sendable {
     public func shutdown() {
         let steps = exit.terminate()
         guard !steps.isEmpty else { return }
-        log(.info, "stopping; \(pending.count) call(s) in flight")
+        log(.info, "stopping; \(pending.count + queue.count) call(s) in flight")
         perform(steps)
     }
 
@@ -200,6 +213,7 @@ public final class PokedexBusServer: Sendable {
     private func armGrace() {
         let unavailable = PokedexError.Kind.unavailable.dbusName
         graceTimer = try? loop.timer(after: UInt64(shutdownGrace * 1_000_000)) { [unowned self] in
+            queue.failAll(name: unavailable, message: ServiceMessages.joined(ServiceMessages.shuttingDown, ServiceMessages.nothingChanged))
             let left = pending.failAll(name: unavailable, message: ServiceMessages.joined(ServiceMessages.shuttingDown, ServiceMessages.nothingChanged))
             guard left > 0 else { return finishExit() }
             log(.info, "\(left) call(s) are saving a change; exiting once they answer")
@@ -222,12 +236,12 @@ public final class PokedexBusServer: Sendable {
         let r = sd_bus_release_name_async(bus, nil, Pokedex1.busName, { _, userdata, _ in
             let server = Unmanaged<PokedexBusServer>.fromOpaque(userdata!).takeUnretainedValue()
             server.exitWhenDrained = true
-            if server.pending.isEmpty { server.finishExit() }
+            if server.drained { server.finishExit() }
             return 1
         }, me)
         if r < 0 {
             exitWhenDrained = true
-            if pending.isEmpty { finishExit() }
+            if drained { finishExit() }
         }
     }
 

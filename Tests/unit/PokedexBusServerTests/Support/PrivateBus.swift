@@ -54,6 +54,18 @@ final class PrivateBus {
         fields("mr", 6).map { ($0[4], $0[5], false) } + fields("err", 6).map { ($0[4], $0[5], true) }
     }
 
+    /// The destinations of the replies the service (the owner of the first name it took, not
+    /// the bus) sent, in the order it sent them.
+    var serviceReplies: [String] {
+        var destinations: [String] = []
+        for line in monitorLines.all {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard f.count >= 6, f[0] == "mr" || f[0] == "err", f[3] != "org.freedesktop.DBus" else { continue }
+            destinations.append(String(f[4]))
+        }
+        return destinations
+    }
+
     /// `--profile` lines of one type: type, time, serial, sender, destination, then the path,
     /// interface and member of a call or signal, the reply serial of a reply.
     private func fields(_ type: String, _ count: Int) -> [[String]] {
