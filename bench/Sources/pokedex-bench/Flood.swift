@@ -10,6 +10,10 @@ import PokedexBusClient
 //       meanwhile another connection alternates Peer.Ping and ListPage(0, 20), every 2 ms, and a
 //       third pings dbus-daemon itself, for scale. Prints p50/p99/max ms of each and the flood's
 //       calls a second.
+//   pokedex-bench flood-localized SENDERS CALLS DEPTH LANGUAGE
+//       the same with LocalizedDetail of Pokémon 1–1025 in turn, in LANGUAGE.
+//   pokedex-bench probe SECONDS
+//       the probes alone, for a flood sent by another process.
 //   pokedex-bench big-message MB [sink]
 //       five GetResultMetas of MB megabytes (refused at its cap), while another connection pings:
 //       the worst Ping during it, and dbus-daemon's own. With `sink`, the same messages go to a
@@ -100,26 +104,116 @@ func pipeline(calls: Int, depth: Int, _ build: (OpaquePointer, inout OpaquePoint
     return tally.ok
 }
 
+/// `connections` connections on this thread, each sending `calls` calls built by `build` (given
+/// the connection's index and the call's number), `depth` in flight on each. Returns how many
+/// were answered without an error.
+func pipelines(connections: Int, calls: Int, depth: Int,
+               _ build: (OpaquePointer, inout OpaquePointer?, Int, Int) -> Int32) -> Int {
+    final class Tally { var ok = 0; var inFlight = 0 }
+    var buses: [OpaquePointer] = []
+    for _ in 0..<connections {
+        var bus: OpaquePointer?
+        guard sd_bus_open_user(&bus) >= 0, let bus else { break }
+        buses.append(bus)
+    }
+    defer { buses.forEach { sd_bus_flush_close_unref($0) } }
+    let tallies = buses.map { _ in Tally() }
+    var sent = [Int](repeating: 0, count: buses.count)
+    while zip(sent, tallies).contains(where: { $0 < calls || $1.inFlight > 0 }) {
+        for (c, bus) in buses.enumerated() {
+            while sent[c] < calls && tallies[c].inFlight < depth {
+                var m: OpaquePointer?
+                guard build(bus, &m, c, sent[c]) >= 0, let m else { return tallies.reduce(0) { $0 + $1.ok } }
+                let r = sd_bus_call_async(bus, nil, m, { reply, userdata, _ in
+                    let t = Unmanaged<Tally>.fromOpaque(userdata!).takeUnretainedValue()
+                    if sd_bus_message_is_method_error(reply, nil) == 0 { t.ok += 1 }
+                    t.inFlight -= 1
+                    return 1
+                }, Unmanaged.passUnretained(tallies[c]).toOpaque(), 120_000_000)
+                sd_bus_message_unref(m)
+                guard r >= 0 else { return tallies.reduce(0) { $0 + $1.ok } }
+                sent[c] += 1
+                tallies[c].inFlight += 1
+            }
+        }
+        var progressed = false
+        for bus in buses { while sd_bus_process(bus, nil) > 0 { progressed = true } }
+        if !progressed {
+            var fds = buses.map { pollfd(fd: sd_bus_get_fd($0), events: Int16(POLLIN), revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), 100)
+        }
+    }
+    return tallies.reduce(0) { $0 + $1.ok }
+}
+
 func floodNames(_ args: [String]) {
     guard args.count == 6, let senders = Int(args[2]), let calls = Int(args[3]), let idCount = Int(args[4]),
           let depth = Int(args[5]) else { fail("flood-names SENDERS CALLS IDS DEPTH") }
     let all: [UInt32] = Array(1...1025) + Array(10001...10277)
     let ids = (0..<idCount).map { all[$0 % all.count] }
+    flood(senders: senders, calls: calls, depth: depth, what: "DisplayNames(\(idCount) ids)") { bus, m, _ in
+        let r = sd_bus_message_new_method_call(bus, &m, Pokedex1.busName, Pokedex1.objectPath, Pokedex1.interfaceName,
+                                               Pokedex1.displayNames.name)
+        guard r >= 0, let msg = m else { return r }
+        do throws(BusError) {
+            try Pokedex1.displayNames.writeArgs(MessageWriter(msg), (ids, ""))
+        } catch { return -EINVAL }
+        return 0
+    }
+}
+
+/// `flood-localized SENDERS CALLS DEPTH LANGUAGE`: LocalizedDetail of Pokémon 1–1025 in turn
+/// (each sender from its own offset).
+func floodLocalized(_ args: [String]) {
+    guard args.count == 6, let senders = Int(args[2]), let calls = Int(args[3]), let depth = Int(args[4]) else {
+        fail("flood-localized SENDERS CALLS DEPTH LANGUAGE")
+    }
+    let language = args[5]
+    flood(senders: senders, calls: calls, depth: depth, what: "LocalizedDetail(…, \(language))") { bus, m, n in
+        let r = sd_bus_message_new_method_call(bus, &m, Pokedex1.busName, Pokedex1.objectPath, Pokedex1.interfaceName,
+                                               Pokedex1.localizedDetail.name)
+        guard r >= 0, let msg = m else { return r }
+        do throws(BusError) {
+            try Pokedex1.localizedDetail.writeArgs(MessageWriter(msg), (String(n % 1025 + 1), language))
+        } catch { return -EINVAL }
+        return 0
+    }
+}
+
+/// `probe SECONDS`: only the probes (Ping and ListPage to the service every 2 ms, and Ping to
+/// dbus-daemon) for SECONDS, their latencies printed: run beside a flood in another process,
+/// at a higher CPU priority, it measures the service's answer rather than its own scheduling.
+func probeOnly(_ args: [String]) {
+    guard args.count == 3, let seconds = Double(args[2]) else { fail("probe SECONDS") }
+    let service = Probe(), daemon = Probe()
+    let joinService = probe(service, service: true), joinDaemon = probe(daemon, service: false)
+    usleep(UInt32(seconds * 1_000_000))
+    service.stop.store(true, ordering: .relaxed)
+    daemon.stop.store(true, ordering: .relaxed)
+    joinService()
+    joinDaemon()
+    print([summary("ping", service.samples["ping"] ?? []), summary("listpage", service.samples["listpage"] ?? []),
+           summary("dbus_ping", daemon.samples["dbus_ping"] ?? [])].joined(separator: " "))
+}
+
+/// SENDERS connections each send `calls` calls built by `build` (given the call's number),
+/// `depth` in flight at once, while another connection alternates Peer.Ping and ListPage and a
+/// third pings dbus-daemon; prints the flood's rate and what the probes met.
+func flood(senders: Int, calls: Int, depth: Int, what: String,
+           _ build: @escaping @Sendable (OpaquePointer, inout OpaquePointer?, Int) -> Int32) {
     let service = Probe(), daemon = Probe()
     let joinService = probe(service, service: true), joinDaemon = probe(daemon, service: false)
     usleep(300_000)  // a baseline before the flood
     let answered = Atomic(0)
     let t0 = now()
-    let joins = (0..<senders).map { _ in
+    // A connection per sender, driven by a few threads: a hundred runnable threads of the
+    // bench's own would make the service wait for a core, whatever it does.
+    let threads = min(senders, 4)
+    let joins = (0..<threads).map { t in
         spawn {
-            let ok = pipeline(calls: calls, depth: depth) { bus, m in
-                let r = sd_bus_message_new_method_call(bus, &m, Pokedex1.busName, Pokedex1.objectPath, Pokedex1.interfaceName,
-                                                       Pokedex1.displayNames.name)
-                guard r >= 0, let msg = m else { return r }
-                do throws(BusError) {
-                    try Pokedex1.displayNames.writeArgs(MessageWriter(msg), (ids, ""))
-                } catch { return -EINVAL }
-                return 0
+            let mine = Array(stride(from: t, to: senders, by: threads))
+            let ok = pipelines(connections: mine.count, calls: calls, depth: depth) { bus, m, c, k in
+                build(bus, &m, mine[c] * 7 + k)
             }
             answered.add(ok, ordering: .relaxed)
         }
@@ -131,7 +225,7 @@ func floodNames(_ args: [String]) {
     joinService()
     joinDaemon()
     let total = senders * calls
-    print("flood: \(answered.load(ordering: .relaxed)) of \(total) DisplayNames(\(idCount) ids) answered in \(ms(seconds)) ms, "
+    print("flood: \(answered.load(ordering: .relaxed)) of \(total) \(what) answered in \(ms(seconds)) ms, "
         + "\(Int(Double(total) / seconds)) calls/s")
     print([summary("ping", service.samples["ping"] ?? []), summary("listpage", service.samples["listpage"] ?? []),
            summary("dbus_ping", daemon.samples["dbus_ping"] ?? [])].joined(separator: " "))

@@ -206,6 +206,10 @@ do {
         print(line)
     case "flood-names":
         floodNames(args)
+    case "flood-localized":
+        floodLocalized(args)
+    case "probe":
+        probeOnly(args)
     case "big-message":
         bigMessage(args)
     case "search-core":
