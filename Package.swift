@@ -105,7 +105,7 @@ let package = Package(
         // The documentation's generated sections, from the contract and the options' table (make docs).
         .executableTarget(name: "pokedex-docs", dependencies: ["PokedexProtocol", "PokedexCore", "PokedexModels"], path: "tools/pokedex-docs"),
         // The benchmarks' in-process bus client (bench/run drives it).
-        .executableTarget(name: "pokedex-bench", dependencies: ["PokedexBusClient", "PokedexCore"], path: "bench/Sources/pokedex-bench"),
+        .executableTarget(name: "pokedex-bench", dependencies: ["PokedexBusClient", "PokedexCore", "PokedexPNG", "CPNG"], path: "bench/Sources/pokedex-bench"),
         // bench/graphics: how far the kitty and sixel pictures pokectl sent are from the sprite.
         .executableTarget(name: "pokedex-graphics-fidelity", dependencies: ["PokedexTerminal", "PokedexPNG"],
                           path: "bench/Sources/pokedex-graphics-fidelity"),

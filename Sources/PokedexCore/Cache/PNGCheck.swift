@@ -2,7 +2,7 @@
 /// sprite's, and a final IEND. A truncated or corrupted sprite fails it, so it is fetched again
 /// instead of served; one that claims to be 100000×100000 is refused, so no reader of the file
 /// (pokectl, a widget, an image viewer) is asked for 40 GB.
-enum PNGCheck {
+public enum PNGCheck {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     /// The widest or tallest PNG any check accepts; each sprite kind has its own, smaller cap
     /// (``SpriteKind``).

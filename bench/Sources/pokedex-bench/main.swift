@@ -10,6 +10,7 @@
 //                                         latency by query length, index memory, the query set's accuracy
 //                                         (a case expecting "-" must find nothing)
 //   pokedex-bench flood-names SENDERS CALLS IDS DEPTH, big-message MB: see Flood.swift
+//   pokedex-bench png-bomb: see PNGBomb.swift
 //   pokedex-bench sanitize DATA_DIR     UntrustedText over every genus, flavour text and name of
 //                                         PokeAPI's species, as served and with escapes added,
 //                                         against a copy of the same text as the baseline: ns/text
@@ -20,6 +21,12 @@ import PokedexCore
 
 let args = CommandLine.arguments
 guard args.count >= 2 else { fail("usage: rtt N | cold-page | scroll FIRST LAST MS | concurrent-detail N NAME") }
+
+// What needs no service.
+if args[1] == "png-bomb" {
+    pngBomb()
+    exit(0)
+}
 
 do {
     let c = try PokedexClient()
