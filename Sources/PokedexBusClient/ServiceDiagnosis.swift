@@ -57,6 +57,14 @@ public struct UnitState: Equatable, Sendable {
                 : w.trf("%s failed to start (%s)", unit, reason(words: w))) + more
     }
 
+    /// Failed, yet no exit of its main process recorded and no failed ExecStartPre=: read
+    /// across a restart (``ServiceDiagnosis/unitState(_:)`` reads it again).
+    public var isTorn: Bool {
+        let failed = activeState == "failed" || subState == "auto-restart"
+        return loadState == "loaded" && failed && execMainCode == 0 && failedPre == nil
+            && ["", "exit-code", "signal", "core-dump"].contains(result)
+    }
+
     /// `exit 217/USER: could not set up its user namespace`, `killed by signal 9/KILL`, ….
     public func reason(words w: Words = .english) -> String {
         switch result {
@@ -77,6 +85,8 @@ public struct UnitState: Equatable, Sendable {
     public var reason: String { reason() }
 
     static func describe(code: Int32, status: Int32, result: String, words w: Words = .english) -> String {
+        // No exit recorded (read across a restart): what the result says, never "exit 0".
+        if code == 0 && (result == "exit-code" || result.isEmpty) { return w.tr("it exited with an error") }
         if code == 2 || code == 3 || result == "signal" || result == "core-dump" {
             let name = Self.signalNames[status].map { "/" + $0 } ?? ""
             return code == 3 ? w.trf("killed by signal %s, core dumped", "\(status)\(name)") : w.trf("killed by signal %s", "\(status)\(name)")
@@ -244,7 +254,20 @@ extension PokedexClient {
 
     /// The unit's state from `org.freedesktop.systemd1` on the user bus (`LoadUnit`, so a unit
     /// that is not loaded is read too); throws when systemd is not there.
+    ///
+    /// Each property is read on its own, so a unit restarting meanwhile can be read half before
+    /// and half after: failed, yet with no exit recorded (the new start cleared it). Such a
+    /// reading is taken again, a few times, 20 ms apart.
     public func unitState(_ unit: String) throws(BusError) -> UnitState {
+        var state = try readUnitState(unit)
+        for _ in 0..<3 where state.isTorn {
+            usleep(20_000)
+            state = try readUnitState(unit)
+        }
+        return state
+    }
+
+    private func readUnitState(_ unit: String) throws(BusError) -> UnitState {
         // Asked only of a running systemd: a bus that would activate one is not one.
         guard try nameHasOwner("org.freedesktop.systemd1") else {
             throw BusError(name: BusError.Name.serviceUnknown, message: "no systemd on this bus")

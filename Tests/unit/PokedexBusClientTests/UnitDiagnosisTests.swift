@@ -24,6 +24,22 @@ final class UnitDiagnosisTests: XCTestCase {
                        "pokedex.service failed to start (exit 1/FAILURE: it exited with an error), systemd retries it" + more)
     }
 
+    /// Read while systemd restarts it: failed (auto-restart), yet the new start already cleared
+    /// the last exit. Never "exit 0": the reading is taken again, and said in words if it stays so.
+    func testAReadingAcrossARestartIsTakenAgainAndNeverSaysExitZero() {
+        let torn = UnitState(loadState: "loaded", activeState: "activating", subState: "auto-restart", result: "", execMainCode: 0, execMainStatus: 0)
+        XCTAssertTrue(torn.isTorn)
+        XCTAssertEqual(torn.explanation(unit: unit),
+                       "pokedex.service failed to start (it exited with an error), systemd retries it" + more)
+        XCTAssertFalse(UnitState(loadState: "loaded", activeState: "activating", subState: "auto-restart", result: "exit-code",
+                                 execMainCode: 1, execMainStatus: 1).isTorn)
+        XCTAssertFalse(UnitState(loadState: "loaded", activeState: "failed", subState: "failed", result: "timeout").isTorn,
+                       "a start that timed out has no exit of its own")
+        var pre = torn
+        pre.failedPre = ("/usr/bin/mkdir", 1, 226)
+        XCTAssertFalse(pre.isTorn)
+    }
+
     func testAFailedStartPreCommandIsNamed() {
         var s = UnitState(loadState: "loaded", activeState: "failed", subState: "failed", result: "exit-code", execMainCode: 0, execMainStatus: 0)
         s.failedPre = ("/usr/bin/mkdir", 1, 226)
