@@ -1,4 +1,5 @@
 import CSystemd
+import Glibc
 import PokedexCore
 import PokedexEventLoop
 import PokedexProtocol
@@ -115,7 +116,11 @@ final class PendingCalls: Sendable {
             call.launch = launch
         }
         calls[id] = call
-        if let sender { follow(sender, m, id) }
+        // A caller that left before its call was worked on (it waited in the queue meanwhile)
+        // is not waited for: nobody will read the reply.
+        if let sender, !follow(sender, m, id) {
+            if calls[id]?.launch != nil { dropWaiting(id, reply: nil) } else { calls[id]?.task?.cancel() }
+        }
     }
 
     private func complete<T>(_ id: UInt64, _ result: Result<T, PokedexError>, _ encode: (MessageWriter, T) throws(BusError) -> Void) {
@@ -199,10 +204,13 @@ final class PendingCalls: Sendable {
 
     // MARK: Callers
 
-    private func follow(_ sender: String, _ m: OpaquePointer, _ id: UInt64) {
+    /// Follows the caller of call `id`; false when it has already left the bus (its name has
+    /// no owner any more).
+    @discardableResult
+    private func follow(_ sender: String, _ m: OpaquePointer, _ id: UInt64) -> Bool {
         if let caller = callers[sender] {
             caller.calls.insert(id)
-            return
+            return true
         }
         let caller = Caller(name: sender, owner: self)
         let r = sd_bus_track_new(bus, &caller.track, { _, userdata in
@@ -210,9 +218,13 @@ final class PendingCalls: Sendable {
             caller.owner.callerLeft(caller.name)
             return 0
         }, Unmanaged.passUnretained(caller).toOpaque())
-        guard r >= 0, sd_bus_track_add_sender(caller.track, m) >= 0 else { return }
+        guard r >= 0 else { return true }
+        let added = sd_bus_track_add_sender(caller.track, m)
+        // sd-bus asks the bus whether the name still has an owner: ENXIO, it has none.
+        guard added >= 0 else { return added != -ENXIO }
         caller.calls.insert(id)
         callers[sender] = caller
+        return true
     }
 
     private func unfollow(_ sender: String?, _ id: UInt64) {
