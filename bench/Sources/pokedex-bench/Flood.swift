@@ -66,42 +66,25 @@ func probe(_ p: Probe, service: Bool, sink: Bool = false) -> () -> Void {
     }
 }
 
+/// The service's probe (Ping and ListPage, or the sink's Ping) and dbus-daemon's, started now;
+/// the returned closure stops and joins them and gives the line of their latencies, the
+/// service's `reported` ones first.
+func startProbes(sink: Bool = false, reported: [String] = ["ping", "listpage"]) -> () -> String {
+    let service = Probe(), daemon = Probe()
+    let joinService = probe(service, service: true, sink: sink), joinDaemon = probe(daemon, service: false)
+    return {
+        service.stop.store(true, ordering: .relaxed)
+        daemon.stop.store(true, ordering: .relaxed)
+        joinService()
+        joinDaemon()
+        return (reported.map { summary($0, service.samples[$0] ?? []) } + [summary("dbus_ping", daemon.samples["dbus_ping"] ?? [])])
+            .joined(separator: " ")
+    }
+}
+
 func summary(_ name: String, _ xs: [Double]) -> String {
     guard !xs.isEmpty else { return "\(name)=none" }
     return "\(name)_p50_ms=\(ms(percentile(xs, 0.5))) \(name)_p99_ms=\(ms(percentile(xs, 0.99))) \(name)_max_ms=\(ms(xs.max()!)) \(name)_n=\(xs.count)"
-}
-
-/// One connection sending `calls` calls built by `build`, `depth` of them in flight at once.
-/// Returns how many were answered without an error.
-func pipeline(calls: Int, depth: Int, _ build: (OpaquePointer, inout OpaquePointer?) -> Int32) -> Int {
-    var bus: OpaquePointer?
-    guard sd_bus_open_user(&bus) >= 0, let bus else { return 0 }
-    defer { sd_bus_flush_close_unref(bus) }
-    final class Tally { var ok = 0; var inFlight = 0 }
-    let tally = Tally()
-    var sent = 0
-    var slots: [OpaquePointer?] = []
-    while sent < calls || tally.inFlight > 0 {
-        while sent < calls && tally.inFlight < depth {
-            var m: OpaquePointer?
-            guard build(bus, &m) >= 0, let m else { return tally.ok }
-            var slot: OpaquePointer?
-            let r = sd_bus_call_async(bus, &slot, m, { reply, userdata, _ in
-                let t = Unmanaged<Tally>.fromOpaque(userdata!).takeUnretainedValue()
-                if sd_bus_message_is_method_error(reply, nil) == 0 { t.ok += 1 }
-                t.inFlight -= 1
-                return 1
-            }, Unmanaged.passUnretained(tally).toOpaque(), 120_000_000)
-            sd_bus_message_unref(m)
-            guard r >= 0 else { return tally.ok }
-            slots.append(slot)
-            sent += 1
-            tally.inFlight += 1
-        }
-        if sd_bus_process(bus, nil) == 0 { sd_bus_wait(bus, 100_000) }
-    }
-    for s in slots { sd_bus_slot_unref(s) }
-    return tally.ok
 }
 
 /// `connections` connections on this thread, each sending `calls` calls built by `build` (given
@@ -152,13 +135,7 @@ func floodNames(_ args: [String]) {
     let all: [UInt32] = Array(1...1025) + Array(10001...10277)
     let ids = (0..<idCount).map { all[$0 % all.count] }
     flood(senders: senders, calls: calls, depth: depth, what: "DisplayNames(\(idCount) ids)") { bus, m, _ in
-        let r = sd_bus_message_new_method_call(bus, &m, Pokedex1.busName, Pokedex1.objectPath, Pokedex1.interfaceName,
-                                               Pokedex1.displayNames.name)
-        guard r >= 0, let msg = m else { return r }
-        do throws(BusError) {
-            try Pokedex1.displayNames.writeArgs(MessageWriter(msg), (ids, ""))
-        } catch { return -EINVAL }
-        return 0
+        serviceCall(Pokedex1.displayNames, (ids, ""), on: bus, into: &m)
     }
 }
 
@@ -170,14 +147,18 @@ func floodLocalized(_ args: [String]) {
     }
     let language = args[5]
     flood(senders: senders, calls: calls, depth: depth, what: "LocalizedDetail(…, \(language))") { bus, m, n in
-        let r = sd_bus_message_new_method_call(bus, &m, Pokedex1.busName, Pokedex1.objectPath, Pokedex1.interfaceName,
-                                               Pokedex1.localizedDetail.name)
-        guard r >= 0, let msg = m else { return r }
-        do throws(BusError) {
-            try Pokedex1.localizedDetail.writeArgs(MessageWriter(msg), (String(n % 1025 + 1), language))
-        } catch { return -EINVAL }
-        return 0
+        serviceCall(Pokedex1.localizedDetail, (String(n % 1025 + 1), language), on: bus, into: &m)
     }
+}
+
+/// A call of `method` on the service with `args`, into `m`: what a flood's `build` returns.
+func serviceCall<Args, Reply>(_ method: Method<Args, Reply>, _ args: Args, on bus: OpaquePointer, into m: inout OpaquePointer?) -> Int32 {
+    let r = sd_bus_message_new_method_call(bus, &m, Pokedex1.busName, Pokedex1.objectPath, Pokedex1.interfaceName, method.name)
+    guard r >= 0, let msg = m else { return r }
+    do throws(BusError) {
+        try method.writeArgs(MessageWriter(msg), args)
+    } catch { return -EINVAL }
+    return 0
 }
 
 /// `probe SECONDS`: only the probes (Ping and ListPage to the service every 2 ms, and Ping to
@@ -185,15 +166,9 @@ func floodLocalized(_ args: [String]) {
 /// at a higher CPU priority, it measures the service's answer rather than its own scheduling.
 func probeOnly(_ args: [String]) {
     guard args.count == 3, let seconds = Double(args[2]) else { fail("probe SECONDS") }
-    let service = Probe(), daemon = Probe()
-    let joinService = probe(service, service: true), joinDaemon = probe(daemon, service: false)
+    let stopProbes = startProbes()
     usleep(UInt32(seconds * 1_000_000))
-    service.stop.store(true, ordering: .relaxed)
-    daemon.stop.store(true, ordering: .relaxed)
-    joinService()
-    joinDaemon()
-    print([summary("ping", service.samples["ping"] ?? []), summary("listpage", service.samples["listpage"] ?? []),
-           summary("dbus_ping", daemon.samples["dbus_ping"] ?? [])].joined(separator: " "))
+    print(stopProbes())
 }
 
 /// SENDERS connections each send `calls` calls built by `build` (given the call's number),
@@ -201,8 +176,7 @@ func probeOnly(_ args: [String]) {
 /// third pings dbus-daemon; prints the flood's rate and what the probes met.
 func flood(senders: Int, calls: Int, depth: Int, what: String,
            _ build: @escaping @Sendable (OpaquePointer, inout OpaquePointer?, Int) -> Int32) {
-    let service = Probe(), daemon = Probe()
-    let joinService = probe(service, service: true), joinDaemon = probe(daemon, service: false)
+    let stopProbes = startProbes()
     usleep(300_000)  // a baseline before the flood
     let answered = Atomic(0)
     let t0 = now()
@@ -220,15 +194,11 @@ func flood(senders: Int, calls: Int, depth: Int, what: String,
     }
     joins.forEach { $0() }
     let seconds = now() - t0
-    service.stop.store(true, ordering: .relaxed)
-    daemon.stop.store(true, ordering: .relaxed)
-    joinService()
-    joinDaemon()
+    let probes = stopProbes()
     let total = senders * calls
     print("flood: \(answered.load(ordering: .relaxed)) of \(total) \(what) answered in \(ms(seconds)) ms, "
         + "\(Int(Double(total) / seconds)) calls/s")
-    print([summary("ping", service.samples["ping"] ?? []), summary("listpage", service.samples["listpage"] ?? []),
-           summary("dbus_ping", daemon.samples["dbus_ping"] ?? [])].joined(separator: " "))
+    print(probes)
 }
 
 /// A connection that owns ``sinkName`` and refuses every call but Peer's at once, on a thread of
@@ -261,14 +231,13 @@ func bigMessage(_ args: [String]) {
     let toSink = args.count == 4
     let sinkControl = Probe()
     let joinSink = toSink ? sink(sinkControl) : {}
-    let service = Probe(), daemon = Probe()
-    let joinService = probe(service, service: true, sink: toSink), joinDaemon = probe(daemon, service: false)
+    let stopProbes = startProbes(sink: toSink, reported: ["ping"])
     usleep(300_000)
     let id = String(repeating: "2", count: 30)
     let count = mb << 20 / (id.utf8.count + 5)
     var answers = 0
     for _ in 0..<5 {
-        answers += pipeline(calls: 1, depth: 1) { bus, m in
+        answers += pipelines(connections: 1, calls: 1, depth: 1) { bus, m, _, _ in
             let r = sd_bus_message_new_method_call(bus, &m, toSink ? sinkName : Pokedex1.busName, SearchProvider2.objectPath,
                                                    SearchProvider2.interfaceName, SearchProvider2.getResultMetas.name)
             guard r >= 0, let msg = m else { return r }
@@ -279,12 +248,9 @@ func bigMessage(_ args: [String]) {
         }
         usleep(200_000)
     }
-    service.stop.store(true, ordering: .relaxed)
-    daemon.stop.store(true, ordering: .relaxed)
-    joinService()
-    joinDaemon()
+    let probes = stopProbes()
     sinkControl.stop.store(true, ordering: .relaxed)
     joinSink()
     print("big-message\(toSink ? " to the sink" : ""): 5 × GetResultMetas of \(mb) MB (\(count) ids), \(answers) answered with data")
-    print([summary("ping", service.samples["ping"] ?? []), summary("dbus_ping", daemon.samples["dbus_ping"] ?? [])].joined(separator: " "))
+    print(probes)
 }
