@@ -52,9 +52,10 @@ final class CallQueue {
         loop.preconditionInLoop()
         let sender = sd_bus_message_get_sender(m).map { String(cString: $0) } ?? ""
         guard turns.arrive(Queued(message: sd_bus_message_ref(m), work: work), from: sender) == .queued else {
-            sd_bus_message_unref(m)
             let message = ServiceMessages.format(ServiceMessages.tooManyWaiting, member, String(turns.queued(by: sender)))
-            return Replies.fail(m, name: PokedexError.Kind.unavailable.dbusName, message: message)
+            Replies.fail(m, name: PokedexError.Kind.unavailable.dbusName, message: message)
+            sd_bus_message_unref(m)  // the ref the refused call would have kept
+            return
         }
         guard !paused else { return }
         source?.setEnabled(true)

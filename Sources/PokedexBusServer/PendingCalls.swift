@@ -206,7 +206,6 @@ final class PendingCalls: Sendable {
 
     /// Follows the caller of call `id`; false when it has already left the bus (its name has
     /// no owner any more).
-    @discardableResult
     private func follow(_ sender: String, _ m: OpaquePointer, _ id: UInt64) -> Bool {
         if let caller = callers[sender] {
             caller.calls.insert(id)

@@ -212,9 +212,10 @@ public final class PokedexBusServer: Sendable {
 
     private func armGrace() {
         let unavailable = PokedexError.Kind.unavailable.dbusName
+        let nothingDone = ServiceMessages.joined(ServiceMessages.shuttingDown, ServiceMessages.nothingChanged)
         graceTimer = try? loop.timer(after: UInt64(shutdownGrace * 1_000_000)) { [unowned self] in
-            queue.failAll(name: unavailable, message: ServiceMessages.joined(ServiceMessages.shuttingDown, ServiceMessages.nothingChanged))
-            let left = pending.failAll(name: unavailable, message: ServiceMessages.joined(ServiceMessages.shuttingDown, ServiceMessages.nothingChanged))
+            queue.failAll(name: unavailable, message: nothingDone)
+            let left = pending.failAll(name: unavailable, message: nothingDone)
             guard left > 0 else { return finishExit() }
             log(.info, "\(left) call(s) are saving a change; exiting once they answer")
             exitWhenDrained = true

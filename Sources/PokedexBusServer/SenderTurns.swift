@@ -37,8 +37,6 @@ struct SenderTurns<Call> {
     init(_ limits: Limits = Limits()) { self.limits = limits }
 
     var isEmpty: Bool { count == 0 }
-    /// Senders with calls queued.
-    var senders: Int { queues.count }
     func queued(by sender: String) -> Int { queues[sender].map { $0.calls.count - $0.head } ?? 0 }
     /// Whether `sender`'s next call is served as a fresh sender's (for the tests; O(senders)).
     func isFresh(_ sender: String) -> Bool { fresh[freshHead...].contains(sender) }
