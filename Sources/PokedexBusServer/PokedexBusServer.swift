@@ -88,7 +88,7 @@ public final class PokedexBusServer: Sendable {
             if exitWhenDrained && drained { finishExit() }
         }
         do {
-            state.value.queue = try CallQueue(loop: loop)
+            state.value.queue = try CallQueue(loop: loop) { [bus] in CallQueue.unsentBytes(on: bus!) }
         } catch {
             throw BusError(name: "org.freedesktop.DBus.Error.Failed", message: "cannot queue calls: \(error)")
         }

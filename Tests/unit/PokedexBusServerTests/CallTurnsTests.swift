@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import PokedexBusClient
 @testable import PokedexBusServer
 import XCTest
@@ -43,5 +44,49 @@ final class CallTurnsTests: XCTestCase {
             firstSixteenth = min(firstSixteenth, mine[15])
         }
         XCTAssertLessThan(lastEighth, firstSixteenth, "a caller had all 16 calls answered before another had 8")
+    }
+
+    /// Replies leave in the order they were made: while the bus daemon reads none of them, the
+    /// service stops starting calls once a backlog's worth waits, rather than lining every reply
+    /// up in front of the next Ping's; and works on the rest once the bus reads again.
+    func testNoCallStartsWhileTheBusIsBehindWithReplies() throws {
+        try bus.startMonitor()
+        let s = try ServedService(bus: bus, idleTimeout: 0)
+        let status = Pokedex1.status.name
+        s.onLoop { s.server.queue.paused = true }
+        let callers = try (0..<40).map { _ in try RawCaller(address: bus.address) }
+        for caller in callers { for _ in 0..<16 { try caller.send(status) } }
+        let total = callers.count * 16
+        try eventually("all \(total) calls to be queued") { s.onLoop { s.server.queue.count } == total }
+        bus.freeze()
+        defer { bus.thaw() }
+        s.onLoop { s.server.queue.paused = false }
+        try eventually("the service to wait for the bus") { (s.onLoop { s.server.queue.backlogWaits } ?? 0) >= 3 }
+        let left = try XCTUnwrap(s.onLoop { s.server.queue.count })
+        let unsent = try XCTUnwrap(s.onLoop { CallQueue.unsentBytes(on: s.server.bus!) })
+        XCTAssertGreaterThan(left, 0, "every call was worked on while the bus read no reply")
+        XCTAssertGreaterThan(unsent, CallQueue.backlogLimit)
+        // Three more looks at the backlog, and still no call started.
+        try eventually("the service to look again") { (s.onLoop { s.server.queue.backlogWaits } ?? 0) >= 6 }
+        XCTAssertEqual(s.onLoop { s.server.queue.count }, left, "calls were started while the bus read no reply")
+        bus.thaw()
+        let names = Set(callers.map(\.name))
+        try eventually("every call to be answered") { bus.serviceReplies.filter { names.contains($0) }.count == total }
+        XCTAssertEqual(s.onLoop { s.server.queue.count }, 0)
+    }
+
+    /// What the backlog is read from: the bytes a socket's peer has not read yet.
+    func testUnsentBytesAreWhatThePeerHasNotRead() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
+        defer { close(fds[0]); close(fds[1]) }
+        XCTAssertEqual(CallQueue.unsentBytes(fd: fds[0]), 0)
+        let chunk = [UInt8](repeating: 7, count: 10_000)
+        XCTAssertEqual(write(fds[0], chunk, chunk.count), chunk.count)
+        XCTAssertGreaterThanOrEqual(CallQueue.unsentBytes(fd: fds[0]), chunk.count)
+        var sink = [UInt8](repeating: 0, count: chunk.count)
+        XCTAssertEqual(read(fds[1], &sink, sink.count), chunk.count)
+        XCTAssertEqual(CallQueue.unsentBytes(fd: fds[0]), 0)
+        XCTAssertEqual(CallQueue.unsentBytes(fd: -1), 0)
     }
 }

@@ -20,11 +20,16 @@ final class PrivateBus {
     }
 
     deinit {
+        thaw()
         for p in [monitor, daemon].compactMap({ $0 }) where p.isRunning {
             p.terminate()
             p.waitUntilExit()
         }
     }
+
+    /// Stops the bus daemon (SIGSTOP): nothing is relayed until ``thaw()``.
+    func freeze() { kill(daemon.processIdentifier, SIGSTOP) }
+    func thaw() { kill(daemon.processIdentifier, SIGCONT) }
 
     /// Starts recording every message on the bus (`dbus-monitor --profile`); returns once it
     /// records.
