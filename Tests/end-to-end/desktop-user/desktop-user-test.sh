@@ -78,13 +78,21 @@ VISIBLE=/var/lib/pokedex-desktop-test/visible
 mkdir -p "${VISIBLE%/*}" && echo "readable by anyone" >"$VISIBLE" && chmod 0755 "${VISIBLE%/*}" && chmod 0644 "$VISIBLE"
 OTHER=$(cat "$TMP/other.port")
 # Doors a confined service must find shut: a Unix socket anyone may connect to (an agent's,
-# say), and a well-known TCP port that is not its API's, both listening.
-AGENT=${VISIBLE%/*}/agent.sock
-python3 -c 'import os, socket, sys
+# say), a Unix datagram socket anyone may send to (a logger's), and a well-known TCP port that
+# is not its API's, all listening. Whatever reaches one is written to doors.log: the probes'
+# own word is checked against it.
+AGENT=${VISIBLE%/*}/agent.sock DGRAM=${VISIBLE%/*}/dgram.sock
+python3 -c 'import os, select, socket, sys
 u = socket.socket(socket.AF_UNIX); u.bind(sys.argv[1]); os.chmod(sys.argv[1], 0o666); u.listen(16)
+d = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); d.bind(sys.argv[2]); os.chmod(sys.argv[2], 0o666)
 t = socket.socket(); t.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); t.bind(("127.0.0.1", 443)); t.listen(16)
-open(sys.argv[2], "w").write("up")
-while True: c, _ = u.accept(); c.close()' "$AGENT" "$TMP/doors.up" &
+log = open(sys.argv[4], "a", buffering=1)
+open(sys.argv[3], "w").write("up")
+while True:
+    for s in select.select([u, d, t], [], [])[0]:
+        if s is d: log.write("datagram of %d bytes at %s\n" % (len(d.recv(65536)), sys.argv[2]))
+        else: c, _ = s.accept(); c.close(); log.write("connection to %s\n" % (sys.argv[1] if s is u else "127.0.0.1:443"))' \
+    "$AGENT" "$DGRAM" "$TMP/doors.up" "$TMP/doors.log" &
 DOORS=$!
 for _ in $(seq 100); do [ -s "$TMP/doors.up" ] && break; sleep 0.05; done
 cc -O2 -o "$TMP/no-userns" Tests/end-to-end/desktop-user/no-userns.c -lseccomp || { echo "cannot build no-userns (libseccomp-dev)"; exit 1; }

@@ -64,11 +64,23 @@ as_user() {  # name home command…
 }
 EXTRA_ENV=()
 
+# The last doors' probes (sandbox_probes.h), each given the socket it tries to reach: every way
+# to a new Unix socket, to a datagram one, and to a socket family the service has no use for.
+STREAM_PROBES="unix-high unix-type-high"
+DGRAM_PROBES="dgram-high pair-dgram pair-high pair-seqpacket pair-sendmsg pair-sendto held-dgram"
+SOCKET_PROBES="io-uring raw packet netlink vsock"
+door_probes() {
+    local k
+    for k in $STREAM_PROBES; do printf '%s:%s ' "$k" "$AGENT"; done
+    for k in $DGRAM_PROBES; do printf '%s:%s ' "$k" "$DGRAM"; done
+    for k in $SOCKET_PROBES; do printf '%s:- ' "$k"; done
+}
+
 # The service's environment, from the user's manager: now, and in environment.d for the next
 # manager (a restart of the manager starts the enabled unit before anyone could set it).
 service_env() {  # name home
     local vars=(POKEDEX_API_URL="$API" POKEDEX_SPRITE_HOSTS=127.0.0.1 TERMINAL=/usr/local/bin/pokedex-test-terminal
-                POKEDEX_SANDBOX_SELFCHECK="read:$2/.ssh/id_planted write:$2/.bashrc connect:$OTHER connect:443 read:$VISIBLE read:/proc/1/cmdline read:/proc/$(cat "$TMP/sentinel-$1")/environ unix:$AGENT unix:/run/user/$(id -u "$1")/bus")
+                POKEDEX_SANDBOX_SELFCHECK="read:$2/.ssh/id_planted write:$2/.bashrc connect:$OTHER connect:443 read:$VISIBLE read:/proc/1/cmdline read:/proc/$(cat "$TMP/sentinel-$1")/environ read:/proc/$(cat "$TMP/sentinel-$1")/maps unix:$AGENT unix:/run/user/$(id -u "$1")/bus $(door_probes)")
     as_user "$1" "$2" systemctl --user set-environment "${vars[@]}"
     as_user "$1" "$2" mkdir -p "$2/.config/environment.d"
     printf '%s\n' "${vars[@]}" | sed 's/=\(.*\)/="\1"/' | as_user "$1" "$2" tee "$2/.config/environment.d/50-pokedex-test.conf" >/dev/null
@@ -100,9 +112,18 @@ verify() {  # label name home cachedir [namespaces yes|no] [unit]
     check "$label: no new Unix socket: not even a second connection to its own bus" \
         grep -q "unix /run/user/$(id -u "$u")/bus: denied (Address family not supported by protocol)" "$report"
     check "$label: pokectl status says so: no new unix sockets" grep -q "no new unix sockets" <<<"$status"
+    local k
+    for k in $STREAM_PROBES $DGRAM_PROBES $SOCKET_PROBES; do
+        check "$label: last door shut: $(grep -o "self-check: $k .*" "$report" | cut -d' ' -f2-)" \
+            grep -q "self-check: $k [^ ]*: denied" "$report"
+    done
+    check "$label: ... and nothing reached the doors' sockets: $(paste -sd';' "$TMP/doors.log" 2>/dev/null)" \
+        test ! -s "$TMP/doors.log"
     local sentinel; sentinel=$(cat "$TMP/sentinel-$u")
     check "$label: cannot read the environment of the user's other processes (/proc/$sentinel/environ)" \
         grep -q "read /proc/$sentinel/environ: denied (Permission denied)" "$report"
+    check "$label: ... nor their memory maps (/proc/$sentinel/maps)" \
+        grep -q "read /proc/$sentinel/maps: denied (Permission denied)" "$report"
     # What it starts for the desktop, the user manager starts, outside the sandbox: this
     # terminal writes in the home, which the service itself cannot.
     # KRunner's way: an activation token, then Run on a result, on one connection.
