@@ -32,7 +32,8 @@ enum Landlock {
         // libdispatch reads /proc/self/task/TID/stat and traps when it cannot. A rule on
         // /proc/self would name one /proc/PID inode, which procfs may drop and make again:
         // the whole of /proc, read-only. Other processes' environ, maps and mem stay closed
-        // (Landlock denies ptrace-mode access outside the domain).
+        // (Landlock denies ptrace-mode access outside the domain, once the capabilities that
+        // pass it are dropped: Sandbox.confine).
         "/proc",
     ]
 

@@ -2,14 +2,19 @@ import PokedexCore
 import PokedexEventLoop
 import PokedexModels
 import Glibc
+import CLandlock
 
 /// How the service confines itself, in the order the main calls it: Landlock before any other
 /// thread exists, then, once every Unix socket it needs is open, no new ones.
 enum Sandbox {
-    /// Applies Landlock as the configuration asks (`--landlock`), and records in the
-    /// configuration what is in effect, for `Status` and the start-up line.
+    /// Drops every capability, then applies Landlock as the configuration asks (`--landlock`),
+    /// and records in the configuration what is in effect, for `Status` and the start-up line.
     static func confine(_ config: inout ServiceConfiguration, localeDirectory: String?,
                         environment: [String: String], log: Logger) {
+        // The service needs none; as root they would open what Landlock shuts (other
+        // processes' environ and maps, through CAP_SYS_ADMIN or CAP_PERFMON).
+        let dropped = pdx_drop_capabilities()
+        if dropped < 0 { log(.warning, "sandbox: cannot drop capabilities: \(String(cString: strerror(-dropped)))") }
         config.sandbox = config.landlock
             ? Landlock.apply(Landlock.policy(config, localeDirectory: localeDirectory,
                                              environment: environment), log: log)
@@ -25,8 +30,9 @@ enum Sandbox {
     /// What the sandbox cannot confine when the service runs as root, said once after the
     /// start line; nil as a user.
     static var asRoot: String? {
-        geteuid() == 0 ? "running as root: the sandbox confines files, TCP and new sockets, but not what root may do besides "
-            + "(read other root processes' files under /proc, for one); run pokedexd as a user (systemctl --user), as its unit does" : nil
+        geteuid() == 0 ? "running as root: the sandbox drops every capability and confines files, TCP and sockets, but the "
+            + "process keeps what root owns that no rule names (System V IPC objects, for one); run pokedexd as a user "
+            + "(systemctl --user), as its unit does" : nil
     }
 
     /// Where Landlock confines the files, hands the manager's notify socket to a process of

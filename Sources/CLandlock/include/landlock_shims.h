@@ -32,3 +32,10 @@ int pdx_landlock_allow_path(int ruleset, const char *path, uint64_t access);
 int pdx_landlock_allow_port(int ruleset, uint64_t port, uint64_t access);
 /* no_new_privs, then restricts the calling thread and the threads and programs it starts. */
 int pdx_landlock_restrict(int ruleset);
+
+/* ---- Capabilities ----------------------------------------------------------------
+ * Drops every capability of the calling thread (effective, permitted, inheritable,
+ * ambient) and, where it may, the bounding set: what threads started later inherit. As
+ * root, CAP_SYS_ADMIN or CAP_PERFMON would let it read other processes' environ and maps
+ * through Landlock's ptrace scope. 0 or -errno. */
+int pdx_drop_capabilities(void);

@@ -27,6 +27,11 @@ final class LastDoorsTests: DaemonTestCase {
         var checks = Self.streamProbes.map { "\($0):\(agent.path)" } + Self.datagramProbes.map { "\($0):\(datagrams.path)" }
         checks += Self.socketProbes.map { "\($0):-" }
         checks += ["connect:80", "connect:443", "connect:\(other.port)", "connect:\(mockPort)"]
+        // Another process's secrets (this test's own; the tests run as root, where file modes
+        // let root through): Landlock's ptrace scope shuts them, once the service has dropped
+        // the capabilities that pass it.
+        let secrets = ["environ", "maps", "mem"].map { "/proc/\(getpid())/\($0)" }
+        checks += secrets.map { "read:\($0)" }
         try h.startDaemon([], env: ["POKEDEX_SANDBOX_SELFCHECK": checks.joined(separator: " "), "NOTIFY_SOCKET": manager.path])
         let report = h.home + "/cache/pokedex/sandbox-self-check"
         let lines = try waitFor("the self-check's report", seconds: 10) { () -> [String]? in
@@ -53,6 +58,15 @@ final class LastDoorsTests: DaemonTestCase {
         XCTAssertEqual(outcome("connect \(mockPort)"), " ALLOWED")
         for port in [80, 443, Int(other.port)] {
             XCTAssertEqual(outcome("connect \(port)"), " denied (Permission denied)", "port \(port)")
+        }
+        for path in secrets {
+            XCTAssertEqual(outcome("read \(path)"), " denied (Permission denied)", path)
+        }
+        let service = try XCTUnwrap(h.daemon?.processIdentifier)
+        XCTAssertEqual(Self.status(service, "CapEff"), "0000000000000000", "the service keeps no capability")
+        XCTAssertEqual(Self.status(service, "CapPrm"), "0000000000000000")
+        if geteuid() == 0 {
+            XCTAssertEqual(Self.status(service, "CapBnd"), "0000000000000000", "none to regain either")
         }
         // What reached the test's sockets: nothing, whatever the probes said.
         XCTAssertEqual(agent.pendingConnections(), 0, "no connection reached the agent")
