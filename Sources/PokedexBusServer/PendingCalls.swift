@@ -32,18 +32,11 @@ final class PendingCalls: Sendable {
         let trace = CallTrace()
     }
 
-    /// The callers with calls pending, each followed with an `sd_bus_track`: when the
-    /// caller's connection goes, the track empties and its calls are cancelled.
+    /// The callers with calls pending, each followed by a ``CallerWatch``: when the caller's
+    /// connection goes, its calls are cancelled.
     private final class Caller {
-        let name: String
-        unowned let owner: PendingCalls
-        var track: OpaquePointer?
+        var watch: CallerWatch?
         var calls: Set<UInt64> = []
-        init(name: String, owner: PendingCalls) {
-            self.name = name
-            self.owner = owner
-        }
-        deinit { sd_bus_track_unref(track) }
     }
 
     /// Everything that changes, and the bus: the loop thread's alone (checked on each access).
@@ -116,11 +109,7 @@ final class PendingCalls: Sendable {
             call.launch = launch
         }
         calls[id] = call
-        // A caller that left before its call was worked on (it waited in the queue meanwhile)
-        // is not waited for: nobody will read the reply.
-        if let sender, !follow(sender, m, id) {
-            if calls[id]?.launch != nil { dropWaiting(id, reply: nil) } else { calls[id]?.task?.cancel() }
-        }
+        if let sender { follow(sender, id) }
     }
 
     private func complete<T>(_ id: UInt64, _ result: Result<T, PokedexError>, _ encode: (MessageWriter, T) throws(BusError) -> Void) {
@@ -204,26 +193,18 @@ final class PendingCalls: Sendable {
 
     // MARK: Callers
 
-    /// Follows the caller of call `id`; false when it has already left the bus (its name has
-    /// no owner any more).
-    private func follow(_ sender: String, _ m: OpaquePointer, _ id: UInt64) -> Bool {
+    /// Follows the caller of call `id`. A caller that has already left (its call waited in
+    /// the queue meanwhile) is found out when the bus answers, like one that leaves later.
+    private func follow(_ sender: String, _ id: UInt64) {
         if let caller = callers[sender] {
             caller.calls.insert(id)
-            return true
+            return
         }
-        let caller = Caller(name: sender, owner: self)
-        let r = sd_bus_track_new(bus, &caller.track, { _, userdata in
-            let caller = Unmanaged<Caller>.fromOpaque(userdata!).takeUnretainedValue()
-            caller.owner.callerLeft(caller.name)
-            return 0
-        }, Unmanaged.passUnretained(caller).toOpaque())
-        guard r >= 0 else { return true }
-        let added = sd_bus_track_add_sender(caller.track, m)
-        // sd-bus asks the bus whether the name still has an owner: ENXIO, it has none.
-        guard added >= 0 else { return added != -ENXIO }
+        let caller = Caller()
+        caller.watch = CallerWatch(bus: bus, name: sender) { [unowned self] in callerLeft(sender) }
+        guard caller.watch != nil else { return }  // not followed: its work runs to its end
         caller.calls.insert(id)
         callers[sender] = caller
-        return true
     }
 
     private func unfollow(_ sender: String?, _ id: UInt64) {

@@ -41,6 +41,28 @@ final class PendingCallsTests: XCTestCase {
         XCTAssertEqual(s.api.requests.filter { $0.hasSuffix("/4.png") }.count, 1, "one request for both callers")
     }
 
+    /// Following a caller (to cancel its work when it leaves) asks the bus nothing the loop
+    /// waits for: with dbus-daemon stopped as the call starts, the loop still turns (a blocking
+    /// GetNameOwner would hold it for sd-bus's 25 s), and the caller is followed all the same.
+    func testFollowingACallerDoesNotWaitForTheBus() throws {
+        let s = try ServedService(bus: bus, idleTimeout: 0)
+        s.api.hold("/7.png")
+        s.onLoop { s.server.queue.paused = true }
+        let caller = try BusCaller(bus: bus, Pokedex1.spritePath.name, "s", ["squirtle"])
+        try eventually("the call to be queued") { s.onLoop { s.server.queue.count } == 1 }
+        bus.freeze()
+        defer { bus.thaw() }
+        s.onLoop { s.server.queue.paused = false }
+        try eventually("the call to wait on the network") { s.api.waiting == 1 }
+        let turned = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { _ = s.onLoop { 1 }; turned.signal() }
+        XCTAssertEqual(turned.wait(timeout: .now() + 10), .success, "the loop waited for the bus")
+        bus.thaw()
+        caller.leave()
+        try eventually("the transfer to be cancelled") { s.api.cancelled == 1 && s.api.waiting == 0 }
+        try eventually("the call to be gone") { s.pendingCalls == 0 }
+    }
+
     // MARK: Random sequences
 
     /// What the test knows of one call.
