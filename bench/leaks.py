@@ -44,6 +44,8 @@ members = [
     ("Search", lambda: api.Search("char", dbus.UInt32(10))),
     ("SpritePath", lambda: api.SpritePath("pikachu")),
     ("DisplayNames", lambda: api.DisplayNames(dbus.Array([dbus.UInt32(i) for i in range(1, 41)], signature="u"), "de")),
+    # Over 64 ids: worked on off the loop every time, its caller followed while it runs.
+    ("DisplayNames (100 ids, task)", lambda: api.DisplayNames(dbus.Array([dbus.UInt32(i) for i in range(1, 101)], signature="u"), "de")),
     ("ListFavorites", lambda: api.ListFavorites()),
     ("ToggleFavorite", lambda: api.ToggleFavorite("pikachu")),
     ("SetFavorite (alternating)", set_favorite),
