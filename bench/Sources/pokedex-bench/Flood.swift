@@ -84,7 +84,10 @@ func startProbes(sink: Bool = false, reported: [String] = ["ping", "listpage"]) 
 
 func summary(_ name: String, _ xs: [Double]) -> String {
     guard !xs.isEmpty else { return "\(name)=none" }
-    return "\(name)_p50_ms=\(ms(percentile(xs, 0.5))) \(name)_p99_ms=\(ms(percentile(xs, 0.99))) \(name)_max_ms=\(ms(xs.max()!)) \(name)_n=\(xs.count)"
+    // Which sample was the slowest (0: the first call, which may load what later ones reuse).
+    let worst = xs.indices.max { xs[$0] < xs[$1] }!
+    return "\(name)_p50_ms=\(ms(percentile(xs, 0.5))) \(name)_p99_ms=\(ms(percentile(xs, 0.99))) \(name)_max_ms=\(ms(xs[worst])) "
+        + "\(name)_max_at=\(worst) \(name)_n=\(xs.count)"
 }
 
 /// `connections` connections on this thread, each sending `calls` calls built by `build` (given
