@@ -12,18 +12,27 @@ final class CallTurnsTests: XCTestCase {
     override func setUpWithError() throws { bus = try PrivateBus() }
     override func tearDown() { bus = nil }
 
-    func testANewCallerIsAnsweredAheadOfWhatBusyCallersQueued() throws {
+    /// A served service with the queue paused, and `count` callers that each sent it 16
+    /// `Status` calls, then `extra` more callers one each: every call read and queued before
+    /// the first batch, however dbus-daemon delivers them. The queue stays paused.
+    private func queuedBurst(callers count: Int, extra: Int = 0) throws -> (ServedService, busy: [RawCaller], extra: [RawCaller]) {
         try bus.startMonitor()
         let s = try ServedService(bus: bus, idleTimeout: 0)
         let status = Pokedex1.status.name
-        // Every call read and queued before the first batch, however dbus-daemon delivers them.
         s.onLoop { s.server.queue.paused = true }
-        let busy = try (0..<20).map { _ in try RawCaller(address: bus.address) }
+        let busy = try (0..<count).map { _ in try RawCaller(address: bus.address) }
         for caller in busy { for _ in 0..<16 { try caller.send(status) } }
-        let newcomer = try RawCaller(address: bus.address)
-        try newcomer.send(status)
-        let total = busy.count * 16 + 1
+        let more = try (0..<extra).map { _ in try RawCaller(address: bus.address) }
+        for caller in more { try caller.send(status) }
+        let total = busy.count * 16 + extra
         try eventually("all \(total) calls to be queued") { s.onLoop { s.server.queue.count } == total }
+        return (s, busy, more)
+    }
+
+    func testANewCallerIsAnsweredAheadOfWhatBusyCallersQueued() throws {
+        let (s, busy, extra) = try queuedBurst(callers: 20, extra: 1)
+        let newcomer = extra[0]
+        let total = busy.count * 16 + 1
         s.onLoop { s.server.queue.paused = false }
         let callers = Set(busy.map(\.name) + [newcomer.name])
         // The service's replies (not the bus's to each Hello), in the order it sent them.
@@ -50,14 +59,8 @@ final class CallTurnsTests: XCTestCase {
     /// service stops starting calls once a backlog's worth waits, rather than lining every reply
     /// up in front of the next Ping's; and works on the rest once the bus reads again.
     func testNoCallStartsWhileTheBusIsBehindWithReplies() throws {
-        try bus.startMonitor()
-        let s = try ServedService(bus: bus, idleTimeout: 0)
-        let status = Pokedex1.status.name
-        s.onLoop { s.server.queue.paused = true }
-        let callers = try (0..<40).map { _ in try RawCaller(address: bus.address) }
-        for caller in callers { for _ in 0..<16 { try caller.send(status) } }
+        let (s, callers, _) = try queuedBurst(callers: 40)
         let total = callers.count * 16
-        try eventually("all \(total) calls to be queued") { s.onLoop { s.server.queue.count } == total }
         bus.freeze()
         defer { bus.thaw() }
         s.onLoop { s.server.queue.paused = false }
