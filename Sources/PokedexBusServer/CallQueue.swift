@@ -89,6 +89,7 @@ final class CallQueue {
     /// sender already keeps its share.
     func arrive(_ m: OpaquePointer, member: String, _ work: @escaping (OpaquePointer) -> Void) {
         loop.preconditionInLoop()
+        if let closed { return Replies.fail(m, name: closed.name, message: closed.message) }
         let sender = sd_bus_message_get_sender(m).map { String(cString: $0) } ?? ""
         guard turns.arrive(Queued(message: sd_bus_message_ref(m), work: work), from: sender) == .queued else {
             let message = ServiceMessages.format(ServiceMessages.tooManyWaiting, member, String(turns.queued(by: sender)))
@@ -140,8 +141,13 @@ final class CallQueue {
         return true
     }
 
-    /// Shutdown: every call not yet worked on is answered now with this error.
+    /// Set by ``failAll(name:message:)``: every call from then on is answered with it at once.
+    private var closed: (name: String, message: String)?
+
+    /// Shutdown: every call not yet worked on is answered now with this error, and every call
+    /// that arrives later as it arrives.
     func failAll(name: String, message: String) {
+        closed = (name, message)
         for (queued, _) in turns.removeAll() {
             Replies.fail(queued.message, name: name, message: message)
             sd_bus_message_unref(queued.message)

@@ -33,6 +33,9 @@ public final class PokedexBusServer: Sendable {
         var lastSyncState = SyncState.idle
         /// Set when the loop should end once no call is pending.
         var exitWhenDrained = false
+        /// Set when the bus has confirmed the name's release: every call it routed here is
+        /// read by then (it answers ReleaseName after them).
+        var nameReleased = false
     }
     private let state: LoopBound<State>
 
@@ -52,6 +55,7 @@ public final class PokedexBusServer: Sendable {
     var lastSyncSignal: UInt64 { get { state.value.lastSyncSignal } set { state.value.lastSyncSignal = newValue } }
     var lastSyncState: SyncState { get { state.value.lastSyncState } set { state.value.lastSyncState = newValue } }
     var exitWhenDrained: Bool { get { state.value.exitWhenDrained } set { state.value.exitWhenDrained = newValue } }
+    var nameReleased: Bool { get { state.value.nameReleased } set { state.value.nameReleased = newValue } }
 
     /// - Parameters:
     ///   - idleTimeout: seconds without calls after which the service releases its name and
@@ -85,7 +89,7 @@ public final class PokedexBusServer: Sendable {
                                            limits: .thisMachine)
         pending.onReply = { [unowned self] in
             lastActivity = loop.nowMicroseconds
-            if exitWhenDrained && drained { finishExit() }
+            exitIfDone()
         }
         do {
             state.value.queue = try CallQueue(loop: loop) { [bus] in CallQueue.unsentBytes(on: bus!) }
@@ -93,7 +97,7 @@ public final class PokedexBusServer: Sendable {
             throw BusError(name: "org.freedesktop.DBus.Error.Failed", message: "cannot queue calls: \(error)")
         }
         queue.onDrained = { [unowned self] in
-            if exitWhenDrained && drained { finishExit() }
+            exitIfDone()
         }
         let activity = { [unowned self] in lastActivity = loop.nowMicroseconds }
         object = try BusObject(bus: bus!, loop: loop, interface: Pokedex1.interface,
@@ -214,11 +218,15 @@ public final class PokedexBusServer: Sendable {
         let unavailable = PokedexError.Kind.unavailable.dbusName
         let nothingDone = ServiceMessages.joined(ServiceMessages.shuttingDown, ServiceMessages.nothingChanged)
         graceTimer = try? loop.timer(after: UInt64(shutdownGrace * 1_000_000)) { [unowned self] in
+            // From now on a call is failed as it arrives, the ones still on their way from
+            // before the release included: the bus may not have confirmed it yet (busy, or
+            // stopped), and exiting before it has would leave those calls unanswered.
             queue.failAll(name: unavailable, message: nothingDone)
             let left = pending.failAll(name: unavailable, message: nothingDone)
-            guard left > 0 else { return finishExit() }
-            log(.info, "\(left) call(s) are saving a change; exiting once they answer")
             exitWhenDrained = true
+            if left > 0 { log(.info, "\(left) call(s) are saving a change; exiting once they answer") }
+            exitIfDone()
+            guard graceTimer != nil else { return }
             graceTimer = try? loop.timer(after: UInt64(Self.commitGrace * 1_000_000)) { [unowned self] in
                 pending.abandonAll(name: unavailable, message: "pokedexd stopped while saving this change; check whether it was made before trying again")
                 finishExit()
@@ -236,14 +244,22 @@ public final class PokedexBusServer: Sendable {
         let me = Unmanaged.passUnretained(self).toOpaque()
         let r = sd_bus_release_name_async(bus, nil, Pokedex1.busName, { _, userdata, _ in
             let server = Unmanaged<PokedexBusServer>.fromOpaque(userdata!).takeUnretainedValue()
+            server.nameReleased = true
             server.exitWhenDrained = true
-            if server.drained { server.finishExit() }
+            server.exitIfDone()
             return 1
         }, me)
         if r < 0 {
+            nameReleased = true  // nothing to wait for
             exitWhenDrained = true
-            if drained { finishExit() }
+            exitIfDone()
         }
+    }
+
+    /// Ends the loop once an exit is under way, no call is pending and the bus has confirmed
+    /// the name's release.
+    private func exitIfDone() {
+        if exitWhenDrained && drained && nameReleased { finishExit() }
     }
 
     private func finishExit() {

@@ -1,3 +1,4 @@
+import CSystemd
 import Foundation
 import PokedexBusClient
 @testable import PokedexBusServer
@@ -120,6 +121,41 @@ final class BusServerLifecycleTests: XCTestCase {
         XCTAssertTrue(e.message.contains(ServiceMessages.shuttingDown) && e.message.contains(ServiceMessages.nothingChanged), e.message)
         XCTAssertTrue(s.hasExited(within: 10))
         try eventually("the transfer to be cancelled") { s.api.cancelled == 1 }
+    }
+
+    /// The grace can end before the bus has confirmed the name's release (a busy bus daemon, or
+    /// a stopped one): calls it routed here before the release may still be unread. The service
+    /// waits for the confirmation (answering at once whatever arrives meanwhile), up to the
+    /// commit grace, instead of exiting with them unanswered.
+    func testTheGraceEndingBeforeTheBusConfirmsTheReleaseWaitsForIt() throws {
+        let s = try ServedService(bus: bus, idleTimeout: 0, grace: 5)
+        try PokedexClient().ping()
+        bus.freeze()
+        defer { bus.thaw() }
+        s.onLoop { s.server.shutdown() }
+        s.advance(5)
+        XCTAssertFalse(Self.exitRequested(s), "exited before the bus confirmed the release")
+        bus.thaw()
+        XCTAssertTrue(s.hasExited(within: 10), "the confirmation ends it")
+    }
+
+    /// Should the bus never confirm the release, the commit grace still ends it.
+    func testAReleaseNeverConfirmedStillEndsAfterTheCommitGrace() throws {
+        let s = try ServedService(bus: bus, idleTimeout: 0, grace: 5)
+        try PokedexClient().ping()
+        bus.freeze()
+        defer { bus.thaw() }
+        s.onLoop { s.server.shutdown() }
+        s.advance(5)
+        XCTAssertFalse(Self.exitRequested(s))
+        s.advance(PokedexBusServer.commitGrace)
+        XCTAssertTrue(s.hasExited(within: 10))
+    }
+
+    /// Whether the loop has been told to end (it may still drain what was queued).
+    static func exitRequested(_ s: ServedService) -> Bool {
+        var code: Int32 = 0
+        return sd_event_get_exit_code(s.loop.event, &code) >= 0 || s.hasExited()
     }
 
     func testAChangeUnderWayAtTheEndOfTheGraceAnswersWithWhatItDid() throws {
