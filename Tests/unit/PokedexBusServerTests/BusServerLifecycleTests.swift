@@ -128,28 +128,29 @@ final class BusServerLifecycleTests: XCTestCase {
     /// waits for the confirmation (answering at once whatever arrives meanwhile), up to the
     /// commit grace, instead of exiting with them unanswered.
     func testTheGraceEndingBeforeTheBusConfirmsTheReleaseWaitsForIt() throws {
-        let s = try ServedService(bus: bus, idleTimeout: 0, grace: 5)
-        try PokedexClient().ping()
-        bus.freeze()
-        defer { bus.thaw() }
-        s.onLoop { s.server.shutdown() }
-        s.advance(5)
-        XCTAssertFalse(Self.exitRequested(s), "exited before the bus confirmed the release")
+        let s = try graceEndedWithTheBusStopped()
         bus.thaw()
         XCTAssertTrue(s.hasExited(within: 10), "the confirmation ends it")
     }
 
     /// Should the bus never confirm the release, the commit grace still ends it.
     func testAReleaseNeverConfirmedStillEndsAfterTheCommitGrace() throws {
+        let s = try graceEndedWithTheBusStopped()
+        s.advance(PokedexBusServer.commitGrace)
+        XCTAssertTrue(s.hasExited(within: 10))
+    }
+
+    /// A served service given SIGTERM with dbus-daemon stopped (thawed when the test ends), and
+    /// its grace over: still running, as the bus has not confirmed the release.
+    private func graceEndedWithTheBusStopped() throws -> ServedService {
         let s = try ServedService(bus: bus, idleTimeout: 0, grace: 5)
         try PokedexClient().ping()
         bus.freeze()
-        defer { bus.thaw() }
+        addTeardownBlock { [bus] in bus?.thaw() }
         s.onLoop { s.server.shutdown() }
         s.advance(5)
-        XCTAssertFalse(Self.exitRequested(s))
-        s.advance(PokedexBusServer.commitGrace)
-        XCTAssertTrue(s.hasExited(within: 10))
+        XCTAssertFalse(Self.exitRequested(s), "exited before the bus confirmed the release")
+        return s
     }
 
     /// Whether the loop has been told to end (it may still drain what was queued).
