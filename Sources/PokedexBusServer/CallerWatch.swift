@@ -1,5 +1,4 @@
 import CSystemd
-import Glibc
 import PokedexProtocol
 
 /// Tells when one caller's connection leaves the bus, without waiting for the bus: a match on

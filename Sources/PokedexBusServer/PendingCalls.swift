@@ -1,5 +1,4 @@
 import CSystemd
-import Glibc
 import PokedexCore
 import PokedexEventLoop
 import PokedexProtocol

@@ -225,8 +225,7 @@ public final class PokedexBusServer: Sendable {
             let left = pending.failAll(name: unavailable, message: nothingDone)
             exitWhenDrained = true
             if left > 0 { log(.info, "\(left) call(s) are saving a change; exiting once they answer") }
-            exitIfDone()
-            guard graceTimer != nil else { return }
+            if exitIfDone() { return }
             graceTimer = try? loop.timer(after: UInt64(Self.commitGrace * 1_000_000)) { [unowned self] in
                 pending.abandonAll(name: unavailable, message: "pokedexd stopped while saving this change; check whether it was made before trying again")
                 finishExit()
@@ -257,9 +256,12 @@ public final class PokedexBusServer: Sendable {
     }
 
     /// Ends the loop once an exit is under way, no call is pending and the bus has confirmed
-    /// the name's release.
-    private func exitIfDone() {
-        if exitWhenDrained && drained && nameReleased { finishExit() }
+    /// the name's release; whether it did.
+    @discardableResult
+    private func exitIfDone() -> Bool {
+        guard exitWhenDrained && drained && nameReleased else { return false }
+        finishExit()
+        return true
     }
 
     private func finishExit() {
