@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokedexLocks
 @testable import PokedexCore
 import XCTest
 import PokedexTestKit

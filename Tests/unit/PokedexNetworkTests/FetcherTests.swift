@@ -1,5 +1,6 @@
 import XCTest
 import PokedexTestKit
+import PokedexLocks
 @testable import PokedexNetwork
 
 final class FetcherTests: XCTestCase {
@@ -130,8 +131,6 @@ final class FetcherTests: XCTestCase {
         XCTAssertEqual(client.requests.first?.ifNoneMatch, "\"v7\"")
     }
 }
-
-import Synchronization
 
 final class FetcherLoggingTests: XCTestCase {
     func testLogsOnceWhenTheNetworkGoesAndOnceWhenItReturns() async throws {
