@@ -5,7 +5,8 @@
 struct LRUCache<Key: Hashable, Value> {
     private struct Slot {
         var key: Key
-        var value: Value
+        /// nil once removed: a free slot holds nothing alive until it is reused.
+        var value: Value?
         var cost: Int
         var prev: Int  // towards most recent; -1 at the head
         var next: Int  // towards least recent; -1 at the tail
@@ -34,7 +35,7 @@ struct LRUCache<Key: Hashable, Value> {
     }
 
     /// Returns the value without touching its recency.
-    public func peek(_ key: Key) -> Value? { index[key].map { slots[$0].value } }
+    public func peek(_ key: Key) -> Value? { index[key].flatMap { slots[$0].value } }
 
     /// Inserts or replaces; evicts least recently used entries until the cap holds.
     /// A value costlier than the whole capacity is not kept.
@@ -59,7 +60,7 @@ struct LRUCache<Key: Hashable, Value> {
         unlink(i)
         totalCost -= slots[i].cost
         free.append(i)
-        return slots[i].value
+        return slots[i].value.take()
     }
 
     /// Removes every entry.

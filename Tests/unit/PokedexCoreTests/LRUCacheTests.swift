@@ -36,4 +36,30 @@ final class LRUCacheTests: XCTestCase {
         }
         XCTAssertEqual(c.keysByRecency.count, c.count)
     }
+
+    /// An evicted or removed value is released at once, not when its slot is next reused: the
+    /// memory tier's records would otherwise outlive their budget.
+    func testWhatLeavesIsReleased() {
+        final class Box {}
+        var c = LRUCache<Int, Box>(capacity: 3)
+        weak var first: Box?, second: Box?
+        do {
+            let a = Box(), b = Box()
+            first = a
+            second = b
+            c.set(a, for: 1, cost: 1)
+            c.set(b, for: 2, cost: 1)
+        }
+        c.set(Box(), for: 3, cost: 3)  // evicts 1 and 2, reuses no slot
+        XCTAssertNil(first)
+        XCTAssertNil(second)
+        weak var third: Box?
+        do {
+            let x = Box()
+            third = x
+            c.set(x, for: 4, cost: 1)
+        }
+        c.removeValue(for: 4)
+        XCTAssertNil(third)
+    }
 }
