@@ -27,7 +27,7 @@ public final class PokedexSignalWatcher {
 
     /// The member of the signal ``next(timeout:)`` gives for a change of the service's owner
     /// (with `reportingOwner`): values are the name, the old owner and the new ("" for none).
-    public static let ownerChanged = "NameOwnerChanged"
+    public static let ownerChanged = FreedesktopBus.nameOwnerChanged
 
     /// Connects and subscribes; signals sent after this returns are seen. With
     /// `reportingOwner`, the service's owner changes (``ownerChanged``) are given too: the
@@ -40,7 +40,7 @@ public final class PokedexSignalWatcher {
         bus = b
         let me = Unmanaged.passUnretained(self).toOpaque()
         let owners = "type='signal',sender='\(FreedesktopBus.daemonName)',path='\(FreedesktopBus.daemonPath)',"
-            + "interface='\(FreedesktopBus.daemonName)',member='NameOwnerChanged',arg0='\(Pokedex1.busName)'"
+            + "interface='\(FreedesktopBus.daemonName)',member='\(FreedesktopBus.nameOwnerChanged)',arg0='\(Pokedex1.busName)'"
         try busCheck(sd_bus_add_match(bus, &slots[0], owners, { m, userdata, _ in
             let me = Unmanaged<PokedexSignalWatcher>.fromOpaque(userdata!).takeUnretainedValue()
             guard PokedexSignalWatcher.sender(m) == FreedesktopBus.daemonName,
@@ -72,7 +72,7 @@ public final class PokedexSignalWatcher {
 
     /// `GetNameOwner`; nil when the service is not running (the watcher does not start it).
     static func currentOwner(_ bus: OpaquePointer) -> String? {
-        daemonCall(bus, "GetNameOwner", Pokedex1.busName)?.first?.string
+        daemonCall(bus, FreedesktopBus.getNameOwner, Pokedex1.busName)?.first?.string
     }
 
     /// A call to the bus daemon itself (never to the service, so nothing is activated), with

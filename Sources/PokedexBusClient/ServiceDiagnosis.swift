@@ -189,7 +189,7 @@ extension PokedexClient {
     /// The pid of the service's name's owner; nil when the name has none (or the bus says no).
     func ownerPID() -> Int32? {
         guard let pid = try? call(destination: FreedesktopBus.daemonName, path: FreedesktopBus.daemonPath,
-                                  interface: FreedesktopBus.daemonName, "GetConnectionUnixProcessID", { w throws(BusError) in
+                                  interface: FreedesktopBus.daemonName, FreedesktopBus.getConnectionUnixProcessID, { w throws(BusError) in
                                       try w.append(Pokedex1.busName)
                                   }).first?.uint, pid > 0, pid <= UInt64(Int32.max) else { return nil }
         return Int32(pid)

@@ -18,14 +18,14 @@ final class CallerWatch {
         self.left = left
         let me = Unmanaged.passUnretained(self).toOpaque()
         let rule = "type='signal',sender='\(FreedesktopBus.daemonName)',path='\(FreedesktopBus.daemonPath)',"
-            + "interface='\(FreedesktopBus.daemonName)',member='NameOwnerChanged',arg0='\(name)'"
+            + "interface='\(FreedesktopBus.daemonName)',member='\(FreedesktopBus.nameOwnerChanged)',arg0='\(name)'"
         guard sd_bus_add_match_async(bus, &match, rule, { m, userdata, _ in
             Unmanaged<CallerWatch>.fromOpaque(userdata!).takeUnretainedValue().ownerChanged(m!)
             return 0
         }, nil, me) >= 0 else { return nil }
         var m: OpaquePointer?
         guard sd_bus_message_new_method_call(bus, &m, FreedesktopBus.daemonName, FreedesktopBus.daemonPath,
-                                             FreedesktopBus.daemonName, "GetNameOwner") >= 0, let m else { return nil }
+                                             FreedesktopBus.daemonName, FreedesktopBus.getNameOwner) >= 0, let m else { return nil }
         defer { sd_bus_message_unref(m) }
         let appended = name.withCString { sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), $0) }
         guard appended >= 0, sd_bus_call_async(bus, &query, m, { reply, userdata, _ in
@@ -54,7 +54,7 @@ final class CallerWatch {
     private func answered(_ reply: OpaquePointer) {
         sd_bus_slot_unref(query)
         query = nil
-        if sd_bus_message_is_method_error(reply, "org.freedesktop.DBus.Error.NameHasNoOwner") != 0 { gone() }
+        if sd_bus_message_is_method_error(reply, BusError.Name.nameHasNoOwner) != 0 { gone() }
     }
 
     private func gone() {

@@ -186,4 +186,8 @@ public enum FreedesktopBus {
     public static let introspectable = "org.freedesktop.DBus.Introspectable"
     public static let daemonName = "org.freedesktop.DBus"
     public static let daemonPath = "/org/freedesktop/DBus"
+    /// The bus daemon's members the service and its clients use.
+    public static let getNameOwner = "GetNameOwner"
+    public static let nameOwnerChanged = "NameOwnerChanged"
+    public static let getConnectionUnixProcessID = "GetConnectionUnixProcessID"
 }
