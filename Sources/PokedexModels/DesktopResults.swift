@@ -62,8 +62,10 @@ public struct KRunnerAction: Equatable, Sendable {
     }
 
     // The texts in English, marked for the catalogues; ``translated(_:)`` gives the reader's.
-    public static let favorite = KRunnerAction(id: "favorite", text: Words.english.tr("Add to favorites"), icon: "starred-symbolic")
-    public static let unfavorite = KRunnerAction(id: "unfavorite", text: Words.english.tr("Remove from favorites"), icon: "non-starred-symbolic")
+    // The star is a toggle's: it shows what the Pokémon is now (empty on one that is not a
+    // favorite, filled on one that is), as every star button on the desktop does.
+    public static let favorite = KRunnerAction(id: "favorite", text: Words.english.tr("Add to favorites"), icon: "non-starred-symbolic")
+    public static let unfavorite = KRunnerAction(id: "unfavorite", text: Words.english.tr("Remove from favorites"), icon: "starred-symbolic")
     public static let copySpritePath = KRunnerAction(id: "copy-sprite-path", text: Words.english.tr("Copy the sprite's path"), icon: "edit-copy")
     public static let open = KRunnerAction(id: "open", text: Words.english.tr("Open in the Pokédex"), icon: "document-open")
     /// Every action, for `Actions()`.

@@ -131,4 +131,12 @@ final class DesktopResultsTests: XCTestCase {
         let again = [hit(25, "pikachu", .prefix), hit(10080, "pikachu-rock-star", .prefix)]
         XCTAssertEqual(DesktopSearch.intersect([first, again]).map(\.item.id), [25, 10080])
     }
+
+    /// KRunner's star button shows the row's state: empty to add, filled to remove.
+    func testTheStarShowsWhetherItIsAFavorite() {
+        XCTAssertEqual(KRunnerAction.all(favorite: false).first?.icon, "non-starred-symbolic")
+        XCTAssertEqual(KRunnerAction.all(favorite: false).first?.id, "favorite")
+        XCTAssertEqual(KRunnerAction.all(favorite: true).first?.icon, "starred-symbolic")
+        XCTAssertEqual(KRunnerAction.all(favorite: true).first?.id, "unfavorite")
+    }
 }
