@@ -100,10 +100,10 @@ struct Output {
         var art = Terminal.image(at: e.spritePath).map {
             SpriteArt.lines($0, maxColumns: columns, maxRows: rows, mode: mode)
         } ?? []
-        if art.isEmpty { art = [String(repeating: " ", count: columns)] }
-        let artWidth = Self.width(art[0])
+        if art.isEmpty { art = [""] }
+        // Every row's name in one column, whatever its sprite's width: as on a picture's row.
         for (i, l) in art.enumerated() {
-            line(TerminalText.pad(l, to: artWidth) + (i == art.count / 2 ? "  " + label : ""))
+            line(i == art.count / 2 ? TerminalText.pad(l, to: columns) + "  " + label : l)
         }
     }
 }
