@@ -7,20 +7,24 @@ extension DetailCard {
     /// Below this width the family is names alone.
     public static let triggersWidth = 60
 
-    /// The family and the matchups, in lines of at most `width` columns, and the line of the
-    /// member picked; none where the service gave neither (an older service).
-    func familyAndMatchups(width: Int) -> (lines: [String], selected: Int?) {
+    /// The family and the matchups, in lines of at most `width` columns, the line of the
+    /// member picked and the first line of each part; none where the service gave neither (an
+    /// older service).
+    func familyAndMatchups(width: Int) -> (lines: [String], selected: Int?, sections: [Int]) {
         var out: [String] = []
         var selected: Int?
+        var sections: [Int] = []
         if detail.evolution.count > 1 {
             let f = family(width: width)
+            sections.append(out.count + 1)
             out += [""] + f.lines
             selected = f.selected.map { $0 + 1 }
         }
         if !detail.matchups.isEmpty {
+            sections.append(out.count + 1)
             out += [""] + matchups(width: width)
         }
-        return (out, selected)
+        return (out, selected, sections)
     }
 
     // MARK: The family
@@ -83,9 +87,11 @@ extension DetailCard {
         }
         // A plain card marks the picked member with "▸": room for it.
         let marker = mode == .none && selectedMember != nil ? 1 : 0
-        let nameColumn = min((rows.map { TerminalText.width($0.prefix) + TerminalText.width(plainName($0.member)) }.max() ?? 0) + marker,
-                             width / 2)
-        let triggerWidth = width - nameColumn - 2
+        let widest = (rows.map { TerminalText.width($0.prefix) + TerminalText.width(plainName($0.member)) }.max() ?? 0) + marker
+        // The conditions beside the names where the names take at most half the card; else each
+        // under its member, so that no name is cut ("ライチュウ (アローラのすがた)" at 80 columns).
+        let beside = widest <= width / 2 && width - widest - 2 >= 10
+        let nameColumn = beside ? widest : width
         var out: [String] = []
         var selected: Int?
         for (prefix, m) in rows {
@@ -93,14 +99,20 @@ extension DetailCard {
             if picked { selected = out.count }
             let name = TerminalText.truncate(plainName(m), to: max(1, nameColumn - TerminalText.width(prefix) - (picked ? marker : 0)))
             let shown = shown(name, m)
-            guard width >= Self.triggersWidth, !m.trigger.isEmpty, triggerWidth >= 10 else {
+            guard width >= Self.triggersWidth, !m.trigger.isEmpty else {
                 out.append(prefix + shown)
                 continue
             }
-            let padded = prefix + shown + String(repeating: " ", count: max(0, nameColumn - TerminalText.width(prefix + shown)))
             // The lines under a member go on with its branch's rule.
-            let under = TerminalText.pad(String(prefix.map { $0 == "├" ? "│" : ($0 == "└" || $0 == "─" ? " " : $0) }), to: nameColumn)
-            for (i, part) in TerminalText.wrap(m.trigger, to: triggerWidth).enumerated() {
+            let rule = String(prefix.map { $0 == "├" ? "│" : ($0 == "└" || $0 == "─" ? " " : $0) })
+            guard beside else {
+                out.append(prefix + shown)
+                for part in TerminalText.wrap(m.trigger, to: width - TerminalText.width(rule) - 2) { out.append(rule + "  " + painter.dim(part)) }
+                continue
+            }
+            let padded = prefix + shown + String(repeating: " ", count: max(0, nameColumn - TerminalText.width(prefix + shown)))
+            let under = TerminalText.pad(rule, to: nameColumn)
+            for (i, part) in TerminalText.wrap(m.trigger, to: width - nameColumn - 2).enumerated() {
                 out.append((i == 0 ? padded : under) + "  " + painter.dim(part))
             }
         }
@@ -138,7 +150,8 @@ extension DetailCard {
         let notes = abilities.filter(\.onlySuperEffectiveLands).map {
             words.trf("%s: only super-effective hits land", abilityName($0.ability))
         }
-        let label = min(max(12, (groups.map { TerminalText.width($0.label) }.max() ?? 0) + 2), max(12, width / 3))
+        // As wide as the widest label ("Resistent gegen"), up to half the card.
+        let label = min(max(12, (groups.map { TerminalText.width($0.label) }.max() ?? 0) + 2), max(12, width / 2))
         var out: [String] = []
         for (name, sets) in groups {
             var pieces: [String] = []
@@ -166,7 +179,8 @@ extension DetailCard {
     }
 
     /// Pieces (which may hold colour) laid out with a space between them, a new line where the
-    /// next does not fit; a piece wider than a line is cut.
+    /// next does not fit; a piece wider than a line is wrapped between its words (without its
+    /// colour), never cut.
     func flow(_ pieces: [String], width: Int, indent: Int, continuation: Int) -> (lines: [String], lineOfPiece: [Int]) {
         var lines: [String] = []
         var lineOfPiece: [Int] = []
@@ -180,14 +194,25 @@ extension DetailCard {
                 used = continuation
                 empty = true
             }
-            if used + w > width {
-                piece = TerminalText.truncate(TerminalText.plain(piece), to: max(1, width - used))
+            let first = lines.count
+            // Here the line is empty: the piece is wider than any line.
+            // (A word wider than the line, on a card narrower than any window it is drawn in, is cut.)
+            let room = max(1, width - max(used, continuation))
+            if used + w > width, case let parts = TerminalText.wrap(TerminalText.plain(piece), to: room).map({ TerminalText.truncate($0, to: room) }),
+               let head = parts.first {
+                piece = head
+                for part in parts.dropFirst() {
+                    lines.append(line + piece)
+                    line = String(repeating: " ", count: continuation)
+                    used = continuation
+                    piece = part
+                }
                 w = TerminalText.width(piece)
             }
             line += (empty ? "" : " ") + piece
             used += (empty ? 0 : 1) + w
             empty = false
-            lineOfPiece.append(lines.count)
+            lineOfPiece.append(first)
         }
         if !empty { lines.append(line) }
         return (lines, lineOfPiece)

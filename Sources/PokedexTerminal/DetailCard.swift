@@ -32,22 +32,32 @@ public struct DetailCard {
         self.graphic = graphic
     }
 
+    /// The card's lines, and where on them its parts are.
+    public struct Layout: Equatable, Sendable {
+        public var lines: [String]
+        /// The line the room for ``DetailCard/graphic`` starts on (0 without one).
+        public var pictureLine = 0
+        /// The line of the family member picked (``DetailCard/selectedMember``).
+        public var selectedLine: Int?
+        /// The first line of each part: the top, the flavour text, the family, the matchups.
+        public var sections: [Int] = [0]
+    }
+
     /// The card with room for ``graphic`` left blank, and the line the room starts on.
     public func renderWithRoom() -> (lines: [String], pictureLine: Int) {
-        let card = renderWithRoomMarkingSelection()
+        let card = laidOut()
         return (card.lines, card.pictureLine)
     }
 
-    /// ``renderWithRoom()``, and the line of the family member picked.
-    public func renderWithRoomMarkingSelection() -> (lines: [String], pictureLine: Int, selectedLine: Int?) {
-        guard let g = graphic else {
-            let card = renderMarkingSelection()
-            return (card.lines, 0, card.selectedLine)
-        }
+    /// The card: with room for ``graphic`` left blank where there is one, else with the sprite
+    /// in half blocks.
+    public func laidOut() -> Layout {
+        guard let g = graphic else { return layoutMarkingSelection(art: artLines) }
         let blank = Array(repeating: String(repeating: " ", count: g.columns), count: g.rows)
         let text = width >= Self.sideBySideWidth ? facts(width: width - g.columns - 2).count : 0
-        let card = layoutMarkingSelection(art: blank)
-        return (card.lines, max(0, (max(g.rows, text) - g.rows) / 2), card.selectedLine)
+        var card = layoutMarkingSelection(art: blank)
+        card.pictureLine = max(0, (max(g.rows, text) - g.rows) / 2)
+        return card
     }
 
     /// ``renderWithRoom()`` for a card printed line by line (the picture is drawn from the start
@@ -66,19 +76,16 @@ public struct DetailCard {
     var painter: Painter { Painter(mode: mode) }
 
     /// The whole card, one string per line, none longer than `width` columns.
-    public func render() -> [String] { renderMarkingSelection().lines }
+    public func render() -> [String] { layoutMarkingSelection(art: artLines).lines }
 
-    /// ``render()``, and the line of the family member picked (``selectedMember``), so that a
-    /// card taller than the screen can be scrolled to it.
-    public func renderMarkingSelection() -> (lines: [String], selectedLine: Int?) {
-        layoutMarkingSelection(art: image.map {
-            SpriteArt.lines($0, maxColumns: min(Self.imageColumns, width), maxRows: Self.imageColumns / 2, mode: mode)
-        } ?? [])
+    /// The sprite in half blocks, if there is one.
+    var artLines: [String] {
+        image.map { SpriteArt.lines($0, maxColumns: min(Self.imageColumns, width), maxRows: Self.imageColumns / 2, mode: mode) } ?? []
     }
 
     func layout(art: [String]) -> [String] { layoutMarkingSelection(art: art).lines }
 
-    func layoutMarkingSelection(art: [String]) -> (lines: [String], selectedLine: Int?) {
+    func layoutMarkingSelection(art: [String]) -> Layout {
         var out: [String] = []
         if art.isEmpty {
             out = facts(width: width)
@@ -96,14 +103,17 @@ public struct DetailCard {
         } else {
             out = art + [""] + facts(width: width)
         }
+        var sections = [0]
         if !detail.flavorText.isEmpty {
             out.append("")
+            sections.append(out.count)
             out += TerminalText.wrap(detail.flavorText, to: width)
         }
         let lower = familyAndMatchups(width: width)
         let selectedLine = lower.selected.map { out.count + $0 }
+        sections += lower.sections.map { out.count + $0 }
         out += lower.lines
-        return (out.map(trimTrailingSpaces), selectedLine)
+        return Layout(lines: out.map(trimTrailingSpaces), selectedLine: selectedLine, sections: sections)
     }
 
     func trimTrailingSpaces(_ line: String) -> String {
@@ -123,7 +133,7 @@ public struct DetailCard {
         var title = p.bold(name) + "  " + p.dim(number)
         if detail.favorite { title += "  " + p.colored("★", RGB(0xF8, 0xD0, 0x30)) }
         lines.append(title)
-        if !detail.genus.isEmpty { lines.append(p.dim(TerminalText.truncate(detail.genus, to: width))) }
+        if !detail.genus.isEmpty { lines += TerminalText.wrap(detail.genus, to: width).map(p.dim) }
         lines.append("")
         lines.append(detail.types.indices.map { badge(detail.types[$0], named: Self.localized(detail.typeNames, $0)) }.joined(separator: " "))
         lines.append("")
@@ -133,19 +143,30 @@ public struct DetailCard {
                 ?? Self.statLabels[detail.stats[i].name].map(words.tr) ?? PokemonNames.display(detail.stats[i].name)
         }
         let labels = [words.tr("Height"), words.tr("Weight"), words.tr("Abilities")] + statLabels
-        // As wide as the widest label ("Spezialverteidigung"), within reason for a narrow card.
-        let label = min(max(10, (labels.map(TerminalText.width).max() ?? 0) + 1), max(10, width / 3))
-        func labelled(_ text: String) -> String { p.dim(TerminalText.pad(TerminalText.truncate(text, to: label - 1), to: label)) }
-        lines.append(labelled(labels[0]) + height(detail.height))
-        lines.append(labelled(labels[1]) + weight(detail.weight))
+        // Two columns of labels, each as wide as its widest word ("Spezialverteidigung"): the
+        // sizes' and abilities', and the stats' (leaving a stat's number and the shortest bar
+        // beside it). A label is cut only on a card too narrow for its word.
+        let label = min(max(10, (labels.dropFirst(3).map(TerminalText.width).max() ?? 0) + 1), max(10, width - Self.statRoom))
+        let infoLabel = min(max(10, (labels.prefix(3).map(TerminalText.width).max() ?? 0) + 1), max(10, width / 2))
+        func labelled(_ text: String, column: Int? = nil) -> String {
+            let column = column ?? label
+            return p.dim(TerminalText.pad(TerminalText.truncate(text, to: column - 1), to: column))
+        }
+        /// A label and its value, the value's words wrapped under it where they do not fit beside.
+        func labelled(_ text: String, _ value: String) -> [String] {
+            let parts = TerminalText.wrap(value, to: width - infoLabel)
+            return parts.enumerated().map { i, part in (i == 0 ? labelled(text, column: infoLabel) : String(repeating: " ", count: infoLabel)) + part }
+        }
+        lines += labelled(labels[0], height(detail.height))
+        lines += labelled(labels[1], weight(detail.weight))
         if !detail.abilities.isEmpty {
             let abilities = detail.abilities.indices.map { Self.localized(detail.abilityNames, $0) ?? PokemonNames.display(detail.abilities[$0]) }
             // TRANSLATORS: between the names of a Pokémon's abilities ("Static, Lightning Rod"); "、" in Japanese.
             let separator = words.tr(", ")
-            lines.append(labelled(labels[2]) + TerminalText.truncate(abilities.joined(separator: separator), to: width - label))
+            lines += labelled(labels[2], abilities.joined(separator: separator))
         }
         lines.append("")
-        let barWidth = max(5, min(24, width - label - 5))
+        let barWidth = max(5, min(24, width - label - 4))
         for (stat, name) in zip(detail.stats, statLabels) {
             let value = String(stat.value)
             lines.append(labelled(name) + String(repeating: " ", count: max(0, 3 - value.count)) + value
@@ -153,6 +174,9 @@ public struct DetailCard {
         }
         return lines
     }
+
+    /// A stat line's columns beside its label: the number (3), a space and the shortest bar (5).
+    static let statRoom = 9
 
     /// The `i`th of names the service gave, parallel to identifiers; nil where it gave none.
     static func localized(_ names: [String], _ i: Int) -> String? {

@@ -3,6 +3,8 @@ public enum Key: Equatable, Sendable {
     case char(Character)
     case up, down, left, right, pageUp, pageDown, home, end
     case enter, escape, backspace, tab, delete
+    /// Shift-Tab (`CSI Z`).
+    case backTab
     /// Ctrl with a letter: `.control("c")`.
     case control(Character)
 }
@@ -126,7 +128,7 @@ public struct InputDecoder: Sendable {
         }
         if let key = cursorKeys[final] { return (.key(key), used) }
         switch final {
-        case 0x5A: return (.key(.tab), used)  // shift-tab
+        case 0x5A: return (.key(.backTab), used)
         case 0x7E:
             switch params.split(separator: ";").first.flatMap({ Int($0) }) {
             case 1, 7: return (.key(.home), used)

@@ -177,10 +177,12 @@ struct BrowseApp {
 
     /// Draws a frame if the screen changed.
     mutating func draw() {
-        let view = BrowseView(model: model, mode: mode, art: { [art, mode] path in art.tile(path, mode) },
-                              image: { [art] path in art.image(path) }, pictures: graphics.protocolUsed == .kitty ? .layered : graphics.protocolUsed == .sixel ? .painted : .none,
-                              words: words, displayName: names.name,
-                              cardPicture: { [graphics] path, columns, rows in graphics.fitting(path, columns, rows).map { ($0.columns, $0.rows) } })
+        let pictures: BrowseView.Pictures = graphics.protocolUsed == .kitty ? .layered : graphics.protocolUsed == .sixel ? .painted : .none
+        let view = BrowseView.settle(&model) { [art, mode, words, names, graphics] model in
+            BrowseView(model: model, mode: mode, art: { path in art.tile(path, mode) }, image: { path in art.image(path) }, pictures: pictures,
+                       words: words, displayName: names.name,
+                       cardPicture: { path, columns, rows in graphics.fitting(path, columns, rows).map { ($0.columns, $0.rows) } })
+        }
         let screen = view.render()
         guard screen != last else { return }
         last = screen

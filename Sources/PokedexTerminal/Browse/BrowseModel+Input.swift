@@ -9,13 +9,13 @@ extension BrowseModel {
         case (_, .key(.control("c"))):
             return [.quit]
         case (.help, .key), (.help, .mouse):
-            mode = .grid
+            mode = helpOpenedFrom
         case (.searching, .key(let key)):
             return typing(key)
         case (.detail, .key(let key)):
             return cardKey(key)
-        case (.detail, .mouse(let m)) where m.kind == .press:
-            closeCard()
+        case (.detail, .mouse(let m)):
+            return cardMouse(m)
         case (.grid, .key(let key)):
             return gridKey(key)
         case (.grid, .mouse(let m)), (.searching, .mouse(let m)):
@@ -26,51 +26,13 @@ extension BrowseModel {
         return []
     }
 
-    /// A card's keys: ← → move among its family (where it has one; else ← goes back), Enter
-    /// opens the member picked, Esc goes back to the card it was opened from, then the grid.
-    mutating func cardKey(_ key: Key) -> [BrowseEffect] {
-        switch key {
-        case .left where familySelection != nil, .right where familySelection != nil:
-            let members = detail?.evolution.count ?? 0
-            if let i = familySelection, members > 0 { familySelection = min(max(0, i + (key == .left ? -1 : 1)), members - 1) }
-        case .enter:
-            guard let d = detail, let i = familySelection, i < d.evolution.count, i != d.ownFamilyIndex else { break }
-            if cardHistory.count == Self.maxCardHistory { cardHistory.removeFirst() }
-            cardHistory.append(d.name)
-            let next = String(d.evolution[i].id)
-            detail = nil
-            familySelection = nil
-            detailLoading = next
-            return [.loadDetail(name: next)]
-        case .escape, .backspace, .left, .char("h"):
-            guard let previous = cardHistory.popLast() else { closeCard(); break }
-            detail = nil
-            familySelection = nil
-            detailLoading = previous
-            return [.loadDetail(name: previous)]
-        case .char("q"): return [.quit]
-        case .char("f"): if let d = detail { return [.toggleFavorite(name: d.name)] }
-        case .char("s"): return toggleSound()
-        default: break
-        }
-        return []
-    }
-
     /// `s`: the cries on or off, remembered; turned on over a card, it plays that card's.
     mutating func toggleSound() -> [BrowseEffect] {
         soundOn.toggle()
+        notice = .sound(on: soundOn)
         var out: [BrowseEffect] = [.soundChanged(on: soundOn)]
         if soundOn, mode == .detail, let d = detail { out.append(.playCry(name: d.name)) }
         return out
-    }
-
-    /// Back to the grid, every card left behind.
-    mutating func closeCard() {
-        mode = .grid
-        detail = nil
-        detailLoading = nil
-        familySelection = nil
-        cardHistory = []
     }
 
     mutating func gridKey(_ key: Key) -> [BrowseEffect] {
@@ -96,7 +58,7 @@ extension BrowseModel {
                 top = 0
                 return [.loadFavorites]
             }
-        case .char("?"): mode = .help
+        case .char("?"): showHelp()
         case .char("s"): return toggleSound()
         case .escape:
             if source != .all { showAll() }
@@ -156,11 +118,8 @@ extension BrowseModel {
     mutating func open() -> [BrowseEffect] {
         guard let e = entry(selected) else { return [] }
         mode = .detail
-        detail = nil
-        detailLoading = e.name
-        familySelection = nil
         cardHistory = []
-        return [.loadDetail(name: e.name)]
+        return showCard(e.name)
     }
 
     mutating func showAll() {

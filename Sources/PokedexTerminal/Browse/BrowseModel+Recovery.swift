@@ -20,7 +20,7 @@ extension BrowseModel {
             searchGeneration += 1
             out.append(.search(query: q, generation: searchGeneration))
         }
-        if mode == .detail, let d = detail, d.spritePath.isEmpty, detailLoading == nil {
+        if onCard, let d = detail, d.spritePath.isEmpty, detailLoading == nil {
             detailLoading = d.name
             out.append(.loadDetail(name: d.name))
         }

@@ -43,6 +43,16 @@ public struct BrowseModel: Sendable {
     public internal(set) var cardHistory: [String] = []
     /// Whether a card plays its Pokémon's cry when it opens (`s` turns it off and on).
     public internal(set) var soundOn = true
+    /// How far down the card is scrolled (lines), within ``cardExtent``.
+    public internal(set) var cardScroll = 0
+    /// The card as the view last measured it; nil until the first frame of a card.
+    public internal(set) var cardExtent: CardExtent?
+    /// The family member was just picked: the next measure scrolls to it.
+    var revealSelection = false
+    /// Where the keys' help goes back to.
+    public internal(set) var helpOpenedFrom = Mode.grid
+    /// Whether a card is shown (or on its way), with the keys' help over it or not.
+    public var onCard: Bool { mode == .detail || (mode == .help && helpOpenedFrom == .detail) }
     /// The most cards kept to go back to: a family is at most a few members deep.
     static let maxCardHistory = 32
     public internal(set) var selected = 0
@@ -52,6 +62,10 @@ public struct BrowseModel: Sendable {
     /// A one-line note for the status line (an error), until the next key or until the
     /// condition behind it clears.
     public internal(set) var message: String?
+    /// What a key just changed, for the status line until the next key (`s` in the grid,
+    /// where nothing else shows it).
+    public internal(set) var notice: Notice?
+    public enum Notice: Equatable, Sendable { case sound(on: Bool) }
     /// What ``message`` reports, so that it can go when that clears.
     var messageCause: MessageCause?
     enum MessageCause { case page, search, other }
@@ -124,7 +138,7 @@ public struct BrowseModel: Sendable {
         var out: [BrowseEffect] = []
         switch event {
         case .input(let input):
-            if case .key = input { message = nil; messageCause = nil }
+            if case .key = input { message = nil; messageCause = nil; notice = nil }
             out = self.input(input)
         case .resized(let width, let height):
             layout = BrowseLayout(width: width, height: height)
@@ -174,13 +188,13 @@ public struct BrowseModel: Sendable {
                 note(why, .search)
             }
         case .detail(let d):
-            guard mode == .detail, detailLoading == d.name || detailLoading == String(d.id) else { break }
+            guard onCard, detailLoading == d.name || detailLoading == String(d.id) else { break }
             detail = d
             detailLoading = nil
             familySelection = d.evolution.count > 1 ? d.ownFamilyIndex ?? 0 : nil
             if soundOn { out.append(.playCry(name: d.name)) }
         case .detailFailed(let why):
-            if mode == .detail { closeCard() }
+            if onCard { closeCard() }
             note(why, .other)
         case .favorites(let list):
             favorites = list

@@ -10,36 +10,70 @@ extension BrowseView {
         }
         guard let card = card(width: s.width, height: s.height) else { return }
         for (i, line) in card.lines.enumerated() { s.putANSI(line, x: 1, y: Self.cardTop + i, limit: s.width - 1) }
+        scrollBar(&s, card.extent, offset: card.offset)
     }
 
     /// The card's first line on the screen (under the title and a blank line).
     static let cardTop = 2
 
-    /// The detail card as it fits a `width × height` screen: its lines, and where the terminal
-    /// draws the sprite when it does (the card then leaves that room blank). Nil when the
-    /// window is too small for a card (it can shrink to 1×1 at any moment).
-    func card(width: Int, height: Int) -> (lines: [String], picture: Placement?)? {
+    /// The card laid out for a `width × height` window, before it is scrolled: with room for
+    /// the sprite as a picture where the terminal draws one and the whole of it fits the
+    /// window, else with the sprite in half blocks. Nil when the window is too small for a
+    /// card (it can shrink to 1×1 at any moment).
+    func laidOutCard(width: Int, height: Int) -> (layout: DetailCard.Layout, fits: Int, room: (columns: Int, rows: Int)?)? {
         guard let d = model.detail, width >= Self.minimumCardWidth, height >= 4 else { return nil }
         let cardWidth = width - 2, fits = height - 1 - Self.cardTop  // the lines above the status line
         let picked = model.familySelection
-        // Only a member picked away from the card's own is scrolled to: a card opens as it always
-        // did, its picture in place, its family below.
         if pictures != .none, !d.spritePath.isEmpty,
            let room = cardPicture(d.spritePath, min(DetailCard.imageColumns, cardWidth), DetailCard.imageColumns / 2) {
             let card = DetailCard(detail: d, image: nil, width: cardWidth, mode: mode, graphic: room, words: words, selectedMember: picked)
-                .renderWithRoomMarkingSelection()
-            // Only where the whole picture is on the screen (one placed lower would scroll it),
-            // and so is the family member picked.
-            if card.pictureLine + room.rows <= fits, picked == d.ownFamilyIndex || (card.selectedLine ?? 0) < fits - 1 {
-                let p = Placement(spritePath: d.spritePath, x: 1, y: Self.cardTop + card.pictureLine, columns: room.columns, rows: room.rows)
-                return (Array(card.lines.prefix(fits)), p)
-            }
+                .laidOut()
+            if card.pictureLine + room.rows <= fits { return (card, fits, room) }
         }
         let card = DetailCard(detail: d, image: d.spritePath.isEmpty ? nil : image(d.spritePath), width: cardWidth, mode: mode,
-                              words: words, selectedMember: picked).renderMarkingSelection()
-        // A card taller than the screen scrolls as far as the member picked, and a line under it.
-        let offset = picked == d.ownFamilyIndex ? 0 : card.selectedLine.map { max(0, min(card.lines.count - fits, $0 - fits + 2)) } ?? 0
-        return (Array(card.lines.dropFirst(offset).prefix(fits)), nil)
+                              words: words, selectedMember: picked).laidOut()
+        return (card, fits, nil)
+    }
+
+    /// What the card measures in this window, for the model to scroll within.
+    public func cardExtent() -> CardExtent? {
+        guard model.onCard, let c = laidOutCard(width: model.layout.width, height: model.layout.height) else { return nil }
+        return CardExtent(lines: c.layout.lines.count, fits: c.fits, sections: c.layout.sections, selectedLine: c.layout.selectedLine)
+    }
+
+    /// The model told what its card measures, and the view of it: what the driver draws (and
+    /// a test checks), so that the card is always scrolled within itself.
+    public static func settle(_ model: inout BrowseModel, _ view: (BrowseModel) -> BrowseView) -> BrowseView {
+        let first = view(model)
+        guard let extent = first.cardExtent(), extent != model.cardExtent else { return first }
+        model.cardShown(extent)
+        return view(model)
+    }
+
+    /// The card's lines on screen from its scroll, where the terminal draws the sprite when it
+    /// does (only while the whole picture is on screen; its room stays blank), and the extent.
+    func card(width: Int, height: Int) -> (lines: [String], picture: Placement?, extent: CardExtent, offset: Int)? {
+        guard let d = model.detail, let c = laidOutCard(width: width, height: height) else { return nil }
+        let extent = CardExtent(lines: c.layout.lines.count, fits: c.fits, sections: c.layout.sections, selectedLine: c.layout.selectedLine)
+        let offset = min(max(0, model.cardScroll), extent.maxScroll)
+        let picture = c.room.flatMap { room -> Placement? in
+            let top = c.layout.pictureLine - offset
+            guard top >= 0, top + room.rows <= c.fits else { return nil }
+            return Placement(spritePath: d.spritePath, x: 1, y: Self.cardTop + top, columns: room.columns, rows: room.rows)
+        }
+        return (Array(c.layout.lines.dropFirst(offset).prefix(c.fits)), picture, extent, offset)
+    }
+
+    /// A card taller than the window: a bar in the last column, its thumb where the window is.
+    func scrollBar(_ s: inout Screen, _ e: CardExtent, offset: Int) {
+        guard e.maxScroll > 0, e.fits >= 2 else { return }
+        let track = e.fits, x = s.width - 1
+        let thumb = max(1, track * track / max(1, e.lines))
+        let at = (track - thumb) * offset / e.maxScroll
+        for i in 0..<track {
+            let on = i >= at && i < at + thumb
+            s.put(on ? "█" : "│", x: x, y: Self.cardTop + i, style: Style(foreground: coloured ? (on ? Self.white : Self.grey) : nil, dim: !on))
+        }
     }
 
     /// The narrowest window the detail card is drawn in.
@@ -53,6 +87,7 @@ extension BrowseView {
             ("← ↑ ↓ → / h j k l", t.tr("move")), ("PgUp PgDn", t.tr("a screen up or down")), ("Home End / g G", t.tr("first, last")),
             (t.tr("wheel, click"), t.tr("scroll, select; click again to open")), ("Enter", t.tr("open the detail")),
             (t.tr("← → in a card"), t.tr("its family; Enter opens one")),
+            (t.tr("↑ ↓ PgUp PgDn in a card"), t.tr("scroll it; Tab, Shift-Tab: its next or previous part")),
             ("Esc, Backspace", t.tr("back to the grid (Esc: back to the whole list)")), ("/", t.tr("search as you type; Enter keeps it")),
             ("f", t.tr("favorite on or off")), ("s", t.tr("cries on or off")), ("F", t.tr("favorites only, or all again")), ("?", t.tr("these keys")), ("q, Ctrl-C", t.tr("quit")),
         ]

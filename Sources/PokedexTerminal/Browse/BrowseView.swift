@@ -92,10 +92,7 @@ public struct BrowseView {
         let layout = model.layout
         var s = Screen(width: layout.width, height: layout.height)
         title(&s)
-        switch model.mode {
-        case .detail: detail(&s)
-        default: grid(&s)
-        }
+        if model.onCard { detail(&s) } else { grid(&s) }
         if model.mode == .help { help(&s) }
         status(&s)
         return s
@@ -108,7 +105,7 @@ public struct BrowseView {
         s.fill(x: 0, y: 0, width: s.width, height: 1, style: bar)
         var x = s.put(" Pokédex ", x: 0, y: 0, style: bar)
         let text: String
-        switch (model.mode, model.source) {
+        switch (model.onCard ? .detail : model.mode, model.source) {
         case (.searching, _): text = "/" + model.query
         case (.detail, _):
             text = model.detail.map { $0.displayName.isEmpty ? PokemonNames.display($0.name) : $0.displayName }
@@ -130,7 +127,7 @@ public struct BrowseView {
         var x = 1
         let visible = model.visible
         let position: String
-        switch model.mode {
+        switch model.onCard ? .detail : model.mode {
         case .detail: position = model.detail.map { PokemonID.display($0.shownNumber) } ?? ""
         default:
             position = model.count == 0 ? words.trf("%s of %s", "0", "0")
@@ -144,20 +141,47 @@ public struct BrowseView {
             ?? "● " + (model.online ? words.tr("online") : words.tr("offline"))
         let onlineColour = coloured ? (up ? RGB(0x60, 0xD0, 0x60) : RGB(0xF0, 0x60, 0x60)) : nil
         x = s.put(online, x: x, y: y, style: Style(foreground: onlineColour, background: base.background, reverse: base.reverse), limit: s.width - 1) + 2
+        let room = max(0, s.width - x - 1)
         let keys: String
         switch model.mode {
         case .searching: keys = words.tr("type to search · ⏎ keep · Esc all")
-        case .detail:
-            let sound = model.soundOn ? words.tr("s sound off") : words.tr("s sound on")
-            keys = (model.familySelection == nil ? words.tr("Esc back · f favorite · q quit")
-                : words.tr("← → family · Enter open · Esc back · f favorite · q quit")) + " · " + sound
+        case .detail: keys = Self.hints(cardHints, room: room)
         case .help: keys = words.tr("any key: back")
         case .grid: keys = words.tr("⏎ open  / search  f fav  F favs  ? keys  q quit")
         }
-        let text = model.message.map { UntrustedText.terminal($0) } ?? keys
+        let text = model.message.map { UntrustedText.terminal($0) } ?? model.notice.map(notice) ?? keys
         let style = model.message != nil && coloured ? Style(foreground: RGB(0xFF, 0xB0, 0x40), background: base.background, bold: true)
             : base
-        s.put(TerminalText.truncate(text, to: max(0, s.width - x - 1)), x: x, y: y, style: style)
+        s.put(TerminalText.truncate(text, to: room), x: x, y: y, style: style)
+    }
+
+    /// The card's keys, most needed first: ``hints(_:room:)`` keeps what fits, whole.
+    var cardHints: [String] {
+        var out: [String] = []
+        if (model.cardExtent?.maxScroll ?? 0) > 0 { out.append(words.tr("↑↓ scroll")) }
+        if model.familySelection != nil { out += [words.tr("← → family"), words.tr("Enter open")] }
+        out += [words.tr("Esc back"), words.tr("? keys"), words.tr("f favorite"),
+                model.soundOn ? words.tr("s sound off") : words.tr("s sound on"), words.tr("q quit")]
+        return out
+    }
+
+    /// Hints joined by " · ", as many as fit `room` columns, each whole, in their order.
+    static func hints(_ items: [String], room: Int) -> String {
+        var out = ""
+        for item in items {
+            let next = out.isEmpty ? item : out + " · " + item
+            guard TerminalText.width(next) <= room else { break }
+            out = next
+        }
+        return out
+    }
+
+    /// What a key just changed, said once in the status line.
+    func notice(_ n: BrowseModel.Notice) -> String {
+        switch n {
+        case .sound(on: true): words.tr("cries on: a card plays its Pokémon's cry")
+        case .sound(on: false): words.tr("cries off")
+        }
     }
 
     // MARK: The grid

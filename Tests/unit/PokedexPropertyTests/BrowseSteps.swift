@@ -26,6 +26,8 @@ enum BrowseSteps {
         .char("h"), .char("j"), .char("k"), .char("/"), .char("f"), .char("?"), .char("F"), .char("l"), .char("c"),
         .char("g"), .char("G"), .char("q"), .char("a"), .char("z"), .char("é"), .char("😀"), .char("中"), .char(" "),
         .char("1"), .char(":"), .control("c"), .control("z"), .char("\u{301}"),
+        // Added later, at the end: the recorded sequences keep their keys.
+        .backTab, .char("b"),
     ]
 
     static let sizes: [(Int, Int)] = [
@@ -157,7 +159,8 @@ enum BrowseSteps {
             let effects = m.handle(e)
             var broken = violations(m)
             broken += effectViolations(effects, m)
-            let view = BrowseView(model: m, mode: mode, art: { $0.hasSuffix("a.png") ? art : nil }, image: { _ in nil }, pictures: picture)
+            let view = BrowseView.settle(&m) { BrowseView(model: $0, mode: mode, art: { $0.hasSuffix("a.png") ? art : nil }, image: { _ in nil }, pictures: picture) }
+            broken += violations(m)
             let screen = view.render()
             broken += frameViolations(screen, view.placements(), m)
             if !broken.isEmpty { return broken.map { "step \(n) \(s) = \(e): \($0)" } }
@@ -185,14 +188,16 @@ enum BrowseSteps {
         if m.layout.width < 1 || m.layout.height < 1 || m.layout.width > BrowseLayout.maxWidth || m.layout.height > BrowseLayout.maxHeight {
             out.append("layout \(m.layout.width)×\(m.layout.height)")
         }
-        if m.mode == .detail, m.detail == nil, m.detailLoading == nil { out.append("detail mode with nothing shown or coming") }
+        if m.onCard, m.detail == nil, m.detailLoading == nil { out.append("detail mode with nothing shown or coming") }
         if let s = m.familySelection {
-            if m.mode != .detail || m.detail == nil { out.append("a family member picked with no card shown") }
+            if !m.onCard || m.detail == nil { out.append("a family member picked with no card shown") }
             if let d = m.detail, !(0..<d.evolution.count).contains(s) { out.append("family member \(s) of \(d.evolution.count)") }
-        } else if m.mode == .detail, let d = m.detail, d.evolution.count > 1 {
+        } else if m.onCard, let d = m.detail, d.evolution.count > 1 {
             out.append("a card with a family and no member picked")
         }
-        if m.mode != .detail, !m.cardHistory.isEmpty { out.append("cards to go back to, on the grid") }
+        if !m.onCard, !m.cardHistory.isEmpty { out.append("cards to go back to, on the grid") }
+        if let e = m.cardExtent, !(0...e.maxScroll).contains(m.cardScroll) { out.append("card scrolled to \(m.cardScroll) of 0...\(e.maxScroll)") }
+        if m.cardExtent == nil, m.cardScroll != 0 { out.append("card scrolled to \(m.cardScroll), never measured") }
         if m.cardHistory.count > BrowseModel.maxCardHistory { out.append("\(m.cardHistory.count) cards to go back to") }
         if case .search(let q) = m.source, q.isEmpty { out.append("a search for nothing") }
         return out
@@ -239,7 +244,7 @@ enum BrowseSteps {
         // The status line, where it has room: the position and whether the service is there.
         guard s.width >= 60, s.height >= 2 else { return out }
         let status = row(s, s.height - 1)
-        if m.mode != .detail {
+        if !m.onCard {
             let v = m.visible
             let position = m.count == 0 ? "0 of 0" : "\(v.lowerBound + 1)–\(max(v.lowerBound + 1, v.upperBound)) of \(m.count)"
             if !status.contains(position) { out.append("status \"\(status)\" does not say \(position)") }

@@ -66,7 +66,7 @@ import Testing
     static let keyAlphabet: [(Key, String)] = [
         (.up, "\u{1B}[A"), (.down, "\u{1B}[B"), (.right, "\u{1B}[C"), (.left, "\u{1B}[D"), (.home, "\u{1B}[H"), (.end, "\u{1B}[F"),
         (.up, "\u{1B}OA"), (.home, "\u{1B}[1~"), (.end, "\u{1B}[4~"), (.pageUp, "\u{1B}[5~"), (.pageDown, "\u{1B}[6~"),
-        (.delete, "\u{1B}[3~"), (.enter, "\r"), (.tab, "\t"), (.backspace, "\u{7F}"), (.escape, "\u{1B}"),
+        (.delete, "\u{1B}[3~"), (.enter, "\r"), (.tab, "\t"), (.backTab, "\u{1B}[Z"), (.backspace, "\u{7F}"), (.escape, "\u{1B}"),
         (.char("a"), "a"), (.char("é"), "é"), (.char("😀"), "😀"), (.char("中"), "中"), (.char("/"), "/"), (.char("q"), "q"),
         (.control("c"), "\u{03}"), (.control("z"), "\u{1A}"),
     ]

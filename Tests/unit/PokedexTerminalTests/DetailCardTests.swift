@@ -101,15 +101,21 @@ final class DetailCardTests: XCTestCase {
         let german = Words(decimalSeparator: ",") { ["Height": "Größe", "Weight": "Gewicht", "Abilities": "Fähigkeiten"][$0] ?? $0 }
         let lines = DetailCard(detail: d, image: nil, width: 80, mode: .none, words: german).render()
         XCTAssertEqual(lines.prefix(4), ["Glurak  #006", "Flammen-Pokémon", "", "[Feuer] [Flug]"])
-        XCTAssertTrue(lines.contains("Größe               1,7 m (5′07″)"), lines.joined(separator: "\n"))
-        XCTAssertTrue(lines.contains("Gewicht             90,5 kg (199,5 lb)"), lines.joined(separator: "\n"))
-        XCTAssertTrue(lines.contains("Fähigkeiten         Großbrand, Solarkraft"))
+        XCTAssertTrue(lines.contains("Größe       1,7 m (5′07″)"), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains("Gewicht     90,5 kg (199,5 lb)"), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains("Fähigkeiten Großbrand, Solarkraft"))
         XCTAssertTrue(lines.contains { $0.hasPrefix("Spezialverteidigung  85 ") }, "the label column as wide as the widest label")
         assertFits(lines, 80)
-        // A narrow card cuts a long label rather than the column.
+        // A card under the sprite at 40 columns keeps every word whole: the labels, and the
+        // sizes and abilities wrapped between words.
         let narrow = DetailCard(detail: d, image: nil, width: 36, mode: .none, words: german).render()
         assertFits(narrow, 36)
-        XCTAssertTrue(narrow.contains { $0.hasPrefix("Spezialver…  85 ") }, narrow.joined(separator: "\n"))
+        XCTAssertTrue(narrow.contains { $0.hasPrefix("Spezialverteidigung  85 ") }, narrow.joined(separator: "\n"))
+        XCTAssertTrue(narrow.contains { $0.hasPrefix("Spezialangriff      109 ") }, narrow.joined(separator: "\n"))
+        XCTAssertTrue(narrow.contains("Gewicht     90,5 kg (199,5 lb)"), narrow.joined(separator: "\n"))
+        // Only a card too narrow for the word cuts it.
+        let tiny = DetailCard(detail: d, image: nil, width: 24, mode: .none, words: german).render()
+        assertFits(tiny, 24)
         // Japanese: wide labels counted as two columns, and the text wrapped where it has no spaces.
         var ja = d
         ja.displayName = "リザードン"

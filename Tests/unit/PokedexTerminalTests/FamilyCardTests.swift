@@ -30,6 +30,11 @@ final class FamilyCardTests: XCTestCase {
     ]
 
     func card(_ i: Int, language: String, width: Int) -> [String] {
+        DetailCard(detail: Self.detail(i, language: language), image: nil, width: width, mode: .none, words: MockData.words(language)).render()
+    }
+
+    /// The `i`th of ``cards`` as the service gives it in `language`: the mock's family and matchups.
+    static func detail(_ i: Int, language: String) -> PokemonDetail {
         let (id, name, types, chain, names, abilities) = Self.cards[i]
         let words = MockData.words(language)
         var d = PokemonDetail(id: id, name: name, height: 10, weight: 100, types: types, abilities: abilities,
@@ -45,7 +50,7 @@ final class FamilyCardTests: XCTestCase {
         d.abilityMatchups = abilities.filter(AbilityMatchups.changesMatchups).map {
             AbilityMatchup(ability: $0, matchups: AbilityMatchups.matchups($0, types, language: language))
         }
-        return DetailCard(detail: d, image: nil, width: width, mode: .none, words: words).render()
+        return d
     }
 
     /// Only the family and the matchups, as ``card(_:language:width:)`` draws them.
