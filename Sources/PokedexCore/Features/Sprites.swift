@@ -187,6 +187,8 @@ final class Sprites: Sendable {
         do {
             return try await cry.ensure(item.id, url: url)
         } catch {
+            // The URL the record names answered 404: PokeAPI has no cry there, whatever the name.
+            if case .notFound? = error as? FetchError { throw .notFound(ServiceMessages.format(ServiceMessages.noCry, item.name)) }
             throw PokedexError.wrap(error, context: ServiceMessages.format(ServiceMessages.cryUnavailable, item.name))
         }
     }
