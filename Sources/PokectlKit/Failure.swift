@@ -30,12 +30,15 @@ struct Failure: Error {
     }
 
     /// Maps a bus error (the service's own, or the bus's) to a line that says what to do.
-    /// The service's own words come back in the reader's (``ServiceMessages``).
-    init(_ e: BusError, words w: Words) {
-        let said = ServiceMessages.translate(e.message, w)
+    /// The service's own words come back in the reader's (``ServiceMessages``), a Pokémon it
+    /// names by its identifier with its name as `naming` gives it.
+    init(_ e: BusError, words w: Words, naming: (String) -> String? = { _ in nil }) {
+        let said = ServiceMessages.translate(e.message, w, naming: naming)
         switch e.name {
         case PokedexError.namePrefix + "NotFound":
-            message = e.message.contains("did you mean") ? said : said + "; " + w.tr("try 'pokectl search' to find the name")
+            // A search helps only where the name was not known (not a cry PokeAPI lacks).
+            let unknown = ServiceMessages.isUnknownPokemon(e.message) && !e.message.contains("did you mean")
+            message = unknown ? said + "; " + w.tr("try 'pokectl search' to find the name") : said
             code = .notFound
         case PokedexError.namePrefix + "InvalidArgument":
             message = said

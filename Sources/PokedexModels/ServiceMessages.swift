@@ -104,19 +104,29 @@ public enum ServiceMessages {
     public static func joined(_ parts: String...) -> String { parts.joined(separator: "; ") }
 
     /// A message of the service in `words`: each part that is a template, read in them.
-    public static func translate(_ message: String, _ words: Words) -> String {
-        message.split(separator: "; ", omittingEmptySubsequences: false).map { translatePart(String($0), words, depth: 0) }
+    /// `naming` gives a value that is a Pokémon's identifier ("charizard") its name in the
+    /// reader's language ("Glurak"), where the caller can look it up.
+    public static func translate(_ message: String, _ words: Words, naming: (String) -> String? = { _ in nil }) -> String {
+        message.split(separator: "; ", omittingEmptySubsequences: false).map { translatePart(String($0), words, naming, depth: 0) }
             .joined(separator: "; ")
     }
 
-    private static func translatePart(_ part: String, _ words: Words, depth: Int) -> String {
+    private static func translatePart(_ part: String, _ words: Words, _ naming: (String) -> String?, depth: Int) -> String {
         guard depth < 3, part.utf8.count <= 4096 else { return part }
         for template in templates {
             guard let values = match(template, part) else { continue }
-            let read = values.map { translatePart($0, words, depth: depth + 1) }
+            let read = values.map { translatePart($0, words, naming, depth: depth + 1) }
             return words.trf(template, read.first ?? "", read.count > 1 ? read[1] : "", read.count > 2 ? read[2] : "")
         }
-        return part
+        // A value, not a sentence: a Pokémon's identifier is named as the games name it.
+        guard depth > 0, APIName.isValid(part) else { return part }
+        return naming(part) ?? part
+    }
+
+    /// Whether the service could not tell which Pokémon was meant (no such name or number):
+    /// only then is a search the way on.
+    public static func isUnknownPokemon(_ message: String) -> Bool {
+        message.split(separator: "; ").contains { part in [noName, noNumber].contains { match($0, String(part)) != nil } }
     }
 
     /// The values of `%s` when `text` is `template` filled in, else nil. Each value is the

@@ -20,9 +20,20 @@ extension Context {
             let w = words
             let why = client.stoppedService(words: w) ?? w.trf("pokedexd did not answer within %s s; see 'journalctl --user -u pokedex'", String(Int(client.timeout)))
             throw Failure(message: why + "; " + w.tr("what was asked may still be done when it answers again"), code: .unavailable)
+        } catch where error.name.hasPrefix(PokedexError.namePrefix) {
+            // The service answered: the Pokémon its message names are looked up (two calls,
+            // from memory there) to be named in the reader's language.
+            let language = language
+            throw Failure(error, words: words) { Self.displayName(identifier: $0, language: language, client) }
         } catch {
             throw Failure(error, words: words)
         }
+    }
+
+    /// The name as the games write it of the Pokémon whose identifier is `identifier`.
+    static func displayName(identifier: String, language: String, _ c: any PokedexService) -> String? {
+        guard let entry = exactEntry(identifier, c), entry.name == identifier else { return nil }
+        return names([entry.id], language: language, c)[entry.id]
     }
 
     /// Decodes a reply already received; a shape this pokectl does not know is reported as such.

@@ -86,6 +86,21 @@ final class ErrorsTests: XCTestCase {
         }
     }
 
+    /// A search is offered only where the name was not known: a cry PokeAPI lacks is no
+    /// misspelt name (issue 56). A Pokémon the message names by identifier is named as the
+    /// games write it, in the reader's language.
+    func testNotFoundOffersASearchOnlyForAnUnknownNameAndNamesThePokemon() {
+        let unknown = BusError(name: PokedexError.namePrefix + "NotFound", message: "no Pokémon named \"pikachoo\"")
+        XCTAssertTrue(Failure(unknown, words: .english).message.hasSuffix("; try 'pokectl search' to find the name"))
+        let noCry = BusError(name: PokedexError.namePrefix + "NotFound", message: ServiceMessages.format(ServiceMessages.noCry, "pikachu"))
+        XCTAssertEqual(Failure(noCry, words: .english).message, "PokeAPI has no cry for pikachu")
+        let de = Harness.german
+        let gone = BusError(name: PokedexError.namePrefix + "Unavailable", message: ServiceMessages.format(ServiceMessages.cryUnavailable, "charizard"))
+        let said = Failure(gone, words: de) { $0 == "charizard" ? "Glurak" : nil }.message
+        XCTAssertTrue(said.hasPrefix(de.trf(ServiceMessages.cryUnavailable, "Glurak")), said)
+        XCTAssertFalse(said.contains("charizard"), said)
+    }
+
     func testAnArgumentTheServiceRefusesIsUsage() {
         let ran = Harness.run(["show", "pikachu"], failing(BusError(name: PokedexError.namePrefix + "InvalidArgument", message: "name: too long")))
         XCTAssertEqual(ran.code, 2)
