@@ -152,7 +152,13 @@ final class SessionLauncher: DesktopLauncher {
             log(.warning, "cannot start \(argv[0]): \(String(cString: strerror(errno)))")
             return false
         }
-        loop.reap(pid) { [log] code in log(.warning, "cannot wait for process \(pid): \(String(cString: strerror(code)))") }
+        // Labelled: a trailing closure would be `exited`, and every exit was logged as a failure
+        // to wait, its status read as an errno ("Success", "Block device required").
+        loop.reap(pid, exited: { [log] status in
+            if status != 0 { log(.info, "\(name) exited with status \(status)") }
+        }, failed: { [log] code in
+            log(.warning, "cannot wait for process \(pid): \(String(cString: strerror(code)))")
+        })
         log(.info, "started \(name)")
         return true
     }

@@ -62,6 +62,9 @@ no_zombies() {
     local z; z=$(ps -o stat= --ppid "$DAEMON" | grep -c Z); echo "zombies: $z"; [ "$z" = 0 ]
 }
 check "launch: every child is reaped on the loop (no zombie under pokedexd)" no_zombies
+# Every exit was logged as "cannot wait for process N: Success" (its status read as an errno).
+exits_said_plainly() { ! grep -E "cannot wait for process" "$TMP/pokedexd.log"; }
+check "launch: a child's exit puts no 'cannot wait for process' line in the journal" exits_said_plainly
 burst() {
     sleep 1.05
     local before; before=$(launches)
