@@ -64,7 +64,7 @@ final class SessionLauncher: DesktopLauncher {
     /// (``TerminalCommand/choose``), else the desktop's own launcher on the app entry (without
     /// the card or the query); nil if none is.
     private func browseCommand(_ launch: BrowseLaunch) -> [String]? {
-        TerminalCommand.choose(launch, pokectl: pokectl, environment: environment, find: find) { [log] in log(.notice, $0) }
+        TerminalCommand.choose(launch, pokectl: pokectl, environment: environment, find: find, resolve: Self.resolve) { [log] in log(.notice, $0) }
             ?? find("gtk-launch").map { [$0, "io.github.pokedexd.Pokedex1"] }
     }
 
@@ -102,6 +102,13 @@ final class SessionLauncher: DesktopLauncher {
         case (_, .admitted): break
         }
         return gate && verdict == .admitted
+    }
+
+    /// The file a path ends at, its links followed (`realpath`); the path itself if it cannot.
+    private static func resolve(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     private func find(_ name: String) -> String? {

@@ -76,12 +76,19 @@ public enum TerminalCommand {
     /// `$TERMINAL`, then the desktop's own (`XDG_CURRENT_DESKTOP`: kgx or gnome-terminal in
     /// GNOME, konsole in Plasma…), then the system's default (`x-terminal-emulator`), then any
     /// other known one, xterm last, with a font that has the language's letters. `find` gives
-    /// a program's path; nil when no terminal is found. `notice` hears why a search was dropped.
+    /// a program's path, `resolve` the program a path ends at (Debian's `x-terminal-emulator`
+    /// is a link through `/etc/alternatives`: where it is xterm, xterm's font goes with it); nil
+    /// when no terminal is found. `notice` hears why a search was dropped.
     public static func choose(_ launch: BrowseLaunch, pokectl: String, environment: [String: String],
-                              find: (String) -> String?, notice: (String) -> Void = { _ in }) -> [String]? {
+                              find: (String) -> String?, resolve: (String) -> String = { $0 },
+                              notice: (String) -> Void = { _ in }) -> [String]? {
+        func started(_ exe: String, _ run: [String]) -> [String] {
+            let actual = resolve(exe).split(separator: "/").last.map(String.init) ?? ""
+            return browse(terminal: exe, run: (xterms.contains(actual) ? xtermFont(environment) : []) + run, pokectl: pokectl, launch: launch)
+        }
         if let exe = find("xdg-terminal-exec") { return browse(terminal: exe, run: ["--"], pokectl: pokectl, launch: launch) }
         if let t = environment["TERMINAL"], !t.isEmpty, let exe = find(t) {
-            if let run = convention(of: t) { return browse(terminal: exe, run: run, pokectl: pokectl, launch: launch) }
+            if let run = convention(of: t) { return started(exe, run) }
             // How this terminal takes a command is not known: xterm's -e, and no caller text.
             if !launch.query.isEmpty {
                 notice("TERMINAL=\(t) is not a terminal pokedexd knows how to pass a search to; the search is dropped")
@@ -91,13 +98,16 @@ public enum TerminalCommand {
         let desktop = (environment["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").flatMap { desktops[$0.uppercased()] ?? [] }
         let rest = known.map(\.name).filter { !["xdg-terminal-exec", "xterm", "uxterm"].contains($0) }
         for name in desktop + rest {
-            if let exe = find(name), let run = convention(of: name) { return browse(terminal: exe, run: run, pokectl: pokectl, launch: launch) }
+            if let exe = find(name), let run = convention(of: name) { return started(exe, run) }
         }
         for name in ["xterm", "uxterm"] {
-            if let exe = find(name) { return browse(terminal: exe, run: xtermFont(environment) + ["-e"], pokectl: pokectl, launch: launch) }
+            if let exe = find(name) { return started(exe, ["-e"]) }
         }
         return nil
     }
+
+    /// xterm under its names: the one whose own font has few of Unicode's letters.
+    static let xterms: Set = ["xterm", "uxterm", "lxterm", "koi8rxterm"]
 
     /// xterm's own font is a bitmap one without most of Unicode: Japanese came out blank, and
     /// so did „ and ⏎. A scalable monospace font (Xft) that fontconfig picks for the session's

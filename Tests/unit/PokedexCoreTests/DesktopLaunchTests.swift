@@ -49,6 +49,18 @@ final class DesktopLaunchTests: XCTestCase {
         // A $TERMINAL whose convention is not known: -e and the card, but no text a caller typed.
         XCTAssertEqual(chosen(["my-term", "xterm"], ["TERMINAL": "my-term"]), ["/usr/bin/my-term", "-e", "/p/pokectl", "browse", "--open", "10034"])
         XCTAssertNil(chosen([]), "no terminal at all")
+        // The system's default or $TERMINAL where that is xterm (Debian's alternatives): xterm's
+        // font too, before its -e; another terminal behind the link gets nothing more.
+        func behind(_ target: String, _ environment: [String: String]) -> [String]? {
+            TerminalCommand.choose(launch, pokectl: "/p/pokectl", environment: environment,
+                                   find: { ["x-terminal-emulator", "xterm", "my-link"].contains($0) ? "/usr/bin/" + $0 : nil },
+                                   resolve: { $0.hasSuffix("x-terminal-emulator") || $0.hasSuffix("my-link") ? target : $0 })
+        }
+        XCTAssertEqual(behind("/usr/bin/xterm", ["LANG": "ja_JP.UTF-8"]),
+                       ["/usr/bin/x-terminal-emulator", "-fa", "monospace:lang=ja", "-fs", "11", "-e"] + tail)
+        XCTAssertEqual(behind("/usr/bin/gnome-terminal.wrapper", [:]), ["/usr/bin/x-terminal-emulator", "-e"] + tail)
+        XCTAssertEqual(behind("/usr/bin/uxterm", ["TERMINAL": "x-terminal-emulator"]),
+                       ["/usr/bin/x-terminal-emulator", "-fa", "monospace", "-fs", "11", "-e"] + tail)
     }
 
     func testATerminalIsKnownByItsBasenameOnly() {
