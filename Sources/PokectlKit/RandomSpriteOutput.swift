@@ -27,8 +27,9 @@ struct RandomSpriteOutput {
             throw Failure(message: w.trf("the sprite of %s at %s cannot be read; 'pokectl cache verify' repairs the cache", pick.name, pick.path),
                           code: .unavailable)
         }
-        // The sprite's own width, at most 96 columns: a sprite server may send any size.
+        // The sprite's own size within the default budget, or what the options say.
         let columns = min(options.width ?? min(cropped.width, Self.defaultMaxColumns), PixelArt.maxCells)
+        let rows = min(options.height ?? (options.width == nil ? Self.defaultMaxRows : 4 * columns), PixelArt.maxCells)
         // Without colour, the silhouette, unless pixels are forced.
         let colorMode = Self.colorMode(context)
         let pictures = Pictures.choose(colorMode == .none && !imageProtocol.forcesPixels ? .blocks : imageProtocol,
@@ -38,24 +39,28 @@ struct RandomSpriteOutput {
             context.error("pokectl: " + w.trf("sprite drawn with %s: %s", pictures.protocolUsed.rawValue, pictures.reason))
         }
         var lines: [String]
-        if let picture = pictures.drawing(sprite, maxColumns: columns, maxRows: columns) {
+        let drawn: Int
+        if let picture = pictures.drawing(sprite, maxColumns: columns, maxRows: rows) {
             // The picture does not move the cursor: blank lines make its room.
             lines = [picture.sequence] + Array(repeating: "", count: picture.rows - 1)
+            drawn = picture.columns
         } else {
-            lines = SpriteArt.lines(cropped, maxColumns: columns, maxRows: 4 * columns, mode: colorMode, silhouette: true)
+            lines = SpriteArt.lines(cropped, maxColumns: columns, maxRows: rows, mode: colorMode, silhouette: true)
+            drawn = lines.first.map(TerminalText.width) ?? columns
         }
         if !options.hideName {
             let display = names[pick.id] ?? PokemonNames.display(pick.name)
             let name = TerminalText.safe(pick.shiny ? w.trf("Shiny %s", display) : display)
-            let pad = max(0, (columns - TerminalText.width(name)) / 2)
+            let pad = max(0, (drawn - TerminalText.width(name)) / 2)
             lines.append(String(repeating: " ", count: pad) + name)
         }
         context.out.line(lines.joined(separator: "\n"))
     }
 
-    /// The most columns a sprite takes without `--width`: a 96×96 PokeAPI sprite cropped is
-    /// narrower, so every real sprite keeps its own size.
-    static let defaultMaxColumns = 96
+    /// The most a sprite takes without `--width` and `--height`: beside a fetch tool's lines
+    /// (about 48 columns and 18 lines) in an 80×24 terminal, with the name under it.
+    static let defaultMaxColumns = 30
+    static let defaultMaxRows = 15
 
     /// Colour even into a pipe (a fetch tool reads one); none under NO_COLOR or `--color never`,
     /// which leaves the silhouette.

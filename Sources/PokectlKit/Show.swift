@@ -24,10 +24,11 @@ struct Show: PokectlCommand {
             guard pokemon == nil else { throw ValidationError(Language.words.tr("give a Pokémon or --random, not both")) }
             guard !noImage else { throw ValidationError(Language.words.tr("--random prints a sprite: --no-image does not go with it")) }
             if let w = random.width, !(1...200).contains(w) { throw ValidationError(Language.words.tr("--width must be between 1 and 200")) }
+            if let h = random.height, !(1...200).contains(h) { throw ValidationError(Language.words.tr("--height must be between 1 and 200")) }
         } else {
             guard pokemon != nil else { throw ValidationError(Language.words.tr("give a name or number, or --random")) }
-            guard !random.favorite, random.shinyChance == nil, !random.hideName, random.width == nil else {
-                throw ValidationError(Language.words.tr("--favorite, --shiny-chance, --hide-name and --width go with --random"))
+            guard !random.favorite, random.shinyChance == nil, !random.hideName, random.width == nil, random.height == nil else {
+                throw ValidationError(Language.words.tr("--favorite, --shiny-chance, --hide-name, --width and --height go with --random"))
             }
         }
     }
@@ -71,7 +72,9 @@ struct RandomOptions: ParsableArguments {
     @Option(help: ArgumentHelp(tr("With --random: how often the shiny sprite is drawn, as 1/128 or 0.0078 (default 1/128, as in the games since generation 6).")))
     var shinyChance: Probability?
     @Flag(help: ArgumentHelp(tr("With --random: the sprite alone, without the name under it."))) var hideName = false
-    @Option(help: ArgumentHelp(tr("With --random: the sprite's width in columns (default: one column per pixel)."))) var width: Int?
+    @Option(help: ArgumentHelp(tr("With --random: the sprite's width in columns (default: one column per pixel, at most 30 columns and 15 lines, room for a fetch tool's lines beside it in 80×24).")))
+    var width: Int?
+    @Option(help: ArgumentHelp(tr("With --random: the sprite's height in lines at most (default 15; with --width alone, as tall as that width makes it)."))) var height: Int?
 }
 
 /// A probability given as `1/128`, `0.0078`, `0` or `1`.

@@ -1,5 +1,9 @@
 import PokedexBusClient
 import XCTest
+import Foundation
+import PokedexModels
+import PokedexPNG
+import PokedexTerminal
 @testable import PokectlKit
 
 /// `status`, `sync`, `cache stats|verify|clear`, `show`, `cry` and `widget`.
@@ -200,6 +204,34 @@ final class ServiceCommandsTests: XCTestCase {
         fake.on(Pokedex1.randomSprite) { _ in RandomSprite(id: 10100, name: "raichu-alola", path: "/cache/sprites/10100.png", shiny: false) }
         XCTAssertEqual(Harness.run(["show", "--random", "--json"], fake).out,
                        "{\"id\":10100,\"name\":\"raichu-alola\",\"number\":26,\"path\":\"/cache/sprites/10100.png\",\"shiny\":false}\n")
+    }
+
+    /// `show --random` for a fetch tool: within 30 columns and 15 lines by default, so that an
+    /// 80×24 terminal keeps room for the tool's lines beside it; --width and --height say more.
+    func testShowRandomFitsBesideAFetchToolByDefault() throws {
+        // A tall shape, 60 × 90 visible pixels, as a 96 × 96 sprite.
+        let sprite = RGBAImage(width: 96, height: 96, pixels: (0..<(96 * 96)).flatMap { i -> [UInt8] in
+            let x = i % 96, y = i / 96
+            return (18..<78).contains(x) && (3..<93).contains(y) ? [UInt8(x * 2), UInt8(y * 2), 90, 255] : [0, 0, 0, 0]
+        })
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("random-\(getpid()).png").path
+        FileManager.default.createFile(atPath: path, contents: Data(try XCTUnwrap(LibPNGEncoder.encode(sprite))))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fake = Fixtures.service()
+        fake.on(Pokedex1.randomSprite) { _ in RandomSprite(id: 25, name: "pikachu", path: path, shiny: false) }
+        func size(_ arguments: [String]) -> (columns: Int, lines: Int) {
+            let out = Harness.run(["show", "--random", "--hide-name"] + arguments, fake).out
+            let lines = out.split(separator: "\n").map(String.init)
+            return (lines.map(TerminalText.width).max() ?? 0, lines.count)
+        }
+        let byDefault = size([])
+        XCTAssertLessThanOrEqual(byDefault.columns, 30)
+        XCTAssertEqual(byDefault.lines, 15, "the tall sprite as tall as the budget")
+        XCTAssertEqual(size(["--height", "8"]).lines, 8)
+        XCTAssertEqual(size(["--width", "40"]).columns, 40, "--width alone: as tall as that width makes it")
+        XCTAssertEqual(size(["--width", "40"]).lines, 30)
+        XCTAssertEqual(Harness.run(["show", "--random", "--height", "0"], fake).code, 2)
+        XCTAssertEqual(Harness.run(["show", "pikachu", "--height", "5"], fake).code, 2)
     }
 
     func testCryPathOnly() {
