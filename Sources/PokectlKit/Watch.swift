@@ -72,6 +72,8 @@ enum WatchLine {
             return lines
         case .stopped(let idle):
             return [.object([("event", .string(stopped)), ("idle", .bool(idle)), ("time", time)])]
+        case .vanished:
+            return [.object([("event", .string(stopped)), ("idle", .bool(false)), ("time", time)])]
         case .favoriteChanged(let id, let name, let favorite):
             return [.object([("event", .string(Pokedex1.favoriteChanged.name)), ("favorite", .bool(favorite)),
                              ("id", .int(id)), ("name", .string(name)), ("number", .int(PokedexNumber.shown(id))), ("time", time)])]

@@ -55,7 +55,7 @@ struct Widget: PokectlCommand {
                 switch effect {
                 case .refresh: show()
                 case .showUnavailable:
-                    let text = format.render(.unavailable(why: w.tr("pokedexd stopped; any call starts it again")), w, width: width)
+                    let text = format.render(.unavailable(why: w.tr("pokedexd stopped; the widget starts it again in a moment")), w, width: width)
                     if text != last { last = text; write(text, context) }
                 }
             }
@@ -68,6 +68,7 @@ struct Widget: PokectlCommand {
                 case .timeout: continue
                 case .started: input = .started
                 case .stopped(let idle): input = .stopped(idle: idle)
+                case .vanished: input = .vanished
                 case .favoriteChanged, .cacheCleared: input = .changed
                 case .propertiesChanged(_, let changed, _):
                     guard changed.stringDict?[Pokedex1.online.name] != nil else { continue }

@@ -15,8 +15,12 @@ public final class ServiceFollower {
         /// The service owns its name now (`owner` is its unique name): whatever a widget shows
         /// is to be asked again.
         case started(owner: String)
-        /// The name went. `idle`: it left after its idle timeout and starts again when called.
+        /// The name went, after `Stopping`. `idle`: it left after its idle timeout and starts
+        /// again when called.
         case stopped(idle: Bool)
+        /// The name went without `Stopping`: killed or crashed. Nothing may start it again (a
+        /// bus without a user manager) until someone calls it.
+        case vanished
         case favoriteChanged(id: UInt32, name: String, favorite: Bool)
         case cacheCleared
         /// `PropertiesChanged` as sent: interface, changed (a dict), invalidated (an array).
@@ -66,7 +70,8 @@ public final class ServiceFollower {
                 return .started(owner: new)
             }
             defer { stopReason = nil }
-            return .stopped(idle: stopReason == .idle)
+            guard let reason = stopReason else { return .vanished }
+            return .stopped(idle: reason == .idle)
         case Pokedex1.stopping.name:
             stopReason = (try? Pokedex1.stopping.decode(s.values)).flatMap(Pokedex1.StopReason.init(rawValue:))
             return nil

@@ -8,6 +8,9 @@
 /// - The service stopping says "unavailable" at once; leaving after its idle timeout changes
 ///   nothing shown, and nothing is asked until it runs again: a widget that waits never starts
 ///   the service (D-Bus activation), and the service reaches its idle exit.
+/// - The service vanishing (killed or crashed: no `Stopping`) says "unavailable" at once, then
+///   asks again after ``restartDelay(_:)``, which starts it where nothing else does (a bus
+///   without a user manager); a service that keeps vanishing is asked ever less often.
 public struct WidgetFollow: Equatable, Sendable {
     public enum Input: Equatable, Sendable {
         case started
@@ -15,6 +18,8 @@ public struct WidgetFollow: Equatable, Sendable {
         case stopped(idle: Bool)
         /// Something shown may have changed: a favorite, the cache, the network.
         case changed
+        /// Its name went without `Stopping`.
+        case vanished
     }
 
     public enum Effect: Equatable, Sendable {
@@ -35,6 +40,16 @@ public struct WidgetFollow: Equatable, Sendable {
     /// wait for the next tick.
     private var firstChange: Double?
     private var quietAt: Double?
+    /// When a service that vanished is asked again, and how many times in a row it vanished
+    /// soon after it started.
+    private var restartAt: Double?
+    private var vanishedInARow = 0
+    private var startedAt: Double?
+
+    /// The pause before a service that vanished is asked again: 1 s, doubling to 60 s.
+    public static func restartDelay(_ times: Int) -> Double { min(60, Double(1 << min(max(times, 1) - 1, 6))) }
+    /// A start that lasts this long ends a series of vanishings.
+    public static let steady = 60.0
 
     /// `running`: whether the service runs at the start. The first answer is asked either way:
     /// a widget starting needs one, and that call may start the service.
@@ -46,7 +61,7 @@ public struct WidgetFollow: Equatable, Sendable {
 
     /// When ``tick(at:)`` has something to do; nil: nothing until the next input.
     public var deadline: Double? {
-        guard let first = firstChange, let quietAt else { return nil }
+        guard let first = firstChange, let quietAt else { return restartAt }
         return min(quietAt, first + Self.longest)
     }
 
@@ -54,6 +69,8 @@ public struct WidgetFollow: Equatable, Sendable {
         switch input {
         case .started:
             running = true
+            restartAt = nil
+            startedAt = now
             firstChange = firstChange ?? now
             quietAt = now  // answered at once
             return tick(at: now)
@@ -61,7 +78,17 @@ public struct WidgetFollow: Equatable, Sendable {
             running = false
             firstChange = nil
             quietAt = nil
+            restartAt = nil
+            vanishedInARow = 0
             return idle ? [] : [.showUnavailable]
+        case .vanished:
+            running = false
+            firstChange = nil
+            quietAt = nil
+            if let startedAt, now - startedAt >= Self.steady { vanishedInARow = 0 }
+            vanishedInARow += 1
+            restartAt = now + Self.restartDelay(vanishedInARow)
+            return [.showUnavailable]
         case .changed:
             // Only the service's own signals say this, so it runs; a change heard while it is
             // said not to (a late signal) waits for it to start.
@@ -77,6 +104,7 @@ public struct WidgetFollow: Equatable, Sendable {
         guard let deadline, now >= deadline else { return [] }
         firstChange = nil
         quietAt = nil
+        restartAt = nil
         return [.refresh]
     }
 }

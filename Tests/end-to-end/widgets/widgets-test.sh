@@ -7,6 +7,7 @@
 #   - shown: the newest favorite in each host; one `pokectl widget` a host, nothing more;
 #   - the service stopped, then called back: "unavailable" in each bar, then the favorite
 #     again; the times are read from screenshots of each bar, polled;
+#   - the service killed (-9, so no Stopping): "unavailable", then the widgets start it again;
 #   - every widget running and nothing changing: the service reaches its idle exit, nothing
 #     calls it or starts it again for a minute (dbus-monitor), and the bars keep their favorite;
 #   - an API outage: a favorite never fetched shows its German name, never its identifier;
@@ -179,6 +180,18 @@ for h in waybar polybar conky; do
 done
 echo "recovery: stop → unavailable: waybar ${GONE[waybar]} ms, polybar ${GONE[polybar]} ms, conky ${GONE[conky]} ms;" \
      "back → favorite: waybar ${BACK[waybar]} ms, polybar ${BACK[polybar]} ms, conky ${BACK[conky]} ms"
+
+# ---- Killed: gone without Stopping, and no user manager to start it again -------------------------
+# The bars said "unavailable" for good (issue 56): the widgets now call it again after a second.
+declare -A KILLED REVIVED
+pkill -KILL -u "$(id -u)" -x pokedexd
+for h in waybar polybar conky; do KILLED[$h]=$(until_looks $h "${SHOWN[$h]}"); done
+for h in waybar polybar conky; do REVIVED[$h]=$(until_looks $h = "${SHOWN[$h]}"); done
+for h in waybar polybar conky; do
+    check "$h: killed with -9: 'unavailable' after $((KILLED[$h])) ms, then started again by the widget, the favorite after $((REVIVED[$h])) ms more" \
+        test "${KILLED[$h]}" -lt 1000 -a "${REVIVED[$h]}" -lt 4000
+done
+check "killed: the service runs again, started by the widgets' call" pgrep -u "$(id -u)" -x pokedexd
 
 # ---- Idle: nothing changes for a minute --------------------------------------------------------
 for _ in $(seq $(( (IDLE_TIMEOUT + 10) * 10 ))); do service_pid >/dev/null || break; sleep 0.1; done

@@ -10,6 +10,8 @@ import Testing
 ///   answer a widget needs;
 /// - a start is answered at once, a stop that is not idle says "unavailable" at once, an idle
 ///   exit changes nothing shown;
+/// - a service that vanished (no `Stopping`) says "unavailable" at once and is asked once
+///   again, no sooner than a second later (which starts it), unless it started meanwhile;
 /// - every change while the service runs is answered within ``WidgetFollow/longest``, and an
 ///   answer to changes comes only once they are quiet for ``WidgetFollow/settle`` or the first
 ///   has waited ``WidgetFollow/longest``: a burst of toggles is shown once.
@@ -26,11 +28,18 @@ import Testing
             // Changes not answered yet: the first and the last.
             var firstUnanswered: Double? = now
             var lastChange: Double? = now - WidgetFollow.settle
+            // The service vanished at this time and was not asked again since.
+            var vanishedAt: Double?
             let eps = 1e-9
 
             func check(_ effects: [WidgetFollow.Effect], at t: Double, step: Int, cause: String) {
                 for e in effects where e == .refresh {
-                    #expect(running || refreshes.isEmpty, "seed \(seed) step \(step): asked a service that is not running (\(cause))")
+                    if !running, !refreshes.isEmpty {
+                        let v = vanishedAt
+                        #expect(v != nil, "seed \(seed) step \(step): asked a service that is not running (\(cause))")
+                        if let v { #expect(t - v >= 1 - eps, "seed \(seed) step \(step): a vanished service asked again after \(t - v) s") }
+                        vanishedAt = nil
+                    }
                     if let first = firstUnanswered, let last = lastChange {
                         #expect(t - last >= WidgetFollow.settle - eps || t - first >= WidgetFollow.longest - eps,
                                 "seed \(seed) step \(step): answered a burst before it settled (\(cause))")
@@ -55,7 +64,16 @@ import Testing
                     #expect(now - first <= WidgetFollow.longest + eps, "seed \(seed) step \(step): a change waited \(now - first) s")
                 }
                 let roll = rng.next() % 20
-                if roll < 2 {
+                if roll == 19 {
+                    running = false
+                    firstUnanswered = nil
+                    lastChange = nil
+                    vanishedAt = now
+                    let effects = machine.receive(.vanished, at: now)
+                    #expect(effects == [.showUnavailable], "seed \(seed) step \(step): a vanished service says unavailable at once")
+                    #expect((machine.deadline ?? 0) >= now + 1 - eps, "seed \(seed) step \(step): and is asked again later")
+                } else if roll < 2 {
+                    vanishedAt = nil
                     running = true
                     firstUnanswered = firstUnanswered ?? now
                     lastChange = now - WidgetFollow.settle
@@ -65,6 +83,7 @@ import Testing
                 } else if roll < 4 {
                     let idle = rng.next() % 2 == 0
                     running = false
+                    vanishedAt = nil
                     firstUnanswered = nil
                     lastChange = nil
                     let effects = machine.receive(.stopped(idle: idle), at: now)
