@@ -57,8 +57,12 @@ public enum WidgetFormat: String, CaseIterable, Sendable {
         ]).text
     }
 
+    /// The grey of a bar's text that is no favorite ("Pokédex unavailable", "no favorites yet").
+    static let dimmed = "#808080"
+
     static func polybar(_ content: WidgetContent, _ words: Words) -> String {
-        guard case .favorite(let f, _) = content else { return UntrustedText.polybar(headline(content, words)!.text) }
+        // Dimmed, as conky's grey and Waybar's classes show it.
+        guard case .favorite(let f, _) = content else { return "%{F\(dimmed)}" + UntrustedText.polybar(headline(content, words)!.text) + "%{F-}" }
         let name = UntrustedText.polybar(f.name)
         return f.color.isEmpty ? "● \(name)" : "%{F\(f.color)}●%{F-} \(name)"
     }

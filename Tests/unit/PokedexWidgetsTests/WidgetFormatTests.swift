@@ -80,7 +80,9 @@ final class WidgetFormatTests: XCTestCase {
     }
 
     func testNoFavoriteAndUnavailableInTheReadersWords() {
-        XCTAssertEqual(WidgetFormat.polybar.render(.empty, german), "noch keine Favoriten")
+        // Dimmed in Polybar too, as conky's grey (it was not: issue 56).
+        XCTAssertEqual(WidgetFormat.polybar.render(.empty, german), "%{F#808080}noch keine Favoriten%{F-}")
+        XCTAssertEqual(WidgetFormat.polybar.render(.unavailable(why: "weg"), german), "%{F#808080}Pokédex nicht erreichbar%{F-}")
         XCTAssertTrue(WidgetFormat.waybar.render(.unavailable(why: "weg"), german).contains(##""class":"unavailable""##))
         XCTAssertTrue(WidgetFormat.waybar.render(.unavailable(why: "weg"), german).contains("Pokédex nicht erreichbar"))
         XCTAssertEqual(WidgetFormat.conky.render(.empty, german), "${color grey}noch keine Favoriten${color}\n")
