@@ -55,7 +55,9 @@ struct Widget: PokectlCommand {
                 switch effect {
                 case .refresh: show()
                 case .showUnavailable:
-                    let text = format.render(.unavailable(why: w.tr("pokedexd stopped; the widget starts it again in a moment")), w, width: width)
+                    let why = machine.restarting ? w.tr("pokedexd is gone; the widget starts it again in a moment")
+                        : w.tr("pokedexd stopped; any call starts it again")
+                    let text = format.render(.unavailable(why: why), w, width: width)
                     if text != last { last = text; write(text, context) }
                 }
             }

@@ -46,6 +46,9 @@ public struct WidgetFollow: Equatable, Sendable {
     private var vanishedInARow = 0
     private var startedAt: Double?
 
+    /// Whether the service vanished and is to be asked again (which starts it).
+    public var restarting: Bool { restartAt != nil }
+
     /// The pause before a service that vanished is asked again: 1 s, doubling to 60 s.
     public static func restartDelay(_ times: Int) -> Double { min(60, Double(1 << min(max(times, 1) - 1, 6))) }
     /// A start that lasts this long ends a series of vanishings.
