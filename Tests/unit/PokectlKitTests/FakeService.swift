@@ -21,6 +21,8 @@ final class FakeService: PokedexService, @unchecked Sendable {
     var running = true
     /// The unit's reason when it is not running.
     var unitReason: String?
+    /// What ``stoppedService(words:)`` says (its process stopped); nil: it runs.
+    var stopped: String?
     var syncSteps: [(UInt32, UInt32)] = []
     var syncResult = SyncResult(complete: 0, failed: 0)
 
@@ -71,7 +73,7 @@ final class FakeService: PokedexService, @unchecked Sendable {
     func nameHasOwner(_ name: String) throws(BusError) -> Bool { running }
     func readiness(words: @autoclosure () -> Words) -> String? { notReady }
     func serviceProblem(activation: Double, words: Words) -> String? { notReady }
-    func stoppedService(words: Words) -> String? { nil }
+    func stoppedService(words: Words) -> String? { stopped }
     func notRunningReason(words: Words) -> String? { unitReason }
 }
 

@@ -77,6 +77,19 @@ final class ServiceCommandsTests: XCTestCase {
                        de.tr("pokedexd is not running; the first call starts it (or: systemctl --user start pokedex)") + "\n")
     }
 
+    /// A service frozen with SIGSTOP: said from its process at once, the Status call never made
+    /// (it took the call's timeout, 13 s: issue 56).
+    func testStatusOfAStoppedServiceIsSaidWithoutCallingIt() {
+        let fake = running()
+        fake.stopped = "pokedexd (pid 42) is stopped (SIGSTOP or a debugger)"
+        let ran = Harness.run(["status"], fake)
+        XCTAssertEqual(ran.code, 3)
+        XCTAssertEqual(ran.out, "pokedexd (pid 42) is stopped (SIGSTOP or a debugger)\n")
+        XCTAssertFalse(fake.calls.contains("Status"), "\(fake.calls)")
+        XCTAssertEqual(Harness.run(["status", "--json"], fake).out,
+                       "{\"reason\":\"pokedexd (pid 42) is stopped (SIGSTOP or a debugger)\",\"running\":false}\n")
+    }
+
     func testStatusWithoutABusIsStillOneJSONObject() {
         let ran = Harness.run(["status", "--json"], running(), connect: { () throws(BusError) -> any PokedexService in
             throw BusError(name: BusError.Name.noServer, message: "cannot connect to the session bus: No such file or directory")
