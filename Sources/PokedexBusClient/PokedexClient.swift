@@ -153,14 +153,37 @@ extension PokedexClient {
     }
 }
 
+/// What a sync waits for, as its progress is polled.
+public enum SyncWait: Equatable, Sendable {
+    /// The service does not answer (stopped, frozen).
+    case service
+    /// PokeAPI does not answer: the service's reason for its host, in its words.
+    case network(String)
+}
+
 extension PokedexClient {
-    /// `Sync()`, reporting `SyncProgress` every `interval` seconds while it runs.
-    /// Returns (complete, failed).
-    public func sync(every interval: Double = 0.1,
-                     progress: (_ done: UInt32, _ total: UInt32) -> Void) throws(BusError) -> SyncResult {
+    /// Why PokeAPI's host is down, as the service's `Status` says; nil when it is not, or the
+    /// service does not say.
+    public func apiDownReason() -> String? {
+        guard let s = try? call(Pokedex1.status, ()), let api = s.hosts.first(where: { $0.isAPI && !$0.up }) else { return nil }
+        return api.reason.isEmpty ? nil : api.reason
+    }
+
+    /// The name of the error ``sync(every:stop:progress:)`` throws when `stop` said so.
+    public static let interrupted = "io.github.pokedexd.Client.Interrupted"
+
+    /// `Sync()`, reporting `SyncProgress` every `interval` seconds while it runs, and what it
+    /// waits for when it does not move (``SyncWait``, asked every second). Returns (complete,
+    /// failed); throws ``interrupted`` as soon as `stop` says (a signal handler's flag).
+    public func sync(every interval: Double = 0.1, stop: () -> Bool = { false },
+                     progress: (_ done: UInt32, _ total: UInt32, _ waiting: SyncWait?) -> Void) throws(BusError) -> SyncResult {
         final class Outcome { var reply: OpaquePointer?; var error: BusError? }
         let outcome = Outcome()
-        let poller = try PokedexClient(timeout: 5)
+        // A short timeout: a frozen service is said within a second, not after five.
+        let poller = try PokedexClient(timeout: 1)
+        var last: (done: UInt32, total: UInt32) = (0, 0)
+        var waiting: SyncWait?
+        var checked = 0.0
         var msg: OpaquePointer?
         try busCheck(sd_bus_message_new_method_call(bus, &msg, Pokedex1.busName, Pokedex1.objectPath,
                                                     Pokedex1.interfaceName, Pokedex1.sync.name), "build Sync")
@@ -178,12 +201,23 @@ extension PokedexClient {
         }, Unmanaged.passUnretained(outcome).toOpaque(), 86_400_000_000), "send Sync")
         defer { sd_bus_slot_unref(slot) }
         while outcome.reply == nil && outcome.error == nil {
+            if stop() { throw BusError(name: Self.interrupted, message: "interrupted") }
             let r = sd_bus_process(bus, nil)
             if r < 0 { throw BusError.disconnected(errno: r) }
             if r > 0 { continue }
             let w = sd_bus_wait(bus, UInt64(interval * 1_000_000))
-            if w < 0 { throw BusError.disconnected(errno: w) }
-            if let (done, total) = try? poller.get(Pokedex1.syncProgress) { progress(done, total) }
+            if w < 0, w != -EINTR { throw BusError.disconnected(errno: w) }
+            guard let now = try? poller.get(Pokedex1.syncProgress) else {
+                progress(last.done, last.total, .service)
+                continue
+            }
+            last = now
+            let t = monotonicSeconds()
+            if t - checked >= 1 {
+                checked = t
+                waiting = (try? poller.get(Pokedex1.online)) == false ? .network(poller.apiDownReason() ?? "") : nil
+            }
+            progress(now.0, now.1, waiting)
         }
         if let e = outcome.error { throw e }
         defer { sd_bus_message_unref(outcome.reply) }

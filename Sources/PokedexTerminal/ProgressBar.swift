@@ -15,9 +15,14 @@ public struct ProgressBar: Sendable {
             guard done < total else { return nil }
             started = true
         }
+        return "\r" + text(done: done, total: total) + "\u{1B}[K"
+    }
+
+    /// The bar and its count, `██████░░░░ 470/1351`, without the carriage return.
+    public func text(done: UInt32, total: UInt32) -> String {
+        guard total > 0 else { return "" }
         let done = min(done, total)
         let filled = Int(UInt64(done) * UInt64(width) / UInt64(total))
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        return "\r\(bar) \(done)/\(total)\u{1B}[K"
+        return String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + " \(done)/\(total)"
     }
 }

@@ -14,8 +14,11 @@ protocol PokedexService: AnyObject {
     func values<A, R>(_ method: Method<A, R>, _ args: A) throws(BusError) -> [BusValue]
     /// A property of the contract, decoded.
     func get<V>(_ property: Property<V>) throws(BusError) -> V
-    /// `Sync()`, reporting its progress while it runs.
-    func sync(every interval: Double, progress: (_ done: UInt32, _ total: UInt32) -> Void) throws(BusError) -> SyncResult
+    /// `Sync()`, reporting its progress and what it waits for while it runs; stopped (the
+    /// error ``PokedexClient/interrupted``) when `stop` says.
+    func sync(every interval: Double, stop: () -> Bool, progress: (_ done: UInt32, _ total: UInt32, _ waiting: SyncWait?) -> Void) throws(BusError) -> SyncResult
+    /// Why PokeAPI's host is down, as the service says; nil when it is not.
+    func apiDownReason() -> String?
     /// Whether the service's name has an owner (asked of the bus, without starting it).
     func nameHasOwner(_ name: String) throws(BusError) -> Bool
     /// Why the service cannot answer now (stopped, failing to start); nil when it can.

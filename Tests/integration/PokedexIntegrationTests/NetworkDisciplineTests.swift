@@ -104,11 +104,11 @@ final class NetworkDisciplineTests: DaemonTestCase {
         try h.startDaemon(["--no-prefetch"])
         let c = try PokedexClient()
         var seen: [(UInt32, UInt32)] = []
-        let result = try c.sync(every: 0.05) { seen.append(($0, $1)) }
+        let result = try c.sync(every: 0.05) { seen.append(($0, $1)); _ = $2 }
         XCTAssertEqual(result.complete, 46)
         XCTAssertEqual(result.failed, 0)
         XCTAssertEqual(seen.last?.1 ?? 46, 46)
-        let again = try c.sync { _, _ in }
+        let again = try c.sync { _, _, _ in }
         XCTAssertEqual(again.complete, 46, "a second sync finds everything and fetches nothing")
         try h.control(["offline": true])
         h.stopDaemon()

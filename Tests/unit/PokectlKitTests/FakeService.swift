@@ -23,6 +23,9 @@ final class FakeService: PokedexService, @unchecked Sendable {
     var unitReason: String?
     /// What ``stoppedService(words:)`` says (its process stopped); nil: it runs.
     var stopped: String?
+    /// What a sync waits for at each step, and the API's reason it is down.
+    var syncWaiting: SyncWait?
+    var apiDown: String?
     var syncSteps: [(UInt32, UInt32)] = []
     var syncResult = SyncResult(complete: 0, failed: 0)
 
@@ -64,11 +67,15 @@ final class FakeService: PokedexService, @unchecked Sendable {
         return try property.decode(value)
     }
 
-    func sync(every interval: Double, progress: (UInt32, UInt32) -> Void) throws(BusError) -> SyncResult {
+    func sync(every interval: Double, stop: () -> Bool, progress: (UInt32, UInt32, SyncWait?) -> Void) throws(BusError) -> SyncResult {
         lock.withLock { _ in calls.append("Sync") }
-        for (done, total) in syncSteps { progress(done, total) }
+        for (done, total) in syncSteps {
+            if stop() { throw BusError(name: PokedexClient.interrupted, message: "interrupted") }
+            progress(done, total, syncWaiting)
+        }
         return syncResult
     }
+    func apiDownReason() -> String? { apiDown }
 
     func nameHasOwner(_ name: String) throws(BusError) -> Bool { running }
     func readiness(words: @autoclosure () -> Words) -> String? { notReady }

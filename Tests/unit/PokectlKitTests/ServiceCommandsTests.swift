@@ -117,6 +117,42 @@ final class ServiceCommandsTests: XCTestCase {
             .hasSuffix(de.trf("%s Pokémon ready offline in %s s; %s failed (run 'pokectl sync' again)", "8", "0", "2") + "\n"))
     }
 
+    /// PokeAPI out of reach: the sync says so as it waits, and its failure says why (it gave up
+    /// in 57 ms with '1 failed' and no word: issue 56). Outside a terminal it does not wait.
+    func testSyncSaysWhatItWaitsForAndWhyItFailed() {
+        let fake = Fixtures.service()
+        fake.syncSteps = [(0, 10), (3, 10)]
+        fake.syncWaiting = .network(ServiceMessages.format(ServiceMessages.cannotReach, "the Pokémon list", "pokeapi.co", "Could not connect to server"))
+        fake.syncResult = SyncResult(complete: 3, failed: 7)
+        fake.set(Pokedex1.online, false)
+        fake.apiDown = "Could not connect to server"
+        let ran = Harness.run(["sync"], fake)
+        XCTAssertEqual(ran.code, 3)
+        XCTAssertTrue(ran.out.contains("waiting for PokeAPI: the Pokémon list: cannot reach pokeapi.co"), ran.out)
+        XCTAssertEqual(ran.out.components(separatedBy: "waiting for PokeAPI").count, 2, "said once, not at every poll: \(ran.out)")
+        XCTAssertEqual(ran.err, "pokectl: PokeAPI could not be reached: Could not connect to server\n")
+        XCTAssertEqual(fake.calls.filter { $0 == "Sync" }.count, 1, "no waiting outside a terminal")
+        let de = Harness.run(["sync"], fake, words: Harness.german, language: "de")
+        XCTAssertTrue(de.out.contains(Harness.german.trf("waiting for PokeAPI: %s", "")), de.out)
+        // A frozen service: what its process says.
+        fake.syncWaiting = .service
+        fake.stopped = "pokedexd (pid 42) is stopped (SIGSTOP or a debugger)"
+        XCTAssertTrue(Harness.run(["sync"], fake).out.contains("pokedexd (pid 42) is stopped"))
+        XCTAssertEqual(Harness.run(["sync", "--wait", "-1"], fake).code, 2)
+    }
+
+    /// Ctrl-C: the bar goes, and the line says where the next sync goes on from.
+    func testAnInterruptedSyncSaysWhereItStopped() {
+        let out = TextStream(.buffer)
+        var report = SyncReport(tty: true, json: false, width: 120, words: .english, out: out)
+        report.progress(done: 470, total: 1351, waiting: nil)
+        report.progress(done: 470, total: 1351, waiting: .network("Could not connect to server"))
+        report.interrupted()
+        let text = out.text
+        XCTAssertTrue(text.contains("470/1351  waiting for PokeAPI: Could not connect to server"), text)
+        XCTAssertTrue(text.hasSuffix("\r\u{1B}[Kstopped at 470/1351; 'pokectl sync' goes on from there\n"), text)
+    }
+
     private func cache() -> FakeService {
         let fake = Fixtures.service()
         fake.on(Pokedex1.cacheStats) { _ in
