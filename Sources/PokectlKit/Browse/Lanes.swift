@@ -161,13 +161,32 @@ final class Lane: Sendable {
             if error.isServiceGone, !inbox.serviceRunning.withLock({ $0 }) || error.isStartFailure {
                 inbox.post(.event(.service(down: error.isStartFailure ? error.message : words.tr("waiting for the service"))))
             }
+            // Frozen (SIGSTOP, a debugger): said in the status line, not "online", until it runs.
+            if error.isTimeout, let why = c.stoppedService(words: words) { waitWhileStopped(c, why) }
+            let why = said(error, c)
             switch job {
-            case .loadPage(let offset): return .event(.pageFailed(offset: offset, error.message))
-            case .search(_, let generation), .searchMore(_, let generation, _): return .event(.searchFailed(generation: generation, error.message))
-            case .loadDetail: return .event(.detailFailed(error.message))
+            case .loadPage(let offset): return .event(.pageFailed(offset: offset, why))
+            case .search(_, let generation), .searchMore(_, let generation, _): return .event(.searchFailed(generation: generation, why))
+            case .loadDetail: return .event(.detailFailed(why))
             case .spritePath, .playCry: return .event(.failed(""))  // the placeholder stays, or no cry: nothing to say
-            default: return .event(.failed(error.message))
+            default: return .event(.failed(why))
             }
         }
+    }
+
+    /// A failure in the reader's words: the service's own messages translated, the Pokémon
+    /// they name by identifier named as the games do (asked only of a service that answered).
+    private func said(_ error: BusError, _ c: any PokedexService) -> String {
+        guard error.name.hasPrefix(PokedexError.namePrefix) else { return error.isTimeout ? words.tr("pokedexd did not answer in time") : error.message }
+        let language = names.language
+        return ServiceMessages.translate(error.message, words) { Context.displayName(identifier: $0, language: language, c) }
+    }
+
+    /// The service's process is stopped: the status line says so, and this lane waits (its
+    /// calls would only time out) until it runs again or browse ends; then it is back.
+    private func waitWhileStopped(_ c: any PokedexService, _ why: String) {
+        inbox.post(.event(.service(down: why)))
+        while !jobs.withLock({ $0.stopping }), c.stoppedService(words: words) != nil { usleep(250_000) }
+        inbox.post(.event(.service(down: nil)))
     }
 }

@@ -88,6 +88,7 @@ extension BrowseModel {
             return []
         }
         searchGeneration += 1
+        searchFailed = false
         if query.isEmpty {
             source = .all
             results = nil
@@ -123,6 +124,7 @@ extension BrowseModel {
     }
 
     mutating func showAll() {
+        searchFailed = false
         source = .all
         query = ""
         results = nil

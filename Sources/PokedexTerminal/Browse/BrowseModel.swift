@@ -29,6 +29,8 @@ public struct BrowseModel: Sendable {
     public internal(set) var resultsTotal: Int?
     /// The offset of the next page of results asked for and not yet here.
     var resultsAsked: Int?
+    /// The latest query got no answer (the service frozen, gone): its results are not "none".
+    public internal(set) var searchFailed = false
     public internal(set) var favorites: [ListEntry]?
     public internal(set) var source = Source.all
     public internal(set) var mode = Mode.grid
@@ -171,6 +173,7 @@ public struct BrowseModel: Sendable {
             if generation == searchGeneration, !query.isEmpty { out.append(.search(query: query, generation: generation)) }
         case .searchPage(let generation, let offset, let page):
             guard generation == searchGeneration else { break }
+            searchFailed = false
             resultsTotal = Int(page.total)
             resultsAsked = nil
             if offset == 0 {
@@ -184,7 +187,7 @@ public struct BrowseModel: Sendable {
         case .searchFailed(let generation, let why):
             if generation == searchGeneration {
                 // A later page that failed is not asked again (no storm); a new query starts over.
-                if resultsAsked == nil { results = []; resultsTotal = nil }
+                if resultsAsked == nil { results = []; resultsTotal = nil; searchFailed = true }
                 note(why, .search)
             }
         case .detail(let d):

@@ -143,11 +143,13 @@ public struct BrowseView {
         x = s.put(online, x: x, y: y, style: Style(foreground: onlineColour, background: base.background, reverse: base.reverse), limit: s.width - 1) + 2
         let room = max(0, s.width - x - 1)
         let keys: String
+        // Each hint whole: as many as fit, never one cut in the middle.
         switch model.mode {
-        case .searching: keys = words.tr("type to search · ⏎ keep · Esc all")
+        case .searching: keys = Self.hints(words.tr("type to search · ⏎ keep · Esc all").split(separator: " · ").map(String.init), room: room)
         case .detail: keys = Self.hints(cardHints, room: room)
         case .help: keys = words.tr("any key: back")
-        case .grid: keys = words.tr("⏎ open  / search  f fav  F favs  ? keys  q quit")
+        case .grid:
+            keys = Self.hints(words.tr("⏎ open  / search  f fav  F favs  ? keys  q quit").split(separator: "  ").map(String.init), room: room, separator: "  ")
         }
         let text = model.message.map { UntrustedText.terminal($0) } ?? model.notice.map(notice) ?? keys
         let style = model.message != nil && coloured ? Style(foreground: RGB(0xFF, 0xB0, 0x40), background: base.background, bold: true)
@@ -165,11 +167,11 @@ public struct BrowseView {
         return out
     }
 
-    /// Hints joined by " · ", as many as fit `room` columns, each whole, in their order.
-    static func hints(_ items: [String], room: Int) -> String {
+    /// Hints joined by `separator`, as many as fit `room` columns, each whole, in their order.
+    static func hints(_ items: [String], room: Int, separator: String = " · ") -> String {
         var out = ""
-        for item in items {
-            let next = out.isEmpty ? item : out + " · " + item
+        for item in items where !item.isEmpty {
+            let next = out.isEmpty ? item : out + separator + item
             guard TerminalText.width(next) <= room else { break }
             out = next
         }
@@ -198,7 +200,9 @@ public struct BrowseView {
             switch model.source {
             case .all: text = model.total == nil ? words.tr("loading the list…") : words.tr("the list is empty")
             case .search(let q):
-                text = model.results == nil ? words.tr("searching…") : words.trf("nothing matches “%s”", UntrustedText.terminal(q))
+                text = model.results == nil ? words.tr("searching…")
+                    : model.searchFailed ? words.trf("“%s” could not be searched: the line below says why", UntrustedText.terminal(q))
+                    : words.trf("nothing matches “%s”", UntrustedText.terminal(q))
             case .favorites:
                 text = model.favorites == nil ? words.tr("loading favorites…") : words.tr("no favorites yet: f on any Pokémon keeps it")
             }
