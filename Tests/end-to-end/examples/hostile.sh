@@ -100,7 +100,7 @@ start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=no || exit 
 check "hostile API: the daemon serves pikachu (hostile genus and flavour text)" bash -c "
     pokectl show pikachu --json | jq -e '.name == \"pikachu\" and (.genus | contains(\"Mouse Pokémon\"))'"
 check "hostile API, rofi: one clean line per entry, the real names kept, the choice set" bash -c "
-    POKEDEX_MENU='tee $TMP/menu-input | grep -w pikachu' $R | grep -q '^★ .*Pikachu' &&
+    POKEDEX_MENU='tee $TMP/menu-input | grep -w ivysaur' $R | grep -q '^★ .*Ivysaur' &&
     widget rofi cat $TMP/menu-input >/dev/null && grep -qxF 'Bulbasaur (bulbasaur)' $TMP/menu-input &&
     grep -qxF 'Mega Venusaur (venusaur-mega)' $TMP/menu-input &&
     [ \$(wc -l < $TMP/menu-input) -ge 46 ]"

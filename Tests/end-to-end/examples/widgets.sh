@@ -13,13 +13,17 @@ check "rofi: the menu is fed all 46 names and the choice is set" bash -c "
     [ \$(wc -l < $TMP/menu-input) = 46 ] && grep -qxF 'Pikachu (pikachu)' $TMP/menu-input &&
     grep -qxF 'Nidoran♀ (nidoran-f)' $TMP/menu-input && grep -qxF 'Attack Deoxys (deoxys-attack)' $TMP/menu-input &&
     pokectl favs --json | jq -e '[.favorites[].name] == [\"squirtle\"]'"
-check "rofi: picking it again keeps it a favorite (idempotent)" bash -c "
+# A favorite is marked in the menu, and picking it removes it (it said 'already a favorite': issue 56).
+check "rofi: a favorite is marked ★ in the menu; picking it removes it" bash -c "
+    POKEDEX_MENU='tee $TMP/menu-input | grep -w squirtle' $R | grep -q 'Squirtle' && grep -qxF '★ Squirtle (squirtle)' $TMP/menu-input &&
+    [ \$(grep -c '^★' $TMP/menu-input) = 1 ] && pokectl favs --json | jq -e '.favorites == []' &&
     POKEDEX_MENU='grep -w squirtle' $R >/dev/null && pokectl favs --json | jq -e '[.favorites[].name] == [\"squirtle\"]'"
 check "rofi: nothing picked exits 1 and changes nothing" bash -c "
     POKEDEX_MENU='grep -x nothing-like-this' $R; [ \$? = 1 ] && pokectl favs --json | jq -e '.favorites | length == 1'"
 POKEDEX_MENU='grep -w pikachu' $R >/dev/null
-check "rofi: a German session's menu, in German" bash -c "
-    POKEDEX_MENU='tee $TMP/menu-input | grep -w pikachu' LC_ALL=de_DE.UTF-8 $R >/dev/null && grep -qxF 'Glurak (charizard)' $TMP/menu-input"
+check "rofi: a German session's menu, in German, the favorite marked" bash -c "
+    POKEDEX_MENU='tee $TMP/menu-input | grep -x nothing-like-this' LC_ALL=de_DE.UTF-8 $R >/dev/null
+    grep -qxF 'Glurak (charizard)' $TMP/menu-input && grep -qxF '★ Pikachu (pikachu)' $TMP/menu-input"
 
 # The picker's menu is the first that opens in the session (issue 39): a PATH holding only what
 # it needs, and stand-ins for the menus that log how they were called and pick pikachu, or fail
@@ -29,7 +33,7 @@ for tool in sh jq head sed mktemp rm cat grep tee busctl gettext; do ln -sf "$(t
 ln -sf "$(type -P pokectl)" "$TMP/menubin/pokectl"
 fake_menu() {  # name, works|fails
     if [ "$2" = works ]; then
-        printf '#!/bin/sh\necho "%s $*" >>"%s/menus.log"\ngrep -w squirtle\n' "$1" "$TMP" >"$TMP/menubin/$1"
+        printf '#!/bin/sh\necho "%s $*" >>"%s/menus.log"\ngrep -w bulbasaur\n' "$1" "$TMP" >"$TMP/menubin/$1"
     else
         printf '#!/bin/sh\necho "%s $*" >>"%s/menus.log"\ncat >/dev/null\necho "%s: Failed to open display" >&2\nexit 1\n' "$1" "$TMP" "$1" >"$TMP/menubin/$1"
     fi
@@ -45,11 +49,11 @@ pick() {  # environment for the picker; its stderr to $TMP/pick.err, not a termi
 export -f pick
 check "pick: under Wayland without Xwayland, fuzzel, not rofi" bash -c "
     fake_menu fuzzel works; fake_menu rofi works
-    pick WAYLAND_DISPLAY=wayland-1 | grep -q '^★ Squirtle' && cat $TMP/menus.log && grep -q '^fuzzel --dmenu' $TMP/menus.log &&
+    pick WAYLAND_DISPLAY=wayland-1 | grep -q '^★ Bulbasaur added' && cat $TMP/menus.log && grep -q '^fuzzel --dmenu' $TMP/menus.log &&
     ! grep -q '^rofi -dmenu' $TMP/menus.log"
 check "pick: a menu that cannot open gives way to the next (rofi without a display, then dmenu)" bash -c "
     rm -f $TMP/menubin/fuzzel; fake_menu rofi fails; fake_menu dmenu works
-    pick DISPLAY=:9 | grep -q '^★ Squirtle' && cat $TMP/menus.log && [ \$(wc -l < $TMP/menus.log) = 2 ] && grep -q '^dmenu -i' $TMP/menus.log"
+    pick DISPLAY=:9 | grep -q '^☆ Bulbasaur removed' && cat $TMP/menus.log && [ \$(wc -l < $TMP/menus.log) = 2 ] && grep -q '^dmenu -i' $TMP/menus.log"
 check "pick: no menu can open: exit 2, why on stderr and (from a bar) in a notification" bash -c "
     rm -f $TMP/menubin/fuzzel $TMP/menubin/dmenu $TMP/menubin/rofi
     pick WAYLAND_DISPLAY=wayland-1; [ \$? = 2 ] && cat $TMP/pick.err && grep -q 'no menu can open here: install fuzzel' $TMP/pick.err &&
