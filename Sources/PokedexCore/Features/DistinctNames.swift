@@ -11,7 +11,13 @@ enum DistinctNames {
     /// species would read the same.
     static func name(_ name: String, id: UInt32, apiName: String, language: String) -> String {
         guard !PokemonID.isDefaultForm(id), clashing(language).contains(id),
-              let species = BundledNames.entry(id, apiName: apiName).flatMap({ BundledNames.entries[$0.species] }) else { return name }
+              let entry = BundledNames.entry(id, apiName: apiName), let species = BundledNames.entries[entry.species] else { return name }
+        // In a language of another script the identifier's words would be English: the
+        // form's place among its species' rows instead ("イーブイ (2)").
+        if DisplayNames.otherScript(language) {
+            let rows = BundledNames.entries.filter { $0.value.species == entry.species }.keys.sorted()
+            return rows.firstIndex(of: id).map { name + " (\($0 + 1))" } ?? name
+        }
         var words = apiName
         if words.hasPrefix(species.identifier + "-") { words.removeFirst(species.identifier.count + 1) }
         else if let dash = words.firstIndex(of: "-") { words = String(words[words.index(after: dash)...]) }

@@ -110,8 +110,28 @@ enum DisplayNames {
             }
             if BundledNames.names(id, apiName: apiName) == nil, let name = LocalizedText.pick(form.names, language) { return name }
         }
-        if let names = BundledNames.names(id, apiName: apiName), let name = LocalizedText.pick(names, language) { return name }
+        let table = BundledNames.names(id, apiName: apiName)
+        // The table writes a name equal to the English one as empty, and fills it in: in a
+        // language of another script that is a name PokeAPI does not have.
+        let own = table.flatMap { LocalizedText.pick($0, language, english: false) }
+        if let own, !(Self.otherScript(language) && own == table?["en"]) { return own }
+        // A form PokeAPI names in no word of this language ("Partner Eevee" has none in
+        // Japanese): its species' name in it, never an English word in another language
+        // (DistinctNames tells it from the species' own row).
+        if !PokemonID.isDefaultForm(id), Self.otherScript(language),
+           let speciesNames = species?.names ?? BundledNames.entry(id, apiName: apiName).flatMap({ BundledNames.entries[$0.species]?.names }),
+           let name = LocalizedText.pick(speciesNames, language, english: false) {
+            return name
+        }
+        if let names = table, let name = LocalizedText.pick(names, language) { return name }
         return PokemonNames.display(apiName)
+    }
+
+    /// Whether `language` is written in a script other than the Latin one (Japanese, Korean,
+    /// Chinese): no name of it is the English one.
+    static func otherScript(_ language: String) -> Bool {
+        let code = language.lowercased()
+        return code != "ja-roma" && ["ja", "ko", "zh"].contains { code == $0 || code.hasPrefix($0 + "-") }
     }
 
     /// A form's name from its form name in one language: as it is where it holds its

@@ -24,8 +24,12 @@ final class BundledNamesTests: XCTestCase {
         XCTAssertEqual(DisplayNames.name(id: 122, apiName: "mr-mime", language: "fr"), "M. Mime")
         XCTAssertEqual(DisplayNames.name(id: 25, apiName: "pikachu", language: "de"), "Pikachu", "the same in German")
         XCTAssertEqual(DisplayNames.name(id: 25, apiName: "pikachu", language: "xx"), "Pikachu", "an unknown language: English")
-        XCTAssertEqual(DisplayNames.name(id: 10080, apiName: "pikachu-rock-star", language: "ko"), "Pikachu Rock Star",
-                       "a form without a Korean name: its English one, not its species'")
+        // A form without a Korean name: its species' Korean one, never an English word in a
+        // Korean row (issue 56); DistinctNames tells it from Pikachu's own row.
+        XCTAssertEqual(DisplayNames.name(id: 10080, apiName: "pikachu-rock-star", language: "ko"), "피카츄")
+        XCTAssertNotEqual(DistinctNames.name("피카츄", id: 10080, apiName: "pikachu-rock-star", language: "ko"), "피카츄")
+        XCTAssertEqual(DisplayNames.name(id: 10080, apiName: "pikachu-rock-star", language: "es"), "Pikachu Rock Star",
+                       "in a Latin script, the English name where the table has no other")
     }
 
     func testARecordWinsAndAMismatchedRowIsNotUsed() {

@@ -68,7 +68,7 @@ final class DesktopResultsTests: XCTestCase {
     /// Every form carries a name of its own: no two of Pikachu's rows (or any species') read
     /// the same, in English or in German.
     func testNoTwoFormsOfASpeciesShareAName() {
-        for language in ["en", "de"] {
+        for language in ["en", "de", "ja", "ko", "zh-hans"] {
             var seen: [UInt32: [String: UInt32]] = [:]
             for (id, entry) in BundledNames.entries {
                 let name = DistinctNames.name(DisplayNames.name(id: id, apiName: entry.identifier, language: language),
@@ -130,6 +130,29 @@ final class DesktopResultsTests: XCTestCase {
         let first = [hit(10080, "pikachu-rock-star", .prefix), hit(25, "pikachu", .prefix)]
         let again = [hit(25, "pikachu", .prefix), hit(10080, "pikachu-rock-star", .prefix)]
         XCTAssertEqual(DesktopSearch.intersect([first, again]).map(\.item.id), [25, 10080])
+    }
+
+    /// A form PokeAPI names in no word of the reader's language: its species' name there,
+    /// told from the species' own row without an English word (Japanese rows said "Partner
+    /// Eevee": issue 56).
+    func testAFormWithNoNameInTheLanguageIsNamedInItNotInEnglish() {
+        XCTAssertEqual(DisplayNames.name(id: 10159, apiName: "eevee-starter", language: "en"), "Partner Eevee")
+        XCTAssertEqual(DisplayNames.name(id: 10159, apiName: "eevee-starter", language: "de"), "Partner Evoli")
+        let ja = DistinctNames.name(DisplayNames.name(id: 10159, apiName: "eevee-starter", language: "ja"), id: 10159,
+                                    apiName: "eevee-starter", language: "ja")
+        XCTAssertTrue(ja.hasPrefix("イーブイ ("), ja)
+        func englishWord(_ s: String) -> Bool {
+            // Two Latin letters in a row: a word ("メガアブソルZ" writes the games' own letter).
+            zip(s, s.dropFirst()).contains { $0.isASCII && $0.isLetter && $1.isASCII && $1.isLetter }
+        }
+        XCTAssertFalse(englishWord(ja), ja)
+        for language in ["ja", "ko", "zh-hans"] {
+            for (id, entry) in BundledNames.entries where !PokemonID.isDefaultForm(id) {
+                let name = DistinctNames.name(DisplayNames.name(id: id, apiName: entry.identifier, language: language), id: id,
+                                              apiName: entry.identifier, language: language)
+                XCTAssertFalse(englishWord(name), "#\(id) \(entry.identifier) in \(language): \(name)")
+            }
+        }
     }
 
     /// KRunner's star button shows the row's state: empty to add, filled to remove.
