@@ -115,7 +115,9 @@ public enum ServiceMessages {
         guard depth < 3, part.utf8.count <= 4096 else { return part }
         for template in templates {
             guard let values = match(template, part) else { continue }
-            let read = values.map { translatePart($0, words, naming, depth: depth + 1) }
+            // A suggestion is what to type: its identifiers stay as they are.
+            let suggestion = template == candidates || template == didYouMean
+            let read = values.map { suggestion ? translatePart($0, words, { _ in nil }, depth: depth + 1) : translatePart($0, words, naming, depth: depth + 1) }
             return words.trf(template, read.first ?? "", read.count > 1 ? read[1] : "", read.count > 2 ? read[2] : "")
         }
         // A value, not a sentence: a Pokémon's identifier is named as the games name it.
