@@ -6,12 +6,12 @@ import re
 # A placeholder's value by the option before it, else by its own name. @TMP@ is the test's
 # scratch directory (docs-test.sh fills it in).
 BY_OPTION = {
-    "--page": "2", "--per-page": "20", "--limit": "5", "--gen": "1", "--count": "1", "--width": "40",
+    "--page": "2", "--per-page": "20", "--limit": "5", "--gen": "1", "--count": "1", "--width": "40", "--height": "10", "--wait": "0",
     "--shiny-chance": "1/64", "--image-protocol": "auto", "--type": "fire", "--output": "@TMP@/widget-output",
     "--open": "pikachu", "--language": "de",
 }
 BY_NAME = {"POKEMON": "pikachu", "QUERY": "char", "T": "fire", "FILE": "@TMP@/widget-output", "CODE": "de",
-           "ID": "25", "NAME": "pikachu", "N": "2", "P": "auto"}
+           "ID": "25", "NAME": "pikachu", "N": "2", "P": "auto", "SECONDS": "0"}
 
 
 def _mask_quotes(cmd):
