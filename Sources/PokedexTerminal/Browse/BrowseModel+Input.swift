@@ -29,7 +29,8 @@ extension BrowseModel {
     /// `s`: the cries on or off, remembered; turned on over a card, it plays that card's.
     mutating func toggleSound() -> [BrowseEffect] {
         soundOn.toggle()
-        notice = .sound(on: soundOn)
+        // Said where nothing else shows it: a card's hints show the key's new meaning.
+        if !onCard { notice = .sound(on: soundOn) }
         var out: [BrowseEffect] = [.soundChanged(on: soundOn)]
         if soundOn, mode == .detail, let d = detail { out.append(.playCry(name: d.name)) }
         return out
