@@ -252,28 +252,6 @@ public struct BrowseModel: Sendable {
         min(30, Double(1 << min(max(failures, 1) - 1, 5)))
     }
 
-    // MARK: Favorites and sprites, wherever the Pokémon is shown
-
-    mutating func update(_ id: UInt32, _ change: (inout ListEntry) -> Void) {
-        for (i, e) in loaded where e.id == id { change(&loaded[i]!) }
-        if var r = results { for i in r.indices where r[i].id == id { change(&r[i]) }; results = r }
-        if var f = favorites { for i in f.indices where f[i].id == id { change(&f[i]) }; favorites = f }
-    }
-
-    mutating func noteFavorite(id: UInt32, name: String, favorite: Bool) {
-        let known = loaded.values.first(where: { $0.id == id }) ?? results?.first(where: { $0.id == id })
-        update(id) { $0.favorite = favorite }
-        if detail?.id == id { detail?.favorite = favorite }
-        guard var f = favorites else { return }
-        if favorite, !f.contains(where: { $0.id == id }) {
-            f.append(ListEntry(id: id, name: name, spritePath: known?.spritePath ?? "", favorite: true))
-        } else if !favorite {
-            f.removeAll { $0.id == id }
-        }
-        favorites = f
-        if source == .favorites, selected >= f.count { selected = max(0, f.count - 1); reveal() }
-    }
-
     /// Pages and sprites the screen needs and nobody asked for yet: the rows on screen and the
     /// next screenful (the service's pre-warm is ahead of that).
     mutating func wants() -> [BrowseEffect] {
