@@ -40,10 +40,10 @@ struct Sync: PokectlCommand {
                 var result = try Self.once(c, &report, context)
                 // Left unfinished because PokeAPI cannot be reached: wait for it, then go on.
                 var deadline = monotonic() + patience
-                while result.failed > 0, monotonic() < deadline, let why = Self.networkDown(c) {
-                    report.waiting(.network(why), done: 0, total: 0)
+                while result.failed > 0, monotonic() < deadline, let why = c.networkDown() {
+                    report.waiting(.network(why))
                     if !Self.pause(until: min(deadline, monotonic() + 2)) { throw BusError(name: PokedexClient.interrupted, message: "") }
-                    guard Self.networkDown(c) == nil else {
+                    guard c.networkDown() == nil else {
                         result = try Self.once(c, &report, context)
                         deadline = monotonic() + patience
                         continue
@@ -51,7 +51,8 @@ struct Sync: PokectlCommand {
                 }
                 return result
             }
-        } catch let failure as Failure where Self.interrupted.load(ordering: .relaxed) || failure.message.contains(PokedexClient.interrupted) {
+        } catch is Failure where Self.interrupted.load(ordering: .relaxed) {
+            // (The only way to the interrupted error: the flag Ctrl-C sets.)
             report.interrupted()
             // Ended by the signal itself, as a shell expects of Ctrl-C (it stops a script too).
             signal(SIGINT, SIG_DFL)
@@ -64,7 +65,7 @@ struct Sync: PokectlCommand {
         } else {
             context.out.line(Self.summary(result, seconds: Int(monotonic() - started), w))
             context.out.flush()
-            if result.failed > 0, let why = try? context.withClient(starting: false, { c throws(BusError) in Self.networkDown(c) }) {
+            if result.failed > 0, let why = try? context.withClient(starting: false, { c throws(BusError) in c.networkDown() }) {
                 context.error("pokectl: " + w.trf("PokeAPI could not be reached: %s", ServiceMessages.translate(why, w)))
             }
         }
@@ -81,12 +82,6 @@ struct Sync: PokectlCommand {
                 }
             })
         }
-    }
-
-    /// The service's reason PokeAPI is down; nil while it answers.
-    static func networkDown(_ c: any PokedexService) -> String? {
-        guard (try? c.get(Pokedex1.online)) == false else { return nil }
-        return c.apiDownReason() ?? ""
     }
 
     /// Sleeps until `deadline`; false when Ctrl-C came meanwhile.

@@ -39,7 +39,7 @@ struct SyncReport {
             // Nothing until this sync's own progress shows (not the last one's end), unless
             // there is something to say.
             let line = total > 0 ? bar.line(done: done, total: total) : nil
-            guard line != nil || waiting != nil || (waiting == nil && shown != nil) else { return }
+            guard line != nil || waiting != nil || shown != nil else { return }
             let barText = bar.started ? bar.text(done: last.done, total: last.total) : ""
             let note = waiting.map(text) ?? ""
             let room = max(0, width - TerminalText.width(barText) - 3)
@@ -60,7 +60,7 @@ struct SyncReport {
     }
 
     /// Waiting between two syncs (PokeAPI out of reach), with nothing moving.
-    mutating func waiting(_ w: Waiting, done: UInt32, total: UInt32) {
+    mutating func waiting(_ w: Waiting) {
         progress(done: last.done, total: last.total, waiting: w)
     }
 

@@ -162,11 +162,12 @@ public enum SyncWait: Equatable, Sendable {
 }
 
 extension PokedexClient {
-    /// Why PokeAPI's host is down, as the service's `Status` says; nil when it is not, or the
-    /// service does not say.
-    public func apiDownReason() -> String? {
-        guard let s = try? call(Pokedex1.status, ()), let api = s.hosts.first(where: { $0.isAPI && !$0.up }) else { return nil }
-        return api.reason.isEmpty ? nil : api.reason
+    /// Whether PokeAPI answers, as the service says (`Online`): nil while it does (or the
+    /// service cannot say), else the service's reason for its host ("" where it gives none).
+    public func networkDown() -> String? {
+        guard (try? get(Pokedex1.online)) == false else { return nil }
+        guard let s = try? call(Pokedex1.status, ()), let api = s.hosts.first(where: { $0.isAPI && !$0.up }) else { return "" }
+        return api.reason
     }
 
     /// The name of the error ``sync(every:stop:progress:)`` throws when `stop` said so.
@@ -215,7 +216,7 @@ extension PokedexClient {
             let t = monotonicSeconds()
             if t - checked >= 1 {
                 checked = t
-                waiting = (try? poller.get(Pokedex1.online)) == false ? .network(poller.apiDownReason() ?? "") : nil
+                waiting = poller.networkDown().map(SyncWait.network)
             }
             progress(now.0, now.1, waiting)
         }

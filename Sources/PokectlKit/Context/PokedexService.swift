@@ -17,8 +17,8 @@ protocol PokedexService: AnyObject {
     /// `Sync()`, reporting its progress and what it waits for while it runs; stopped (the
     /// error ``PokedexClient/interrupted``) when `stop` says.
     func sync(every interval: Double, stop: () -> Bool, progress: (_ done: UInt32, _ total: UInt32, _ waiting: SyncWait?) -> Void) throws(BusError) -> SyncResult
-    /// Why PokeAPI's host is down, as the service says; nil when it is not.
-    func apiDownReason() -> String?
+    /// Why PokeAPI does not answer, as the service says; nil while it does.
+    func networkDown() -> String?
     /// Whether the service's name has an owner (asked of the bus, without starting it).
     func nameHasOwner(_ name: String) throws(BusError) -> Bool
     /// Why the service cannot answer now (stopped, failing to start); nil when it can.

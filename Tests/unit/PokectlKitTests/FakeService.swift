@@ -75,7 +75,7 @@ final class FakeService: PokedexService, @unchecked Sendable {
         }
         return syncResult
     }
-    func apiDownReason() -> String? { apiDown }
+    func networkDown() -> String? { (try? get(Pokedex1.online)) == false ? apiDown ?? "" : nil }
 
     func nameHasOwner(_ name: String) throws(BusError) -> Bool { running }
     func readiness(words: @autoclosure () -> Words) -> String? { notReady }
