@@ -20,7 +20,16 @@ extension BrowseView {
     /// the sprite as a picture where the terminal draws one and the whole of it fits the
     /// window, else with the sprite in half blocks. Nil when the window is too small for a
     /// card (it can shrink to 1×1 at any moment).
-    func laidOutCard(width: Int, height: Int) -> (layout: DetailCard.Layout, fits: Int, room: (columns: Int, rows: Int)?)? {
+    func laidOutCard(width: Int, height: Int) -> LaidOutCard? {
+        if let known = cardLayouts.known, known.width == width, known.height == height { return known.card }
+        let card = layOutCard(width: width, height: height)
+        cardLayouts.known = (width, height, card)
+        return card
+    }
+
+    typealias LaidOutCard = (layout: DetailCard.Layout, fits: Int, room: (columns: Int, rows: Int)?)
+
+    private func layOutCard(width: Int, height: Int) -> LaidOutCard? {
         guard let d = model.detail, width >= Self.minimumCardWidth, height >= 4 else { return nil }
         let cardWidth = width - 2, fits = height - 1 - Self.cardTop  // the lines above the status line
         let picked = model.familySelection
@@ -38,7 +47,11 @@ extension BrowseView {
     /// What the card measures in this window, for the model to scroll within.
     public func cardExtent() -> CardExtent? {
         guard model.onCard, let c = laidOutCard(width: model.layout.width, height: model.layout.height) else { return nil }
-        return CardExtent(lines: c.layout.lines.count, fits: c.fits, sections: c.layout.sections, selectedLine: c.layout.selectedLine)
+        return Self.extent(c)
+    }
+
+    static func extent(_ c: LaidOutCard) -> CardExtent {
+        CardExtent(lines: c.layout.lines.count, fits: c.fits, sections: c.layout.sections, selectedLine: c.layout.selectedLine)
     }
 
     /// The model told what its card measures, and the view of it: what the driver draws (and
@@ -54,7 +67,7 @@ extension BrowseView {
     /// does (only while the whole picture is on screen; its room stays blank), and the extent.
     func card(width: Int, height: Int) -> (lines: [String], picture: Placement?, extent: CardExtent, offset: Int)? {
         guard let d = model.detail, let c = laidOutCard(width: width, height: height) else { return nil }
-        let extent = CardExtent(lines: c.layout.lines.count, fits: c.fits, sections: c.layout.sections, selectedLine: c.layout.selectedLine)
+        let extent = Self.extent(c)
         let offset = min(max(0, model.cardScroll), extent.maxScroll)
         let picture = c.room.flatMap { room -> Placement? in
             let top = c.layout.pictureLine - offset
@@ -117,4 +130,9 @@ extension BrowseView {
             s.put(row.what, x: x + keyColumn + 1, y: y + 3 + i, style: box, limit: x + w - 1)
         }
     }
+}
+
+/// The one card a view lays out, kept for the view's other uses (a view is built per frame).
+final class CardLayouts {
+    var known: (width: Int, height: Int, card: BrowseView.LaidOutCard?)?
 }

@@ -30,6 +30,9 @@ public struct BrowseView {
     /// With ``pictures``: the cells the card's sprite takes as a picture, fitted to at most
     /// `columns × rows`; nil where it cannot be drawn (the card then draws half blocks).
     public let cardPicture: (_ path: String, _ columns: Int, _ rows: Int) -> (columns: Int, rows: Int)?
+    /// The card laid out, once per view: measuring it (``settle(_:_:)``), drawing it and placing
+    /// its picture would otherwise each lay it out, its sprite's half blocks included.
+    let cardLayouts = CardLayouts()
 
     public init(model: BrowseModel, mode: ColorMode, art: @escaping (String) -> TileArt?,
                 image: @escaping (String) -> RGBAImage?, pictures: Pictures = .none,
