@@ -178,8 +178,7 @@ final class Lane: Sendable {
     /// they name by identifier named as the games do (asked only of a service that answered).
     private func said(_ error: BusError, _ c: any PokedexService) -> String {
         guard error.name.hasPrefix(PokedexError.namePrefix) else { return error.isTimeout ? words.tr("pokedexd did not answer in time") : error.message }
-        let language = names.language
-        return ServiceMessages.translate(error.message, words) { Context.displayName(identifier: $0, language: language, c) }
+        return ServiceMessages.translate(error.message, words, naming: Context.naming(error, language: names.language, c))
     }
 
     /// The service's process is stopped: the status line says so, and this lane waits (its

@@ -20,20 +20,19 @@ extension Context {
             let w = words
             let why = client.stoppedService(words: w) ?? w.trf("pokedexd did not answer within %s s; see 'journalctl --user -u pokedex'", String(Int(client.timeout)))
             throw Failure(message: why + "; " + w.tr("what was asked may still be done when it answers again"), code: .unavailable)
-        } catch where error.name.hasPrefix(PokedexError.namePrefix) {
-            // The service answered: the Pokémon its message names are looked up (two calls,
-            // from memory there) to be named in the reader's language.
-            let language = language
-            throw Failure(error, words: words) { Self.displayName(identifier: $0, language: language, client) }
         } catch {
-            throw Failure(error, words: words)
+            throw Failure(error, words: words, naming: Self.naming(error, language: language, client))
         }
     }
 
-    /// The name as the games write it of the Pokémon whose identifier is `identifier`.
-    static func displayName(identifier: String, language: String, _ c: any PokedexService) -> String? {
-        guard let entry = exactEntry(identifier, c), entry.name == identifier else { return nil }
-        return names([entry.id], language: language, c)[entry.id]
+    /// How the Pokémon an error's message names by identifier are named in `language`: looked
+    /// up (two calls, from memory there) only where the service itself answered with the error.
+    static func naming(_ error: BusError, language: String, _ c: any PokedexService) -> (String) -> String? {
+        guard error.name.hasPrefix(PokedexError.namePrefix) else { return { _ in nil } }
+        return { identifier in
+            guard let entry = exactEntry(identifier, c), entry.name == identifier else { return nil }
+            return names([entry.id], language: language, c)[entry.id]
+        }
     }
 
     /// Decodes a reply already received; a shape this pokectl does not know is reported as such.
