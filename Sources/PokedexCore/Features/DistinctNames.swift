@@ -15,8 +15,7 @@ enum DistinctNames {
         // In a language of another script the identifier's words would be English: the
         // form's place among its species' rows instead ("イーブイ (2)").
         if DisplayNames.otherScript(language) {
-            let rows = BundledNames.entries.filter { $0.value.species == entry.species }.keys.sorted()
-            return rows.firstIndex(of: id).map { name + " (\($0 + 1))" } ?? name
+            return BundledNames.rowsBySpecies[entry.species]?.firstIndex(of: id).map { name + " (\($0 + 1))" } ?? name
         }
         var words = apiName
         if words.hasPrefix(species.identifier + "-") { words.removeFirst(species.identifier.count + 1) }

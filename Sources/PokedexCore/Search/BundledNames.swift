@@ -22,6 +22,8 @@ enum BundledNames {
 
     /// The table, parsed on first use (about 1,300 rows).
     static let entries: [UInt32: Entry] = parse(rows, columns: columns)
+    /// Each species' rows (its own and its forms'), ids in order.
+    static let rowsBySpecies: [UInt32: [UInt32]] = Dictionary(grouping: entries.keys) { entries[$0]!.species }.mapValues { $0.sorted() }
 
     /// Parses rows of `id species identifier name…` (tab-separated; an empty name is the
     /// English one). Over the bytes: splitting 140 KB of kana and hanzi into Characters would
@@ -102,10 +104,8 @@ enum DisplayNames {
             // In the language asked: the form's own name, else its form name (after its
             // species' where the form name does not hold it already).
             if let name = LocalizedText.pick(form.names, language, english: false) { return name }
-            let bundledSpecies = BundledNames.entry(id, apiName: apiName).flatMap { BundledNames.entries[$0.species]?.names }
             if let formName = LocalizedText.pick(form.formNames, language, english: false),
-               let speciesName = species.flatMap({ LocalizedText.pick($0.names, language, english: false) })
-                ?? bundledSpecies.flatMap({ LocalizedText.pick($0, language, english: false) }) {
+               let speciesName = speciesName(id, apiName: apiName, species, language) {
                 return Self.joined(form: formName, species: speciesName)
             }
             if BundledNames.names(id, apiName: apiName) == nil, let name = LocalizedText.pick(form.names, language) { return name }
@@ -118,13 +118,19 @@ enum DisplayNames {
         // A form PokeAPI names in no word of this language ("Partner Eevee" has none in
         // Japanese): its species' name in it, never an English word in another language
         // (DistinctNames tells it from the species' own row).
-        if !PokemonID.isDefaultForm(id), Self.otherScript(language),
-           let speciesNames = species?.names ?? BundledNames.entry(id, apiName: apiName).flatMap({ BundledNames.entries[$0.species]?.names }),
-           let name = LocalizedText.pick(speciesNames, language, english: false) {
+        if !PokemonID.isDefaultForm(id), Self.otherScript(language), let name = speciesName(id, apiName: apiName, species, language) {
             return name
         }
         if let names = table, let name = LocalizedText.pick(names, language) { return name }
         return PokemonNames.display(apiName)
+    }
+
+    /// The name in `language` (none in another) of the species of form `id`: from its record
+    /// when fetched, else from the table.
+    private static func speciesName(_ id: UInt32, apiName: String, _ species: SpeciesRecord?, _ language: String) -> String? {
+        species.flatMap { LocalizedText.pick($0.names, language, english: false) }
+            ?? BundledNames.entry(id, apiName: apiName).flatMap { BundledNames.entries[$0.species] }
+            .flatMap { LocalizedText.pick($0.names, language, english: false) }
     }
 
     /// Whether `language` is written in a script other than the Latin one (Japanese, Korean,
