@@ -16,7 +16,9 @@ start_daemon --sprite-url-template "$MOCK/sprites/{id}.png" --notify=no || { ech
 check() {  # description, expected exit status, expected output (grep -E), command…
     local what=$1 code=$2 want=$3; shift 3
     out=$("$@" 2>&1); got=$?
-    if [ "$got" = "$code" ] && echo "$out" | grep -qE -- "$want"; then ok "$what"
+    # A here-string, not a pipe: under pipefail, grep -q leaving at its first match could
+    # make echo's SIGPIPE the pipeline's status (CI saw it once).
+    if [ "$got" = "$code" ] && grep -qE -- "$want" <<<"$out"; then ok "$what"
     else fail "$what: exit $got, not $code; /$want/ in: $out"; fi
 }
 check 'show "Nidoran♀"' 0 '"name": ?"nidoran-f"' pokectl show "Nidoran♀" --json
