@@ -240,8 +240,9 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
                 self.act(fd, mask)
             }
         } catch {
-            // Its transfers then end at their own time-out, through curl's timer.
-            log(.error, "cannot watch curl's socket \(fd): \(error)")
+            // Its transfers then end at their own time-out, through curl's timer; at the loop's
+            // end there is nothing to say.
+            if !error.loopEnding { log(.error, "cannot watch curl's socket \(fd): \(error)") }
         }
     }
 
@@ -254,6 +255,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
             timer = try loop.networkTimer(after: UInt64(timeoutMS) * 1000) { [unowned self] in
                 self.act(CURL_SOCKET_TIMEOUT, 0)
             }
+        } catch where error.loopEnding {
+            // The service is exiting: no transfer is waited for any more.
         } catch {
             log(.error, "cannot arm curl's timer (\(timeoutMS) ms): \(error); transfers may wait for their sockets")
         }

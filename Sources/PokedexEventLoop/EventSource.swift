@@ -68,6 +68,10 @@ public struct EventLoopError: Error, CustomStringConvertible {
         self.code = code
     }
     public var description: String { "\(call) failed: \(String(cString: strerror(-code)))" }
+
+    /// sd-event takes no new source once the loop is exiting (`ESTALE`): nothing would fire,
+    /// and nothing is left to wait for it.
+    public var loopEnding: Bool { code == -ESTALE }
 }
 
 /// epoll event bits, for ``EventLoop/watch(fd:events:_:)``.
