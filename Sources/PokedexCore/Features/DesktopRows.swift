@@ -7,15 +7,14 @@ extension DesktopSearch {
         let row = rows.fromMemory(item)
         let record = records.cachedPokemon(item.id)
         let species: SpeciesRecord? = record.flatMap { records.cachedSpecies(for: $0) ?? nil }
-        // Outside English, every name of the record from memory, once.
-        let localized = language == "en" ? nil : record.flatMap { terms.localizeFromMemory($0, language: language) }
-        let types = record.map { r in (localized?.types ?? r.types.map { terms.cachedName(.type, $0, language: language) }).joined(separator: " / ") }
+        let types = record.map { r in r.types.map { terms.typeName($0, language: language) }.joined(separator: " / ") }
         let name = DistinctNames.name(DisplayNames.name(id: item.id, apiName: item.name, species: species,
-                                                        form: localized?.form ?? record.flatMap(terms.cachedForm), language: language),
+                                                        form: record.flatMap(terms.cachedForm), language: language),
                                       id: item.id, apiName: item.name, language: language)
         let number = Self.pokedexNumber(item, species: species), genus = species?.genus(in: language)
+        // Where the record names no sprite, its species' stands in, whatever a guess found.
         var spritePath = row.spritePath
-        if spritePath.isEmpty, let record, record.spriteURL == nil { spritePath = rows.sprites.still.knownPath(number) ?? "" }
+        if let record, record.spriteURL == nil { spritePath = rows.sprites.still.knownPath(number) ?? "" }
         return DesktopResult(id: item.id, name: name, description: Self.subtext(number: number, types: types, genus: genus),
                              brief: Self.krunnerSubtext(name: name, number: number, types: types, genus: genus),
                              card: Self.subtext(number: number, types: types, genus: genus, within: .max),
@@ -30,13 +29,14 @@ extension DesktopSearch {
         return d
     }
 
-    /// Whether memory holds everything a row of `item` shows: its record (the types), its
-    /// species (the genus, the number of a form), outside English the names of its types and
-    /// form, and its sprite, or, for a form the API draws none of, its species'. A sprite that
-    /// is known to be missing where the API names one is not whole: it is worth a fetch.
+    /// Whether memory holds everything a row of `item` shows: its record (the types, named
+    /// from the bundled chart), its species (the genus, the number of a form), outside English
+    /// the names of a form the bundled table does not name, and its sprite, or, for a form the
+    /// API draws none of, its species'. A sprite that is known to be missing where the API
+    /// names one is not whole: it is worth a fetch.
     func isWhole(_ item: PokemonIndex.Item) -> Bool {
         guard let record = records.cachedPokemon(item.id), case .some(let species) = records.cachedSpecies(for: record) else { return false }
-        if language != "en", terms.localizeFromMemory(record, language: language) == nil { return false }
+        if language != "en", terms.lacksFormNames(record) { return false }
         let own = rows.sprites.still.knownPath(item.id) ?? ""
         if record.spriteURL != nil { return !own.isEmpty }
         let number = Self.pokedexNumber(item, species: species)

@@ -12,9 +12,10 @@ final class DesktopSearch: Sendable {
     /// Results a provider gets for one set of terms.
     public static let maxResults: UInt32 = 20
     /// How long rows that are not whole wait for the network: GNOME Shell asks for a row's
-    /// metas once, so a bare row stays bare. At 100 ms a request, a record, then its species,
-    /// sprite and names take about 300 ms; past this, the rows go as they are and the fetches
-    /// go on for the next ask.
+    /// metas once, so a bare row stays bare. A row's parts are asked at once (``loadRow(_:)``),
+    /// so at 300 ms a request (a slow network) they come in about 300 ms, a form the bundled
+    /// table does not name in about 600; past this, the rows go as they are and the fetches go
+    /// on for the next ask.
     static let completionDeadline = 0.8
 
     let search: SearchEngine
@@ -91,7 +92,8 @@ final class DesktopSearch: Sendable {
 
     /// Brings what the rows of `items` show into memory: from the disk, then what is still
     /// missing from the network, waiting at most ``completionDeadline``. The fetches are the
-    /// service's background work, so they go on past the deadline and the next ask finds them.
+    /// service's background work, so they go on past the deadline and the next ask finds them;
+    /// after the rows, the rest of each card, for the click that may follow.
     func complete(_ items: [PokemonIndex.Item]) async {
         bringFromDisk(items)
         let missing = items.filter { !isWhole($0) }
@@ -101,9 +103,12 @@ final class DesktopSearch: Sendable {
             done.set(c)
             let started = background.run(.userInitiated) { [self] in
                 await withTaskGroup(of: Void.self) { group in
-                    for item in missing { group.addTask { await self.load(item) } }
+                    for item in missing { group.addTask { await self.loadRow(item) } }
                 }
                 done.resume()
+                await withTaskGroup(of: Void.self) { group in
+                    for item in missing { group.addTask { await self.loadCard(item) } }
+                }
             }
             guard started else { return done.resume() }
             background.run(.utility) { [clock] in
@@ -113,18 +118,49 @@ final class DesktopSearch: Sendable {
         }
     }
 
-    /// Loads what a row of `item` shows from whichever tier has it: the detail (record,
-    /// species, sprite, outside English its names), and a form's species' sprite where the API
-    /// draws none of the form. A person waits, but the row is answered without what fails.
-    private func load(_ item: PokemonIndex.Item) async {
-        let language = language == "en" ? nil : language
+    /// Loads what a row of `item` shows from whichever tier has it, each part asked as soon as
+    /// it can be, so a slow network costs one request's time, not a chain of them: the record,
+    /// and beside it what the bundled table tells of it: its species' record, its sprite (the
+    /// URL guessed) and, for a form, its species' sprite, which stands in where the API draws
+    /// none of the form. Then what only the record names: outside English a form the table does
+    /// not name, and the species and its sprite of a Pokémon the table does not know. A person
+    /// waits, but the row is answered without what fails.
+    private func loadRow(_ item: PokemonIndex.Item) async {
         await withPriority(.optional) {
-            guard let detail = try? await details.load(item, language: language) else { return }
-            guard detail.spritePath.isEmpty, let record = records.cachedPokemon(item.id), record.spriteURL == nil,
-                  let species = catalog.cachedIndex?.item(id: Self.pokedexNumber(item, species: records.cachedSpecies(for: record) ?? nil)),
-                  species.id != item.id else { return }
-            _ = try? await rows.sprites.ensure(species)
+            let species = BundledNames.entry(item.id, apiName: item.name)?.species
+            let speciesItem = species.flatMap { $0 == item.id ? nil : catalog.cachedIndex?.item(id: $0) }
+            async let sprite: Void = ensureSprite(item)
+            async let speciesSprite: Void = ensureSprite(speciesItem)
+            async let speciesRecord: Void = loadSpecies(species)
+            guard let record = try? await records.pokemon(item) else { return }
+            async let form: Void = loadFormNames(record)
+            let ownSpecies = await records.species(for: record)
+            if record.spriteURL == nil, species == nil,
+               let s = catalog.cachedIndex?.item(id: Self.pokedexNumber(item, species: ownSpecies)), s.id != item.id {
+                await ensureSprite(s)
+            }
+            _ = await (sprite, speciesSprite, speciesRecord, form)
         }
+    }
+
+    private func ensureSprite(_ item: PokemonIndex.Item?) async {
+        if let item { _ = try? await rows.sprites.ensure(item) }
+    }
+
+    private func loadSpecies(_ id: UInt32?) async {
+        if let id { _ = await records.species(id) }
+    }
+
+    /// Outside English, the names of a form the bundled table does not name.
+    private func loadFormNames(_ record: PokemonRecord) async {
+        guard language != "en", terms.lacksFormNames(record) else { return }
+        _ = await terms.form(of: record)
+    }
+
+    /// Loads the rest of `item`'s card (its family, its names), for a click on its row.
+    private func loadCard(_ item: PokemonIndex.Item) async {
+        let language = language == "en" ? nil : language
+        await withPriority(.optional) { _ = try? await details.load(item, language: language) }
     }
 
     /// Brings what ``describe(_:)`` reads into memory from the disk (never the network): the

@@ -60,6 +60,20 @@ final class Records: Sendable {
         }
     }
 
+    /// The species record of number `id`, asked before its Pokémon's record names it (the
+    /// bundled table knows it); nil where it cannot be had now. The same record the Pokémon's
+    /// `species.url` later finds.
+    func species(_ id: UInt32) async -> SpeciesRecord? {
+        do {
+            let species = try await loader.load(APIRoutes.speciesKey(id), url: routes.species(id), .species)
+            speciesSeen(species)
+            return species
+        } catch {
+            log(.debug, "no species #\(id): \(error)")
+            return nil
+        }
+    }
+
     /// The species record; nil only where the API names none. `fresh`: revalidated first if stale.
     func loadSpecies(for record: PokemonRecord, fresh: Bool = false) async throws -> SpeciesRecord? {
         guard let url = record.speciesURL, let sid = APIDecoding.trailingID(url) else { return nil }

@@ -93,6 +93,25 @@ final class Terms: Sendable {
         }
     }
 
+    /// The form record of a Pokémon that is not its species' default, fetched if no tier has
+    /// it; nil for a default form, or where it cannot be had now.
+    func form(of record: PokemonRecord) async -> NamesRecord? {
+        guard let url = Self.formURL(record) else { return nil }
+        return await form(record.id, url: url)
+    }
+
+    /// Whether a name of `record` in another language needs its form record that memory does
+    /// not have: a form the bundled table does not name (``DisplayNames``).
+    func lacksFormNames(_ record: PokemonRecord) -> Bool {
+        Self.formURL(record) != nil && BundledNames.names(record.id, apiName: record.name) == nil && cachedForm(record) == nil
+    }
+
+    /// A type's name in `language`: memory's, else the bundled chart's (``TypeChart``), so a
+    /// row never waits for it nor shows an English one.
+    func typeName(_ type: String, language: String) -> String {
+        memoryName(.type, type, language: language) ?? TypeChart.name(type, language: language)
+    }
+
     /// A type's, an ability's or a stat's name in `language` from memory, else made from its
     /// identifier; never waits.
     func cachedName(_ kind: NamedKind, _ name: String, language: String) -> String {
