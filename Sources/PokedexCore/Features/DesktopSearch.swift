@@ -157,10 +157,12 @@ final class DesktopSearch: Sendable {
         _ = await terms.form(of: record)
     }
 
-    /// Loads the rest of `item`'s card (its family, its names), for a click on its row.
+    /// Loads the rest of `item`'s card (its family, its names), for a click on its row: as
+    /// pre-warming, behind every row a shell is waiting for (a card is a dozen requests, and the
+    /// next keystroke's rows must not queue behind them).
     private func loadCard(_ item: PokemonIndex.Item) async {
         let language = language == "en" ? nil : language
-        await withPriority(.optional) { _ = try? await details.load(item, language: language) }
+        await withPriority(.prefetch) { _ = try? await details.load(item, language: language) }
     }
 
     /// Brings what ``describe(_:)`` reads into memory from the disk (never the network): the
