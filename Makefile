@@ -356,7 +356,7 @@ test-graphics: check-build-deps
 ## test-desktop-shells: the real GNOME Shell 43 and KRunner (Plasma 5.27) on Xvfb, typing into
 ## them and activating a result; screenshots into docs/screenshots. Opt-in, not in `make test`:
 ## it installs Debian's gnome-shell and plasma-workspace (about 1 GB, no recommends).
-SHELL_TEST_PACKAGES = gnome-shell plasma-workspace xvfb xdotool xclip xterm imagemagick dbus-bin libglib2.0-bin jq fontconfig fonts-vlgothic locales
+SHELL_TEST_PACKAGES = gnome-shell plasma-workspace xvfb xdotool xclip xterm imagemagick dbus-bin libglib2.0-bin jq fontconfig fonts-vlgothic locales nginx-light curl
 test-desktop-shells: release
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(SHELL_TEST_PACKAGES)" APT_FLAGS=--no-install-recommends
 	@$(MAKE) --no-print-directory locales

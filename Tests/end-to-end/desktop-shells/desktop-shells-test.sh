@@ -14,6 +14,8 @@
 #     session's language;
 #   - Return on a form's row opens that row's card in the terminal the desktop would choose
 #     (xterm here, with a font for the session's language);
+#   - a first day on a slow network (an empty cache, every answer 300 ms late over HTTP/2): the
+#     rows each shell draws from its first answer are whole, sprite and localized types;
 #   - a screenshot of each rhythm in each language into SHOTS (default docs/screenshots).
 # Opt-in (`make test-desktop-shells`, which installs the shells): not part of `make test`.
 # BUILD_DIR picks the binaries, SHELL_LANGUAGES the sessions (default "en de ja"). Prints
@@ -36,9 +38,10 @@ export NO_COLOR=1
 on_cleanup() {
     [ -n "${LOGS:-}" ] && [ "$failed" != 0 ] && mkdir -p "$LOGS" && cp "$TMP"/*.log "$LOGS/" 2>/dev/null
     [ -s "$TMP/terminals" ] && kill $(cat "$TMP/terminals") 2>/dev/null
+    [ -s "$TMP/h2/nginx.pid" ] && "$ROOT/Tests/support/mockapi/h2-front.sh" stop --state-dir "$TMP/h2"
     return 0
 }
-for tool in gnome-shell krunner Xvfb xdotool xclip import xterm dbus-monitor gdbus jq fc-list; do
+for tool in gnome-shell krunner Xvfb xdotool xclip import xterm dbus-monitor gdbus jq fc-list nginx curl; do
     command -v "$tool" >/dev/null || { echo "desktop-shells: $tool is missing; run 'make test-desktop-shells', which installs the shells"; exit 2; }
 done
 mkdir -p "$SHOTS"
@@ -88,6 +91,21 @@ service_in() {
     DAEMON_ENV=(PATH="$TMP/bin:$TMP/prefix/bin" LC_ALL= LANGUAGE= LANG="$1")
     start_daemon -v --landlock=no --no-prefetch
 }
+# A first day on a slow network: the same pokedexd on an empty cache, the mock behind nginx over
+# TLS and HTTP/2 (as PokeAPI's hosts answer) with every answer 300 ms late. The sprite URL
+# template names the front, as the default names raw.githubusercontent.com.
+"$ROOT/Tests/support/mockapi/h2-front.sh" --upstream-port "${MOCK##*:}" --state-dir "$TMP/h2" >"$TMP/h2-front.log" 2>&1 </dev/null ||
+    { echo "desktop-shells: the HTTP/2 front did not start (nginx; 'make deps'):"; cat "$TMP/h2-front.log"; exit 1; }
+FRONT=https://127.0.0.1:$(cat "$TMP/h2/port")
+# A cache of its own, emptied each time: the other steps' cache stays as the day left it.
+cold_service_in() {
+    [ -n "${DAEMON:-}" ] && { kill "$DAEMON" 2>/dev/null; wait "$DAEMON" 2>/dev/null; }
+    rm -rf "$TMP/cold-cache"
+    curl -s -X POST -d '{"latency_ms": 300}' "$MOCK/__control" >/dev/null
+    DAEMON_ENV=(PATH="$TMP/bin:$TMP/prefix/bin" LC_ALL= LANGUAGE= LANG="$1" XDG_CACHE_HOME="$TMP/cold-cache")
+    MOCK=$FRONT start_daemon -v --landlock=no --no-prefetch --ca-file "$TMP/h2/ca.crt" --sprite-url-template "$FRONT/sprites/{id}.png"
+}
+fast_network() { curl -s -X POST -d '{"latency_ms": 0}' "$MOCK/__control" >/dev/null; }
 gnome() { gdbus call --session -d $SERVICE -o $GNOME_PATH -m "$GNOME_IFACE.$1" "${@:2}"; }
 terms_of() { $PY -c 'import sys; print(repr(sys.argv[1].split()))' "$1"; }
 fresh() { gnome GetInitialResultSet "$(terms_of "$1")" | grep -o "'[0-9]*'" | tr -d "'" | head -5 | paste -sd, -; }
@@ -203,6 +221,26 @@ for L in ${SHELL_LANGUAGES:-en de ja}; do
         same_rows() { echo "burst ${seen[burst]} keys ${seen[keys]} pause ${seen[pause]}"; [ "${seen[burst]}" = "${seen[keys]}" ] && [ "${seen[keys]}" = "${seen[pause]}" ]; }
         [ "$rhythms" = keys ] || check "$L: GNOME, '$q': the same rows in a burst, key by key and with a pause" same_rows
     done
+    # The first search of a first day, on a slow network: GNOME asks for each row once, so the
+    # rows are whole from that first answer: sprite, types and genus in the session's language.
+    cold_service_in "$LOCALE" || exit 1
+    q=${queries[0]} rhythm=burst
+    LC_ALL=C.UTF-8 grep -qP '[^\x00-\x7F]' <<<"$q" && rhythm=keys
+    xdotool key --clearmodifiers ctrl+a BackSpace
+    xdotool mousemove 640 62 click 1 mousemove 1200 400
+    sleep 0.6
+    : >"$TMP/monitor.log"
+    type_as "$rhythm" "$q"
+    settle GetResultMetas
+    sleep 1
+    shot "gnome-shell-$L-cold"
+    V=$(view gnome)
+    check "$L: GNOME, empty cache at 300 ms a request, '$q' typed $rhythm: the rows whole from the first answer" gnome_rows_right "$q" "$V"
+    sed 's/^/     | /' "$TMP/check.out"
+    cp "$TMP/monitor.log" "$TMP/monitor-cold-gnome-$L.log"
+    echo "$V" | jq -r '.calls[]' | sed 's/^/     · /' | head -12
+    fast_network
+    service_in "$LOCALE" || exit 1
     # Return on a form's row: that row's card, its whole name, in the terminal chosen for the desktop.
     xdotool key --clearmodifiers ctrl+a BackSpace; sleep 0.6
     : >"$TMP/monitor.log"; : >"$LAUNCH_LOG"
@@ -258,6 +296,23 @@ for L in ${SHELL_LANGUAGES:-en de ja}; do
             sed 's/^/     | /' "$TMP/check.out"
         done
     done
+    # KRunner's first match of a first day, on a slow network: it draws that first answer.
+    cold_service_in "$LOCALE" || exit 1
+    q=${queries[0]} rhythm=burst
+    gdbus call --session -d org.kde.krunner -o /App -m org.kde.krunner.App.query "" >/dev/null
+    sleep 0.5
+    xdotool mousemove 500 20; sleep 0.2; xdotool click 1; xdotool mousemove 640 700
+    sleep 0.3
+    : >"$TMP/monitor.log"
+    type_as "$rhythm" "$q"
+    settle Match
+    sleep 1
+    shot "krunner-$L-cold"
+    V=$(view krunner)
+    check "$L: KRunner, empty cache at 300 ms a request, '$q' typed $rhythm: every row with its sprite and its types" krunner_rows
+    sed 's/^/     | /' "$TMP/check.out"
+    cp "$TMP/monitor.log" "$TMP/monitor-cold-krunner-$L.log"
+    fast_network
     krunner_actions() { echo "$ACTIONS"; echo "$ACTIONS" | jq -e --arg a "${ACTION[$L]}" 'index($a)' >/dev/null; }
     check "$L: KRunner's actions are in the session's language" krunner_actions
     kill $KRUNNER_PID 2>/dev/null; wait $KRUNNER_PID 2>/dev/null
