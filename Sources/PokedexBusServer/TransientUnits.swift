@@ -11,7 +11,8 @@ import PokedexProtocol
 /// It has a connection of its own, made at start (``connect()``): once the sandbox refuses the
 /// service new Unix sockets, neither a new connection nor `systemd-run` (which would inherit
 /// that refusal) could reach the manager. Each call is asynchronous; `done` hears whether the
-/// manager took the unit.
+/// manager took the unit. Where there is no manager, the same connection asks pokedexd's
+/// launcher (``askLauncher(_:_:done:)``).
 public final class TransientUnits: Sendable {
     static let service = "org.freedesktop.systemd1"
     static let path = "/org/freedesktop/systemd1"
@@ -46,14 +47,31 @@ public final class TransientUnits: Sendable {
     /// taken the unit, or why it did not. Safe from any thread; `done` runs on the loop.
     public func start(_ argv: [String], environment: [String], description: String,
                       done: @escaping @Sendable (String?) -> Void) {
+        call(Self.service, Self.path, Self.interface, "StartTransientUnit", done: done) { w throws(BusError) in
+            try Self.write(unit: Self.unitName(), argv: argv, environment: environment, description: description, to: w)
+        }
+    }
+
+    /// Asks pokedexd's launcher (``Launcher1``, which D-Bus activation starts outside the
+    /// sandbox) to run `method`. `done` gets nil once it did, or why not. Safe from any thread;
+    /// `done` runs on the loop.
+    public func askLauncher<Args: Sendable>(_ method: Method<Args, Void>, _ args: Args, done: @escaping @Sendable (String?) -> Void) {
+        call(Launcher1.busName, Launcher1.objectPath, Launcher1.interfaceName, method.name, done: done) { w throws(BusError) in
+            try method.writeArgs(w, args)
+        }
+    }
+
+    /// One method call on the launches' connection, its arguments written by `write`; `done`
+    /// gets nil for a reply, else the error's message (10 s at most).
+    private func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
+                      done: @escaping @Sendable (String?) -> Void, write: @escaping @Sendable (MessageWriter) throws(BusError) -> Void) {
         loop.execute { [self] in
             guard let bus = bus.value else { return done("no connection to the session bus") }
             do throws(BusError) {
                 var m: OpaquePointer?
-                try busCheck(sd_bus_message_new_method_call(bus, &m, Self.service, Self.path, Self.interface, "StartTransientUnit"),
-                             "StartTransientUnit")
+                try busCheck(sd_bus_message_new_method_call(bus, &m, destination, path, interface, member), member)
                 defer { sd_bus_message_unref(m) }
-                try Self.write(unit: Self.unitName(), argv: argv, environment: environment, description: description, to: MessageWriter(m!))
+                try write(MessageWriter(m!))
                 let box = Unmanaged.passRetained(Reply(done))
                 let r = sd_bus_call_async(bus, nil, m, { reply, userdata, _ in
                     let done = Unmanaged<Reply>.fromOpaque(userdata!).takeRetainedValue().done

@@ -41,6 +41,8 @@ enum Pokedexd {
         // Names on the desktop in the session's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
         config.language = NameLanguage.fromEnvironment(environment)
         let log = JournalLogger.make(verbose: config.verbose)
+        // Outside the sandbox by design: what it starts is the session's (LauncherMain).
+        if config.launcher { return LauncherMain.run(environment: environment, log: log) }
         for warning in config.startupWarnings { log(.warning, warning) }
         do { try CurlHTTPClient.globalInit() } catch {
             log(.error, "cannot start: \(error)")

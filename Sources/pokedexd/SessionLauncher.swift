@@ -4,15 +4,19 @@ import PokedexBusServer
 import PokedexCore
 import PokedexEventLoop
 import PokedexLocks
+import PokedexProtocol
 
 /// Starts programs in the user's session for the desktop's search providers: `pokectl browse`
 /// in a terminal, a clipboard tool. Each runs as a transient unit of the user manager
 /// (``TransientUnits``, `StartTransientUnit` on a connection made at start), so it is outside
 /// pokedexd's sandbox and has the session's environment. When the manager does not take it, it
 /// is started directly, unless Landlock confines pokedexd: a program started directly would
-/// share that sandbox (read-only files, no network, nothing it may execute), so then nothing is
-/// started, the journal says why and the caller hears of it (`failed`). Never waits for the
-/// program: the loop reaps what it started itself (``EventLoop/reap(_:failed:)``).
+/// share that sandbox (read-only files, no network, nothing it may execute). Then pokedexd's
+/// launcher opens it (``Launcher1``: `pokedexd --launcher`, which D-Bus activation starts as the
+/// bus's child, outside the sandbox); when that fails too, the journal says why and the caller
+/// hears of it (`failed`). The launcher itself is this class with no units: it starts directly.
+/// Never waits for the program: the loop reaps what it started itself
+/// (``EventLoop/reap(_:failed:)``).
 ///
 /// What the caller sent never becomes an option: the query follows pokectl's `--`, a
 /// `$TERMINAL` that is not a known terminal gets no query, at most one launch of a kind a
@@ -27,13 +31,14 @@ final class SessionLauncher: DesktopLauncher {
     private let environment: [String: String]
     /// Landlock confines this process's files, and so whatever it starts directly.
     private let confined: Bool
-    private let units: TransientUnits
+    /// nil in the launcher: it starts every program itself.
+    private let units: TransientUnits?
     private let loop: EventLoop
     private let log: Logger
     private let tokens = Mutex(ActivationTokens())
     private let gates = Mutex<(kinds: [String: LaunchGate], budget: LaunchBudget)>(([:], LaunchBudget()))
 
-    init(environment: [String: String], units: TransientUnits, confined: Bool, loop: EventLoop, log: @escaping Logger) {
+    init(environment: [String: String], units: TransientUnits?, confined: Bool, loop: EventLoop, log: @escaping Logger) {
         self.confined = confined
         self.units = units
         self.loop = loop
@@ -57,7 +62,8 @@ final class SessionLauncher: DesktopLauncher {
         guard admit("browse", caller: caller) else { return true }  // one terminal for the burst
         let token = tokens.withLock { $0.take(caller: caller, now: Self.now()) }
         guard let argv = browseCommand(launch) else { return false }
-        return run(argv, token: token, failed: failed)
+        let ask = Launcher1.openBrowse, args = (launch.card ?? 0, launch.query, token ?? "")
+        return run(argv, token: token, failed: failed, viaLauncher: { [units] done in units?.askLauncher(ask, args, done: done) })
     }
 
     /// What opens `pokectl browse` on `launch`: the terminal the desktop would choose
@@ -73,7 +79,8 @@ final class SessionLauncher: DesktopLauncher {
         for (tool, args) in [("wl-copy", [String]()), ("xclip", ["-selection", "clipboard"]), ("xsel", ["--clipboard", "--input"])] {
             guard let exe = find(tool) else { continue }
             // The text is an argument to sh, never part of its script.
-            return run(["/bin/sh", "-c", "printf %s \"$1\" | \"$0\"" + args.map { " " + $0 }.joined(), exe, text], token: nil)
+            return run(["/bin/sh", "-c", "printf %s \"$1\" | \"$0\"" + args.map { " " + $0 }.joined(), exe, text], token: nil,
+                       viaLauncher: { [units] done in units?.askLauncher(Launcher1.copy, text, done: done) })
         }
         return false
     }
@@ -125,23 +132,34 @@ final class SessionLauncher: DesktopLauncher {
 
     /// Starts `argv` as a transient unit of the user manager, or directly, and hands it to the
     /// loop to reap. When the manager does not take it (none on this bus), `argv` is started
-    /// directly, and the journal says why; when that cannot be, `failed` runs.
-    private func run(_ argv: [String], token: String?, failed: @escaping @Sendable () -> Void = {}) -> Bool {
+    /// directly, and the journal says why; confined, the launcher is asked instead
+    /// (`viaLauncher`, which hands its answer to the function it gets). When nothing could
+    /// start it, `failed` runs.
+    private func run(_ argv: [String], token: String?, failed: @escaping @Sendable () -> Void = {},
+                     viaLauncher: @escaping @Sendable (@escaping @Sendable (String?) -> Void) -> Void) -> Bool {
         guard let exe = find(argv[0]) else {
             log(.warning, "cannot start \(argv[0]): it is not on PATH")
             return false
         }
+        guard let units else { return direct(argv, token: token) }
         let name = argv.joined(separator: " ")
         units.start([exe] + argv.dropFirst(), environment: token.map { ["XDG_ACTIVATION_TOKEN=" + $0] } ?? [],
                     description: "\(argv[0]), started by pokedexd for the desktop") { [self] error in
             guard let error else { return log(.info, "started \(name) in the user manager") }
-            if confined {
-                log(.warning, "the user manager could not start \(argv[0]) (\(error)), and \(Self.sharesSandbox); "
-                    + "is the user manager running (systemctl --user status)? Or start pokedexd with --landlock=no")
-                return failed()
+            guard confined else {
+                log(.warning, "the user manager could not start \(argv[0]) (\(error)); starting it directly")
+                if !direct(argv, token: token) { failed() }
+                return
             }
-            log(.warning, "the user manager could not start \(argv[0]) (\(error)); starting it directly")
-            if !direct(argv, token: token) { failed() }
+            viaLauncher { [self] launcherError in
+                guard let launcherError else {
+                    return log(.info, "the user manager could not start \(argv[0]) (\(error)); pokedexd's launcher (\(Launcher1.busName)) started it")
+                }
+                log(.warning, "the user manager could not start \(argv[0]) (\(error)), \(Self.sharesSandbox), and pokedexd's launcher "
+                    + "(\(Launcher1.busName)) could not either (\(launcherError)); is the user manager running (systemctl --user status)? "
+                    + "Is \(Launcher1.busName).service installed beside pokedexd's? Or start pokedexd with --landlock=no")
+                failed()
+            }
         }
         return true
     }

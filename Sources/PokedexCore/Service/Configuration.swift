@@ -56,6 +56,9 @@ public struct ServiceConfiguration: Sendable {
     public var verbose = false
     /// pokedex-sandbox-setup's probe (`--check-folders TOKEN`): check the folders and exit.
     public var folderCheckToken: String?
+    /// `--launcher`: be pokedexd's launcher (`io.github.pokedexd.Launcher1`, D-Bus activated)
+    /// rather than the service.
+    public var launcher = false
     /// How long a 404 is remembered, in seconds.
     public var notFoundTTL = 3600.0
     /// What every retry pause, backoff and probe schedule is multiplied by (``NetworkSchedule``,

@@ -63,14 +63,17 @@ extension PokedexService {
 
     /// The card ``openResult(_:caller:)`` falls back on. When it cannot be shown either (here,
     /// notifications off; in the notifier, no server), one warning says what is missing.
-    /// `terminalFailed`: a terminal's start failed, rather than none found.
+    /// `terminalFailed`: a terminal's start failed, rather than none found: the card says so and
+    /// where to read why, and offers no "Open" that would fail the same way.
     private func showCard(_ r: DesktopResult, terminalFailed: Bool) {
         let nothing = NothingOpened(name: r.name, terminalFailed: terminalFailed)
         guard let notifier else { return log(.warning, nothing.message(card: "notifications are off (--notify=no)")) }
-        let card = DesktopNotification(summary: r.name, body: r.card, imagePath: r.spritePath,
+        let body = terminalFailed ? r.card + "\n" + words.tr("No terminal could be opened; pokedexd's log says why (journalctl --user -t pokedexd).") : r.card
+        let card = DesktopNotification(summary: r.name, body: body, imagePath: r.spritePath,
                                        soundName: FavoriteNotifications.soundName, unshown: nothing)
         let action = r.favorite ? (key: "unfavorite", label: words.tr("Remove from favorites")) : (key: "favorite", label: words.tr("Add to favorites"))
-        notifier.showCard(card, actions: [action, (key: "open", label: words.tr("Open"))]) { [self] key in
+        let open = terminalFailed ? [] : [(key: "open", label: words.tr("Open"))]
+        notifier.showCard(card, actions: [action] + open) { [self] key in
             switch key {
             case "favorite", "unfavorite":
                 let change = changeFavorite(String(r.id), key == "favorite" ? .add : .remove)

@@ -147,6 +147,9 @@ public enum ServiceOptions {
         ServiceOption("check-folders", env: nil, .text, valueName: "TOKEN",
                       help: "For pokedex-sandbox-setup's probe: confined as the service, read TOKEN from the cache's .sandbox-TOKEN, write it to the data folder's, and exit.",
                       hidden: true, set: { $0.folderCheckToken = $1.text }),
+        ServiceOption("launcher", env: nil, .flag,
+                      help: "For D-Bus activation only (io.github.pokedexd.Launcher1.service): open the terminals the service asks for, outside its sandbox, where no user manager does; exit when idle.",
+                      hidden: true, set: { $0.launcher = $1.yes }),
     ]
 
     /// What `--help` says first.

@@ -115,7 +115,8 @@ failed_manager() {
     grep "the user manager could not start" "$TMP/pokedexd.log" | tail -1 | grep "org.freedesktop.systemd1.*); starting it directly"
 }
 check "launch: no user manager takes the unit: the terminal still opens, started directly, and a journal line says why" failed_manager
-# The same under Landlock, where nothing may be started directly: the result's card instead.
+# The same under Landlock, where nothing may be started directly, and no launcher of pokedexd's
+# on this bus (no service directories): the result's card instead.
 kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
 DAEMON_ENV=(PATH="$TMP/bin:$BUILD_DIR" LAUNCH_LOG="$LAUNCHES" TERMINAL=gnome-terminal)
 start_daemon || { summary desktop-search; exit 1; }
@@ -129,13 +130,46 @@ failed_manager_confined() {
         tail -n +"$((before + 1))" "$TMP/notifications.jsonl" | jq -c 'select(.member == "Notify")' | grep -q Pikachu && break
         sleep 0.1
     done
-    tail -n +"$((before + 1))" "$TMP/notifications.jsonl" | jq -c 'select(.member == "Notify")' | grep Pikachu | tail -1 | jq -e '.actions | index("open")' &&
+    # The card says why nothing opened, and offers no Open that would fail the same way.
+    tail -n +"$((before + 1))" "$TMP/notifications.jsonl" | jq -c 'select(.member == "Notify")' | grep Pikachu | tail -1 |
+        jq -e '(.actions | index("open") | not) and (.body | contains("No terminal could be opened"))' &&
     grep "the user manager could not start" "$TMP/pokedexd.log" | tail -1 | grep "Landlock sandbox" || { tail -5 "$TMP/pokedexd.log"; return 1; }
     [ "$(launches)" -eq "$launched" ] || { echo "something was started"; return 1; }
 }
-check "launch: no user manager under Landlock: the result's card, nothing started, and a journal line says why" failed_manager_confined
+check "launch: no user manager under Landlock, no launcher: the result's card says why, nothing started, a journal line says what to do" failed_manager_confined
+# pokedexd's launcher (issue 56): no user manager, pokedexd under Landlock, and the launcher
+# installed where the bus finds it (io.github.pokedexd.Launcher1.service, as `make install`
+# puts it): the bus starts `pokedexd --launcher` as its own child, outside the sandbox, and the
+# card opens in a terminal through it. A bus of its own, with that service directory; the
+# terminal gets the bus's environment, as in a session.
+kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
+mkdir -p "$TMP/services"
+"$ROOT/systemd/render" "$ROOT/dbus/io.github.pokedexd.Launcher1.service" PROGRAM="$BUILD_DIR/pokedexd" \
+    >"$TMP/services/io.github.pokedexd.Launcher1.service"
+sed "s|<listen>|<servicedir>$TMP/services</servicedir>\n  <listen>|" "$ROOT/Tests/support/dbus/test-bus.conf" >"$TMP/launcher-bus.conf"
+OUTER_BUS=$DBUS_SESSION_BUS_ADDRESS
+out=$(env PATH="$TMP/bin:$PATH" LAUNCH_LOG="$LAUNCHES" TERMINAL=gnome-terminal \
+      dbus-daemon --config-file="$TMP/launcher-bus.conf" --fork --print-address=1 --print-pid=1)
+export DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
+PIDS+=("$(echo "$out" | sed -n 2p)")
+DAEMON_ENV=(PATH="$TMP/bin:$BUILD_DIR" TERMINAL=gnome-terminal)
+start_daemon -v --notify=no || { summary desktop-search; exit 1; }
+through_launcher() {
+    if ! pokectl status --json | jq -e '.landlock | index("files")' >/dev/null; then
+        echo "skipped: Landlock does not confine files on this kernel"; return 0
+    fi
+    local before; before=$(launches)
+    gn ActivateResult "'25'" "['pika']" 0 >/dev/null || return 1
+    wait_launch $((before + 1)) || { tail -5 "$TMP/pokedexd.log"; return 1; }
+    tail -1 "$LAUNCHES" | jq -e '(.argv | index("--open")) as $o | $o and .argv[$o + 1] == "25" and .argv[-1] == "pika"
+        and .seccomp == "0" and .fds == []' >/dev/null || { echo "not the card, or not outside the sandbox"; return 1; }
+    for _ in $(seq 30); do grep -q "pokedexd's launcher (io.github.pokedexd.Launcher1) started it" "$TMP/pokedexd.log" && break; sleep 0.1; done
+    grep "pokedexd's launcher (io.github.pokedexd.Launcher1) started it" "$TMP/pokedexd.log" | tail -1
+}
+check "launch: no user manager under Landlock: the bus starts pokedexd's launcher, which opens the card outside the sandbox" through_launcher
 # Nothing can open a result: no terminal, no gtk-launch, notifications off. One warning says so.
 kill "$DAEMON"; wait "$DAEMON" 2>/dev/null
+export DBUS_SESSION_BUS_ADDRESS=$OUTER_BUS
 DAEMON_ENV=(PATH="$BUILD_DIR" POKEDEX_LANDLOCK=no)
 start_daemon --notify=no || { summary desktop-search; exit 1; }
 nothing_opens() {

@@ -67,7 +67,7 @@ POKECTL=$HOME/.local/bin/pokectl
 # 1. make install (builds in release mode, installs under ~/.local, enables and starts the unit)
 if make -s install >"$BASE/install.log" 2>&1; then ok "make install"; else fail "make install:"; cat "$BASE/install.log"; fi
 for f in .local/bin/pokedexd .local/bin/pokectl .config/systemd/user/pokedex.service \
-         .local/share/dbus-1/services/io.github.pokedexd.Pokedex1.service \
+         .local/share/dbus-1/services/io.github.pokedexd.Pokedex1.service .local/share/dbus-1/services/io.github.pokedexd.Launcher1.service \
          .local/share/dbus-1/interfaces/io.github.pokedexd.Pokedex1.xml \
          .local/share/bash-completion/completions/pokectl .local/share/zsh/site-functions/_pokectl \
          .local/share/fish/vendor_completions.d/pokectl.fish \

@@ -157,6 +157,10 @@ final class DesktopSearchTests: XCTestCase {
         try await u.openResult("25").value()
         XCTAssertEqual(failing.opened.withLock { $0 }, ["--open 25"])
         XCTAssertEqual(failing.cards.withLock { $0.map(\.0.summary) }, ["Pikachu"])
+        // It says why nothing opened and where to read more, and offers no Open that would fail the same way.
+        XCTAssertEqual(failing.cards.withLock { $0.first?.0.body.split(separator: "\n").last },
+                       "No terminal could be opened; pokedexd's log says why (journalctl --user -t pokedexd).")
+        XCTAssertEqual(failing.cards.withLock { $0.first?.1 }, ["favorite"])
         // Should that card not show either, its warning says the terminal failed, not that none was found.
         let unshown = try XCTUnwrap(failing.cards.withLock { $0.first?.0.unshown })
         XCTAssertEqual(unshown.message(card: "no notification server answered"),
