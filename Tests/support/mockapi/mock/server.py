@@ -179,6 +179,10 @@ class Handler(BaseHTTPRequestHandler):
 class QuietServer(ThreadingHTTPServer):
     """Clients that hang up (cut faults, deadlines, TLS refusals) are expected: no traceback."""
     daemon_threads = True
+    # socketserver's default listen backlog is 5: a burst of new connections past it (nginx's
+    # upstream connections for a cold HTTP/2 burst) had SYNs dropped, and one answer in the
+    # burst came a whole TCP retransmission (1 s) late. A real server's backlog is far larger.
+    request_queue_size = 128
 
     def handle_error(self, request, client_address):
         import sys
