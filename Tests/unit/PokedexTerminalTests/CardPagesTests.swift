@@ -10,15 +10,12 @@ final class CardPagesTests: XCTestCase {
     static let sizes = [(40, 12), (80, 24), (200, 60)]
     static let languages = ["en", "de", "ja"]
 
-    /// A card of `FamilyCardTests.cards` with a genus and a flavour text as long as the games'.
+    /// A card of `MockCards.cards` with a genus and a flavour text as long as the games'.
     static func detail(_ i: Int, language: String) -> PokemonDetail {
-        var d = FamilyCardTests.detail(i, language: language)
-        d.genus = ["en": "Evolution Pokémon", "de": "Evolutions-Pokémon", "ja": "しんかポケモン"][language] ?? ""
-        d.flavorText = [
-            "en": "Its genetic code is irregular. It may mutate if it is exposed to radiation from element stones.",
-            "de": "Sein genetischer Code ist unbeständig. Strahlung von Entwicklungssteinen kann ihn verändern.",
-            "ja": "ふきそくな　いでんしを　もつ。　いしから　でる　ほうしゃせんで　からだが　とつぜんへんいを　おこす。",
-        ][language] ?? ""
+        var d = MockCards.detail(i, language: language)
+        let full = MockCards.full(i, language: language)
+        d.genus = full.genus
+        d.flavorText = full.flavorText
         return d
     }
 

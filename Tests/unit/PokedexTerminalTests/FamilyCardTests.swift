@@ -8,50 +8,13 @@ import XCTest
 /// families and chart, at 60, 80 and 120 columns, in English, German and Japanese (snapshots:
 /// `UPDATE_SNAPSHOTS=1` accepts a new rendering; review `Snapshots/family-*.txt` in the commit).
 final class FamilyCardTests: XCTestCase {
-    /// (id, identifier, types, chain, display names by language, abilities).
-    static let cards: [(UInt32, String, [String], UInt32, [String: String], [String])] = [
-        (6, "charizard", ["fire", "flying"], 2, ["en": "Charizard", "de": "Glurak", "ja": "リザードン"], ["blaze", "solar-power"]),
-        (133, "eevee", ["normal"], 67, ["en": "Eevee", "de": "Evoli", "ja": "イーブイ"], ["run-away", "adaptability", "anticipation"]),
-        (10100, "raichu-alola", ["electric", "psychic"], 10, ["en": "Alolan Raichu", "de": "Alola-Raichu", "ja": "ライチュウ (アローラのすがた)"],
-         ["surge-surfer"]),
-        (236, "tyrogue", ["fighting"], 47, ["en": "Tyrogue", "de": "Rabauz", "ja": "バルキー"], ["guts", "steadfast", "vital-spirit"]),
-        (94, "gengar", ["ghost", "poison"], 40, ["en": "Gengar", "de": "Gengar", "ja": "ゲンガー"], ["cursed-body"]),
-        (10164, "slowpoke-galar", ["psychic"], 33, ["en": "Galarian Slowpoke", "de": "Galar-Flegmon", "ja": "ヤドン (ガラルのすがた)"],
-         ["gluttony", "own-tempo", "regenerator"]),
-        (292, "shedinja", ["bug", "ghost"], 144, ["en": "Shedinja", "de": "Ninjatom", "ja": "ヌケニン"], ["wonder-guard"]),
-        (436, "bronzor", ["steel", "psychic"], 224, ["en": "Bronzor", "de": "Bronzel", "ja": "ドーミラー"], ["levitate", "heatproof", "heavy-metal"]),
-    ]
-
-    /// The abilities' names as PokeAPI gives them, for those the cards show.
-    static let abilityNames: [String: [String: String]] = [
-        "wonder-guard": ["en": "Wonder Guard", "de": "Wunderwache", "ja": "ふしぎなまもり"],
-        "levitate": ["en": "Levitate", "de": "Schwebe", "ja": "ふゆう"],
-        "heatproof": ["en": "Heatproof", "de": "Hitzeschutz", "ja": "たいねつ"],
-    ]
-
     func card(_ i: Int, language: String, width: Int) -> [String] {
         DetailCard(detail: Self.detail(i, language: language), image: nil, width: width, mode: .none, words: MockData.words(language)).render()
     }
 
-    /// The `i`th of ``cards`` as the service gives it in `language`: the mock's family and matchups.
-    static func detail(_ i: Int, language: String) -> PokemonDetail {
-        let (id, name, types, chain, names, abilities) = Self.cards[i]
-        let words = MockData.words(language)
-        var d = PokemonDetail(id: id, name: name, height: 10, weight: 100, types: types, abilities: abilities,
-                              stats: [.init(name: "hp", value: 60), .init(name: "speed", value: 90)], spritePath: "",
-                              favorite: false, genus: "", flavorText: "")
-        d.displayName = names[language] ?? name
-        d.language = language
-        d.typeNames = types.map { MockData.typeName($0, language: language) }
-        d.abilityNames = abilities.map { Self.abilityNames[$0]?[language] ?? PokemonNames.display($0) }
-        d.statNames = language == "de" ? ["KP", "Initiative"] : language == "ja" ? ["HP", "すばやさ"] : ["HP", "Speed"]
-        d.evolution = MockData.family(chain, subject: PokemonRef(id: id, name: name), language: language, words: words)
-        d.matchups = MockData.matchups(types, language: language)
-        d.abilityMatchups = abilities.filter(AbilityMatchups.changesMatchups).map {
-            AbilityMatchup(ability: $0, matchups: AbilityMatchups.matchups($0, types, language: language))
-        }
-        return d
-    }
+    static var cards: [(UInt32, String, [String], UInt32, [String: String], [String])] { MockCards.cards }
+
+    static func detail(_ i: Int, language: String) -> PokemonDetail { MockCards.detail(i, language: language) }
 
     /// Only the family and the matchups, as ``card(_:language:width:)`` draws them.
     func lowerPart(_ i: Int, language: String, width: Int) -> [String] {
