@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "PokedexCurlTests", dependencies: ["PokedexCurl", "PokedexNetwork", "PokedexEventLoop", "PokedexLocks"], path: "Tests/unit/PokedexCurlTests"),
         .testTarget(name: "PokedexWidgetsTests", dependencies: ["PokedexWidgets", "PokedexModels"], path: "Tests/unit/PokedexWidgetsTests"),
         // pokectl's commands run in process (PokectlKit) against a fake service, in English and German.
-        .testTarget(name: "PokectlKitTests", dependencies: ["PokectlKit", "PokedexBusClient", "PokedexProtocol", "PokedexLocale", "PokedexTerminal", "PokedexPNG", "CSystemd"], path: "Tests/unit/PokectlKitTests"),
+        .testTarget(name: "PokectlKitTests", dependencies: ["PokectlKit", "PokedexBusClient", "PokedexProtocol", "PokedexLocale", "PokedexTerminal", "PokedexPNG", "PokedexTestKit", "CSystemd"], path: "Tests/unit/PokectlKitTests"),
     ],
     swiftLanguageModes: [.v6]
 )

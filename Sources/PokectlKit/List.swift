@@ -38,7 +38,7 @@ struct List: PokectlCommand {
         let output = context.output
         if drawing {
             let pictures = Pictures.choose(imageProtocol, environment: context.environment)
-            for e in shown.page.entries { output.thumbnailRow(e, name: shown.names[e.id], pictures: pictures) }
+            for e in shown.page.entries { output.thumbnailRow(e, name: shown.names[e.id], pictures: pictures, width: context.width) }
             return output.line(output.dim(output.pageLine(page: page, perPage: perPage, total: shown.page.total)))
         }
         if context.json { return output.json(json(shown)) }

@@ -86,15 +86,27 @@ struct Output {
         words.trf("page %s of %s · %s Pokémon", String(page), String(Paging.pages(total: total, perPage: perPage)), String(total))
     }
 
-    /// A list row with its sprite as a 10×5 thumbnail, the number and name beside its middle.
-    func thumbnailRow(_ e: ListEntry, name: String?, pictures: Pictures) {
+    /// A list row with its sprite as a 10×5 thumbnail, the number and name beside its middle,
+    /// in one column whatever the sprite's width; a name wider than what is left of `width`
+    /// goes on under itself, in that column, broken between words.
+    func thumbnailRow(_ e: ListEntry, name: String?, pictures: Pictures, width: Int) {
         let columns = 10, rows = 5
-        let label = dim(PokedexNumber.label(e.id)) + " " + bold(Self.safe(name ?? e.name)) + (e.favorite ? " " + yellow("★") : "")
+        let number = PokedexNumber.label(e.id)
+        let plain = Self.safe(name ?? e.name) + (e.favorite ? " ★" : "")
+        let parts = TerminalText.wrap(plain, to: max(10, width - columns - 2 - TerminalText.width(number) - 1))
+        let label = parts.enumerated().map { i, part -> String in
+            let styled = part.hasSuffix(" ★") && i == parts.count - 1 ? bold(String(part.dropLast(2))) + " " + yellow("★") : bold(part)
+            return (i == 0 ? dim(number) : String(repeating: " ", count: TerminalText.width(number))) + " " + styled
+        }
         if pictures.protocolUsed != .blocks, let sprite = Terminal.image(at: e.spritePath),
            let picture = pictures.drawing(sprite, maxColumns: columns, maxRows: rows) {
             out.write(picture.sequence)
             // The label steps over the picture (CSI n C): spaces written on a sixel erase it.
-            for i in 0..<picture.rows { line(i == picture.rows / 2 ? "\u{1B}[\(columns + 2)C" + label : "") }
+            let first = picture.rows / 2
+            for i in 0..<max(picture.rows, first + label.count) {
+                let part = i >= first && i - first < label.count ? label[i - first] : nil
+                line(part.map { "\u{1B}[\(columns + 2)C" + $0 } ?? "")
+            }
             return
         }
         var art = Terminal.image(at: e.spritePath).map {
@@ -102,8 +114,10 @@ struct Output {
         } ?? []
         if art.isEmpty { art = [""] }
         // Every row's name in one column, whatever its sprite's width: as on a picture's row.
-        for (i, l) in art.enumerated() {
-            line(i == art.count / 2 ? TerminalText.pad(l, to: columns) + "  " + label : l)
+        let first = art.count / 2
+        for i in 0..<max(art.count, first + label.count) {
+            let l = i < art.count ? art[i] : ""
+            line(i >= first && i - first < label.count ? TerminalText.pad(l, to: columns) + "  " + label[i - first] : l)
         }
     }
 }

@@ -50,9 +50,12 @@ struct RandomSpriteOutput {
         }
         if !options.hideName {
             let display = names[pick.id] ?? PokemonNames.display(pick.name)
+            // Within the sprite's budget, as the logo's width: a longer name goes on a second
+            // line, broken between words, each centred under the sprite.
             let name = TerminalText.safe(pick.shiny ? w.trf("Shiny %s", display) : display)
-            let pad = max(0, (drawn - TerminalText.width(name)) / 2)
-            lines.append(String(repeating: " ", count: pad) + name)
+            for part in TerminalText.wrap(name, to: max(drawn, columns)) {
+                lines.append(String(repeating: " ", count: max(0, (drawn - TerminalText.width(part)) / 2)) + part)
+            }
         }
         context.out.line(lines.joined(separator: "\n"))
     }

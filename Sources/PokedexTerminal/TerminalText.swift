@@ -26,6 +26,24 @@ public enum TerminalText {
     /// (``UntrustedText/terminal(_:)``).
     public static func safe(_ s: String) -> String { UntrustedText.terminal(s) }
 
+    /// `word`'s head that fits `columns`, ending where a line may break (beside a wide letter
+    /// or mark), and the rest; nil where no break fits. `mustCut`: else at the column itself.
+    static func breakLong(_ word: String, within columns: Int, mustCut: Bool) -> (String, String)? {
+        let chars = Array(word)
+        var used = 0, fit = 0, lastBreak = 0
+        for (i, ch) in chars.enumerated() {
+            let w = width(of: ch)
+            if used + w > columns { break }
+            used += w
+            fit = i + 1
+            if i + 1 < chars.count, w == 2 || width(of: chars[i + 1]) == 2 { lastBreak = i + 1 }
+        }
+        guard fit < chars.count else { return (word, "") }
+        let at = lastBreak > 0 ? lastBreak : mustCut ? max(fit, 1) : 0
+        guard at > 0 else { return nil }
+        return (String(chars[..<at]), String(chars[at...]))
+    }
+
     /// `s` followed by spaces up to `columns`.
     public static func pad(_ s: String, to columns: Int) -> String {
         s + String(repeating: " ", count: max(0, columns - width(s)))
@@ -46,7 +64,11 @@ public enum TerminalText {
         return out + "…"
     }
 
-    /// Plain text broken into lines of at most `columns`, at spaces where it can be.
+    /// Plain text broken into lines of at most `columns`, at spaces where it can be. A word
+    /// longer than a line (Japanese and Chinese have no spaces) breaks beside a wide letter or
+    /// mark (after "、", between kana), filling the line it starts on; a Latin word in it
+    /// ("Run Away、Adaptability、Anticipation", a name the API has only in English) is cut
+    /// only where it is longer than a line by itself.
     public static func wrap(_ s: String, to columns: Int) -> [String] {
         let columns = max(columns, 10)
         var lines: [String] = []
@@ -55,18 +77,16 @@ public enum TerminalText {
         for word in s.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\u{3000}" }).map(String.init) {
             var word = word
             while width(word) > columns {
-                // A word longer than a line (Japanese and Chinese have no spaces): cut it at
-                // the column, counting wide characters as two.
-                if !line.isEmpty { lines.append(line); line = "" }
-                var head = "", used = 0
-                for ch in word {
-                    let w = width(of: ch)
-                    if used + w > columns, !head.isEmpty { break }
-                    head.append(ch)
-                    used += w
+                // What of it fits on this line (after a space), else on a line of its own.
+                let room = line.isEmpty ? columns : columns - width(line) - 1
+                if room > 0, let (head, rest) = breakLong(word, within: room, mustCut: false) {
+                    line = line.isEmpty ? head : line + " " + head
+                    word = rest
                 }
+                if !line.isEmpty { lines.append(line); line = "" }
+                guard width(word) > columns, let (head, rest) = breakLong(word, within: columns, mustCut: true) else { break }
                 lines.append(head)
-                word = String(word.dropFirst(head.count))
+                word = rest
             }
             if line.isEmpty {
                 line = word

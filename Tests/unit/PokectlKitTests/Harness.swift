@@ -23,7 +23,9 @@ enum Harness {
 
     static let german = Catalogues(directory: localeDirectory).words("de")
 
+    /// `environment`: added to the context's (`COLUMNS`, `COLORTERM`…).
     static func run(_ arguments: [String], _ fake: FakeService, words: Words = .english, language: String = "en",
+                    environment: [String: String] = [:],
                     connect: (@Sendable () throws(BusError) -> any PokedexService)? = nil,
                     events: FakeEvents? = nil) -> Ran {
         switch PokectlProgram.parsing(arguments) {
@@ -36,7 +38,8 @@ enum Harness {
             // miscompiled by Swift 6.3 (the closure called is garbage).
             let reach: @Sendable () throws(BusError) -> any PokedexService
             if let connect { reach = connect } else { reach = { () throws(BusError) -> any PokedexService in fake } }
-            let context = Context(environment: ["COLUMNS": "80", "TERM": "xterm-256color"], language: language, words: words,
+            let context = Context(environment: ["COLUMNS": "80", "TERM": "xterm-256color"].merging(environment) { $1 },
+                                  language: language, words: words,
                                   color: options.color, json: options.json, isTerminal: false, out: out, err: err,
                                   connect: reach,
                                   follow: { () throws(BusError) -> any ServiceEvents in
