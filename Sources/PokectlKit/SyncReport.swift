@@ -34,11 +34,12 @@ struct SyncReport {
 
     mutating func progress(done: UInt32, total: UInt32, waiting: Waiting?) {
         guard !json else { return }
-        if total > 0 { last = (done, total) }
+        // This sync's own progress, once it shows: until then the service may still report the
+        // last one's end (1351/1351), which is neither drawn nor where a Ctrl-C stopped.
+        let line = total > 0 ? bar.line(done: done, total: total) : nil
+        if total > 0, bar.started { last = (done, total) }
         if tty {
-            // Nothing until this sync's own progress shows (not the last one's end), unless
-            // there is something to say.
-            let line = total > 0 ? bar.line(done: done, total: total) : nil
+            // Nothing until this sync's own progress shows, unless there is something to say.
             guard line != nil || waiting != nil || shown != nil else { return }
             let barText = bar.started ? bar.text(done: last.done, total: last.total) : ""
             let note = waiting.map(text) ?? ""
@@ -49,7 +50,7 @@ struct SyncReport {
         } else {
             if total > 0 {
                 let tenth = Int(done) * 10 / Int(total)
-                if tenth != lastTenth, bar.line(done: done, total: total) != nil || lastTenth >= 0 {
+                if tenth != lastTenth, line != nil || lastTenth >= 0 {
                     lastTenth = tenth
                     out.line(words.trf("synced %s/%s", String(done), String(total)))
                 }

@@ -151,6 +151,18 @@ final class ServiceCommandsTests: XCTestCase {
         let text = out.text
         XCTAssertTrue(text.contains("470/1351  waiting for PokeAPI: Could not connect to server"), text)
         XCTAssertTrue(text.hasSuffix("\r\u{1B}[Kstopped at 470/1351; 'pokectl sync' goes on from there\n"), text)
+
+        // Ctrl-C before this sync's own progress showed: the service still reported the last
+        // sync's end, which is not where this one stopped.
+        for tty in [true, false] {
+            let early = TextStream(.buffer)
+            var r = SyncReport(tty: tty, json: false, width: 120, words: .english, out: early)
+            r.progress(done: 1351, total: 1351, waiting: nil)
+            r.progress(done: 1351, total: 1351, waiting: .network("Could not connect to server"))
+            r.interrupted()
+            XCTAssertTrue(early.text.hasSuffix("stopped at 0; 'pokectl sync' goes on from there\n"), "tty \(tty): \(early.text)")
+            XCTAssertFalse(early.text.contains("1351/1351"), "tty \(tty): \(early.text)")
+        }
     }
 
     private func cache() -> FakeService {
