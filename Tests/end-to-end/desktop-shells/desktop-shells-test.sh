@@ -13,7 +13,8 @@
 #     rows a fresh search gives, each with its types and its sprite; KRunner's actions in the
 #     session's language;
 #   - Return on a form's row opens that row's card in the terminal the desktop would choose
-#     (xterm here, with a font for the session's language);
+#     (xterm here, with a font for the session's language), through pokedexd's launcher: no
+#     user manager on the bus, pokedexd confined by Landlock;
 #   - a first day on a slow network (an empty cache, every answer 300 ms late over HTTP/2): the
 #     rows each shell draws from its first answer are whole, sprite and localized types;
 #   - a screenshot of each rhythm in each language into SHOTS (default docs/screenshots).
@@ -63,11 +64,6 @@ Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$TMP/display" 2>"$TMP/x
 PIDS+=($!)
 for _ in $(seq 100); do [ -s "$TMP/display" ] && break; sleep 0.1; done
 export DISPLAY=:$(cat "$TMP/display")
-start_private_bus
-out=$(dbus-daemon --config-file="$HERE/system-bus.conf" --fork --print-address=1 --print-pid=1)
-export DBUS_SYSTEM_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
-PIDS+=("$(echo "$out" | sed -n 2p)")
-
 # What the terminal selection finds on this machine, and the terminal the test gives pokedexd:
 # xterm alone (the commonest case it falls back on), behind a wrapper that first records how it
 # was started (argv, SigBlk, descriptors beyond 0-2; Tests/end-to-end/desktop-search/fake_terminal.py).
@@ -82,14 +78,40 @@ exec /usr/bin/xterm -geometry 100x30+40+60 "\$@"
 EOF
 chmod +x "$TMP/bin/xterm"
 export LAUNCH_LOG=$TMP/launches.jsonl
+# The session bus: no user manager on it, and of the installed activation files only the
+# launcher's, so pokedexd (confined by Landlock) opens terminals through it, as on a session
+# without systemd --user. It starts them with the bus's environment: the wrapper first on PATH.
+mkdir -p "$TMP/services"
+cp "$TMP/prefix/share/dbus-1/services/io.github.pokedexd.Launcher1.service" "$TMP/services/"
+sed "s|<listen>|<servicedir>$TMP/services</servicedir>\n  <listen>|" "$ROOT/Tests/support/dbus/test-bus.conf" >"$TMP/session-bus.conf"
+out=$(env PATH="$TMP/bin:$PATH" dbus-daemon --config-file="$TMP/session-bus.conf" --fork --print-address=1 --print-pid=1)
+export DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
+PIDS+=("$(echo "$out" | sed -n 2p)")
+out=$(dbus-daemon --config-file="$HERE/system-bus.conf" --fork --print-address=1 --print-pid=1)
+export DBUS_SYSTEM_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
+PIDS+=("$(echo "$out" | sed -n 2p)")
+
 start_mock --every-species
 
-# pokedexd in LOCALE, as installed. No user manager on this bus, so none takes the unit and pokedexd
-# starts the terminal itself: without Landlock, which that terminal would otherwise share.
+# pokedexd in LOCALE, as installed, confined as it confines itself. No user manager on this bus:
+# none takes the unit, and pokedexd's launcher, which the bus starts, opens the terminal.
 service_in() {
     [ -n "${DAEMON:-}" ] && { kill "$DAEMON" 2>/dev/null; wait "$DAEMON" 2>/dev/null; }
+    session_locale "$1"
     DAEMON_ENV=(PATH="$TMP/bin:$TMP/prefix/bin" LC_ALL= LANGUAGE= LANG="$1")
-    start_daemon -v --landlock=no --no-prefetch
+    start_daemon -v --no-prefetch
+}
+# The session's locale in the bus's activation environment, as a desktop session puts it there
+# (what the launcher, and the terminal it opens, start with); a launcher of the last session
+# language is stopped.
+session_locale() {
+    gdbus call --session -d org.freedesktop.DBus -o /org/freedesktop/DBus -m org.freedesktop.DBus.UpdateActivationEnvironment \
+        "{'LANG': '$1', 'LC_ALL': '', 'LANGUAGE': ''}" >/dev/null
+    local pid
+    pid=$(gdbus call --session -d org.freedesktop.DBus -o /org/freedesktop/DBus -m org.freedesktop.DBus.GetConnectionUnixProcessID \
+        io.github.pokedexd.Launcher1 2>/dev/null | grep -o '[0-9]\+' | tail -1)
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null
+    return 0
 }
 # A first day on a slow network: the same pokedexd on an empty cache, the mock behind nginx over
 # TLS and HTTP/2 (as PokeAPI's hosts answer) with every answer 300 ms late. The sprite URL
@@ -103,7 +125,7 @@ cold_service_in() {
     rm -rf "$TMP/cold-cache"
     curl -s -X POST -d '{"latency_ms": 300}' "$MOCK/__control" >/dev/null
     DAEMON_ENV=(PATH="$TMP/bin:$TMP/prefix/bin" LC_ALL= LANGUAGE= LANG="$1" XDG_CACHE_HOME="$TMP/cold-cache")
-    MOCK=$FRONT start_daemon -v --landlock=no --no-prefetch --ca-file "$TMP/h2/ca.crt" --sprite-url-template "$FRONT/sprites/{id}.png"
+    MOCK=$FRONT start_daemon -v --no-prefetch --ca-file "$TMP/h2/ca.crt" --sprite-url-template "$FRONT/sprites/{id}.png"
 }
 fast_network() { curl -s -X POST -d '{"latency_ms": 0}' "$MOCK/__control" >/dev/null; }
 gnome() { gdbus call --session -d $SERVICE -o $GNOME_PATH -m "$GNOME_IFACE.$1" "${@:2}"; }
@@ -251,9 +273,11 @@ for L in ${SHELL_LANGUAGES:-en de ja}; do
         tail -1 "$LAUNCH_LOG"
         local font=monospace; [ "$L" = ja ] && font=monospace:lang=ja
         tail -1 "$LAUNCH_LOG" | jq -e --arg font "$font" '(.argv | index("--open")) as $o | $o and .argv[$o + 1] == "10034"
-            and (.argv | index("-fa")) as $f | $f and .argv[$f + 1] == $font and .sigblk == "0000000000000000" and .fds == []' >/dev/null
+            and (.argv | index("-fa")) as $f | $f and .argv[$f + 1] == $font and .sigblk == "0000000000000000" and .fds == []
+            and .seccomp == "0"' >/dev/null &&
+        grep -q "pokedexd's launcher (io.github.pokedexd.Launcher1) started it" "$TMP/pokedexd.log"
     }
-    check "$L: GNOME, Return on Mega Charizard X opens its card (--open 10034) in xterm with a font for the language" launched_card
+    check "$L: GNOME, Return on Mega Charizard X opens its card (--open 10034) in xterm with a font for the language, through pokedexd's launcher (no user manager, Landlock on)" launched_card
     sleep 3  # xterm maps, browse draws the card
     shot "gnome-shell-$L-activated"
     close_terminals
