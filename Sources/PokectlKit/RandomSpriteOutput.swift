@@ -50,10 +50,10 @@ struct RandomSpriteOutput {
         }
         if !options.hideName {
             let display = names[pick.id] ?? PokemonNames.display(pick.name)
-            // Within the sprite's budget, as the logo's width: a longer name goes on a second
-            // line, broken between words, each centred under the sprite.
+            // Within the logo's budget (--width, else the default's 30 columns): a longer name
+            // goes on a second line, broken between words, each centred under the sprite.
             let name = TerminalText.safe(pick.shiny ? w.trf("Shiny %s", display) : display)
-            for part in TerminalText.wrap(name, to: max(drawn, columns)) {
+            for part in TerminalText.wrap(name, to: max(drawn, options.width ?? Self.defaultMaxColumns)) {
                 lines.append(String(repeating: " ", count: max(0, (drawn - TerminalText.width(part)) / 2)) + part)
             }
         }

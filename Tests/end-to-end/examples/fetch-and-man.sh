@@ -4,19 +4,25 @@
 # Fetch tools: show --random, and examples/fastfetch/pokedex-fetch.
 F=$ROOT/examples/fastfetch/pokedex-fetch
 cat >"$TMP/random-check.py" <<'EOF'
-# show --random's text: only SGR sequences and half blocks, every line at most WIDTH columns,
-# the name (when NAME is given) centred under the sprite.
+# show --random's text: only SGR sequences and half blocks, every line at most WIDTH columns;
+# with "name", the name under the sprite, each of its lines (a name wider than WIDTH goes on a
+# second line) centred and within WIDTH: printed, joined, for the caller to search.
 import re, sys
-text, width, name = open(sys.argv[1], encoding="utf-8").read(), int(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else ""
+text, width, named = open(sys.argv[1], encoding="utf-8").read(), int(sys.argv[2]), sys.argv[3:] == ["name"]
 lines = text.rstrip("\n").split("\n")
-art = lines[:-1] if name else lines
-assert art, text
+art = [l for l in lines if re.fullmatch(r"(\x1b\[[0-9;]*m|[ ▀▄█])*", l)]
+rest = lines[len(art):]
+assert art and lines[:len(art)] == art, text
 for line in art:
-    assert re.fullmatch(r"(\x1b\[[0-9;]*m|[ ▀▄█])*", line), repr(line)
     assert len(re.sub(r"\x1b\[[0-9;]*m", "", line)) <= width, repr(line)
-if name:
-    pad = max(0, (width - len(name)) // 2)
-    assert lines[-1] == " " * pad + name, (lines[-1], name)
+if named:
+    assert 1 <= len(rest) <= 2, rest
+    for line in rest:
+        part = line.lstrip(" ")
+        assert len(line) <= width and line == " " * max(0, (width - len(part)) // 2) + part, (line, width)
+    print(" ".join(l.strip() for l in rest))
+else:
+    assert not rest, rest
 EOF
 check "random: JSON with the id, name, an existing sprite file and shiny" bash -c "
     out=\$(pokectl show --random --json) && echo \"\$out\" &&
@@ -25,8 +31,8 @@ check "random: JSON with the id, name, an existing sprite file and shiny" bash -
 # Never shiny here (its own check is below): a shiny draw's line is "Shiny NAME", which is no name to search.
 check "random: coloured half blocks even into a pipe (only SGR), the name centred under them" bash -c "
     env -u NO_COLOR COLORTERM=truecolor pokectl show --random --width 12 --shiny-chance 0 > $TMP/random.out && cat -v $TMP/random.out &&
-    grep -q \$'\e\[38;2;' $TMP/random.out && name=\$(tail -1 $TMP/random.out | sed 's/^ *//') &&
-    python3 $TMP/random-check.py $TMP/random.out 12 \"\$name\" && pokectl search \"\$name\" --json | jq -e '.results | length > 0'"
+    grep -q \$'\e\[38;2;' $TMP/random.out && name=\$(python3 $TMP/random-check.py $TMP/random.out 12 name) &&
+    echo \"name: \$name\" && pokectl search \"\$name\" --json | jq -e '.results | length > 0'"
 check "random: --hide-name is the sprite alone; 256 colours without COLORTERM" bash -c "
     env -u NO_COLOR -u COLORTERM pokectl show --random --hide-name --width 10 > $TMP/random.out &&
     python3 $TMP/random-check.py $TMP/random.out 10 && grep -q \$'\e\[38;5;' $TMP/random.out"

@@ -155,6 +155,10 @@ final class ScreenTests: XCTestCase {
                 // 15 lines of sprite at most and its name on two: 80×24 keeps a prompt's room.
                 XCTAssertLessThanOrEqual(lines.count, 17, "\(what): \(lines.count) lines leave 80×24 no room:\n\(lines.joined(separator: "\n"))")
                 assertWhole([name], in: lines, what)
+                if TerminalText.width(name) <= 30 {
+                    // Wider than the sprite, within the logo's 30 columns: one line under it.
+                    XCTAssertEqual(lines.last?.trimmingCharacters(in: .whitespaces), name, what)
+                }
                 for width in [40, 200] {
                     let sized = screen(["show", "--random", "--width", String(width / 2), "--height", String(width / 4)], language,
                                        width: width, color: color).filter { !$0.isEmpty }
