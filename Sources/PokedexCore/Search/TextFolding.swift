@@ -6,6 +6,20 @@
 /// (``ScriptFolding``), not the same name: ガラガラ is not カラカラ.
 enum TextFolding {
     public static func fold(_ text: String) -> String {
+        // A pass can leave what another pass folds: a halfwidth ﾟ becomes a combining mark that
+        // the next pass takes off its letter, a mark after ’ stays until ’ is a hyphen. Folded
+        // again until nothing changes (a pass never lengthens the text; two are the most seen),
+        // folding a folded name or query changes nothing.
+        var folded = foldOnce(text)
+        for _ in 0..<4 {
+            let again = foldOnce(folded)
+            if again == folded { break }
+            folded = again
+        }
+        return folded
+    }
+
+    private static func foldOnce(_ text: String) -> String {
         // Plain ASCII (most queries) needs no Unicode folding: lower-case and separators only.
         let folded = text.utf8.allSatisfy({ $0 < 0x80 }) ? text.lowercased() : UnicodeFolding.fold(text)
         var out = String.UnicodeScalarView()

@@ -96,4 +96,21 @@ final class UnicodeFoldingTests: XCTestCase {
         XCTAssertEqual(UnicodeFolding.fold("a\u{3099}"), "a", "a mark on a Latin letter goes, whatever it is")
         XCTAssertEqual(UnicodeFolding.fold("\u{301}e"), "\u{301}e", "a mark with no letter before it stays")
     }
+
+    /// Folding a folded text changes nothing (the property test's finds, as scalars): a halfwidth
+    /// voicing mark after a digit or a Latin letter becomes a combining mark a second pass takes
+    /// off; a variation selector after ’ or ・ stays until they are a hyphen.
+    func testFoldingTwiceIsFoldingOnce() {
+        let found: [[UInt32]] = [
+            [0x3090, 0x32, 0xFF9E, 0x113F], [0x30FB, 0xFE05], [0x55, 0x1E05, 0xFE06, 0x313C, 0xFFA4, 0x2019, 0xFE06],
+            [0x35E, 0xFF9F, 0x58, 0x32D, 0x1EF5, 0x2008, 0x1EE8, 0x3155, 0xCAAC, 0x1E61, 0xFE01],
+            [0x338, 0xFFB0, 0x30DE, 0x33B, 0x318, 0x1E4A, 0xFF9F, 0xC6E7, 0xD0BC, 0x35F, 0x30E, 0x2002],
+            [0x3171, 0x19FD4, 0x30FB, 0x312, 0x1E41], [0x307, 0x19261, 0x11F6, 0xFF65, 0x34C, 0xFE0D, 0xFE0A, 0x1EC8],
+        ]
+        for scalars in found {
+            let text = String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init)))
+            let once = TextFolding.fold(text)
+            XCTAssertEqual(TextFolding.fold(once), once, scalars.map { String($0, radix: 16) }.joined(separator: " "))
+        }
+    }
 }
