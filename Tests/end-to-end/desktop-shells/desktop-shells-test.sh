@@ -172,6 +172,35 @@ settle() {
     done
 }
 
+# gnome_search RHYTHM QUERY: GNOME's entry emptied and clicked (it then has the keyboard for a
+# paste too: a typed letter starts a search by itself, a Ctrl+V does not), QUERY typed in
+# RHYTHM and the rows drawn, with this search's calls alone in the monitor's log.
+gnome_search() {
+    xdotool key --clearmodifiers ctrl+a BackSpace
+    xdotool mousemove 640 62 click 1 mousemove 1200 400
+    sleep 0.6
+    : >"$TMP/monitor.log"
+    type_as "$1" "$2"
+    settle GetResultMetas
+    sleep 1  # the rows' icons
+}
+
+# krunner_open: KRunner shown, empty, and a click in its line, which then has the keyboard (no
+# window manager here to give it the focus).
+krunner_open() {
+    gdbus call --session -d org.kde.krunner -o /App -m org.kde.krunner.App.query "" >/dev/null
+    sleep 0.5
+    xdotool mousemove 500 20; sleep 0.2; xdotool click 1; xdotool mousemove 640 700
+    sleep 0.3
+}
+# KRunner's rows (V, JSON from shell_view.py) for the query q: each with its sprite and types.
+krunner_rows() {
+    echo "$V" | jq -r '.rows[] | "\(.id)\t\(.text)\t\(.subtext)\ticon-data: \(.icon_data)"'
+    echo "$V" | jq -e --arg q "$q" '.query == $q and (.rows | length) > 0
+        and ([.rows[] | select(.icon_data | not)] | length == 0)
+        and ([.rows[] | select(.subtext == "" or (.subtext | test("^#[0-9]+$")))] | length == 0)' >/dev/null
+}
+
 # The rows the shell showed (VIEW, JSON from shell_view.py) for QUERY: the first five a fresh
 # search gives, each whole (its types in the subtext, its sprite as a file icon).
 gnome_rows_right() {  # QUERY VIEW
@@ -224,15 +253,7 @@ for L in ${SHELL_LANGUAGES:-en de ja}; do
         # drops a paste into the overview (KRunner takes them pasted, as an input method commits).
         if LC_ALL=C.UTF-8 grep -qP '[^\x00-\x7F]' <<<"$q"; then rhythms=keys; fi
         for rhythm in $rhythms; do
-            # The entry emptied, and clicked: it has the keyboard for a paste too (a typed
-            # letter starts a search by itself, a Ctrl+V does not).
-            xdotool key --clearmodifiers ctrl+a BackSpace
-            xdotool mousemove 640 62 click 1 mousemove 1200 400
-            sleep 0.6
-            : >"$TMP/monitor.log"
-            type_as "$rhythm" "$q"
-            settle GetResultMetas
-            sleep 1  # the rows' icons
+            gnome_search "$rhythm" "$q"
             [ "$q" = "${queries[0]}" ] && shot "gnome-shell-$L-$rhythm"
             V=$(view gnome)
             check "$L: GNOME, '$q' typed $rhythm: the rows of a fresh search, each whole" gnome_rows_right "$q" "$V"
@@ -248,13 +269,7 @@ for L in ${SHELL_LANGUAGES:-en de ja}; do
     cold_service_in "$LOCALE" || exit 1
     q=${queries[0]} rhythm=burst
     LC_ALL=C.UTF-8 grep -qP '[^\x00-\x7F]' <<<"$q" && rhythm=keys
-    xdotool key --clearmodifiers ctrl+a BackSpace
-    xdotool mousemove 640 62 click 1 mousemove 1200 400
-    sleep 0.6
-    : >"$TMP/monitor.log"
-    type_as "$rhythm" "$q"
-    settle GetResultMetas
-    sleep 1
+    gnome_search "$rhythm" "$q"
     shot "gnome-shell-$L-cold"
     V=$(view gnome)
     check "$L: GNOME, empty cache at 300 ms a request, '$q' typed $rhythm: the rows whole from the first answer" gnome_rows_right "$q" "$V"
@@ -296,12 +311,7 @@ for L in ${SHELL_LANGUAGES:-en de ja}; do
     ACTIONS=
     for q in "${queries[0]}" "${queries[1]}"; do
         for rhythm in burst keys pause; do
-            # KRunner shown, empty, and a click in its line, which then has the keyboard (no
-            # window manager here to give it the focus).
-            gdbus call --session -d org.kde.krunner -o /App -m org.kde.krunner.App.query "" >/dev/null
-            sleep 0.5
-            xdotool mousemove 500 20; sleep 0.2; xdotool click 1; xdotool mousemove 640 700
-            sleep 0.3
+            krunner_open
             # It asks for the actions once, at its first query (X-Plasma-Request-Actions-Once).
             [ "${ACTIONS:-[]}" != "[]" ] || ACTIONS=$(view krunner | jq -c '.actions')
             : >"$TMP/monitor.log"
@@ -310,12 +320,6 @@ for L in ${SHELL_LANGUAGES:-en de ja}; do
             [ "$q" = "${queries[0]}" ] && [ "$rhythm" = burst ] && { sleep 1; shot "krunner-$L"; }
             V=$(view krunner)
             [ "${ACTIONS:-[]}" != "[]" ] || ACTIONS=$(echo "$V" | jq -c '.actions')
-            krunner_rows() {
-                echo "$V" | jq -r '.rows[] | "\(.id)\t\(.text)\t\(.subtext)\ticon-data: \(.icon_data)"'
-                echo "$V" | jq -e --arg q "$q" '.query == $q and (.rows | length) > 0
-                    and ([.rows[] | select(.icon_data | not)] | length == 0)
-                    and ([.rows[] | select(.subtext == "" or (.subtext | test("^#[0-9]+$")))] | length == 0)' >/dev/null
-            }
             check "$L: KRunner, '$q' typed $rhythm: every row with its sprite and its types" krunner_rows
             sed 's/^/     | /' "$TMP/check.out"
         done
@@ -323,10 +327,7 @@ for L in ${SHELL_LANGUAGES:-en de ja}; do
     # KRunner's first match of a first day, on a slow network: it draws that first answer.
     cold_service_in "$LOCALE" || exit 1
     q=${queries[0]} rhythm=burst
-    gdbus call --session -d org.kde.krunner -o /App -m org.kde.krunner.App.query "" >/dev/null
-    sleep 0.5
-    xdotool mousemove 500 20; sleep 0.2; xdotool click 1; xdotool mousemove 640 700
-    sleep 0.3
+    krunner_open
     : >"$TMP/monitor.log"
     type_as "$rhythm" "$q"
     settle Match
