@@ -65,9 +65,7 @@ final class Records: Sendable {
     /// `species.url` later finds.
     func species(_ id: UInt32) async -> SpeciesRecord? {
         do {
-            let species = try await loader.load(APIRoutes.speciesKey(id), url: routes.species(id), .species)
-            speciesSeen(species)
-            return species
+            return try await loadSpecies(id, url: routes.species(id), fresh: false)
         } catch {
             log(.debug, "no species #\(id): \(error)")
             return nil
@@ -77,6 +75,11 @@ final class Records: Sendable {
     /// The species record; nil only where the API names none. `fresh`: revalidated first if stale.
     func loadSpecies(for record: PokemonRecord, fresh: Bool = false) async throws -> SpeciesRecord? {
         guard let url = record.speciesURL, let sid = APIDecoding.trailingID(url) else { return nil }
+        return try await loadSpecies(sid, url: url, fresh: fresh)
+    }
+
+    /// Species `sid` from `url` through the tiers, and search told of its names.
+    private func loadSpecies(_ sid: UInt32, url: String, fresh: Bool) async throws -> SpeciesRecord {
         let key = APIRoutes.speciesKey(sid)
         let species = try await fresh ? loader.loadFresh(key, url: url, .species) : loader.load(key, url: url, .species)
         speciesSeen(species)
