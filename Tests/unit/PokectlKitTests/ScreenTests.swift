@@ -63,26 +63,14 @@ final class ScreenTests: XCTestCase {
         return ran.out.split(separator: "\n", omittingEmptySubsequences: false).map { Self.visible(String($0)) }
     }
 
-    /// A line as the screen shows it: escape sequences (colour, cursor moves) take no column.
+    /// A line as the screen shows it: a cursor move right (CSI n C) stands for n columns, the
+    /// other escape sequences (colour) take none (``TerminalText/plain(_:)``).
     static func visible(_ line: String) -> String {
-        var out = "", chars = Array(line.unicodeScalars), i = 0
-        while i < chars.count {
-            if chars[i] == "\u{1B}" {
-                i += 1
-                if i < chars.count, chars[i] == "[" {
-                    i += 1
-                    var parameter = ""
-                    while i < chars.count, !(0x40...0x7E).contains(chars[i].value) { parameter.unicodeScalars.append(chars[i]); i += 1 }
-                    // A cursor move right (CSI n C) stands for n columns.
-                    if i < chars.count, chars[i] == "C" { out += String(repeating: " ", count: Int(parameter) ?? 1) }
-                }
-                i += 1
-                continue
-            }
-            out.unicodeScalars.append(chars[i])
-            i += 1
+        var s = line
+        while let r = s.range(of: "\u{1B}\\[[0-9]*C", options: .regularExpression) {
+            s.replaceSubrange(r, with: String(repeating: " ", count: Int(s[r].dropFirst(2).dropLast()) ?? 1))
         }
-        return out
+        return TerminalText.plain(s)
     }
 
     /// Fails on a line wider than `width`.
