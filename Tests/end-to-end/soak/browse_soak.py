@@ -11,7 +11,7 @@ coordinates no screen has), in bursts of 1 to 8; a resize (down to 1×1, up to 3
 3% of the bursts. Every third seed starts on a card (`browse --open N -- char`), as the desktop's
 search opens it. Prints one line per seed and a summary; exits 1 if any seed died.
 """
-import argparse, fcntl, os, pty, random, select, struct, sys, termios, time
+import argparse, fcntl, os, pty, random, re, select, shutil, struct, subprocess, sys, termios, time
 
 FRAME_END = b"\x1b[?2026l"
 KEYS = ([b"\x1b[A", b"\x1b[B", b"\x1b[C", b"\x1b[D"] * 6 + [b"h", b"j", b"k", b"l"] * 4 +
@@ -30,6 +30,47 @@ def mouse(rng):
     return f"\x1b[<{button};{x};{y}{rng.choice('Mm')}".encode()
 
 
+def last_text(tail):
+    """The last frame's words, escapes taken off: where browse was when it failed."""
+    frame = tail[tail.rfind("\x1b[?2026h"):] if "\x1b[?2026h" in tail else tail
+    return re.sub(r" +", " ", re.sub(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|[PX^_].*?\x1b\\|\].*?(\x07|\x1b\\)|.)", " ", frame, flags=re.S))[-600:]
+
+
+def what_it_was_doing(shell, workdir, seed):
+    """For a seed that did not end: each process under the shell, its state and, when gdb is
+    there, every thread's stack (kept in WORKDIR/soakSEED.stacks)."""
+    report = ""
+    for pid in descendants(shell):
+        try:
+            stat = open(f"/proc/{pid}/stat").read()
+            wchan = open(f"/proc/{pid}/wchan").read()
+            comm = stat[stat.find("(") + 1:stat.rfind(")")]
+            report += f"\n  pid {pid} {comm}: state {stat[stat.rfind(')') + 2]} wchan {wchan or '-'}"
+        except OSError:
+            continue
+        if comm == "pokectl" and shutil.which("gdb"):
+            out = os.path.join(workdir, f"soak{seed}.stacks")
+            with open(out, "w") as f:
+                subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "thread apply all bt 12"],
+                               stdout=f, stderr=subprocess.STDOUT, timeout=60)
+            report += f" (stacks in {out})"
+    return report
+
+
+def descendants(pid):
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            for t in os.listdir(f"/proc/{p}/task"):
+                kids = open(f"/proc/{p}/task/{t}/children").read().split()
+                found += map(int, kids)
+                todo += map(int, kids)
+        except OSError:
+            pass
+    return found
+
+
 def one_seed(pokectl, seed, keys, cols, rows, workdir):
     rng = random.Random(seed)
     files = {k: os.path.join(workdir, f"soak{seed}.{k}") for k in ("before", "after", "exit")}
@@ -46,6 +87,7 @@ def one_seed(pokectl, seed, keys, cols, rows, workdir):
         os.execvp("sh", ["sh", "-c", script])
     os.set_blocking(fd, False)
     out = bytearray()
+    received = [0]  # bytes read in all
 
     def drain(wait):
         end = time.monotonic() + wait
@@ -60,6 +102,7 @@ def one_seed(pokectl, seed, keys, cols, rows, workdir):
                 return
             if not data:
                 return
+            received[0] += len(data)
             out.extend(data[-4096:])
             del out[:-8192]
 
@@ -94,9 +137,17 @@ def one_seed(pokectl, seed, keys, cols, rows, workdir):
         for k in (b"\x1b", b"\x1b", b"\x1b", b"q"):
             os.write(fd, k)
             drain(0.08)
-    deadline = time.monotonic() + 10
-    while not os.path.exists(files["after"]) and time.monotonic() < deadline:
+    # On a busy machine browse may still be working through the keys sent (each one drawn):
+    # it is given time while it keeps drawing, and fails once it has been silent for
+    # QUIET seconds without ending (or after LONGEST in all).
+    quiet, longest = 10, 120
+    last_output, deadline = time.monotonic(), time.monotonic() + longest
+    while not os.path.exists(files["after"]) and time.monotonic() < deadline and time.monotonic() - last_output < quiet:
+        before = received[0]
         drain(0.05)
+        if received[0] != before:
+            last_output = time.monotonic()
+    stuck = "" if os.path.exists(files["after"]) else what_it_was_doing(pid, workdir, seed)
     try:
         os.kill(pid, 9)
     except ProcessLookupError:
@@ -111,7 +162,8 @@ def one_seed(pokectl, seed, keys, cols, rows, workdir):
     crash = "Fatal error" in tail or "Illegal instruction" in tail
     return ok, (f"seed={seed} keys={sent} bursts={bursts} resizes={resizes} died={'at key %d' % died_at if died_at else 'no'} "
                 f"exit={code or 'none'} stty={'same' if same else 'CHANGED'} seconds={time.monotonic() - start:.1f}"
-                + (" crash=" + repr(tail[tail.find('Fatal'):][:200]) if crash else ""))
+                + (" crash=" + repr(tail[tail.find('Fatal'):][:200]) if crash else "")
+                + ("" if ok else "\n  last screen: " + repr(last_text(tail)) + stuck))
 
 
 def main():
