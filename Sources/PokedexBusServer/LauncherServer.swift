@@ -8,6 +8,12 @@ import PokedexProtocol
 /// starts programs itself (it is outside pokedexd's sandbox). Started by D-Bus activation when
 /// pokedexd first asks; releases its name and ends after ``Launcher1/idleSeconds`` without a
 /// call. What it started goes on: the terminal is the session's, not the launcher's.
+///
+/// It takes calls from pokedexd alone, the owner of ``Pokedex1/busName`` (``NameOwnerWatch``):
+/// pokedexd admitted each launch already, by its own caller (``LaunchGate``, ``LaunchBudget``),
+/// so the launcher applies no limits of its own, which, keyed by pokedexd's one connection,
+/// would drop launches pokedexd had said yes to. Any other peer is refused, and told to ask
+/// pokedexd.
 public final class LauncherServer {
     private let loop: EventLoop
     private let launcher: any DesktopLauncher
@@ -18,6 +24,7 @@ public final class LauncherServer {
     private var queue: CallQueue?
     private var object: BusObject?
     private var idleTimer: EventSource?
+    private var service: NameOwnerWatch?
     private var lastCall: UInt64 = 0
 
     public init(loop: EventLoop, launcher: any DesktopLauncher, idleSeconds: Double = Launcher1.idleSeconds, log: @escaping Logger) {
@@ -27,10 +34,12 @@ public final class LauncherServer {
         self.log = log
     }
 
-    /// The routes: a launch the launcher could not start is `Unavailable`, with why.
-    static func methods(_ launcher: any DesktopLauncher) -> [MethodRoute] {
+    /// The routes: a launch the launcher could not start is `Unavailable`, with why, and so is
+    /// a call from anyone but the service (`isService`).
+    static func methods(_ launcher: any DesktopLauncher, isService: @escaping @Sendable (String?) -> Bool) -> [MethodRoute] {
         [
             Launcher1.openBrowse.route { (args: (UInt32, String, String), caller: String?) throws(PokedexError) -> Answer<Void> in
+                guard isService(caller) else { throw notTheService }
                 let (card, query, token) = args
                 if !token.isEmpty, let caller { launcher.setActivationToken(token, caller: caller) }
                 let launch = BrowseLaunch(card: card == 0 ? nil : card, query: query)
@@ -40,6 +49,7 @@ public final class LauncherServer {
                 return .now(())
             },
             Launcher1.copy.route { (text: String, caller: String?) throws(PokedexError) -> Answer<Void> in
+                guard isService(caller) else { throw notTheService }
                 guard launcher.copy(text, caller: caller) else {
                     throw .unavailable("nothing can copy to the clipboard: install wl-clipboard, xclip or xsel")
                 }
@@ -47,6 +57,10 @@ public final class LauncherServer {
             },
         ]
     }
+
+    /// What a peer other than pokedexd hears.
+    static let notTheService = PokedexError.unavailable(
+        "\(Launcher1.busName) opens pokedexd's launches only; ask pokedexd (\(Pokedex1.busName): ActivateResult, LaunchSearch) or run pokectl browse")
 
     /// Connects, publishes the object and takes the name. Call on the loop thread, before
     /// ``EventLoop/run()``.
@@ -63,7 +77,13 @@ public final class LauncherServer {
         } catch {
             throw BusError(name: "org.freedesktop.DBus.Error.Failed", message: "cannot queue calls: \(error)")
         }
-        object = try BusObject(bus: b!, loop: loop, interface: Launcher1.interface, methods: Self.methods(launcher), properties: [],
+        // Before the name is taken: the call that activated the launcher comes after the answer.
+        guard let service = NameOwnerWatch(bus: b!, name: Pokedex1.busName) else {
+            throw BusError(name: "org.freedesktop.DBus.Error.Failed", message: "cannot watch who owns \(Pokedex1.busName)")
+        }
+        self.service = service
+        let isService: @Sendable (String?) -> Bool = { caller in caller != nil && caller == service.owner }
+        object = try BusObject(bus: b!, loop: loop, interface: Launcher1.interface, methods: Self.methods(launcher, isService: isService), properties: [],
                                pending: pending, queue: queue!, onCall: { [unowned self] in lastCall = loop.nowMicroseconds })
         try busCheck(sd_bus_request_name(b, Launcher1.busName, 0), "cannot own \(Launcher1.busName)")
         lastCall = loop.nowMicroseconds
@@ -96,6 +116,7 @@ public final class LauncherServer {
     /// Flushes and closes the connection. Call after the loop ended.
     public func close() {
         object = nil
+        service = nil
         if let bus { sd_bus_flush_close_unref(bus) }
         bus = nil
     }

@@ -8,11 +8,12 @@ import PokedexProtocol
 /// (`org.freedesktop.systemd1.Manager.StartTransientUnit`), as `systemd-run --user --collect`
 /// does, so they run outside pokedexd's sandbox, with the session's environment.
 ///
-/// It has a connection of its own, made at start (``connect()``): once the sandbox refuses the
-/// service new Unix sockets, neither a new connection nor `systemd-run` (which would inherit
-/// that refusal) could reach the manager. Each call is asynchronous; `done` hears whether the
-/// manager took the unit. Where there is no manager, the same connection asks pokedexd's
-/// launcher (``askLauncher(_:_:done:)``).
+/// It sends on the service's own connection (``use(_:)``), made at start: once the sandbox
+/// refuses the service new Unix sockets, neither a new connection nor `systemd-run` (which would
+/// inherit that refusal) could reach the manager. Each call is asynchronous; `done` hears
+/// whether the manager took the unit. Where there is no manager, the same connection asks
+/// pokedexd's launcher (``askLauncher(_:_:done:)``), which knows the service by it: the owner
+/// of ``Pokedex1/busName``.
 public final class TransientUnits: Sendable {
     static let service = "org.freedesktop.systemd1"
     static let path = "/org/freedesktop/systemd1"
@@ -26,20 +27,11 @@ public final class TransientUnits: Sendable {
         bus = LoopBound(nil, loop: loop)
     }
 
-    /// Opens the connection to the session bus and attaches it to the loop. Call on the loop's
-    /// thread before the sandbox closes its last doors; returns the errno-style error, or nil.
-    public func connect() -> String? {
-        guard bus.value == nil else { return nil }
-        var b: OpaquePointer?
-        var r = sd_bus_open_user_with_description(&b, "pokedexd-launch")
-        guard r >= 0, let b else { return String(cString: strerror(-r)) }
-        r = sd_bus_attach_event(b, loop.event, 0)
-        guard r >= 0 else {
-            sd_bus_unref(b)
-            return String(cString: strerror(-r))
-        }
-        bus.value = b
-        return nil
+    /// Sends on `connection`, the service's (``PokedexBusServer/connect()``), which the
+    /// server attaches to the loop. Call on the loop's thread, before the first launch.
+    public func use(_ connection: OpaquePointer) {
+        guard bus.value == nil else { return }
+        bus.value = sd_bus_ref(connection)
     }
 
     /// Starts `argv` (its first element an absolute path) as a new transient service with

@@ -12,7 +12,8 @@ enum LauncherMain {
     static func run(environment: [String: String], log: @escaping Logger) -> Int32 {
         do {
             let loop = try EventLoop()
-            let launcher = SessionLauncher(environment: environment, units: nil, confined: false, loop: loop, log: log)
+            // No limits of its own: pokedexd admitted each launch by its caller, and no one else is heard.
+            let launcher = SessionLauncher(environment: environment, units: nil, confined: false, limited: false, loop: loop, log: log)
             let server = LauncherServer(loop: loop, launcher: launcher, log: log)
             try server.start()
             let sources = [

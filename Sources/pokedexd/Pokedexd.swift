@@ -62,11 +62,11 @@ enum Pokedexd {
             // systemd's WatchdogSec=: pinged by a timer of the loop (a wedged loop is restarted).
             let watchdog = loop.enableWatchdog()
             if watchdog < 0 { log(.warning, "the service manager's watchdog could not be armed (errno \(Int(-watchdog))); running without it") }
-            // Every Unix socket it will need, before the last door closes: the bus, the notify
-            // socket (made with the loop), the notifications' and the launches' connections.
+            // Every Unix socket it will need, before the last door closes: the bus (the launches
+            // go on it too), the notify socket (made with the loop), the notifications' connection.
             let bus = try PokedexBusServer.connect()
             let units = TransientUnits(loop: loop)
-            if let why = units.connect() { log(.warning, "cannot reach the user manager for launches: \(why)") }
+            units.use(bus)
             let notifier = config.notifications ? DesktopNotificationsClient(loop: loop, log: log) : nil
             _ = notifier?.connect()
             Sandbox.closeUnixSockets(&config, manager: loop.manager, environment: environment, log: log)

@@ -1,5 +1,6 @@
 import Foundation
-import PokedexBusClient
+import CSystemd
+@testable import PokedexBusClient
 @testable import PokedexBusServer
 import PokedexCore
 import PokedexEventLoop
@@ -10,8 +11,8 @@ import XCTest
 
 /// pokedexd's launcher (`pokedexd --launcher`, ``Launcher1``) as the service calls it: each call
 /// handed to the launcher whole, a launch it cannot start answered `Unavailable` with why, the
-/// activation token only with its own caller's launch, and the name released after its idle
-/// time, on a clock moved by hand.
+/// activation token only with its own caller's launch, calls from anyone but the service
+/// refused, and the name released after its idle time, on a clock moved by hand.
 final class LauncherServerTests: XCTestCase {
     var bus: PrivateBus!
     override func setUpWithError() throws { bus = try PrivateBus() }
@@ -71,6 +72,14 @@ final class LauncherServerTests: XCTestCase {
         func hasExited(within seconds: Double) -> Bool { ended.wait(timeout: .now() + seconds) == .success }
     }
 
+    /// A client on the bus as pokedexd is: the owner of its name.
+    func service() throws -> PokedexClient {
+        let c = try PokedexClient(timeout: 10)
+        let r = sd_bus_request_name(c.bus, Pokedex1.busName, 0)
+        guard r >= 0 else { throw TestFailure("cannot own \(Pokedex1.busName): \(r)") }
+        return c
+    }
+
     func openBrowse(_ c: PokedexClient, _ card: UInt32, _ query: String, _ token: String) throws(BusError) {
         _ = try c.call(destination: Launcher1.busName, path: Launcher1.objectPath, interface: Launcher1.interfaceName,
                        Launcher1.openBrowse.name) { w throws(BusError) in try Launcher1.openBrowse.writeArgs(w, (card, query, token)) }
@@ -79,7 +88,7 @@ final class LauncherServerTests: XCTestCase {
     func testEachLaunchReachesTheLauncherWholeWithItsCallersToken() throws {
         let recorder = Recorder(works: true)
         let s = try Served(recorder)
-        let c = try PokedexClient(timeout: 10)
+        let c = try service()
         try openBrowse(c, 25, "pika -- --help", "token-1")
         try openBrowse(c, 0, "", "")
         _ = try c.call(destination: Launcher1.busName, path: Launcher1.objectPath, interface: Launcher1.interfaceName,
@@ -96,7 +105,7 @@ final class LauncherServerTests: XCTestCase {
 
     func testALaunchNothingCanStartIsUnavailableAndSaysWhatToDo() throws {
         let s = try Served(Recorder(works: false))
-        let c = try PokedexClient(timeout: 10)
+        let c = try service()
         XCTAssertThrowsError(try openBrowse(c, 25, "", "")) { error in
             let e = error as? BusError
             XCTAssertEqual(e?.name, PokedexError.Kind.unavailable.dbusName)
@@ -105,9 +114,40 @@ final class LauncherServerTests: XCTestCase {
         withExtendedLifetime(s) {}
     }
 
+    /// pokedexd admitted each launch it forwards, by its own caller: a burst of them all go (a
+    /// budget keyed by pokedexd's one connection dropped the fifth), while any other peer, and
+    /// pokedexd's next instance before it owns the name, are refused and told whom to ask.
+    func testOnlyTheServiceIsHeardAndEveryLaunchItForwardsGoes() throws {
+        let recorder = Recorder(works: true)
+        let s = try Served(recorder)
+        let stranger = try PokedexClient(timeout: 10)
+        for (card, c) in [(UInt32(1), stranger)] {
+            XCTAssertThrowsError(try openBrowse(c, card, "", "")) { error in
+                let e = error as? BusError
+                XCTAssertEqual(e?.name, PokedexError.Kind.unavailable.dbusName)
+                XCTAssertTrue(e?.message.contains(Pokedex1.busName) == true, e?.message ?? "")
+            }
+        }
+        XCTAssertThrowsError(try stranger.call(destination: Launcher1.busName, path: Launcher1.objectPath, interface: Launcher1.interfaceName,
+                                               Launcher1.copy.name) { w throws(BusError) in try w.append("x") })
+        let c = try service()
+        for card in 1...12 { try openBrowse(c, UInt32(card), "", "") }
+        XCTAssertEqual(recorder.state.withLock { $0.launches.map(\.0.card) }, (1...12).map { Optional(UInt32($0)) })
+        // pokedexd leaves and another instance takes its name: the new owner is heard, the old one not.
+        let next = try PokedexClient(timeout: 10)
+        XCTAssertThrowsError(try openBrowse(next, 99, "", ""), "not the owner yet")
+        XCTAssertGreaterThanOrEqual(sd_bus_release_name(c.bus, Pokedex1.busName), 0)
+        XCTAssertGreaterThanOrEqual(sd_bus_request_name(next.bus, Pokedex1.busName, 0), 0)
+        XCTAssertThrowsError(try openBrowse(c, 98, "", ""), "the old owner is not heard any more")
+        try openBrowse(next, 13, "", "")
+        XCTAssertEqual(recorder.state.withLock { $0.launches.last?.0.card }, 13)
+        XCTAssertEqual(recorder.state.withLock { $0.copied }, [], "the stranger's copy went nowhere")
+        withExtendedLifetime(s) {}
+    }
+
     func testItLeavesAfterItsIdleTimeAndEveryCallPutsThatOff() throws {
         let s = try Served(Recorder(works: true))
-        let c = try PokedexClient(timeout: 10)
+        let c = try service()
         XCTAssertTrue(try c.nameHasOwner(Launcher1.busName))
         s.advance(Launcher1.idleSeconds - 1)
         try openBrowse(c, 1, "", "")
