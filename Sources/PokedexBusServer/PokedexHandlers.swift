@@ -15,6 +15,7 @@ enum PokedexHandlers {
             Pokedex1.search.route { a throws(PokedexError) in try s.search(a.0, limit: a.1) },
             Pokedex1.searchDetailed.route { a throws(PokedexError) in try s.searchDetailed(a.0, limit: a.1) },
             Pokedex1.searchPage.route { a throws(PokedexError) in try s.searchPage(a.0, offset: a.1, limit: a.2) },
+            Pokedex1.desktopSearchPage.route { a throws(PokedexError) in try s.desktopSearchPage(a.0, offset: a.1, limit: a.2) },
             Pokedex1.toggleFavorite.route { pokemon in s.toggleFavorite(pokemon) },
             Pokedex1.setFavorite.route { a in s.setFavorite(a.0, a.1) },
             Pokedex1.changeFavorite.route { a in s.changeFavorite(a.0, a.1) },

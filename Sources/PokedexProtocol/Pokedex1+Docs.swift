@@ -39,6 +39,7 @@ extension Pokedex1 {
         "DisplayNames": MemberDoc("(id, identifier, name as the games write it) for each id asked (at most 4096), in order, in a language as `LocalizedDetail` takes it; ids that are no Pokémon are left out. Never waits on the network: the service ships every name, and a fetched record wins.", example: "aus 3 122 29 25 ja"),
         "Search": MemberDoc("By number or name in any language: exact, prefix, word prefix, substring, then typo-tolerant; `type:fire` and `gen:1` filter.", example: "su pika 10"),
         "SearchDetailed": MemberDoc("`Search` with why each result matched.", example: "su charzard 3"),
+        "DesktopSearchPage": MemberDoc("What the desktop's search finds for the terms (GNOME Shell's `GetInitialResultSet`, KRunner's `Match`), as `SearchPage` pages it: every term must match, species first, at most 20; what `pokectl browse --desktop-search` lists, so that a launch from the shell shows the list the shell showed.", example: "asuu 2 mega char 0 20"),
         "SearchPage": MemberDoc("`Search` a page at a time, with how many match in all (`Search` stops at its limit); limit 1…100, and an offset at or past the total gives an empty page.", example: "suu type:water 100 100"),
         "ToggleFavorite": MemberDoc("Flips the favorite and returns the new state; durable before the reply.", example: "s pikachu"),
         "SetFavorite": MemberDoc("Sets the favorite; idempotent; durable before the reply.", example: "sb pikachu true"),

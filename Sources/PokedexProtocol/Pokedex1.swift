@@ -63,6 +63,16 @@ public enum Pokedex1 {
             .map({ ListPage(total: $0.0, entries: $0.1) }, { ($0.total, $0.entries) }),
         errors: [.invalidArgument, .unavailable])
 
+    /// What the desktop's search finds for `terms` (GNOME Shell's `GetInitialResultSet`,
+    /// KRunner's `Match`), a page at a time as ``searchPage``: every term must match, species
+    /// first, at most 20. `pokectl browse --desktop-search` lists it, so that a launch from the
+    /// shell shows the list the shell showed.
+    public static let desktopSearchPage = Method(
+        "DesktopSearchPage", args: .three("terms", DesktopCoding.terms, "offset", Coding.uint32, "limit", Coding.uint32),
+        reply: Fields.two("total", Coding.uint32, "entries", Coding.entries)
+            .map({ ListPage(total: $0.0, entries: $0.1) }, { ($0.total, $0.entries) }),
+        errors: [.invalidArgument, .unavailable])
+
     /// Flips the favorite; durable before the reply. Returns the new state.
     public static let toggleFavorite = Method(
         "ToggleFavorite", args: .one("pokemon", Coding.argument), reply: .one("favorite", Coding.bool),
@@ -170,7 +180,7 @@ public enum Pokedex1 {
 
     /// The whole interface, in vtable order.
     public static let interface = Interface(name: interfaceName, objectPath: objectPath, listing: [
-        listPage.member, detail.member, search.member, searchDetailed.member, searchPage.member, toggleFavorite.member, setFavorite.member,
+        listPage.member, detail.member, search.member, searchDetailed.member, searchPage.member, desktopSearchPage.member, toggleFavorite.member, setFavorite.member,
         changeFavorite.member, listFavorites.member, spritePath.member, randomSprite.member, status.member, sync.member,
         cacheStats.member, verifyCache.member, clearCache.member, localizedDetail.member, displayNames.member, cryPath.member,
         favoriteChanged.member, cacheCleared.member, stopping.member,

@@ -8,12 +8,14 @@ struct Browse: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "browse",
         abstract: tr("Browse the Pokédex full screen: a grid of sprites that loads as you scroll, search as you type, the detail card, favorites."),
-        discussion: tr("Keys: arrows or h j k l move, PgUp/PgDn a screen, Home/End the first and last; Enter opens the detail, Esc or Backspace goes back; / searches as you type (Enter keeps the results, Esc goes back to the whole list); f keeps or drops a favorite, F shows only the favorites; ? lists the keys; q or Ctrl-C quits. The mouse wheel scrolls, a click selects, a click on the selected tile opens it. Draws at any size; 80×24 or more shows a grid of 5×3.")) }
+        discussion: tr("Keys: arrows or h j k l move, PgUp/PgDn a screen, Home/End the first and last; Enter opens the detail, Esc or Backspace goes back; / searches as you type (Enter keeps the results, Esc goes back to the whole list); f keeps or drops a favorite, F shows only the favorites; s turns the cries on or off; ? lists the keys; q or Ctrl-C quits. On a card, ↑ ↓ (j k), PgUp/PgDn (b, space), Home/End (g G) and the wheel scroll it, Tab goes to its next part, ← → pick in its family and Enter opens the one picked. The mouse wheel scrolls, a click selects, a click on the selected tile opens it. Draws at any size; 80×24 or more shows a grid of 5×3.")) }
 
     @Argument(help: ArgumentHelp(tr("Start with this search applied (a name in any language, a number, type:fire, gen:1).")))
     var query: [String] = []
     @Option(help: ArgumentHelp(tr("Start on this Pokémon's card (a name or number); Esc shows the grid behind it."), valueName: "pokemon"))
     var open: String?
+    @Flag(help: ArgumentHelp(tr("List what the desktop's search (GNOME Shell, KRunner) shows for the query's words, in its order: each word must match. Typing a new search lists what the search line finds.")))
+    var desktopSearch = false
     @Option(help: ArgumentHelp(tr("Colour and pictures: auto (unless NO_COLOR is set), always or never.")))
     var color: Output.When = .auto
     @Option(help: ArgumentHelp(tr("How to draw the tiles' sprites: auto (the best the terminal offers: kitty graphics, sixel, half blocks), kitty, sixel or blocks.")))
@@ -51,7 +53,8 @@ struct Browse: PokectlCommand {
         let names = BrowseNames(language: context.language)
         // The threads never take the loop's signals; their owner joins them when browse ends.
         let (lanes, signals) = TerminalSession.startingWorkers {
-            (Lanes(inbox: inbox, names: names, words: w, environment: environment, connect: context.connect), BrowseSignals(inbox, words: w))
+            (Lanes(inbox: inbox, names: names, words: w, environment: environment,
+                   desktopSearch: desktopSearch ? query.joined(separator: " ") : nil, connect: context.connect), BrowseSignals(inbox, words: w))
         }
         var app = BrowseApp(query: query.joined(separator: " "), open: open, mode: mode, graphics: graphics, terminal: session,
                             lanes: lanes, names: names, words: w, environment: environment)

@@ -15,9 +15,13 @@ struct Lanes {
     let sprites: Lane
 
     /// Starts the three threads; each connects through `connect` (the bus, or a test's fake).
-    init(inbox: Inbox, names: BrowseNames, words: Words, environment: [String: String],
+    /// `desktopSearch`: the desktop's search browse was opened on (`--desktop-search`), listed as
+    /// the desktop lists it.
+    init(inbox: Inbox, names: BrowseNames, words: Words, environment: [String: String], desktopSearch: String? = nil,
          connect: @escaping @Sendable () throws(BusError) -> any PokedexService) {
-        func lane() -> Lane { Lane(inbox: inbox, names: names, words: words, environment: environment, connect: connect) }
+        func lane() -> Lane {
+            Lane(inbox: inbox, names: names, words: words, environment: environment, desktopSearch: desktopSearch, connect: connect)
+        }
         pages = lane()
         actions = lane()
         sprites = lane()
@@ -54,14 +58,16 @@ final class Lane: Sendable {
     private let names: BrowseNames
     private let words: Words
     private let environment: [String: String]
+    private let desktopSearch: String?
     private let thread = Mutex<OwnedThread?>(nil)
 
-    init(inbox: Inbox, names: BrowseNames, words: Words, environment: [String: String],
+    init(inbox: Inbox, names: BrowseNames, words: Words, environment: [String: String], desktopSearch: String? = nil,
          connect: @escaping @Sendable () throws(BusError) -> any PokedexService) {
         self.inbox = inbox
         self.names = names
         self.words = words
         self.environment = environment
+        self.desktopSearch = desktopSearch
         wake = makePipe(nonblocking: false)
         let started = OwnedThread { [self] in run(connect) }
         thread.withLock { $0 = started }
@@ -107,6 +113,18 @@ final class Lane: Sendable {
         }
     }
 
+    /// A page of the search: the desktop's list for the search browse was opened on, else the
+    /// service's search. A service from before `DesktopSearchPage` gives its search.
+    private func searchPage(_ c: any PokedexService, _ query: String, offset: Int) throws(BusError) -> ListPage {
+        if let desktopSearch, query == desktopSearch {
+            let terms = query.split(whereSeparator: \.isWhitespace).map(String.init)
+            do { return try c.call(Pokedex1.desktopSearchPage, (terms, UInt32(offset), 100)) } catch {
+                guard error.name == BusError.Name.unknownMethod else { throw error }
+            }
+        }
+        return try c.call(Pokedex1.searchPage, (query, UInt32(offset), 100))
+    }
+
     /// One call, and what the model hears of it.
     private func perform(_ job: BrowseEffect, _ c: any PokedexService, reached: inout Bool) -> BrowseResult {
         if !reached, let why = c.serviceProblem(activation: 2, words: .english) {
@@ -125,11 +143,11 @@ final class Lane: Sendable {
                 names.learn(page.entries, c)
                 return .event(.page(offset: offset, page))
             case .search(let query, let generation):
-                let page = try c.call(Pokedex1.searchPage, (query, 0, 100))
+                let page = try searchPage(c, query, offset: 0)
                 names.learn(page.entries, c)
                 return .event(.searchPage(generation: generation, offset: 0, page))
             case .searchMore(let query, let generation, let offset):
-                let page = try c.call(Pokedex1.searchPage, (query, UInt32(offset), 100))
+                let page = try searchPage(c, query, offset: offset)
                 names.learn(page.entries, c)
                 return .event(.searchPage(generation: generation, offset: offset, page))
             case .loadDetail(let name):

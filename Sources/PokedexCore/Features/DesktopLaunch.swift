@@ -12,9 +12,11 @@ public struct BrowseLaunch: Equatable, Sendable {
     }
 
     /// pokectl's arguments after `browse`: the card by number, then the query after `--`, so
-    /// that pokectl takes it as the search whatever it looks like (`--help` is a search).
+    /// that pokectl takes it as the search whatever it looks like (`--help` is a search). The
+    /// query is the shell's terms: browse lists what the shell's search showed for them
+    /// (`--desktop-search`), not what its own search line finds.
     public var arguments: [String] {
-        (card.map { ["--open", String($0)] } ?? []) + (query.isEmpty ? [] : ["--", query])
+        (card.map { ["--open", String($0)] } ?? []) + (query.isEmpty ? [] : ["--desktop-search", "--", query])
     }
 }
 

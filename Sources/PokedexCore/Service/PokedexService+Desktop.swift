@@ -18,6 +18,20 @@ extension PokedexService {
     /// search is answered from memory within a keystroke anyway.
     public func desktopSubsearch(_ previous: [String], _ terms: [String]) -> Answer<[String]> { desktopResults(terms) }
 
+    /// `DesktopSearchPage(terms, offset, limit)`: ``desktopResults(_:)`` as list rows, a page at a
+    /// time: what browse lists when the shell opened it on a search.
+    public func desktopSearchPage(_ terms: [String], offset: UInt32, limit: UInt32) throws(PokedexError) -> Answer<ListPage> {
+        try Catalog.checkLimit(limit)
+        @Sendable func page(_ ranked: [DesktopSearch.Ranked], _ row: (PokemonIndex.Item) -> ListEntry) -> ListPage {
+            let start = min(Int(offset), ranked.count), end = min(ranked.count, start + Int(limit))
+            return ListPage(total: UInt32(ranked.count), entries: ranked[start..<end].map { row($0.item) })
+        }
+        switch desktop.results(terms) {
+        case .now(let ranked): return .now(page(ranked, rows.fromMemory))
+        case .later(let work): return .later { [rows] () throws(PokedexError) in page(try await work(), rows.checkingDisk) }
+        }
+    }
+
     /// `GetResultMetas(ids)`.
     public func desktopMetas(_ ids: [String]) -> Answer<[DesktopResult]> { desktop.metas(ids) }
 

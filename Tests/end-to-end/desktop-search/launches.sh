@@ -36,11 +36,12 @@ wait_launch() {
     tail -1 "$LAUNCHES"; [ "$(launches)" -ge "$1" ]
 }
 # no_option_text QUERY: the last launch carries QUERY only as its last argument, right after
-# pokectl's "browse --", and in no other argument (but the terminal's and pokectl's own "--").
+# pokectl's "browse --desktop-search --" (the shell's list), and in no other argument (but the
+# terminal's and pokectl's own "--").
 no_option_text() {
     tail -1 "$LAUNCHES" | jq -e --arg q "$1" '.argv as $a | ($a | length) as $n
-        | $a[$n - 1] == $q and $a[$n - 2] == "--" and $a[$n - 3] == "browse"
-        and ([$a[0:$n - 1][] | select(contains($q) and . != "--")] | length == 0)' >/dev/null
+        | $a[$n - 1] == $q and $a[$n - 2] == "--" and $a[$n - 3] == "--desktop-search" and $a[$n - 4] == "browse"
+        and ([$a[0:$n - 1][] | select(contains($q) and . != "--" and . != "--desktop-search")] | length == 0)' >/dev/null
 }
 hostile_launch() {
     sleep 1.05  # past the rate limit
@@ -49,7 +50,7 @@ hostile_launch() {
 n=0
 for q in "--command=touch $TMP/pwned" '--help' '--image-protocol=kitty' '-e' '--'; do
     n=$((n + 1))
-    check "launch: LaunchSearch(['$q']) gives gnome-terminal -- …/pokectl browse -- QUERY, the query nowhere else" \
+    check "launch: LaunchSearch(['$q']) gives gnome-terminal -- …/pokectl browse --desktop-search -- QUERY, the query nowhere else" \
         hostile_launch "'$q'" "$q" "$n"
 done
 clean_child() {

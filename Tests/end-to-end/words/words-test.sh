@@ -98,7 +98,7 @@ ALLOWED="$identifiers electric fire flying grass normal poison water pokectl pok
 kitty sixel tmux auto always never blocks truecolor dumb api landlock tcp abi subcommand
 browse list show search fav unfav favs sprite cry status sync cache stats verify clear watch widget help
 columns language property value gif png github fetch pipe widgets waybar polybar conky newest random idle true
-thunder stone"
+thunder stone gnome krunner"
 
 # 1. The pseudo-language: nothing outside ⟦…⟧ is an English word.
 run_all xx LANG=de_DE.UTF-8 LANGUAGE=xx LC_ALL= LC_MESSAGES= TEXTDOMAINDIR="$TMP/locale"

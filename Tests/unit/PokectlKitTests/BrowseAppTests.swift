@@ -24,11 +24,11 @@ final class BrowseAppTests: XCTestCase {
     private var lanes: Lanes!
     private var terminal: FakeTerminal!
 
-    private func app(_ fake: FakeService, query: String = "") -> BrowseApp {
+    private func app(_ fake: FakeService, query: String = "", desktopSearch: Bool = false) -> BrowseApp {
         inbox = Inbox()
         terminal = FakeTerminal()
         let names = BrowseNames(language: "en")
-        lanes = Lanes(inbox: inbox, names: names, words: .english, environment: [:],
+        lanes = Lanes(inbox: inbox, names: names, words: .english, environment: [:], desktopSearch: desktopSearch ? query : nil,
                       connect: { () throws(BusError) -> any PokedexService in fake })
         let graphics = TileGraphics(protocolUsed: .blocks, tmuxPassthrough: false, fit: { _, _, _ in nil }, png: { _ in nil })
         return BrowseApp(query: query, open: nil, mode: .none, graphics: graphics, terminal: terminal, lanes: lanes, names: names,
@@ -130,6 +130,47 @@ final class BrowseAppTests: XCTestCase {
         XCTAssertNil(app.step(BrowseWake()))
         XCTAssertNil(app.step(BrowseWake(results: results())))
         XCTAssertEqual(fake.calls.filter { $0 == "SearchPage" }.count, 1, "one query, the whole of it: \(fake.calls)")
+    }
+
+    /// Opened by the shell on its search (`--desktop-search`): the grid lists the shell's list
+    /// (`DesktopSearchPage`, the terms as the shell split them), and a search typed afterwards
+    /// is browse's own; a service from before that member gives its search instead.
+    func testTheShellsSearchListsWhatTheShellShowed() {
+        for older in [false, true] {
+            let fake = service()
+            var terms: [[String]] = []
+            if !older {
+                fake.on(Pokedex1.desktopSearchPage) { (t, _, _) in
+                    terms.append(t)
+                    return ListPage(total: 2, entries: [Fixtures.charizard, Fixtures.pikachu])
+                }
+            }
+            fake.on(Pokedex1.searchPage) { (_, _, _) in ListPage(total: 1, entries: [Fixtures.bulbasaur]) }
+            var app = app(fake, query: "char  pika", desktopSearch: true)
+            var now = 1000.0
+            app.clock = { now }
+            XCTAssertNil(app.start())
+            for _ in 0..<8 where app.model.entry(0)?.id != (older ? Fixtures.bulbasaur.id : Fixtures.charizard.id) {
+                XCTAssertNil(app.step(BrowseWake(results: results())))
+            }
+            if older {
+                XCTAssertEqual(fake.calls.filter { $0.hasSuffix("SearchPage") }, ["DesktopSearchPage", "SearchPage"])
+                XCTAssertEqual(app.model.entry(0)?.id, Fixtures.bulbasaur.id, "the service's search")
+                lanes.stop(within: 1)
+                continue
+            }
+            XCTAssertEqual(terms, [["char", "pika"]])
+            XCTAssertEqual([app.model.entry(0)?.id, app.model.entry(1)?.id], [Fixtures.charizard.id, Fixtures.pikachu.id])
+            XCTAssertFalse(fake.calls.contains("SearchPage"))
+            // A search typed over it is browse's own.
+            XCTAssertNil(app.step(BrowseWake(keyboard: .bytes(Array("/".utf8) + [0x7F]))))
+            now += BrowseModel.searchDebounce * 2
+            XCTAssertNil(app.step(BrowseWake()))
+            XCTAssertNil(app.step(BrowseWake(results: results())))
+            XCTAssertEqual(fake.calls.filter { $0 == "SearchPage" }.count, 1, "\(fake.calls)")
+            XCTAssertEqual(app.model.entry(0)?.id, Fixtures.bulbasaur.id)
+            lanes.stop(within: 1)
+        }
     }
 
     func testTheLanesEndAndAreJoined() {

@@ -16,8 +16,8 @@ final class DesktopLaunchTests: XCTestCase {
                 if q.isEmpty {
                     XCTAssertEqual(argv.count, 3 + t.run.count, "\(t.name): no query, no --")
                 } else {
-                    XCTAssertEqual(Array(argv.suffix(2)), ["--", q], "\(t.name): \(q) only after --")
-                    XCTAssertEqual(argv.count, 5 + t.run.count, "\(t.name): \(q) in one argument")
+                    XCTAssertEqual(Array(argv.suffix(3)), ["--desktop-search", "--", q], "\(t.name): \(q) only after --, the shell's terms")
+                    XCTAssertEqual(argv.count, 6 + t.run.count, "\(t.name): \(q) in one argument")
                 }
             }
         }
@@ -29,7 +29,7 @@ final class DesktopLaunchTests: XCTestCase {
             TerminalCommand.choose(launch, pokectl: "/p/pokectl", environment: environment,
                                    find: { name in installed.contains(name) ? "/usr/bin/" + name : nil })
         }
-        let tail = ["/p/pokectl", "browse", "--open", "10034", "--", "chariz"]
+        let tail = ["/p/pokectl", "browse", "--open", "10034", "--desktop-search", "--", "chariz"]
         let everything = TerminalCommand.known.map(\.name)
         // The freedesktop default-terminal spec first: the person's choice, wherever they made it.
         XCTAssertEqual(chosen(everything, ["TERMINAL": "kitty", "XDG_CURRENT_DESKTOP": "KDE"]), ["/usr/bin/xdg-terminal-exec", "--"] + tail)

@@ -81,6 +81,35 @@ final class DesktopSearchTests: XCTestCase {
         XCTAssertNotNil(s.desktopSubsearch([], ["mon2"]).ready)
     }
 
+    /// What browse lists when the shell opened it on a search (`DesktopSearchPage`): the shell's
+    /// own list, in its order and paged, whichever terms, not what the search line finds.
+    func testTheDesktopsListAsPagesIsTheListTheShellShowed() async throws {
+        let s = try makeService()
+        for terms in [["pika"], ["mon1"], ["mon1", "mon13"], ["No.", "25"], ["mon"], ["mon", "2"], ["zzzz"]] {
+            let ids = try await s.desktopResults(terms).value()
+            let page = try await s.desktopSearchPage(terms, offset: 0, limit: 100).value()
+            XCTAssertEqual(page.entries.map { String($0.id) }, ids, "\(terms)")
+            XCTAssertEqual(Int(page.total), ids.count, "\(terms)")
+            var paged: [String] = []
+            for offset in stride(from: 0, to: ids.count + 3, by: 3) {
+                let p = try await s.desktopSearchPage(terms, offset: UInt32(offset), limit: 3).value()
+                XCTAssertEqual(Int(p.total), ids.count)
+                paged += p.entries.map { String($0.id) }
+            }
+            XCTAssertEqual(paged, ids, "\(terms) three at a time")
+        }
+        let both = try await s.desktopSearchPage(["mon1", "mon13"], offset: 0, limit: 100).value()
+        let typed = try await s.searchPage("mon1 mon13", offset: 0, limit: 100).value()
+        XCTAssertEqual(both.entries.map(\.id), [13], "every term must match")
+        XCTAssertNotEqual(typed.entries.map(\.id), [13], "the search line reads the words as one query")
+        XCTAssertNotNil(try s.desktopSearchPage(["mon2"], offset: 0, limit: 20).ready, "from memory once the index is built")
+        for limit: UInt32 in [0, 101] {
+            XCTAssertThrowsError(try s.desktopSearchPage(["mon"], offset: 0, limit: limit)) {
+                XCTAssertEqual(($0 as? PokedexError)?.kind, .invalidArgument)
+            }
+        }
+    }
+
     func testATypeFilterNamesTheTypeInAnyLanguage() async throws {
         var config = ServiceConfiguration(apiURL: TablePokeAPI.base, spriteHosts: [TablePokeAPI.spriteHost],
                                           cacheDirectory: dir + "/cache", dataDirectory: dir + "/data", prefetch: false)
@@ -132,7 +161,7 @@ final class DesktopSearchTests: XCTestCase {
         let s = try makeService(terminal)
         _ = try await s.listPage(offset: 0, limit: 30).value()
         try await s.openResult("25", terms: ["pika"]).value()
-        XCTAssertEqual(terminal.opened.withLock { $0 }, ["--open 25 -- pika"], "that row's card, the search behind it")
+        XCTAssertEqual(terminal.opened.withLock { $0 }, ["--open 25 --desktop-search -- pika"], "that row's card, the search behind it")
         XCTAssertEqual(terminal.cards.withLock { $0.count }, 0)
 
         let none = Recorder(canOpen: false)

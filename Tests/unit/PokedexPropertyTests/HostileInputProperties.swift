@@ -111,7 +111,7 @@ import Testing
             let cardPart = card.map { ["--open", String($0)] } ?? []
             #expect(Array(after.prefix(cardPart.count)) == cardPart)
             let rest = Array(after.dropFirst(cardPart.count))
-            #expect(rest == [] || rest == ["--", query])
+            #expect(rest == [] || rest == ["--desktop-search", "--", query])
             #expect(rest.isEmpty == (query.isEmpty || TerminalCommand.convention(of: argv[0]) == nil))
         }
     }
