@@ -72,7 +72,10 @@ final class BrowseNames: Sendable {
     init(language: String) { self.language = language }
 
     func learn(_ entries: [ListEntry], _ c: any PokedexService) {
-        let missing = names.withLock { known in entries.map(\.id).filter { known[$0] == nil } }
+        // A form's species too: a tile whose name two rows cannot hold shows what sets the
+        // form apart from it (``TileLabel``).
+        let ids = entries.flatMap { e in [e.id, PokedexNumber.shown(e.id)] }
+        let missing = names.withLock { known in Array(Set(ids.filter { known[$0] == nil })).sorted() }
         guard !missing.isEmpty else { return }
         let found = Context.names(missing, language: language, c)
         names.withLock { $0.merge(found) { a, _ in a } }

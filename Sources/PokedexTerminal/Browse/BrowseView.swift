@@ -120,7 +120,15 @@ public struct BrowseView {
         case (_, .favorites): text = words.trf("favorites: %s", model.favorites.map { String($0.count) } ?? "…")
         }
         x = s.put(" " + UntrustedText.terminal(text), x: x, y: 0, style: Style(foreground: bar.foreground, background: bar.background, reverse: bar.reverse))
-        if model.mode == .searching { s.put("▏", x: x, y: 0, style: Style(foreground: bar.foreground, background: bar.background, bold: true, reverse: bar.reverse)) }
+        if model.mode == .searching { x = s.put("▏", x: x, y: 0, style: Style(foreground: bar.foreground, background: bar.background, bold: true, reverse: bar.reverse)) }
+        // The tile selected, whole, at the right: a name its tile cuts is read here.
+        if !model.onCard, let e = model.entry(model.selected) {
+            let selected = PokedexNumber.label(e.id) + " " + UntrustedText.terminal(displayName(e.id) ?? PokemonNames.display(e.name))
+            let width = TerminalText.width(selected)
+            if x + 2 + width + 1 <= s.width {
+                s.put(selected, x: s.width - width - 1, y: 0, style: Style(foreground: bar.foreground, background: bar.background, reverse: bar.reverse))
+            }
+        }
     }
 
     func status(_ s: inout Screen) {
@@ -244,14 +252,28 @@ public struct BrowseView {
             // Not on disk yet: a placeholder, filled in when the sprite arrives.
             s.put("░░░░", x: x + (w - 4) / 2, y: y + 2, style: Style(foreground: coloured ? Self.grey : nil, dim: true))
         }
-        let number = PokedexNumber.label(e.id)
-        let end = s.put(" " + number, x: x, y: y + 5, style: label, limit: x + w)
-        if e.favorite {
-            let star = Style(foreground: coloured ? (selected ? RGB(0xC0, 0x90, 0x00) : RGB(0xF8, 0xD0, 0x30)) : nil, background: labelBackground,
-                             bold: true, reverse: label.reverse)
-            s.put(" ★", x: end, y: y + 5, style: star, limit: x + w)
+        let species = PokedexNumber.shown(e.id)
+        let (rows, starRow) = Self.label(number: PokedexNumber.label(e.id), name: UntrustedText.terminal(displayName(e.id) ?? PokemonNames.display(e.name)),
+                                         species: species == e.id ? nil : displayName(species).map(UntrustedText.terminal), width: w - 1,
+                                         favorite: e.favorite)
+        let starStyle = Style(foreground: coloured ? (selected ? RGB(0xC0, 0x90, 0x00) : RGB(0xF8, 0xD0, 0x30)) : nil, background: labelBackground,
+                              bold: true, reverse: label.reverse)
+        for (i, text) in rows.lines.enumerated() {
+            let end = s.put(" " + text, x: x, y: y + 5 + i, style: label, limit: x + w)
+            guard i == starRow else { continue }
+            if TerminalText.width(text) + 2 <= w - 1 {
+                s.put(" ★", x: end, y: y + 5 + i, style: starStyle, limit: x + w)
+            } else {
+                s.put("★", x: x, y: y + 5 + i, style: starStyle, limit: x + w)  // in the label's margin
+            }
         }
-        let name = TerminalText.truncate(UntrustedText.terminal(displayName(e.id) ?? PokemonNames.display(e.name)), to: w - 1)
-        s.put(" " + name, x: x, y: y + 6, style: label, limit: x + w)
+    }
+
+    /// A tile's label rows, and the row a favorite's ★ is on: after the number, else after the
+    /// first row with room for " ★", else in the first row's margin.
+    static func label(number: String, name: String, species: String? = nil, width: Int, favorite: Bool) -> (TileLabel, starRow: Int?) {
+        let rows = TileLabel(number: number, name: name, species: species, width: width)
+        guard favorite else { return (rows, nil) }
+        return (rows, rows.numbered ? 0 : rows.lines.firstIndex { TerminalText.width($0) + 2 <= width } ?? 0)
     }
 }
