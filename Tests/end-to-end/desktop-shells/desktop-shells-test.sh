@@ -57,6 +57,8 @@ done
 make -s -C "$ROOT" install-files PREFIX="$TMP/prefix" RELEASE_DIR="$BUILD_DIR" \
     USERUNITDIR="$TMP/prefix/lib/systemd/user" >"$TMP/install.log" 2>&1 || { cat "$TMP/install.log"; exit 1; }
 export XDG_DATA_DIRS=$TMP/prefix/share:/usr/local/share:/usr/share
+# pokectl as installed: the release build makes pokedexd alone, and pokectl is its link.
+export PATH=$TMP/prefix/bin:$PATH
 export XDG_CONFIG_HOME=$HOME/.config XDG_RUNTIME_DIR=$TMP/run GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 
