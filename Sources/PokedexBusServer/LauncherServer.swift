@@ -2,6 +2,7 @@ import CSystemd
 import Glibc
 import PokedexCore
 import PokedexEventLoop
+import PokedexLocks
 import PokedexProtocol
 
 /// `pokedexd --launcher`: ``Launcher1`` on the session bus, each call handed to a launcher that
@@ -9,7 +10,7 @@ import PokedexProtocol
 /// pokedexd first asks; releases its name and ends after ``Launcher1/idleSeconds`` without a
 /// call. What it started goes on: the terminal is the session's, not the launcher's.
 ///
-/// It takes calls from pokedexd alone, the owner of ``Pokedex1/busName`` (``NameOwnerWatch``):
+/// It takes calls from pokedexd alone, the owner of ``Pokedex1/busName`` (``NameOwnerFollower``):
 /// pokedexd admitted each launch already, by its own caller (``LaunchGate``, ``LaunchBudget``),
 /// so the launcher applies no limits of its own, which, keyed by pokedexd's one connection,
 /// would drop launches pokedexd had said yes to. Any other peer is refused, and told to ask
@@ -24,7 +25,7 @@ public final class LauncherServer {
     private var queue: CallQueue?
     private var object: BusObject?
     private var idleTimer: EventSource?
-    private var service: NameOwnerWatch?
+    private var service: NameOwnerFollower?
     private var lastCall: UInt64 = 0
 
     public init(loop: EventLoop, launcher: any DesktopLauncher, idleSeconds: Double = Launcher1.idleSeconds, log: @escaping Logger) {
@@ -78,11 +79,12 @@ public final class LauncherServer {
             throw BusError(name: "org.freedesktop.DBus.Error.Failed", message: "cannot queue calls: \(error)")
         }
         // Before the name is taken: the call that activated the launcher comes after the answer.
-        guard let service = NameOwnerWatch(bus: b!, name: Pokedex1.busName) else {
+        let owner = Mutex<String?>(nil)
+        guard let service = NameOwnerFollower(bus: b!, name: Pokedex1.busName, changed: { new in owner.withLock { $0 = new } }) else {
             throw BusError(name: "org.freedesktop.DBus.Error.Failed", message: "cannot watch who owns \(Pokedex1.busName)")
         }
         self.service = service
-        let isService: @Sendable (String?) -> Bool = { caller in caller != nil && caller == service.owner }
+        let isService: @Sendable (String?) -> Bool = { caller in caller != nil && caller == owner.withLock { $0 } }
         object = try BusObject(bus: b!, loop: loop, interface: Launcher1.interface, methods: Self.methods(launcher, isService: isService), properties: [],
                                pending: pending, queue: queue!, onCall: { [unowned self] in lastCall = loop.nowMicroseconds })
         try busCheck(sd_bus_request_name(b, Launcher1.busName, 0), "cannot own \(Launcher1.busName)")
