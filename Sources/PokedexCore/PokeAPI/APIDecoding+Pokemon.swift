@@ -3,15 +3,26 @@
 /// stepped over (``JSONReader``).
 extension APIDecoding {
     private static let pokemonKeys = JSONReader.Keys("id", "name", "forms", "height", "weight", "types", "abilities",
-                                                     "stats", "sprites", "species", "cries")
+                                                     "stats", "sprites", "species", "cries", "moves")
     private static let cryKeys = JSONReader.Keys("latest", "legacy")
     private static let typeSlotKeys = JSONReader.Keys("slot", "type")
     private static let abilitySlotKeys = JSONReader.Keys("slot", "ability")
     private static let speciesKeys = JSONReader.Keys("id", "name", "genera", "flavor_text_entries", "names", "evolution_chain")
     private static let urlKeys = JSONReader.Keys("url")
 
-    /// Decodes `GET /pokemon/{id}`.
+    /// Decodes `GET /pokemon/{id}`; its `moves` are checked and stepped over.
     public static func pokemon(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> PokemonRecord {
+        try pokemon(body, keepingMoves: false, dropped: dropped).record
+    }
+
+    /// ``pokemon(_:dropped:)`` and the moves it learns (``Learnset``), in one reading of the body.
+    public static func pokemonWithLearnset(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> (record: PokemonRecord, learnset: Learnset) {
+        let read = try pokemon(body, keepingMoves: true, dropped: dropped)
+        return (read.record, read.learnset ?? Learnset())
+    }
+
+    private static func pokemon(_ body: [UInt8], keepingMoves: Bool, dropped: Dropped) throws -> (record: PokemonRecord, learnset: Learnset?) {
+        var learnset: Learnset?, drops = LearnsetDrops()
         var id: UInt32?, ownName: String?, forms: [NamedResource]?, height: UInt32?, weight: UInt32?
         var types: [(slot: Int, name: String)]?, abilities: [(slot: Int, name: String)]?, stats: [(name: String, value: UInt32)]?
         var sprites: (still: String?, shiny: String?, animated: String?)?, species: NamedResource?
@@ -29,11 +40,15 @@ extension APIDecoding {
                 case 7: stats = try r.stats()
                 case 8: sprites = try r.null() ? nil : r.sprites()
                 case 9: species = try r.null() ? nil : r.namedResource()
-                default:
+                case 10:
                     if try r.null() { return }
                     try r.object(cryKeys) { (k, r) throws(JSONReader.Failure) in
                         if k == 0 { cries.latest = try r.optionalString() } else { cries.legacy = try r.optionalString() }
                     }
+                default:
+                    guard keepingMoves else { return try r.skip() }
+                    if try r.null() { return }
+                    learnset = try Self.learnset(&r, drops: &drops)
                 }
             }
             for (key, present) in [("id", id != nil), ("name", ownName != nil), ("types", types != nil),
@@ -43,7 +58,8 @@ extension APIDecoding {
         }
         guard let id, let ownName, let types, let abilities, let stats else { throw PokedexError.unavailable("not PokeAPI's pokemon") }
         let name = try self.ownName(ownName, "pokemon \(id)")
-        return PokemonRecord(
+        drops.say(of: name, to: dropped)
+        let record = PokemonRecord(
             id: id, name: name, height: height ?? 0, weight: weight ?? 0,
             types: capped(types.sorted { $0.slot < $1.slot }.compactMap { checked($0.name, "a type of \(name)", dropped) },
                           maxTypes, "types of \(name)", dropped),
@@ -58,6 +74,7 @@ extension APIDecoding {
             speciesURL: species?.url, formURL: forms?.first?.url,
             // "" where the API names none; nil is left to records kept before cries were.
             cryURL: cries.latest ?? cries.legacy ?? "")
+        return (record, learnset)
     }
 
     /// Texts in one language, as the API lists them: `{"genus": …, "language": {…}}`.
