@@ -81,7 +81,7 @@ extension APIDecoding {
     struct LanguageText { var text: String; var language: String }
 
     /// The languages texts are kept in (``byLanguage(_:_:_:_:_:_:)`` keeps no other).
-    private static let shown = Set(NameLanguage.available)
+    static let shown = Set(NameLanguage.available)
 
     /// Decodes `GET /pokemon-species/{id}`.
     public static func species(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> SpeciesRecord {
