@@ -19,11 +19,15 @@ public enum Pokedex1 {
 
     // MARK: Methods
 
+    /// A page of the list, of a search or of the desktop's results: how many in all, and this
+    /// page's entries.
+    static let page = Fields.two("total", Coding.uint32, "entries", Coding.entries)
+        .map({ ListPage(total: $0.0, entries: $0.1) }, { ($0.total, $0.entries) })
+
     /// The Pokémon list in the API's order. limit: 1…100.
     public static let listPage = Method(
         "ListPage", args: .two("offset", Coding.uint32, "limit", Coding.uint32),
-        reply: Fields.two("total", Coding.uint32, "entries", Coding.entries)
-            .map({ ListPage(total: $0.0, entries: $0.1) }, { ($0.total, $0.entries) }),
+        reply: page,
         errors: [.invalidArgument, .unavailable])
 
     /// One Pokémon's types, stats, sizes, genus, flavour text, sprite and colour.
@@ -59,8 +63,7 @@ public enum Pokedex1 {
     /// (`Search` stops at 100). limit: 1…100; an offset at or past total gives an empty list.
     public static let searchPage = Method(
         "SearchPage", args: .three("query", Coding.argument, "offset", Coding.uint32, "limit", Coding.uint32),
-        reply: Fields.two("total", Coding.uint32, "entries", Coding.entries)
-            .map({ ListPage(total: $0.0, entries: $0.1) }, { ($0.total, $0.entries) }),
+        reply: page,
         errors: [.invalidArgument, .unavailable])
 
     /// What the desktop's search finds for `terms` (GNOME Shell's `GetInitialResultSet`,
@@ -69,8 +72,7 @@ public enum Pokedex1 {
     /// shell shows the list the shell showed.
     public static let desktopSearchPage = Method(
         "DesktopSearchPage", args: .three("terms", DesktopCoding.terms, "offset", Coding.uint32, "limit", Coding.uint32),
-        reply: Fields.two("total", Coding.uint32, "entries", Coding.entries)
-            .map({ ListPage(total: $0.0, entries: $0.1) }, { ($0.total, $0.entries) }),
+        reply: page,
         errors: [.invalidArgument, .unavailable])
 
     /// Flips the favorite; durable before the reply. Returns the new state.

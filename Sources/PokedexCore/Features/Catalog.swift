@@ -98,8 +98,13 @@ final class Catalog: Sendable {
 
     /// The items of one page; empty past the end.
     static func slice(_ index: PokemonIndex, offset: UInt32, limit: UInt32) -> ArraySlice<PokemonIndex.Item> {
-        let start = Int(min(UInt64(offset), UInt64(index.items.count)))
-        let end = Int(min(UInt64(offset) + UInt64(limit), UInt64(index.items.count)))
-        return index.items[start..<end]
+        slice(index.items, offset: offset, limit: limit)
+    }
+
+    /// One page of `items` (the list, a search's hits, the desktop's results); empty past the end.
+    static func slice<T>(_ items: [T], offset: UInt32, limit: UInt32) -> ArraySlice<T> {
+        let start = Int(min(UInt64(offset), UInt64(items.count)))
+        let end = Int(min(UInt64(offset) + UInt64(limit), UInt64(items.count)))
+        return items[start..<end]
     }
 }

@@ -23,8 +23,7 @@ extension PokedexService {
     public func desktopSearchPage(_ terms: [String], offset: UInt32, limit: UInt32) throws(PokedexError) -> Answer<ListPage> {
         try Catalog.checkLimit(limit)
         @Sendable func page(_ ranked: [DesktopSearch.Ranked], _ row: (PokemonIndex.Item) -> ListEntry) -> ListPage {
-            let start = min(Int(offset), ranked.count), end = min(ranked.count, start + Int(limit))
-            return ListPage(total: UInt32(ranked.count), entries: ranked[start..<end].map { row($0.item) })
+            ListPage(total: UInt32(ranked.count), entries: Catalog.slice(ranked, offset: offset, limit: limit).map { row($0.item) })
         }
         switch desktop.results(terms) {
         case .now(let ranked): return .now(page(ranked, rows.fromMemory))

@@ -212,8 +212,7 @@ public final class PokedexService: Sendable {
     public func searchPage(_ query: String, offset: UInt32, limit: UInt32) throws(PokedexError) -> Answer<ListPage> {
         let q = try SearchEngine.check(query, limit: limit, language: configuration.language)
         @Sendable func page(_ hits: [SearchHit], _ row: (PokemonIndex.Item) -> ListEntry) -> ListPage {
-            let start = min(Int(offset), hits.count), end = min(hits.count, start + Int(limit))
-            return ListPage(total: UInt32(hits.count), entries: hits[start..<end].map { row($0.item) })
+            ListPage(total: UInt32(hits.count), entries: Catalog.slice(hits, offset: offset, limit: limit).map { row($0.item) })
         }
         if let hits = search.searchFromMemory(q, limit: SearchEngine.maxMatches) {
             if let e = search.unknownFilter(q) { throw e }
