@@ -24,11 +24,10 @@ extension APIDecoding {
 
     /// The entries of a `moves` array, by version group. A move without an id, a version group
     /// that is not a PokeAPI name, a level over 100 and entries over the cap are dropped, and
-    /// listed in `drops`.
+    /// added to `drops`.
     static func learnset(_ r: inout JSONReader, drops: inout LearnsetDrops) throws(JSONReader.Failure) -> Learnset {
         var groups: [String: [Learnset.Entry]] = [:]
         var kept = 0
-        var local = LearnsetDrops()
         try r.array { (r) throws(JSONReader.Failure) in
             var move: NamedResource?
             var details: [(group: String, method: Learnset.Method, level: UInt32, order: Int?)] = []
@@ -53,27 +52,26 @@ extension APIDecoding {
             guard let move else { throw r.missing("move") }
             guard !details.isEmpty else { return }
             guard let id = move.url.flatMap(trailingID), id > 0 else {
-                local.refused.append("\"\(move.name.prefix(80))\" has no move id in its URL")
+                drops.refused.append("\"\(move.name.prefix(80))\" has no move id in its URL")
                 return
             }
             for d in details {
                 guard APIName.isValid(d.group) else {
-                    local.refused.append("\(move.name.prefix(80)) in version group \"\(d.group.prefix(80))\", not a PokeAPI name")
+                    drops.refused.append("\(move.name.prefix(80)) in version group \"\(d.group.prefix(80))\", not a PokeAPI name")
                     continue
                 }
                 guard d.level <= maxLevel else {
-                    local.refused.append("\(move.name.prefix(80)) at level \(d.level), over level \(maxLevel)")
+                    drops.refused.append("\(move.name.prefix(80)) at level \(d.level), over level \(maxLevel)")
                     continue
                 }
-                guard kept < maxLearnsetEntries else { local.overCap += 1; continue }
+                guard kept < maxLearnsetEntries else { drops.overCap += 1; continue }
                 let levelUp = d.method == .levelUp
-                let order = d.order.flatMap { (1...Int(UInt8.max)).contains($0) ? UInt8($0) : nil }
+                let order = d.order.flatMap { $0 > 0 ? UInt8(exactly: $0) : nil }
                 groups[d.group, default: []].append(.init(move: id, method: d.method, level: levelUp ? UInt8(d.level) : 0,
                                                           order: levelUp ? order : nil))
                 kept += 1
             }
         }
-        drops = local
         return Learnset(versionGroups: groups)
     }
 }
