@@ -14,7 +14,7 @@ struct Cache: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "stats",
             abstract: tr("What the cache holds, by kind: count, size, oldest and newest, how many are stale."),
-            discussion: tr("Sprites count their images; their size includes their metadata records. Ages count from when each was fetched (or last revalidated); stale ones are past the max-age PokeAPI gave and are revalidated when next asked for.\nJSON: {\"bytes\", \"cache_dir\", \"disk_cap_bytes\", \"files\", \"kinds\": {KIND: {\"bytes\", \"count\", \"newest_fetched_at\", \"oldest_fetched_at\", \"stale\"}}, \"memory_bytes\", \"memory_cap_bytes\", \"memory_entries\", \"now\"}, KIND being list, pokemon, species, filters, names, evolution_chains, sprites, animated_sprites, shiny_sprites, cries or other; times in seconds since 1970 by the service's clock (null when none is known).")) }
+            discussion: tr("Sprites count their images; their size includes their metadata records. Ages count from when each was fetched (or last revalidated); stale ones are past the max-age PokeAPI gave and are revalidated when next asked for.\nJSON: {\"bytes\", \"cache_dir\", \"disk_cap_bytes\", \"files\", \"kinds\": {KIND: {\"bytes\", \"count\", \"newest_fetched_at\", \"oldest_fetched_at\", \"stale\"}}, \"memory_bytes\", \"memory_cap_bytes\", \"memory_entries\", \"now\"}, KIND being list, pokemon, species, filters, names, evolution_chains, moves, sprites, animated_sprites, shiny_sprites, cries or other; times in seconds since 1970 by the service's clock (null when none is known).")) }
 
         @OptionGroup var common: Common
 
@@ -31,7 +31,7 @@ struct Cache: ParsableCommand {
             let w = output.words
             let labels: [CacheKind: String] = [
                 .list: w.tr("list"), .pokemon: w.tr("pokémon"), .species: w.tr("species"), .filters: w.tr("type/gen filters"),
-                .names: w.tr("names"), .evolutionChains: w.tr("evolution families"), .sprites: w.tr("sprites"), .animatedSprites: w.tr("animated sprites"),
+                .names: w.tr("names"), .evolutionChains: w.tr("evolution families"), .moves: w.tr("moves"), .sprites: w.tr("sprites"), .animatedSprites: w.tr("animated sprites"),
                 .shinySprites: w.tr("shiny sprites"), .cries: w.tr("cries"), .other: w.tr("other"),
             ]
             let age = { (t: Int?) in t.map { w.trf("%s ago", Output.age(s.now - $0)) } ?? "-" }

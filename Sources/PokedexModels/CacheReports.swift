@@ -12,6 +12,8 @@ public enum CacheKind: String, Sendable, CaseIterable {
     case names
     /// Evolution families (`evolution/{id}`, PokeAPI's `evolution-chain/{id}`).
     case evolutionChains = "evolution_chains"
+    /// Moves, as learnsets name them (`move/{id}`).
+    case moves
     /// Default sprites, `{id}.png`, with their metadata records (`sprite/{id}`).
     case sprites
     /// Animated sprites, `{id}-animated.gif`, with their metadata records (`sprite-animated/{id}`).

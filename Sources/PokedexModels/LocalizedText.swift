@@ -40,12 +40,19 @@ public struct NamesRecord: Sendable, Codable, Equatable {
     public var names: [String: String]
     /// A form's name without its species' (language code → name); empty for anything else.
     public var formNames: [String: String]
+    /// An ability's effect (language code → PokeAPI's short effect in it, else the games' newest
+    /// description in it); nil for anything else, and in an ability's record kept before.
+    public var effects: [String: String]?
 
-    public init(name: String, names: [String: String], formNames: [String: String] = [:]) {
+    public init(name: String, names: [String: String], formNames: [String: String] = [:], effects: [String: String]? = nil) {
         self.name = name
         self.names = names
         self.formNames = formNames
+        self.effects = effects
     }
+
+    /// An ability's effect in `language` (its relative's, else English); "" where there is none.
+    public func effect(in language: String) -> String { effects.flatMap { LocalizedText.pick($0, language) } ?? "" }
 }
 
 /// A Pokémon's name as the games write it, for `DisplayNames`: D-Bus `(uss)`.

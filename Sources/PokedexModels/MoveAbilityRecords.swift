@@ -1,8 +1,8 @@
-// What the service keeps of the `move` and `ability` bodies a card's moves and abilities name.
+// What the service keeps of the `move` bodies a card's moves name (an ability's effect is kept
+// with its names: ``NamesRecord/effects``).
 
 /// A move as the games list it: its names, type, category, power, accuracy and PP (the
-/// current games' values: PokeAPI's `past_values` are older ones), and its newest description
-/// in each language.
+/// current games' values: PokeAPI's `past_values` are older ones).
 public struct MoveRecord: Sendable, Codable, Equatable {
     public var id: UInt32
     public var name: String
@@ -17,11 +17,9 @@ public struct MoveRecord: Sendable, Codable, Equatable {
     /// nil for a move that never misses (or a status move that does not check).
     public var accuracy: UInt8?
     public var pp: UInt8?
-    /// Language code → the newest description in it.
-    public var flavorTexts: [String: String]
 
     public init(id: UInt32, name: String, names: [String: String], type: String, damageClass: String, power: UInt16?,
-                accuracy: UInt8?, pp: UInt8?, flavorTexts: [String: String]) {
+                accuracy: UInt8?, pp: UInt8?) {
         self.id = id
         self.name = name
         self.names = names
@@ -30,30 +28,5 @@ public struct MoveRecord: Sendable, Codable, Equatable {
         self.power = power
         self.accuracy = accuracy
         self.pp = pp
-        self.flavorTexts = flavorTexts
-    }
-}
-
-/// An ability: its names, its short effect where PokeAPI writes one (English always, German
-/// often, never Japanese), and its newest in-game description in each language.
-public struct AbilityRecord: Sendable, Codable, Equatable {
-    public var name: String
-    public var names: [String: String]
-    /// Language code → PokeAPI's short effect.
-    public var shortEffects: [String: String]
-    /// Language code → the newest description in the games.
-    public var flavorTexts: [String: String]
-
-    public init(name: String, names: [String: String], shortEffects: [String: String], flavorTexts: [String: String]) {
-        self.name = name
-        self.names = names
-        self.shortEffects = shortEffects
-        self.flavorTexts = flavorTexts
-    }
-
-    /// What the ability does, in `language`: PokeAPI's short effect in it, else the games' own
-    /// description in it, else the English short effect; "" where there is none.
-    public func effect(in language: String) -> String {
-        shortEffects[language] ?? flavorTexts[language] ?? shortEffects["en"] ?? flavorTexts["en"] ?? ""
     }
 }

@@ -28,6 +28,27 @@ public struct PokemonRecord: Sendable, Codable, Equatable {
     /// The `pokemon-form` resource's URL of its form (the first the API lists); nil in records
     /// kept before forms were read.
     public var formURL: String?
+    /// Whether each of `abilities` is its hidden one, in the same order; nil in records kept
+    /// before it was read.
+    public var hiddenAbilities: [Bool]?
+    /// The effort values it gives when defeated: the stats it gives any for, in the API's order.
+    public var effortYield: [Stat]?
+    /// The items it may hold in the wild, by version (PokeAPI's stop at Ultra Sun/Ultra Moon).
+    public var heldItems: [HeldItem]?
+    /// The moves it learns, by game; nil in records kept before moves were read.
+    public var learnset: Learnset?
+
+    public struct HeldItem: Sendable, Codable, Equatable {
+        public var item: String
+        public var version: String
+        /// In percent.
+        public var rarity: UInt8
+        public init(item: String, version: String, rarity: UInt8) {
+            self.item = item
+            self.version = version
+            self.rarity = rarity
+        }
+    }
 
     public struct Stat: Sendable, Codable, Equatable {
         public var name: String
@@ -73,9 +94,39 @@ public struct SpeciesRecord: Sendable, Codable, Equatable {
     /// Its family's `evolution-chain` id; nil where the API names none, and in records kept
     /// before families were read (the bundled table knows those species' families).
     public var evolutionChainID: UInt32?
+    /// How it breeds and trains; nil in records kept before they were read.
+    public var breeding: Breeding?
+
+    /// The species' breeding and training facts as PokeAPI gives them (what the games changed
+    /// since is ``TrainingFacts``' to say).
+    public struct Breeding: Sendable, Codable, Equatable {
+        /// `egg-group` names (`monster`, `no-eggs`).
+        public var eggGroups: [String]
+        /// Females in eighths (0…8); -1 genderless; nil where the API gives none.
+        public var genderRate: Int8?
+        /// Egg cycles.
+        public var hatchCounter: UInt8?
+        public var captureRate: UInt8?
+        /// Base friendship.
+        public var baseHappiness: UInt8?
+        /// `growth-rate` name (`medium-slow`).
+        public var growthRate: String?
+
+        public init(eggGroups: [String], genderRate: Int8?, hatchCounter: UInt8?, captureRate: UInt8?, baseHappiness: UInt8?,
+                    growthRate: String?) {
+            self.eggGroups = eggGroups
+            self.genderRate = genderRate
+            self.hatchCounter = hatchCounter
+            self.captureRate = captureRate
+            self.baseHappiness = baseHappiness
+            self.growthRate = growthRate
+        }
+    }
 
     public init(id: UInt32, name: String, genus: String, flavorText: String, names: [String: String],
-                genera: [String: String]? = nil, flavorTexts: [String: String]? = nil, evolutionChainID: UInt32? = nil) {
+                genera: [String: String]? = nil, flavorTexts: [String: String]? = nil, evolutionChainID: UInt32? = nil,
+                breeding: Breeding? = nil) {
+        self.breeding = breeding
         self.evolutionChainID = evolutionChainID
         self.id = id
         self.name = name

@@ -10,6 +10,8 @@ enum CacheItem: Hashable, Sendable {
     case form(UInt32)
     /// An evolution family (`evolution/{chain id}`).
     case evolution(UInt32)
+    /// A move's record.
+    case move(UInt32)
     /// A sprite's image file.
     case sprite(UInt32, SpriteVariant)
     /// A sprite's metadata record (`sprite/{id}`, `sprite-animated/{id}`, `sprite-shiny/{id}`).
@@ -44,6 +46,7 @@ enum CacheItem: Hashable, Sendable {
             if APIRoutes.speciesKey(id) == key { return .species(id) }
             if APIRoutes.formKey(id) == key { return .form(id) }
             if APIRoutes.evolutionKey(id) == key { return .evolution(id) }
+            if APIRoutes.moveKey(id) == key { return .move(id) }
         }
         for kind in NamedKind.allCases {
             let prefix = APIRoutes.namesKey(kind, "")
@@ -62,6 +65,7 @@ enum CacheItem: Hashable, Sendable {
         case .filters: return .filters
         case .names, .form: return .names
         case .evolution: return .evolutionChains
+        case .move: return .moves
         case .sprite(_, .still), .spriteMeta(_, .still): return .sprites
         case .sprite(_, .animated), .spriteMeta(_, .animated): return .animatedSprites
         case .sprite(_, .shiny), .spriteMeta(_, .shiny): return .shinySprites

@@ -105,7 +105,7 @@ final class CacheMaintenance: Sendable {
         for file in try store.listing() {
             let item = item(file)
             switch item {
-            case .index, .pokemon, .species, .filters, .names, .form, .evolution, .otherRecord:
+            case .index, .pokemon, .species, .filters, .names, .form, .evolution, .move, .otherRecord:
                 // Length, checksum and key; a damaged record is removed by the reading.
                 let whole = store.readRecord(file.name) != nil
                 if case .otherRecord = item, !whole {
@@ -195,12 +195,13 @@ final class CacheMaintenance: Sendable {
             case .pokemon(let id): _ = try await loader.refetch(APIRoutes.pokemonKey(id), url: routes.pokemon(id), .pokemon)
             case .species(let id): _ = try await loader.refetch(APIRoutes.speciesKey(id), url: routes.species(id), .species)
             case .filters: try await search.refetchFilters()
-            case .names(let kind, let name): _ = try await loader.refetch(APIRoutes.namesKey(kind, name), url: routes.named(kind, name), .names)
+            case .names(let kind, let name): _ = try await loader.refetch(APIRoutes.namesKey(kind, name), url: routes.named(kind, name), .names(of: kind))
             case .form(let id):
                 let record = try await records.pokemon(named(id))
                 guard let url = record.formURL else { throw PokedexError.notFound("the API names no form for \(record.name) any more") }
                 _ = try await loader.refetch(APIRoutes.formKey(id), url: url, .names)
             case .evolution(let id): _ = try await loader.refetch(APIRoutes.evolutionKey(id), url: routes.evolutionChain(id), .evolution)
+            case .move(let id): _ = try await loader.refetch(APIRoutes.moveKey(id), url: routes.move(id), .move)
             case .sprite(let id, .still): _ = try await sprites.ensure(named(id))
             case .sprite(let id, .shiny): _ = try await sprites.ensureShiny(named(id))
             case .sprite(let id, .cry): _ = try await sprites.ensureCry(named(id))
@@ -230,6 +231,7 @@ final class CacheMaintenance: Sendable {
         case .names(let kind, let name): return store.readRecord(APIRoutes.namesKey(kind, name)) != nil
         case .form(let id): return store.readRecord(APIRoutes.formKey(id)) != nil
         case .evolution(let id): return store.readRecord(APIRoutes.evolutionKey(id)) != nil
+        case .move(let id): return store.readRecord(APIRoutes.moveKey(id)) != nil
         case .sprite(let id, let variant): return sprites.cache(variant).checkOnDisk(id) != nil
         case .spriteMeta, .otherRecord, .orphan: return true
         }
@@ -245,6 +247,7 @@ final class CacheMaintenance: Sendable {
         case .names(let kind, let name): return APIRoutes.namesKey(kind, name)
         case .form(let id): return APIRoutes.formKey(id)
         case .evolution(let id): return APIRoutes.evolutionKey(id)
+        case .move(let id): return APIRoutes.moveKey(id)
         case .sprite(let id, let variant): return sprites.cache(variant).fileName(id)
         case .spriteMeta(let id, let variant): return sprites.cache(variant).metaKey(id)
         case .otherRecord(let key): return key

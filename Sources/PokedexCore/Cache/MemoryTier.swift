@@ -31,6 +31,7 @@ enum CachedResource: Sendable {
     /// A type's, an ability's, a stat's or a form's names.
     case names(NamesRecord)
     case evolution(EvolutionChainRecord)
+    case move(MoveRecord)
 }
 
 /// The memory tier: compact records, bounded in bytes, least recently used first out.

@@ -78,6 +78,11 @@ enum RecordJSON {
             case let b as Bool: beginValue(depth: depth); literal(b ? "true" : "false")
             case let n as Int: beginValue(depth: depth); integer(n)
             case let n as UInt32: beginValue(depth: depth); integer(n)
+            case let n as UInt8: beginValue(depth: depth); integer(n)
+            case let n as Int8: beginValue(depth: depth); integer(n)
+            case let n as UInt16: beginValue(depth: depth); integer(n)
+            case let n as UInt64: beginValue(depth: depth); integer(n)
+            case let n as Int64: beginValue(depth: depth); integer(n)
             case let n as Double: beginValue(depth: depth); try double(n, path: path)
             case is URL, is Data:
                 throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: "RecordJSON does not write \(T.self)"))

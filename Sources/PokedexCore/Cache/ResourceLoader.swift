@@ -39,7 +39,8 @@ extension ResourceKind where Record == PokemonRecord {
     }, isWellFormed: { p in
         ([p.name] + p.types + p.abilities + p.stats.map(\.name)).allSatisfy(APIName.isValid)
             && p.types.count <= APIDecoding.maxTypes && p.abilities.count <= APIDecoding.maxAbilities && p.stats.count <= APIDecoding.maxStats
-    }, isOutdated: { p in p.formURL == nil && !PokemonID.isDefaultForm(p.id) })
+            && APIDecoding.isWellFormedTraining(p)
+    }, isOutdated: { p in (p.formURL == nil && !PokemonID.isDefaultForm(p.id)) || p.learnset == nil || p.hiddenAbilities == nil })
 }
 extension ResourceKind where Record == SpeciesRecord {
     static let species = ResourceKind(noun: "pokemon-species", decodeBody: APIDecoding.species, wrap: { .species($0) }, unwrap: {
@@ -48,7 +49,9 @@ extension ResourceKind where Record == SpeciesRecord {
         APIName.isValid(s.name) && s.genus.utf8.count <= APIDecoding.maxGenusBytes && s.flavorText.utf8.count <= APIDecoding.maxFlavorBytes
             && s.names.allSatisfy { APIName.isLanguageCode($0.key) && $0.value.utf8.count <= APIDecoding.maxLocalizedNameBytes }
             && APIDecoding.withinCaps(s.genera, APIDecoding.maxGenusBytes) && APIDecoding.withinCaps(s.flavorTexts, APIDecoding.maxFlavorBytes)
-    }, isOutdated: { s in s.genera == nil || s.flavorTexts == nil })
+            && (s.breeding.map { $0.eggGroups.count <= APIDecoding.maxEggGroups && $0.eggGroups.allSatisfy(APIName.isValid)
+                && ($0.growthRate.map(APIName.isValid) ?? true) && ($0.genderRate.map { (-1...8).contains($0) } ?? true) } ?? true)
+    }, isOutdated: { s in s.genera == nil || s.flavorTexts == nil || s.breeding == nil })
 }
 
 extension ResourceKind where Record == NamesRecord {
@@ -59,6 +62,31 @@ extension ResourceKind where Record == NamesRecord {
             texts.count <= NameLanguage.available.count
                 && texts.allSatisfy { APIName.isLanguageCode($0.key) && $0.value.utf8.count <= APIDecoding.maxLocalizedNameBytes }
         }
+    })
+}
+
+extension ResourceKind where Record == NamesRecord {
+    /// An ability's names and its effect in each language (``APIDecoding/ability(_:dropped:)``).
+    static let abilityNames = ResourceKind(noun: "ability", decodeBody: APIDecoding.ability, wrap: { .names($0) }, unwrap: {
+        if case .names(let v) = $0 { return v } else { return nil }
+    }, isWellFormed: { n in
+        names.isWellFormed(n) && (n.effects ?? [:]).allSatisfy {
+            APIName.isLanguageCode($0.key) && $0.value.utf8.count <= APIDecoding.maxDescriptionBytes
+        } && (n.effects?.count ?? 0) <= NameLanguage.available.count
+    }, isOutdated: { $0.effects == nil })
+
+    /// How the names of a `kind` are read: an ability's with its effect.
+    static func names(of kind: NamedKind) -> ResourceKind { kind == .ability ? abilityNames : names }
+}
+
+extension ResourceKind where Record == MoveRecord {
+    static let move = ResourceKind(noun: "move", decodeBody: APIDecoding.move, wrap: { .move($0) }, unwrap: {
+        if case .move(let v) = $0 { return v } else { return nil }
+    }, isWellFormed: { m in
+        APIName.isValid(m.name) && APIName.isValid(m.type) && (m.damageClass.isEmpty || APIName.isValid(m.damageClass))
+            && m.names.count <= NameLanguage.available.count
+            && m.names.allSatisfy { APIName.isLanguageCode($0.key) && $0.value.utf8.count <= APIDecoding.maxLocalizedNameBytes }
+            && (m.power ?? 0) <= APIDecoding.maxPower && (m.accuracy ?? 0) <= APIDecoding.maxAccuracy && (m.pp ?? 0) <= APIDecoding.maxPP
     })
 }
 

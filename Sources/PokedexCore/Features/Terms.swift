@@ -54,7 +54,7 @@ final class Terms: Sendable {
         let wanted = Self.wanted(record)
         var found: [NamesRecord] = []
         for w in wanted {
-            guard let r = loader.cached(APIRoutes.namesKey(w.kind, w.name), url: routes.named(w.kind, w.name), .names) else { return nil }
+            guard let r = loader.cached(APIRoutes.namesKey(w.kind, w.name), url: routes.named(w.kind, w.name), .names(of: w.kind)) else { return nil }
             found.append(r)
         }
         var form: NamesRecord?
@@ -68,7 +68,7 @@ final class Terms: Sendable {
     /// Brings every term of `record` (and its form's names) into memory from the disk, without
     /// fetching any: what ``localizeFromMemory(_:language:)`` then finds.
     func bringFromDisk(_ record: PokemonRecord) {
-        for w in Self.wanted(record) { _ = loader.peek(APIRoutes.namesKey(w.kind, w.name), .names) }
+        for w in Self.wanted(record) { _ = loader.peek(APIRoutes.namesKey(w.kind, w.name), .names(of: w.kind)) }
         if Self.formURL(record) != nil { _ = loader.peek(APIRoutes.formKey(record.id), .names) }
     }
 
@@ -76,7 +76,7 @@ final class Terms: Sendable {
     /// not give them now.
     func names(_ kind: NamedKind, _ name: String) async -> NamesRecord? {
         do {
-            return try await loader.load(APIRoutes.namesKey(kind, name), url: routes.named(kind, name), .names)
+            return try await loader.load(APIRoutes.namesKey(kind, name), url: routes.named(kind, name), .names(of: kind))
         } catch {
             log(.debug, "no names for \(kind.rawValue) \(name): \(error)")
             return nil
@@ -131,14 +131,14 @@ final class Terms: Sendable {
     func hasNames(of chain: EvolutionChainRecord) -> Bool {
         Evolutions.namedTerms(chain).allSatisfy { t in
             let url = routes.named(t.kind, t.name)
-            return loader.cached(APIRoutes.namesKey(t.kind, t.name), url: url, .names) != nil || loader.fetcher.isKnownNotFound(url)
+            return loader.cached(APIRoutes.namesKey(t.kind, t.name), url: url, .names(of: t.kind)) != nil || loader.fetcher.isKnownNotFound(url)
         }
     }
 
     /// The name of a type, ability, stat, item, move, game or trigger in `language` if memory
     /// has it (English where the API has none in it); nil where it does not.
     func memoryName(_ kind: NamedKind, _ name: String, language: String) -> String? {
-        loader.cached(APIRoutes.namesKey(kind, name), url: routes.named(kind, name), .names).flatMap { LocalizedText.pick($0.names, language) }
+        loader.cached(APIRoutes.namesKey(kind, name), url: routes.named(kind, name), .names(of: kind)).flatMap { LocalizedText.pick($0.names, language) }
     }
 
     /// The form record of Pokémon `id` if memory has it.

@@ -26,20 +26,21 @@ extension APIDecoding {
     /// that is not a PokeAPI name, a level over 100 and entries over the cap are dropped, and
     /// added to `drops`.
     static func learnset(_ r: inout JSONReader, drops: inout LearnsetDrops) throws(JSONReader.Failure) -> Learnset {
-        var groups: [String: [Learnset.Entry]] = [:]
+        var groups: [String: [(entry: Learnset.Entry, order: Int)]] = [:]
         var kept = 0
         try r.array { (r) throws(JSONReader.Failure) in
             var move: NamedResource?
             var details: [(group: String, method: Learnset.Method, level: UInt32, order: Int?)] = []
             try r.object(moveKeys) { (k, r) throws(JSONReader.Failure) in
                 if k == 0 { move = try r.namedResource(); return }
+                if try r.null() { return }
                 try r.array { (r) throws(JSONReader.Failure) in
                     var level: UInt32?, method: String?, group: String?, order: Int?
                     try r.object(detailKeys) { (k, r) throws(JSONReader.Failure) in
                         switch k {
-                        case 0: level = try r.uint32()
-                        case 1: method = try r.namedResource().name
-                        case 2: group = try r.namedResource().name
+                        case 0: level = try r.null() ? nil : r.uint32()
+                        case 1: method = try r.null() ? nil : r.namedResource().name
+                        case 2: group = try r.null() ? nil : r.namedResource().name
                         default: order = try r.null() ? nil : r.integer()
                         }
                     }
@@ -66,12 +67,30 @@ extension APIDecoding {
                 }
                 guard kept < maxLearnsetEntries else { drops.overCap += 1; continue }
                 let levelUp = d.method == .levelUp
-                let order = d.order.flatMap { $0 > 0 ? UInt8(exactly: $0) : nil }
-                groups[d.group, default: []].append(.init(move: id, method: d.method, level: levelUp ? UInt8(d.level) : 0,
-                                                          order: levelUp ? order : nil))
+                // An order past 255 or none: after those the API orders.
+                let order = d.order.flatMap { $0 > 0 && $0 <= 255 ? $0 : nil } ?? 256
+                groups[d.group, default: []].append((.init(move: id, method: d.method, level: levelUp ? UInt8(d.level) : 0), order))
                 kept += 1
             }
         }
-        return Learnset(versionGroups: groups)
+        return Learnset(versionGroups: groups.mapValues(group))
+    }
+
+    /// A group's entries as the games list them: level-up by level (0, on evolution, first),
+    /// then the API's order at a level, then as read.
+    private static func group(_ read: [(entry: Learnset.Entry, order: Int)]) -> Learnset.Group {
+        var g = Learnset.Group()
+        let levelUp = read.enumerated().filter { $0.element.entry.method == .levelUp }
+            .sorted { ($0.element.entry.level, $0.element.order, $0.offset) < ($1.element.entry.level, $1.element.order, $1.offset) }
+        g.levelUp = levelUp.map { ($0.element.entry.move, $0.element.entry.level) }
+        for (e, _) in read {
+            switch e.method {
+            case .levelUp: continue
+            case .machine: g.machine.append(e.move)
+            case .egg: g.egg.append(e.move)
+            case .tutor: g.tutor.append(e.move)
+            }
+        }
+        return g
     }
 }

@@ -1,8 +1,7 @@
 /// The `move` and `ability` bodies a card's moves and abilities name: what the records keep is
 /// built, the rest (who learns it, past values, contest data, …) checked and stepped over.
 extension APIDecoding {
-    private static let moveKeys = JSONReader.Keys("id", "name", "names", "type", "damage_class", "power", "accuracy", "pp",
-                                                  "flavor_text_entries")
+    private static let moveKeys = JSONReader.Keys("id", "name", "names", "type", "damage_class", "power", "accuracy", "pp")
     private static let abilityKeys = JSONReader.Keys("name", "names", "effect_entries", "flavor_text_entries")
     /// The games' highest values, with room: Explosion's 250 power, 100 % accuracy, 40 PP
     /// (64 with PP Ups). A body over them is not the games'.
@@ -13,7 +12,7 @@ extension APIDecoding {
     /// Decodes `GET /move/{id}`.
     public static func move(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> MoveRecord {
         var id: UInt32?, ownName: String?, names: [LanguageText]?, type: NamedResource?, damageClass: NamedResource?
-        var power: UInt32?, accuracy: UInt32?, pp: UInt32?, flavors: [LanguageText]?
+        var power: UInt32?, accuracy: UInt32?, pp: UInt32?
         try reading(body) { (r) throws(JSONReader.Failure) in
             try r.object(moveKeys) { (k, r) throws(JSONReader.Failure) in
                 switch k {
@@ -24,8 +23,7 @@ extension APIDecoding {
                 case 4: damageClass = try r.null() ? nil : r.namedResource()
                 case 5: power = try r.null() ? nil : r.uint32()
                 case 6: accuracy = try r.null() ? nil : r.uint32()
-                case 7: pp = try r.null() ? nil : r.uint32()
-                default: flavors = try r.null() ? nil : r.languageTexts("flavor_text", only: shown)
+                default: pp = try r.null() ? nil : r.uint32()
                 }
             }
             if id == nil { throw r.missing("id") }
@@ -49,13 +47,13 @@ extension APIDecoding {
             damageClass: damageClass.flatMap { checked($0.name, "the category of \(name)", dropped) } ?? "",
             power: within(power, maxPower, "power").map(UInt16.init),
             accuracy: within(accuracy, maxAccuracy, "accuracy").map(UInt8.init),
-            pp: within(pp, maxPP, "PP").map(UInt8.init),
-            flavorTexts: byLanguage(flavors ?? [], \.text, \.language, maxDescriptionBytes, "description of \(name)", dropped)
-                .mapValues(cleanFlavorText))
+            pp: within(pp, maxPP, "PP").map(UInt8.init))
     }
 
-    /// Decodes `GET /ability/{id}`.
-    public static func ability(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> AbilityRecord {
+    /// Decodes `GET /ability/{id}`: its names, and its effect in each language (PokeAPI's short
+    /// effect in it, else the games' newest description in it: PokeAPI has no Japanese short
+    /// effect).
+    public static func ability(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> NamesRecord {
         var ownName: String?, names: [LanguageText]?, effects: [LanguageText]?, flavors: [LanguageText]?
         try reading(body) { (r) throws(JSONReader.Failure) in
             try r.object(abilityKeys) { (k, r) throws(JSONReader.Failure) in
@@ -70,12 +68,11 @@ extension APIDecoding {
         }
         guard let ownName else { throw PokedexError.unavailable("not PokeAPI's ability") }
         let name = try self.ownName(ownName, "an ability")
-        return AbilityRecord(
+        let short = byLanguage(effects ?? [], \.text, \.language, maxDescriptionBytes, "effect of \(name)", dropped)
+        let described = byLanguage(flavors ?? [], \.text, \.language, maxDescriptionBytes, "description of \(name)", dropped)
+        return NamesRecord(
             name: name,
             names: byLanguage(names ?? [], \.text, \.language, maxLocalizedNameBytes, "name of \(name)", dropped),
-            shortEffects: byLanguage(effects ?? [], \.text, \.language, maxDescriptionBytes, "effect of \(name)", dropped)
-                .mapValues(cleanFlavorText),
-            flavorTexts: byLanguage(flavors ?? [], \.text, \.language, maxDescriptionBytes, "description of \(name)", dropped)
-                .mapValues(cleanFlavorText))
+            effects: described.merging(short) { $1 }.mapValues(cleanFlavorText))
     }
 }

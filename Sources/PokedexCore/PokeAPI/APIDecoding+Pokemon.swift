@@ -1,30 +1,22 @@
 /// A Pokémon and its species, the bodies a sync reads 1,351 and 1,025 of: only the fields the
-/// records keep are built; `moves`, `game_indices`, `held_items` and the rest are checked and
-/// stepped over (``JSONReader``).
+/// records keep are built; `game_indices`, `past_types` and the rest are checked and stepped
+/// over (``JSONReader``).
 extension APIDecoding {
     private static let pokemonKeys = JSONReader.Keys("id", "name", "forms", "height", "weight", "types", "abilities",
-                                                     "stats", "sprites", "species", "cries", "moves")
+                                                     "stats", "sprites", "species", "cries", "moves",
+                                                     "held_items")
     private static let cryKeys = JSONReader.Keys("latest", "legacy")
     private static let typeSlotKeys = JSONReader.Keys("slot", "type")
-    private static let abilitySlotKeys = JSONReader.Keys("slot", "ability")
-    private static let speciesKeys = JSONReader.Keys("id", "name", "genera", "flavor_text_entries", "names", "evolution_chain")
+    private static let speciesKeys = JSONReader.Keys("id", "name", "genera", "flavor_text_entries", "names", "evolution_chain",
+                                                     "egg_groups", "gender_rate", "hatch_counter", "capture_rate",
+                                                     "base_happiness", "growth_rate")
     private static let urlKeys = JSONReader.Keys("url")
 
-    /// Decodes `GET /pokemon/{id}`; its `moves` are checked and stepped over.
+    /// Decodes `GET /pokemon/{id}`, its moves (``Learnset``) and held items with it.
     public static func pokemon(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> PokemonRecord {
-        try pokemon(body, keepingMoves: false, dropped: dropped).record
-    }
-
-    /// ``pokemon(_:dropped:)`` and the moves it learns (``Learnset``), in one reading of the body.
-    public static func pokemonWithLearnset(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> (record: PokemonRecord, learnset: Learnset) {
-        let read = try pokemon(body, keepingMoves: true, dropped: dropped)
-        return (read.record, read.learnset ?? Learnset())
-    }
-
-    private static func pokemon(_ body: [UInt8], keepingMoves: Bool, dropped: Dropped) throws -> (record: PokemonRecord, learnset: Learnset?) {
-        var learnset: Learnset?, drops = LearnsetDrops()
+        var learnset: Learnset?, drops = LearnsetDrops(), held: [HeldItemRead] = []
         var id: UInt32?, ownName: String?, forms: [NamedResource]?, height: UInt32?, weight: UInt32?
-        var types: [(slot: Int, name: String)]?, abilities: [(slot: Int, name: String)]?, stats: [(name: String, value: UInt32)]?
+        var types: [(slot: Int, name: String)]?, abilities: [AbilitySlot]?, stats: [(name: String, value: UInt32, effort: UInt32)]?
         var sprites: (still: String?, shiny: String?, animated: String?)?, species: NamedResource?
         var cries: (latest: String?, legacy: String?) = (nil, nil)
         try reading(body) { (r) throws(JSONReader.Failure) in
@@ -36,7 +28,7 @@ extension APIDecoding {
                 case 3: height = try r.null() ? nil : r.uint32()
                 case 4: weight = try r.null() ? nil : r.uint32()
                 case 5: types = try r.slots(typeSlotKeys)
-                case 6: abilities = try r.slots(abilitySlotKeys)
+                case 6: abilities = try r.abilitySlots()
                 case 7: stats = try r.stats()
                 case 8: sprites = try r.null() ? nil : r.sprites()
                 case 9: species = try r.null() ? nil : r.namedResource()
@@ -45,10 +37,12 @@ extension APIDecoding {
                     try r.object(cryKeys) { (k, r) throws(JSONReader.Failure) in
                         if k == 0 { cries.latest = try r.optionalString() } else { cries.legacy = try r.optionalString() }
                     }
-                default:
-                    guard keepingMoves else { return try r.skip() }
+                case 11:
                     if try r.null() { return }
                     learnset = try Self.learnset(&r, drops: &drops)
+                default:
+                    if try r.null() { return }
+                    held = try r.heldItems()
                 }
             }
             for (key, present) in [("id", id != nil), ("name", ownName != nil), ("types", types != nil),
@@ -59,14 +53,18 @@ extension APIDecoding {
         guard let id, let ownName, let types, let abilities, let stats else { throw PokedexError.unavailable("not PokeAPI's pokemon") }
         let name = try self.ownName(ownName, "pokemon \(id)")
         drops.say(of: name, to: dropped)
-        let record = PokemonRecord(
+        let keptTypes = capped(types.sorted { $0.slot < $1.slot }.compactMap { checked($0.name, "a type of \(name)", dropped) },
+                               maxTypes, "types of \(name)", dropped)
+        let keptAbilities = capped(abilities.sorted { $0.slot < $1.slot }.compactMap { a in
+            checked(a.name, "an ability of \(name)", dropped).map { ($0, a.hidden) }
+        }, maxAbilities, "abilities of \(name)", dropped)
+        let keptStats = capped(stats.compactMap { s in checked(s.name, "a stat of \(name)", dropped).map { ($0, s.value, s.effort) } },
+                               maxStats, "stats of \(name)", dropped)
+        var record = PokemonRecord(
             id: id, name: name, height: height ?? 0, weight: weight ?? 0,
-            types: capped(types.sorted { $0.slot < $1.slot }.compactMap { checked($0.name, "a type of \(name)", dropped) },
-                          maxTypes, "types of \(name)", dropped),
-            abilities: capped(abilities.sorted { $0.slot < $1.slot }.compactMap { checked($0.name, "an ability of \(name)", dropped) },
-                              maxAbilities, "abilities of \(name)", dropped),
-            stats: capped(stats.compactMap { s in checked(s.name, "a stat of \(name)", dropped).map { .init(name: $0, value: s.value) } },
-                          maxStats, "stats of \(name)", dropped),
+            types: keptTypes,
+            abilities: keptAbilities.map(\.0),
+            stats: keptStats.map { .init(name: $0.0, value: $0.1) },
             spriteURL: sprites?.still,
             animatedSpriteURL: sprites?.animated,
             // "" where the API names none; nil is left to records kept before shiny sprites were.
@@ -74,7 +72,12 @@ extension APIDecoding {
             speciesURL: species?.url, formURL: forms?.first?.url,
             // "" where the API names none; nil is left to records kept before cries were.
             cryURL: cries.latest ?? cries.legacy ?? "")
-        return (record, learnset)
+        record.hiddenAbilities = keptAbilities.map(\.1)
+        // The games give at most 3 of one stat.
+        record.effortYield = keptStats.filter { $0.2 > 0 }.map { .init(name: $0.0, value: min($0.2, 3)) }
+        record.heldItems = heldItems(held, of: name, dropped)
+        record.learnset = learnset ?? Learnset()
+        return record
     }
 
     /// Texts in one language, as the API lists them: `{"genus": …, "language": {…}}`.
@@ -87,6 +90,7 @@ extension APIDecoding {
     public static func species(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> SpeciesRecord {
         var id: UInt32?, ownName: String?
         var genera: [LanguageText]?, flavors: [LanguageText]?, names: [LanguageText]?, chainURL: String?
+        var breeding = BreedingRead()
         try reading(body) { (r) throws(JSONReader.Failure) in
             try r.object(speciesKeys) { (k, r) throws(JSONReader.Failure) in
                 switch k {
@@ -95,9 +99,10 @@ extension APIDecoding {
                 case 2: genera = try r.null() ? nil : r.languageTexts("genus", only: shown)
                 case 3: flavors = try r.null() ? nil : r.languageTexts("flavor_text", only: shown)
                 case 4: names = try r.null() ? nil : r.languageTexts("name")
-                default:
+                case 5:
                     if try r.null() { return }
                     try r.object(urlKeys) { (_, r) throws(JSONReader.Failure) in chainURL = try r.optionalString() }
+                default: try breeding.read(k - 6, &r)
                 }
             }
             if id == nil { throw r.missing("id") }
@@ -120,7 +125,7 @@ extension APIDecoding {
         }
         return SpeciesRecord(id: id, name: name, genus: generaByLanguage["en"] ?? "", flavorText: flavorsByLanguage["en"] ?? "",
                              names: localized, genera: generaByLanguage, flavorTexts: flavorsByLanguage,
-                             evolutionChainID: chainURL.flatMap(trailingID))
+                             evolutionChainID: chainURL.flatMap(trailingID), breeding: breeding.record(of: name, dropped))
     }
 }
 
@@ -129,7 +134,7 @@ extension JSONReader {
     private static let resourceKeys = Keys("name", "url")
     private static let languageTextKeys = ["genus": Keys("genus", "language"), "flavor_text": Keys("flavor_text", "language"),
                                            "name": Keys("name", "language")]
-    private static let statKeys = Keys("base_stat", "stat")
+    private static let statKeys = Keys("base_stat", "stat", "effort")
     private static let spriteKeys = Keys("front_default", "front_shiny", "versions")
     private static let versionsKeys = Keys("generation-v")
     private static let genVKeys = Keys("black-white")
@@ -167,17 +172,21 @@ extension JSONReader {
         return out
     }
 
-    /// `[{"base_stat": 35, "stat": {…}}]`.
-    mutating func stats() throws(Failure) -> [(name: String, value: UInt32)] {
-        var out: [(name: String, value: UInt32)] = []
+    /// `[{"base_stat": 35, "effort": 0, "stat": {…}}]`.
+    mutating func stats() throws(Failure) -> [(name: String, value: UInt32, effort: UInt32)] {
+        var out: [(name: String, value: UInt32, effort: UInt32)] = []
         try array { (r) throws(Failure) in
-            var value: UInt32?, stat: APIDecoding.NamedResource?
+            var value: UInt32?, stat: APIDecoding.NamedResource?, effort: UInt32 = 0
             try r.object(Self.statKeys) { (k, r) throws(Failure) in
-                if k == 0 { value = try r.uint32() } else { stat = try r.namedResource() }
+                switch k {
+                case 0: value = try r.uint32()
+                case 1: stat = try r.namedResource()
+                default: effort = try r.null() ? 0 : r.uint32()
+                }
             }
             guard let value else { throw r.missing("base_stat") }
             guard let stat else { throw r.missing("stat") }
-            out.append((stat.name, value))
+            out.append((stat.name, value, effort))
         }
         return out
     }

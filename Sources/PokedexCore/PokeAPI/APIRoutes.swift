@@ -12,6 +12,8 @@ struct APIRoutes: Sendable {
     var generationList: String { api + "/generation/?limit=100" }
     func generation(_ name: String) -> String { api + "/generation/\(name)/" }
     func evolutionChain(_ id: UInt32) -> String { api + "/evolution-chain/\(id)/" }
+    /// A move by its id, as a learnset names it.
+    func move(_ id: UInt32) -> String { api + "/move/\(id)/" }
 
     /// A type's, an ability's or a stat's resource, read for its names.
     func named(_ kind: NamedKind, _ name: String) -> String { api + "/\(kind.rawValue)/\(name)/" }
@@ -25,4 +27,6 @@ struct APIRoutes: Sendable {
     static func formKey(_ id: UInt32) -> String { "form/\(id)" }
     /// An evolution family, by its chain's id at the API.
     static func evolutionKey(_ id: UInt32) -> String { "evolution/\(id)" }
+    /// A move's record (type, category, power, accuracy, PP), by its id at the API.
+    static func moveKey(_ id: UInt32) -> String { "move/\(id)" }
 }

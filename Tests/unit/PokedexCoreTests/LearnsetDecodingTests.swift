@@ -42,15 +42,13 @@ final class LearnsetDecodingTests: XCTestCase {
             Self.move("nothing-kept", 999, [Self.detail("colosseum", "colosseum-purification")]),
         ]
         var notes: [String] = []
-        let (record, learnset) = try APIDecoding.pokemonWithLearnset(Self.body(moves)) { notes.append($0) }
-        XCTAssertEqual(record, try APIDecoding.pokemon(Self.body(moves)), "the record is the same, moves kept or not")
+        let learnset = try XCTUnwrap(APIDecoding.pokemon(Self.body(moves)) { notes.append($0) }.learnset)
         XCTAssertEqual(notes, [])
         XCTAssertEqual(Set(learnset.versionGroups.keys), ["scarlet-violet", "sword-shield", "lets-go-pikachu-lets-go-eevee"],
                        "no group whose entries are all of other ways (Champions' roster, Colosseum)")
         XCTAssertEqual(learnset.entries("scarlet-violet", .levelUp).map(\.move), [9, 609, 45, 85],
                        "by level (0 on evolution first), then the API's order at a level")
         XCTAssertEqual(learnset.entries("scarlet-violet", .levelUp).map(\.level), [0, 1, 1, 36])
-        XCTAssertEqual(learnset.entries("scarlet-violet", .levelUp).map(\.order), [nil, 1, 9, nil])
         XCTAssertEqual(learnset.entries("scarlet-violet", .machine), [.init(move: 85, method: .machine)])
         XCTAssertEqual(learnset.entries("scarlet-violet", .egg), [.init(move: 344, method: .egg)])
         XCTAssertEqual(learnset.entries("lets-go-pikachu-lets-go-eevee", .tutor), [.init(move: 57, method: .tutor)])
@@ -66,19 +64,20 @@ final class LearnsetDecodingTests: XCTestCase {
             #"{"move": {"name": "zero", "url": "https://pokeapi.co/api/v2/move/0/"}, "version_group_details": [\#(Self.detail("scarlet-violet", "egg"))]}"#,
         ]
         var notes: [String] = []
-        let learnset = try APIDecoding.pokemonWithLearnset(Self.body(moves)) { notes.append($0) }.learnset
-        XCTAssertEqual(learnset.versionGroups, ["scarlet-violet": [.init(move: 1, method: .levelUp, level: 5, order: nil)]],
+        let learnset = try XCTUnwrap(APIDecoding.pokemon(Self.body(moves)) { notes.append($0) }.learnset)
+        var expected = Learnset.Group()
+        expected.levelUp = [(1, 5)]
+        XCTAssertEqual(learnset.versionGroups, ["scarlet-violet": expected],
                        "an order past 255 is none; the rest dropped")
         XCTAssertEqual(notes.count, 4, "\(notes)")
         XCTAssertTrue(notes.contains { $0.contains("level 101") }, "\(notes)")
         // A detail without its method or group is not PokeAPI's shape: the body is refused.
         let broken = Self.move("x", 1, [#"{"level_learned_at": 1, "version_group": {"name": "x-y", "url": null}}"#])
-        XCTAssertThrowsError(try APIDecoding.pokemonWithLearnset(Self.body([broken])))
-        XCTAssertNoThrow(try APIDecoding.pokemon(Self.body([broken])), "not kept: its JSON is checked, not its shape")
+        XCTAssertThrowsError(try APIDecoding.pokemon(Self.body([broken])))
         // The cap: a body with more entries than any Pokémon keeps the first 8,192.
         let many = (1...9000).map { Self.move("m\($0)", $0, [Self.detail("scarlet-violet", "machine")]) }
         notes = []
-        let capped = try APIDecoding.pokemonWithLearnset(Self.body(many)) { notes.append($0) }.learnset
+        let capped = try XCTUnwrap(APIDecoding.pokemon(Self.body(many)) { notes.append($0) }.learnset)
         XCTAssertEqual(capped.count, APIDecoding.maxLearnsetEntries)
         XCTAssertEqual(notes, ["dropped 808 moves of pikachu: over the cap of 8192"], "said with the name, which comes after the moves")
     }
@@ -101,7 +100,7 @@ final class LearnsetDecodingTests: XCTestCase {
         for id in ids where UInt32(id) != nil {
             guard let data = fm.contents(atPath: root + "/" + id + "/index.json") else { continue }
             var notes: [String] = []
-            let learnset = try APIDecoding.pokemonWithLearnset(Array(data)) { notes.append($0) }.learnset
+            let learnset = try XCTUnwrap(APIDecoding.pokemon(Array(data)) { notes.append($0) }.learnset)
             let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
             let expected = (json["moves"] as? [[String: Any]] ?? []).reduce(0) { sum, move in
                 sum + (move["version_group_details"] as? [[String: Any]] ?? []).filter { d in

@@ -20,12 +20,11 @@ final class MoveAbilityDecodingTests: XCTestCase {
      "power": 90, "pp": 15, "type": {"name": "electric", "url": "https://pokeapi.co/api/v2/type/13/"}}
     """#.utf8)
 
-    func testAMoveHasItsCurrentValuesAndEachLanguagesNewestText() throws {
+    func testAMoveHasItsCurrentValues() throws {
         var notes: [String] = []
         let m = try APIDecoding.move(Self.thunderbolt) { notes.append($0) }
         XCTAssertEqual(m, MoveRecord(id: 85, name: "thunderbolt", names: ["en": "Thunderbolt", "de": "Donnerblitz", "ja": "10まんボルト"],
-                                     type: "electric", damageClass: "special", power: 90, accuracy: 100, pp: 15,
-                                     flavorTexts: ["en": "A strong electric blast crashes down on the target.", "de": "Greift mit Stromstoß an."]),
+                                     type: "electric", damageClass: "special", power: 90, accuracy: 100, pp: 15),
                        "past_values are older: 90, not 95")
         XCTAssertEqual(notes, [])
         let status = Array(#"{"id": 45, "name": "growl", "type": {"name": "normal", "url": ""}, "damage_class": {"name": "status", "url": ""}, "power": null, "accuracy": 100, "pp": 40}"#.utf8)
@@ -46,7 +45,7 @@ final class MoveAbilityDecodingTests: XCTestCase {
         let long = String(repeating: "x", count: APIDecoding.maxDescriptionBytes + 1)
         notes = []
         let a = try APIDecoding.ability(Array(#"{"name": "static", "effect_entries": [{"effect": "…", "short_effect": "\#(long)", "language": {"name": "en", "url": ""}}]}"#.utf8)) { notes.append($0) }
-        XCTAssertEqual(a.shortEffects, [:])
+        XCTAssertEqual(a.effects, [:])
         XCTAssertEqual(notes.count, 1)
     }
 

@@ -128,13 +128,29 @@ struct BodyGen {
         var m: [String] = ["\"id\":\(ws())\(chance(0.9) ? String(int(1...1025)) : number())",
                            "\"name\":\(ws())\(string(chance(0.9) ? "pikachu" : name()))"]
         m += maybe("types") { g in g.list { g in g.object(["\"slot\": \(g.int(1...3))", "\"type\": \(g.resource())"]) } }
-        m += maybe("abilities") { g in g.list { g in g.object(["\"slot\": \(g.int(1...3))", "\"ability\": \(g.resource())"]) } }
-        m += maybe("stats") { g in g.list { g in g.object(["\"base_stat\": \(g.chance(0.9) ? String(g.int(1...255)) : g.number())", "\"stat\": \(g.resource())"]) } }
+        m += maybe("abilities") { g in
+            g.list { g in g.object(["\"slot\": \(g.int(1...3))", "\"ability\": \(g.resource())"] + g.maybe("is_hidden") { g in g.chance(0.9) ? "true" : g.value() }) }
+        }
+        m += maybe("stats") { g in
+            g.list { g in
+                g.object(["\"base_stat\": \(g.chance(0.9) ? String(g.int(1...255)) : g.number())", "\"stat\": \(g.resource())"]
+                         + g.maybe("effort") { g in g.chance(0.8) ? String(g.int(0...4)) : g.number() })
+            }
+        }
+        m += maybe("held_items") { g in
+            g.list { g in
+                g.object(g.maybe("item") { g in g.resource() } + g.maybe("version_details") { g in
+                    g.list { g in
+                        g.object(g.maybe("rarity") { g in String(g.int(-1...101)) } + g.maybe("version") { g in g.resource() })
+                    }
+                })
+            }
+        }
         m += maybe("height") { g in g.chance(0.9) ? String(g.int(1...200)) : g.number() }
         m += maybe("weight") { g in String(g.int(1...9999)) }
         m += maybe("forms") { g in g.list { g in g.resource() } }
         m += maybe("species") { g in g.resource() }
-        m += maybe("moves") { g in g.list({ g in g.value() }, 8) }
+        m += maybe("moves") { g in g.chance(0.2) ? g.list({ g in g.value() }, 8) : g.list({ g in g.move() }, 8) }
         m += maybe("cries") { g in
             g.chance(0.1) ? "null" : g.object(g.maybe("latest") { g in g.chance(0.2) ? "null" : g.string("https://raw.githubusercontent.com/x/25.ogg") }
                 + g.maybe("legacy") { g in g.chance(0.2) ? "null" : g.string("https://x/legacy/25.ogg") })
@@ -154,6 +170,22 @@ struct BodyGen {
         return Array(object(m).utf8)
     }
 
+    /// A `moves` entry: a move and the ways it is learnt, mostly in PokeAPI's shape.
+    mutating func move() -> String {
+        let url = chance(0.1) ? "null" : string("https://pokeapi.co/api/v2/move/\(int(0...40))/")
+        let move = object(["\"name\":\(ws())\(string(name()))", "\"url\":\(ws())\(url)"])
+        return object(maybe("move") { _ in move } + maybe("version_group_details") { g in
+            g.list({ g in
+                let methods = ["level-up", "machine", "egg", "tutor", "form-change", "train", "Bad Name"]
+                let groups = ["scarlet-violet", "x-y", "champions", "Bad Group"]
+                return g.object(g.maybe("level_learned_at") { g in g.chance(0.9) ? String(g.int(0...102)) : g.number() }
+                                + g.maybe("move_learn_method") { g in g.resource(methods[g.int(0...methods.count - 1)]) }
+                                + g.maybe("version_group") { g in g.resource(groups[g.int(0...groups.count - 1)]) }
+                                + g.maybe("order") { g in String(g.int(0...300)) })
+            }, 3)
+        })
+    }
+
     mutating func languageText(_ field: String) -> String {
         object(["\"\(field)\":\(ws())\(string())", "\"language\":\(ws())\(resource(["en", "de", "ja", "fr", "xx", "zh-hant", "EN"][int(0...6)]))"])
     }
@@ -163,6 +195,11 @@ struct BodyGen {
         m += maybe("genera") { g in g.list { g in g.languageText("genus") } }
         m += maybe("flavor_text_entries") { g in g.list({ g in g.languageText("flavor_text") }, 8) }
         m += maybe("names") { g in g.list { g in g.languageText("name") } }
+        m += maybe("egg_groups") { g in g.list { g in g.resource() } }
+        for key in ["gender_rate", "hatch_counter", "capture_rate", "base_happiness"] {
+            m += maybe(key) { g in String(g.int(-2...300)) }
+        }
+        m += maybe("growth_rate") { g in g.resource() }
         m += maybe("evolution_chain") { g in
             g.chance(0.1) ? "null" : g.object(g.maybe("url") { g in g.chance(0.2) ? "null" : g.string(["https://pokeapi.co/api/v2/evolution-chain/67/", "x/0/", "/", "evolution-chain/99999999999/"][g.int(0...3)]) })
         }

@@ -15,7 +15,8 @@ import Testing
             var g = RecordGen(seed: seed)
             roundTrip(g.pokemon(), seed)
             roundTrip(g.species(), seed)
-            roundTrip(NamesRecord(name: g.text(), names: g.texts(), formNames: g.texts()), seed)
+            roundTrip(NamesRecord(name: g.text(), names: g.texts(), formNames: g.texts(), effects: g.maybeTexts()), seed)
+            roundTrip(g.move(), seed)
             roundTrip(SearchFilters(types: g.idLists(), generations: g.generations(), speciesIDs: g.ids()), seed)
             roundTrip(SpriteCache.Meta(url: g.text(), size: g.int(), crc32: g.uint32(), color: g.maybeText()), seed)
         }
@@ -122,15 +123,39 @@ struct RecordGen {
     }
 
     mutating func pokemon() -> PokemonRecord {
-        PokemonRecord(id: uint32(), name: text(), height: uint32(), weight: uint32(),
+        var p = PokemonRecord(id: uint32(), name: text(), height: uint32(), weight: uint32(),
                       types: (0..<below(3)).map { _ in text() }, abilities: (0..<below(3)).map { _ in text() },
                       stats: (0..<below(7)).map { _ in .init(name: text(), value: uint32()) },
                       spriteURL: maybeText(), animatedSpriteURL: maybeText(), shinySpriteURL: maybeText(),
                       speciesURL: maybeText(), formURL: maybeText())
+        guard below(4) > 0 else { return p }
+        p.hiddenAbilities = p.abilities.map { _ in below(2) == 0 }
+        p.effortYield = (0..<below(3)).map { _ in .init(name: text(), value: UInt32(below(4))) }
+        p.heldItems = (0..<below(3)).map { _ in .init(item: text(), version: text(), rarity: UInt8(below(101))) }
+        var learnset = Learnset()
+        for _ in 0..<below(3) {
+            var g = Learnset.Group()
+            g.levelUp = (0..<below(5)).map { _ in (uint32(), UInt8(below(101))) }
+            g.machine = (0..<below(4)).map { _ in uint32() }
+            g.egg = (0..<below(3)).map { _ in uint32() }
+            g.tutor = (0..<below(2)).map { _ in uint32() }
+            learnset.versionGroups[text()] = g
+        }
+        p.learnset = learnset
+        return p
+    }
+
+    mutating func move() -> MoveRecord {
+        MoveRecord(id: uint32(), name: text(), names: texts(), type: text(), damageClass: text(),
+                   power: below(2) == 0 ? nil : UInt16(below(251)), accuracy: below(2) == 0 ? nil : UInt8(below(101)),
+                   pp: below(2) == 0 ? nil : UInt8(below(41)))
     }
 
     mutating func species() -> SpeciesRecord {
         SpeciesRecord(id: uint32(), name: text(), genus: text(), flavorText: text(), names: texts(),
-                      genera: maybeTexts(), flavorTexts: maybeTexts())
+                      genera: maybeTexts(), flavorTexts: maybeTexts(),
+                      breeding: below(3) == 0 ? nil : .init(eggGroups: (0..<below(3)).map { _ in text() }, genderRate: Int8(below(10)) - 1,
+                                                            hatchCounter: UInt8(below(256)), captureRate: below(2) == 0 ? nil : UInt8(below(256)),
+                                                            baseHappiness: UInt8(below(256)), growthRate: maybeText()))
     }
 }

@@ -53,10 +53,26 @@ enum ReferenceDecoding {
 
     struct PokemonBody: Decodable {
         struct TypeSlot: Decodable { var slot: Int; var type: NamedResource }
-        struct AbilitySlot: Decodable { var slot: Int; var ability: NamedResource }
+        struct AbilitySlot: Decodable { var slot: Int; var ability: NamedResource; var is_hidden: Bool? }
         struct StatEntry: Decodable {
             var base_stat: UInt32
             var stat: NamedResource
+            var effort: UInt32?
+        }
+        struct MoveEntry: Decodable {
+            var move: NamedResource?
+            var version_group_details: [Detail]?
+            struct Detail: Decodable {
+                var level_learned_at: UInt32?
+                var move_learn_method: NamedResource?
+                var version_group: NamedResource?
+                var order: Int?
+            }
+        }
+        struct HeldItem: Decodable {
+            var item: NamedResource
+            var version_details: [VersionDetail]?
+            struct VersionDetail: Decodable { var rarity: Int; var version: NamedResource }
         }
         struct Sprites: Decodable {
             var front_default: String?
@@ -86,27 +102,97 @@ enum ReferenceDecoding {
         var sprites: Sprites?
         var species: NamedResource?
         var cries: Cries?
+        var moves: [MoveEntry]?
+        var held_items: [HeldItem]?
     }
     struct Cries: Decodable { var latest: String?; var legacy: String? }
 
     /// Decodes `GET /pokemon/{id}`.
     static func pokemon(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> PokemonRecord {
         let p = try decode(PokemonBody.self, body)
+        for m in p.moves ?? [] {
+            for d in m.version_group_details ?? [] where d.move_learn_method == nil || d.version_group == nil {
+                throw PokedexError.unavailable("a move's detail without its method or group")
+            }
+            if m.move == nil { throw PokedexError.unavailable("a move without its move") }
+        }
         let name = try ownName(p.name, "pokemon \(p.id)")
-        return PokemonRecord(
+        let learnset = p.moves.map { referenceLearnset($0, of: name, dropped) }
+        let types = capped(p.types.sorted { $0.slot < $1.slot }.compactMap { checked($0.type.name, "a type of \(name)", dropped) },
+                           maxTypes, "types of \(name)", dropped)
+        let abilities = capped(p.abilities.sorted { $0.slot < $1.slot }.compactMap { a in
+            checked(a.ability.name, "an ability of \(name)", dropped).map { ($0, a.is_hidden ?? false) }
+        }, maxAbilities, "abilities of \(name)", dropped)
+        let stats = capped(p.stats.compactMap { s in checked(s.stat.name, "a stat of \(name)", dropped).map { (s, $0) } },
+                           maxStats, "stats of \(name)", dropped)
+        var r = PokemonRecord(
             id: p.id, name: name, height: p.height ?? 0, weight: p.weight ?? 0,
-            types: capped(p.types.sorted { $0.slot < $1.slot }.compactMap { checked($0.type.name, "a type of \(name)", dropped) },
-                          maxTypes, "types of \(name)", dropped),
-            abilities: capped(p.abilities.sorted { $0.slot < $1.slot }.compactMap { checked($0.ability.name, "an ability of \(name)", dropped) },
-                              maxAbilities, "abilities of \(name)", dropped),
-            stats: capped(p.stats.compactMap { s in checked(s.stat.name, "a stat of \(name)", dropped).map { .init(name: $0, value: s.base_stat) } },
-                          maxStats, "stats of \(name)", dropped),
+            types: types,
+            abilities: abilities.map(\.0),
+            stats: stats.map { .init(name: $0.1, value: $0.0.base_stat) },
             spriteURL: p.sprites?.front_default,
             animatedSpriteURL: p.sprites?.versions?.genV?.blackWhite?.animated?.front_default,
             // "" where the API names none; nil is left to records kept before shiny sprites were.
             shinySpriteURL: p.sprites?.front_shiny ?? "",
             speciesURL: p.species?.url, formURL: p.forms?.first?.url,
             cryURL: p.cries?.latest ?? p.cries?.legacy ?? "")
+        r.hiddenAbilities = abilities.map(\.1)
+        r.effortYield = stats.compactMap { s, n in (s.effort ?? 0) > 0 ? .init(name: n, value: min(s.effort ?? 0, 3)) : nil }
+        var held: [PokemonRecord.HeldItem] = []
+        for h in p.held_items ?? [] {
+            guard let item = checked(h.item.name, "a held item of \(name)", dropped) else { continue }
+            for v in h.version_details ?? [] {
+                guard let version = checked(v.version.name, "a version of \(name)'s \(item)", dropped) else { continue }
+                guard (1...100).contains(v.rarity) else {
+                    dropped("dropped \(item) held by \(name) in \(version): rarity \(v.rarity) is not a percentage")
+                    continue
+                }
+                held.append(.init(item: item, version: version, rarity: UInt8(v.rarity)))
+            }
+        }
+        r.heldItems = capped(held, APIDecoding.maxHeldItems, "held items of \(name)", dropped)
+        r.learnset = learnset ?? Learnset()
+        return r
+    }
+
+    /// The four ways a game's list shows, by group; level-up by level, then the API's order.
+    static func referenceLearnset(_ moves: [PokemonBody.MoveEntry], of name: String, _ dropped: Dropped) -> Learnset {
+        var refused: [String] = [], overCap = 0, kept = 0
+        var read: [String: [(move: UInt32, method: Learnset.Method, level: UInt8, order: Int, index: Int)]] = [:]
+        for m in moves {
+            guard let move = m.move else { continue }
+            let details = (m.version_group_details ?? []).filter { Learnset.Method(rawValue: $0.move_learn_method!.name) != nil }
+            if details.isEmpty { continue }
+            guard let id = move.url.flatMap(trailingID), id > 0 else {
+                refused.append("\"\(move.name.prefix(80))\" has no move id in its URL")
+                continue
+            }
+            for d in details {
+                let group = d.version_group!.name, level = d.level_learned_at ?? 0
+                guard APIName.isValid(group) else {
+                    refused.append("\(move.name.prefix(80)) in version group \"\(group.prefix(80))\", not a PokeAPI name")
+                    continue
+                }
+                guard level <= 100 else { refused.append("\(move.name.prefix(80)) at level \(level), over level 100"); continue }
+                guard kept < APIDecoding.maxLearnsetEntries else { overCap += 1; continue }
+                let method = Learnset.Method(rawValue: d.move_learn_method!.name)!
+                let order = d.order.flatMap { $0 > 0 && $0 <= 255 ? $0 : nil } ?? 256
+                read[group, default: []].append((id, method, method == .levelUp ? UInt8(level) : 0, order, kept))
+                kept += 1
+            }
+        }
+        for why in refused.prefix(8) { dropped("dropped a move of \(name): " + why) }
+        if refused.count > 8 { dropped("dropped \(refused.count - 8) more moves of \(name) for the same reasons") }
+        if overCap > 0 { dropped("dropped \(overCap) moves of \(name): over the cap of \(APIDecoding.maxLearnsetEntries)") }
+        return Learnset(versionGroups: read.mapValues { entries in
+            var g = Learnset.Group()
+            g.levelUp = entries.filter { $0.method == .levelUp }.sorted { ($0.level, $0.order, $0.index) < ($1.level, $1.order, $1.index) }
+                .map { ($0.move, $0.level) }
+            g.machine = entries.filter { $0.method == .machine }.map(\.move)
+            g.egg = entries.filter { $0.method == .egg }.map(\.move)
+            g.tutor = entries.filter { $0.method == .tutor }.map(\.move)
+            return g
+        })
     }
 
     struct SpeciesBody: Decodable {
@@ -119,6 +205,12 @@ enum ReferenceDecoding {
         var flavor_text_entries: [Flavor]?
         var names: [Name]?
         var evolution_chain: ChainLink?
+        var egg_groups: [NamedResource]?
+        var gender_rate: Int?
+        var hatch_counter: Int?
+        var capture_rate: Int?
+        var base_happiness: Int?
+        var growth_rate: NamedResource?
     }
     struct ChainLink: Decodable { var url: String? }
 
@@ -139,9 +231,23 @@ enum ReferenceDecoding {
             let text = capped(n.name, maxLocalizedNameBytes, "the \(n.language.name) name of \(name)", dropped)
             if !text.isEmpty { names[n.language.name] = text }
         }
+        func ranged(_ v: Int?, _ range: ClosedRange<Int>, _ what: String) -> Int? {
+            guard let v else { return nil }
+            guard range.contains(v) else { dropped("dropped the \(what) of \(name): \(v) is outside \(range)"); return nil }
+            return v
+        }
+        let groups = (s.egg_groups ?? []).compactMap { checked($0.name, "an egg group of \(name)", dropped) }
+        let breeding = SpeciesRecord.Breeding(
+            eggGroups: capped(groups, APIDecoding.maxEggGroups, "egg groups of \(name)", dropped),
+            genderRate: ranged(s.gender_rate, -1...8, "gender rate").map { Int8($0) },
+            hatchCounter: ranged(s.hatch_counter, 0...255, "egg cycles").map { UInt8($0) },
+            captureRate: ranged(s.capture_rate, 0...255, "catch rate").map { UInt8($0) },
+            baseHappiness: ranged(s.base_happiness, 0...255, "base friendship").map { UInt8($0) },
+            growthRate: s.growth_rate.flatMap { checked($0.name, "the growth rate of \(name)", dropped) })
         return SpeciesRecord(id: s.id, name: name, genus: genera["en"] ?? "", flavorText: flavors["en"] ?? "", names: names,
                              genera: genera, flavorTexts: flavors,
-                             evolutionChainID: s.evolution_chain?.url.flatMap { $0.split(separator: "/").last.flatMap { UInt32($0) } })
+                             evolutionChainID: s.evolution_chain?.url.flatMap { $0.split(separator: "/").last.flatMap { UInt32($0) } },
+                             breeding: breeding)
     }
 
     struct Name: Decodable { var name: String; var language: NamedResource }

@@ -47,7 +47,7 @@ final class ContractTests: XCTestCase {
                    (.string("oldest_fetched_at"), .variant(.uint(oldest))), (.string("newest_fetched_at"), .variant(.uint(oldest)))])
         }
         let reply: BusValue = .dict([
-            (.string("kinds"), .variant(.array([kind("pokemon", count: 3, oldest: 1_800_000_000), kind("moves", count: 9, oldest: 0),
+            (.string("kinds"), .variant(.array([kind("pokemon", count: 3, oldest: 1_800_000_000), kind("machines", count: 9, oldest: 0),
                                                 kind("other", count: 1, oldest: 0)]))),
             (.string("now"), .variant(.uint(1_800_000_100))), (.string("files"), .variant(.uint(13))),
             (.string("cache_dir"), .variant(.string("/c"))),
