@@ -31,6 +31,7 @@ enum PokedexHandlers {
             Pokedex1.verifyCache.route(bounded: false) { s.verifyCache() },
             Pokedex1.clearCache.route { s.clearCache() },
             Pokedex1.localizedDetail.route { a throws(PokedexError) in try s.localizedDetail(a.0, language: a.1) },
+            Pokedex1.moves.route { a throws(PokedexError) in try s.moves(a.0, game: a.1, method: a.2, language: a.3) },
             Pokedex1.displayNames.route(heavy: { $0.0.count > 64 }) { a throws(PokedexError) in try s.displayNames(a.0, language: a.1) },
         ]
     }

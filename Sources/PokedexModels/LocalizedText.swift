@@ -52,7 +52,7 @@ public struct NamesRecord: Sendable, Codable, Equatable {
     }
 
     /// An ability's effect in `language` (its relative's, else English); "" where there is none.
-    public func effect(in language: String) -> String { effects.flatMap { LocalizedText.pick($0, language) } ?? "" }
+    public func effect(in language: String) -> String { FlavorText.joined(effects.flatMap { LocalizedText.pick($0, language) } ?? "") }
 }
 
 /// A Pokémon's name as the games write it, for `DisplayNames`: D-Bus `(uss)`.

@@ -17,6 +17,39 @@ public struct MoveRecord: Sendable, Codable, Equatable {
     /// nil for a move that never misses (or a status move that does not check).
     public var accuracy: UInt8?
     public var pp: UInt8?
+    /// What it was before a game changed it (Charm was Normal before X and Y); nil in a record
+    /// kept before they were read.
+    public var pastValues: [PastValue]?
+
+    /// The values a move had before the games of ``versionGroup``: the fields that changed there.
+    public struct PastValue: Sendable, Codable, Equatable {
+        public var versionGroup: String
+        public var type: String?
+        public var power: UInt16?
+        public var accuracy: UInt8?
+        public var pp: UInt8?
+        public init(versionGroup: String, type: String? = nil, power: UInt16? = nil, accuracy: UInt8? = nil, pp: UInt8? = nil) {
+            self.versionGroup = versionGroup
+            self.type = type
+            self.power = power
+            self.accuracy = accuracy
+            self.pp = pp
+        }
+    }
+
+    /// The move as the games of version group `group` have it: each value the one in force
+    /// there (the first change after `group` says what it was before).
+    public func asIn(_ group: String) -> MoveRecord {
+        guard let past = pastValues, !past.isEmpty, let order = Games.order(of: group) else { return self }
+        let later = past.filter { (Games.order(of: $0.versionGroup) ?? 0) > order }
+            .sorted { (Games.order(of: $0.versionGroup) ?? 0) < (Games.order(of: $1.versionGroup) ?? 0) }
+        var m = self
+        if let v = later.first(where: { $0.type != nil })?.type { m.type = v }
+        if let v = later.first(where: { $0.power != nil })?.power { m.power = v }
+        if let v = later.first(where: { $0.accuracy != nil })?.accuracy { m.accuracy = v }
+        if let v = later.first(where: { $0.pp != nil })?.pp { m.pp = v }
+        return m
+    }
 
     public init(id: UInt32, name: String, names: [String: String], type: String, damageClass: String, power: UInt16?,
                 accuracy: UInt8?, pp: UInt8?) {

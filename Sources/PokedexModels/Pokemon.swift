@@ -209,6 +209,10 @@ public struct PokemonDetail: Equatable, Sendable {
     public var typeNames: [String] = []
     public var abilityNames: [String] = []
     public var statNames: [String] = []
+    /// Each ability's effect in ``language``, in ``abilities``' order; empty for `Detail`.
+    public var abilityEffects: [String] = []
+    /// How it breeds and trains, in its newest game; nil from an older service.
+    public var training: TrainingFacts?
     /// The family, its first member first and each member after the one it evolves from; empty
     /// where the family is not known (no chain at the API, none on hand offline).
     public var evolution: [EvolutionMember] = []

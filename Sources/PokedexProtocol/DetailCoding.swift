@@ -40,11 +40,13 @@ extension Coding {
                     try w.entry("ability_matchups", "a{sa{sd}}") { () throws(BusError) in try writeAbilityMatchups(w, abilities) }
                 }
                 if !d.displayName.isEmpty { try w.entry("display_name", "s") { () throws(BusError) in try w.append(d.displayName) } }
+                if let t = d.training { try writeTraining(w, t, localized: !d.language.isEmpty) }
                 guard !d.language.isEmpty else { return }
                 // `LocalizedDetail`'s: the language, and the names of types, abilities and stats in it.
                 try w.entry("language", "s") { () throws(BusError) in try w.append(d.language) }
                 try w.entry("type_names", "as") { () throws(BusError) in try w.append(strings: d.typeNames) }
                 try w.entry("ability_names", "as") { () throws(BusError) in try w.append(strings: d.abilityNames) }
+                try w.entry("ability_effects", "as") { () throws(BusError) in try w.append(strings: d.abilityEffects) }
                 try w.entry("stat_names", "a{ss}") { () throws(BusError) in
                     try w.container("a", "{ss}") { () throws(BusError) in
                         for (stat, name) in zip(d.stats, d.statNames) {
@@ -78,6 +80,8 @@ extension Coding {
             detail.abilityMatchups = readAbilityMatchups(d["ability_matchups"], language: detail.language.isEmpty ? "en" : detail.language)
             detail.typeNames = d["type_names"]?.array?.compactMap(\.string) ?? []
             detail.abilityNames = d["ability_names"]?.array?.compactMap(\.string) ?? []
+            detail.abilityEffects = d["ability_effects"]?.array?.compactMap(\.string) ?? []
+            detail.training = decodeTraining(d)
             var statNames: [String: String] = [:]
             if case .dict(let pairs)? = d["stat_names"] {
                 for p in pairs { if let k = p.key.string, let v = p.value.string { statNames[k] = v } }
@@ -128,8 +132,9 @@ extension Coding {
             case ("language", "s"): d.language = try r.readString()
             case ("type_names", "as"): d.typeNames = try r.readStringArray()
             case ("ability_names", "as"): d.abilityNames = try r.readStringArray()
+            case ("ability_effects", "as"): d.abilityEffects = try r.readStringArray()
             case ("stat_names", "a{ss}"): try r.readPairs("s") { (stat) throws(BusError) in statNames[stat] = try r.readString() }
-            default: return false
+            default: return try readTraining(r, key, type, &d.training)
             }
             return true
         }

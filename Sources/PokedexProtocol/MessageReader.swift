@@ -15,6 +15,12 @@ public struct MessageReader {
         return v
     }
 
+    public func readInt32() throws(BusError) -> Int32 {
+        var v: Int32 = 0
+        try busCheck(sd_bus_message_read_basic(message, CChar(UInt8(ascii: "i")), &v), "read i")
+        return v
+    }
+
     public func readBool() throws(BusError) -> Bool {
         var v: Int32 = 0
         try busCheck(sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &v), "read b")

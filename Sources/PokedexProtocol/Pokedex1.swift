@@ -42,6 +42,15 @@ public enum Pokedex1 {
         "LocalizedDetail", args: .two("pokemon", Coding.argument, "language", Coding.language),
         reply: .one("detail", Coding.detail), errors: lookupErrors)
 
+    /// The moves one Pokémon learns in one game (`game` "": the newest it has moves in; a version
+    /// group, a version, or a game's name in any language), by `method` ("" for level-up,
+    /// machine, egg and tutor), with each move's name, type and category in `language` (as
+    /// ``localizedDetail`` takes it), power, accuracy and PP. Its own member: the card's round
+    /// trip stays small.
+    public static let moves = Method(
+        "Moves", args: .four("pokemon", Coding.argument, "game", Coding.argument, "method", Coding.learnMethod, "language", Coding.language),
+        reply: .one("moves", Coding.moveTable), errors: lookupErrors)
+
     /// Names as the games write them, in a language as ``localizedDetail`` takes it, for the
     /// ids asked (at most 4096), in their order; an id that is no Pokémon is left out. Never
     /// waits on the network: the service ships every name.
@@ -185,6 +194,7 @@ public enum Pokedex1 {
         listPage.member, detail.member, search.member, searchDetailed.member, searchPage.member, desktopSearchPage.member, toggleFavorite.member, setFavorite.member,
         changeFavorite.member, listFavorites.member, spritePath.member, randomSprite.member, status.member, sync.member,
         cacheStats.member, verifyCache.member, clearCache.member, localizedDetail.member, displayNames.member, cryPath.member,
+        moves.member,
         favoriteChanged.member, cacheCleared.member, stopping.member,
         favorites.member, online.member, syncProgress.member, syncState.member, searchCoverage.member, version.member, apiURL.member,
     ])

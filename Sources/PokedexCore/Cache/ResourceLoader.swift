@@ -87,7 +87,11 @@ extension ResourceKind where Record == MoveRecord {
             && m.names.count <= NameLanguage.available.count
             && m.names.allSatisfy { APIName.isLanguageCode($0.key) && $0.value.utf8.count <= APIDecoding.maxLocalizedNameBytes }
             && (m.power ?? 0) <= APIDecoding.maxPower && (m.accuracy ?? 0) <= APIDecoding.maxAccuracy && (m.pp ?? 0) <= APIDecoding.maxPP
-    })
+            && (m.pastValues ?? []).count <= APIDecoding.maxPastValues && (m.pastValues ?? []).allSatisfy {
+                APIName.isValid($0.versionGroup) && ($0.type.map(APIName.isValid) ?? true)
+                    && ($0.power ?? 0) <= APIDecoding.maxPower && ($0.accuracy ?? 0) <= APIDecoding.maxAccuracy && ($0.pp ?? 0) <= APIDecoding.maxPP
+            }
+    }, isOutdated: { $0.pastValues == nil })
 }
 
 extension ResourceKind where Record == EvolutionChainRecord {

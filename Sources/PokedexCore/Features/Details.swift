@@ -13,6 +13,7 @@ final class Details: Sendable {
     private let words: @Sendable (String) -> Words
     /// The families worded lately.
     private let familyWords = FamilyWords()
+    private let training: Training
 
     init(records: Records, sprites: Sprites, favorites: FavoritesBook, terms: Terms, evolutions: Evolutions, language: String,
          words: @escaping @Sendable (String) -> Words) {
@@ -23,6 +24,7 @@ final class Details: Sendable {
         self.evolutions = evolutions
         self.language = language
         self.words = words
+        training = Training(terms: terms, words: words)
     }
 
     /// The detail if memory has every part of it, else nil. `language`: the display texts in
@@ -45,7 +47,8 @@ final class Details: Sendable {
         }
         var detail = make(record, species: species, spritePath: path, animatedPath: animated)
         if let language {
-            guard let localized = terms.localizeFromMemory(record, language: language) else { return nil }
+            guard let localized = terms.localizeFromMemory(record, language: language),
+                  detail.training.map(training.hasNames) ?? true else { return nil }
             localize(&detail, record, species: species, localized, language)
         }
         // The names its family's conditions give (items, moves, games) are part of it.
@@ -74,6 +77,8 @@ final class Details: Sendable {
         }
         var detail = await make(record, species: species, spritePath: sprite, animatedPath: animated)
         if let language, let localized = await localized {
+            // The names of its egg groups, held items and game: known once the species is.
+            if let facts = detail.training { await withPriority(.optional) { await training.keepNames(of: facts) } }
             localize(&detail, record, species: await species, localized, language)
         }
         // Whether the cry is on disk (it is fetched only when played): known from here on, so
@@ -103,7 +108,9 @@ final class Details: Sendable {
         d.flavorText = species?.flavorText(in: language) ?? ""
         d.typeNames = t.types
         d.abilityNames = t.abilities
+        d.abilityEffects = t.abilityEffects
         d.statNames = t.stats
+        if d.training != nil { training.localize(&d.training!, language: language) }
     }
 
     /// The family's chain of a Pokémon, from the bundled table or its species' record.
@@ -160,6 +167,7 @@ final class Details: Sendable {
         // A form's number is its species': its record says which.
         d.number = Evolutions.speciesID(of: r) ?? PokedexNumber.shown(r.id)
         d.displayName = DisplayNames.name(id: r.id, apiName: r.name, species: species, form: terms.cachedForm(r), language: language)
+        d.training = Training.facts(r, species: species)
         return d
     }
 }

@@ -6,12 +6,16 @@ enum NamedKind: String, CaseIterable, Sendable {
     /// What a family's conditions name: an item, a move, a game; a trigger newer than the words.
     case item, move, version
     case evolutionTrigger = "evolution-trigger"
+    /// What a card's breeding lines and move table name.
+    case eggGroup = "egg-group", damageClass = "move-damage-class"
 }
 
 /// What a Pokémon's types, abilities and stats are called in one language, and its form.
 struct LocalizedTerms: Sendable {
     var types: [String]
     var abilities: [String]
+    /// Each ability's effect, in the same order; "" where not known.
+    var abilityEffects: [String]
     var stats: [String]
     /// The form's record, for a Pokémon that is not its species' default.
     var form: NamesRecord?
@@ -129,16 +133,31 @@ final class Terms: Sendable {
     /// Whether memory has every name of ``keepNames(of:)``, or knows the API has none of one
     /// (a 404 remembered); never waits.
     func hasNames(of chain: EvolutionChainRecord) -> Bool {
-        Evolutions.namedTerms(chain).allSatisfy { t in
-            let url = routes.named(t.kind, t.name)
-            return loader.cached(APIRoutes.namesKey(t.kind, t.name), url: url, .names(of: t.kind)) != nil || loader.fetcher.isKnownNotFound(url)
-        }
+        Evolutions.namedTerms(chain).allSatisfy { isInMemory($0.kind, $0.name) }
     }
 
     /// The name of a type, ability, stat, item, move, game or trigger in `language` if memory
     /// has it (English where the API has none in it); nil where it does not.
     func memoryName(_ kind: NamedKind, _ name: String, language: String) -> String? {
         loader.cached(APIRoutes.namesKey(kind, name), url: routes.named(kind, name), .names(of: kind)).flatMap { LocalizedText.pick($0.names, language) }
+    }
+
+    /// Whether memory has the names of `name`, or knows the API has none (a 404 remembered); never waits.
+    func isInMemory(_ kind: NamedKind, _ name: String) -> Bool {
+        let url = routes.named(kind, name)
+        return loader.cached(APIRoutes.namesKey(kind, name), url: url, .names(of: kind)) != nil || loader.fetcher.isKnownNotFound(url)
+    }
+
+    /// The names record of `name` if memory has it.
+    func cachedNames(_ kind: NamedKind, _ name: String) -> NamesRecord? {
+        loader.cached(APIRoutes.namesKey(kind, name), url: routes.named(kind, name), .names(of: kind))
+    }
+
+    /// A version group's name as its games' names ("Scarlet/Violet", "Karmesin/Purpur"), from
+    /// memory (each made from its identifier where memory has none); "" for none.
+    func gameName(_ group: String, language: String) -> String {
+        guard !group.isEmpty else { return "" }
+        return Games.versions(of: group).map { cachedName(.version, $0, language: language) }.joined(separator: "/")
     }
 
     /// The form record of Pokémon `id` if memory has it.
@@ -162,7 +181,8 @@ final class Terms: Sendable {
             found(i).flatMap { LocalizedText.pick($0.names, language) } ?? PokemonNames.display(wanted[i].name)
         }
         let t = r.types.count, a = r.abilities.count
-        return LocalizedTerms(types: Array(names[0..<t]), abilities: Array(names[t..<(t + a)]),
+        let effects = (t..<(t + a)).map { found($0)?.effect(in: language) ?? "" }
+        return LocalizedTerms(types: Array(names[0..<t]), abilities: Array(names[t..<(t + a)]), abilityEffects: effects,
                               stats: Array(names[(t + a)...]), form: form())
     }
 }

@@ -1,7 +1,11 @@
 /// The `move` and `ability` bodies a card's moves and abilities name: what the records keep is
 /// built, the rest (who learns it, past values, contest data, …) checked and stepped over.
 extension APIDecoding {
-    private static let moveKeys = JSONReader.Keys("id", "name", "names", "type", "damage_class", "power", "accuracy", "pp")
+    private static let moveKeys = JSONReader.Keys("id", "name", "names", "type", "damage_class", "power", "accuracy", "pp",
+                                                  "past_values")
+    private static let pastKeys = JSONReader.Keys("version_group", "type", "power", "accuracy", "pp")
+    /// The most past values kept: moves changed at most a few times.
+    static let maxPastValues = 16
     private static let abilityKeys = JSONReader.Keys("name", "names", "effect_entries", "flavor_text_entries")
     /// The games' highest values, with room: Explosion's 250 power, 100 % accuracy, 40 PP
     /// (64 with PP Ups). A body over them is not the games'.
@@ -13,6 +17,7 @@ extension APIDecoding {
     public static func move(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> MoveRecord {
         var id: UInt32?, ownName: String?, names: [LanguageText]?, type: NamedResource?, damageClass: NamedResource?
         var power: UInt32?, accuracy: UInt32?, pp: UInt32?
+        var past: [(group: String, type: String?, power: UInt32?, accuracy: UInt32?, pp: UInt32?)] = []
         try reading(body) { (r) throws(JSONReader.Failure) in
             try r.object(moveKeys) { (k, r) throws(JSONReader.Failure) in
                 switch k {
@@ -23,7 +28,23 @@ extension APIDecoding {
                 case 4: damageClass = try r.null() ? nil : r.namedResource()
                 case 5: power = try r.null() ? nil : r.uint32()
                 case 6: accuracy = try r.null() ? nil : r.uint32()
-                default: pp = try r.null() ? nil : r.uint32()
+                case 7: pp = try r.null() ? nil : r.uint32()
+                default:
+                    if try r.null() { return }
+                    try r.array { (r) throws(JSONReader.Failure) in
+                        var p: (group: String?, type: String?, power: UInt32?, accuracy: UInt32?, pp: UInt32?)
+                        try r.object(pastKeys) { (k, r) throws(JSONReader.Failure) in
+                            switch k {
+                            case 0: p.group = try r.namedResource().name
+                            case 1: p.type = try r.null() ? nil : r.namedResource().name
+                            case 2: p.power = try r.null() ? nil : r.uint32()
+                            case 3: p.accuracy = try r.null() ? nil : r.uint32()
+                            default: p.pp = try r.null() ? nil : r.uint32()
+                            }
+                        }
+                        guard let group = p.group else { throw r.missing("version_group") }
+                        past.append((group, p.type, p.power, p.accuracy, p.pp))
+                    }
                 }
             }
             if id == nil { throw r.missing("id") }
@@ -40,7 +61,15 @@ extension APIDecoding {
             dropped("dropped the \(what) of \(name): \(value), over \(cap)")
             return nil
         }
-        return MoveRecord(
+        var kept: [MoveRecord.PastValue] = []
+        for p in past {
+            guard let group = checked(p.group, "a past value's game of \(name)", dropped) else { continue }
+            kept.append(.init(versionGroup: group, type: p.type.flatMap { checked($0, "a past type of \(name)", dropped) },
+                              power: within(p.power, maxPower, "past power").map(UInt16.init),
+                              accuracy: within(p.accuracy, maxAccuracy, "past accuracy").map(UInt8.init),
+                              pp: within(p.pp, maxPP, "past PP").map(UInt8.init)))
+        }
+        var move = MoveRecord(
             id: id, name: name,
             names: byLanguage(names ?? [], \.text, \.language, maxLocalizedNameBytes, "name of \(name)", dropped),
             type: typeName,
@@ -48,6 +77,8 @@ extension APIDecoding {
             power: within(power, maxPower, "power").map(UInt16.init),
             accuracy: within(accuracy, maxAccuracy, "accuracy").map(UInt8.init),
             pp: within(pp, maxPP, "PP").map(UInt8.init))
+        move.pastValues = capped(kept, maxPastValues, "past values of \(name)", dropped)
+        return move
     }
 
     /// Decodes `GET /ability/{id}`: its names, and its effect in each language (PokeAPI's short

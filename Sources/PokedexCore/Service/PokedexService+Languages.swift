@@ -23,6 +23,18 @@ extension PokedexService {
         return .later { [self] () throws(PokedexError) in try await details.load(try await resolve(query, language: code), language: code) }
     }
 
+    /// `Moves(pokemon, game, method, language)`: the moves it learns in `game` ("" its newest),
+    /// by `method` (nil: all four), named in `language`.
+    public func moves(_ query: String, game: String, method: Learnset.Method?, language argument: String) throws(PokedexError)
+        -> Answer<MoveTable> {
+        let code = try language(argument)
+        if let item = try resolveFromMemory(query, language: code),
+           let t = try moveLists.fromMemory(item, game: game, method: method, language: code) { return .now(t) }
+        return .later { [self] () throws(PokedexError) in
+            try await moveLists.load(try await resolve(query, language: code), game: game, method: method, language: code)
+        }
+    }
+
     /// `DisplayNames(ids, language)`: each id's name as the games write it, in the order asked;
     /// ids that are no Pokémon are left out. Never waits on the network: records in memory,
     /// else the bundled table.

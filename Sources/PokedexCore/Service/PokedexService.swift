@@ -23,6 +23,8 @@ public final class PokedexService: Sendable {
     let sprites: Sprites
     let records: Records
     let details: Details
+    /// The moves a Pokémon learns, for `Moves`.
+    let moveLists: MoveLists
     let terms: Terms
     let rows: Rows
     let prefetch: PagePrefetch
@@ -95,6 +97,7 @@ public final class PokedexService: Sendable {
         let details = Details(records: records, sprites: sprites, favorites: favorites, terms: terms, evolutions: evolutions,
                               language: configuration.language, words: languageWords)
         self.details = details
+        moveLists = MoveLists(records: records, loader: loader, routes: routes, terms: terms)
         let rows = Rows(sprites: sprites, favorites: favorites)
         self.rows = rows
         desktop = DesktopSearch(search: search, catalog: catalog, records: records, rows: rows, details: details,

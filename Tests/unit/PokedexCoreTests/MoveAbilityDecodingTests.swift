@@ -23,9 +23,13 @@ final class MoveAbilityDecodingTests: XCTestCase {
     func testAMoveHasItsCurrentValues() throws {
         var notes: [String] = []
         let m = try APIDecoding.move(Self.thunderbolt) { notes.append($0) }
-        XCTAssertEqual(m, MoveRecord(id: 85, name: "thunderbolt", names: ["en": "Thunderbolt", "de": "Donnerblitz", "ja": "10まんボルト"],
-                                     type: "electric", damageClass: "special", power: 90, accuracy: 100, pp: 15),
-                       "past_values are older: 90, not 95")
+        var expected = MoveRecord(id: 85, name: "thunderbolt", names: ["en": "Thunderbolt", "de": "Donnerblitz", "ja": "10まんボルト"],
+                                  type: "electric", damageClass: "special", power: 90, accuracy: 100, pp: 15)
+        expected.pastValues = [.init(versionGroup: "x-y", power: 95)]
+        XCTAssertEqual(m, expected, "past_values are older: 90, not 95")
+        XCTAssertEqual(m.asIn("black-white").power, 95, "before X and Y it had 95")
+        XCTAssertEqual(m.asIn("x-y").power, 90)
+        XCTAssertEqual(m.asIn("scarlet-violet"), m)
         XCTAssertEqual(notes, [])
         let status = Array(#"{"id": 45, "name": "growl", "type": {"name": "normal", "url": ""}, "damage_class": {"name": "status", "url": ""}, "power": null, "accuracy": 100, "pp": 40}"#.utf8)
         XCTAssertEqual(try APIDecoding.move(status).power, nil, "a status move's power is the games' —")
@@ -57,7 +61,8 @@ final class MoveAbilityDecodingTests: XCTestCase {
         """#.utf8)
         let a = try APIDecoding.ability(body)
         XCTAssertEqual(a.effect(in: "en"), "Has a 30% chance of paralyzing attacking Pokémon on contact.")
-        XCTAssertEqual(a.effect(in: "ja"), "せっしょくした　あいてを まひさせる　ことがある。", "no Japanese short effect: the games' own text")
+        XCTAssertEqual(a.effect(in: "ja"), "せっしょくした　あいてを　まひさせる　ことがある。",
+                       "no Japanese short effect: the games' own text, its line break a space as the games' text boxes show it")
         XCTAssertEqual(a.effect(in: "de"), a.effect(in: "en"), "neither in German: English")
         XCTAssertEqual(a.names["ja"], "せいでんき")
     }

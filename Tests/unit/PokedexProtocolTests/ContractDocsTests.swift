@@ -33,6 +33,12 @@ final class ContractDocsTests: XCTestCase {
         var detail = DetailCodingTests.charizard(language: "de")
         detail.displayName = "Glurak"
         try expect("Detail", plus: "LocalizedDetail", written: { w throws(BusError) in try Pokedex1.detail.writeReply(w, detail) })
+        let row = MoveRow(method: .levelUp, level: 1, id: 10, move: "scratch", name: "Kratzer", type: "normal", typeName: "Normal",
+                          category: "physical", categoryName: "Physisch", power: 40, accuracy: 100, pp: 35)
+        try expect("Moves", written: { w throws(BusError) in
+            try Pokedex1.moves.writeReply(w, MoveTable(pokemon: "charizard", game: "scarlet-violet", gameName: "Karmesin/Purpur",
+                                                       games: ["scarlet-violet"], language: "de", rows: [row]))
+        })
         let entry = ListEntry(id: 6, name: "charizard", spritePath: "", favorite: false)
         try expect("SearchDetailed", written: { w throws(BusError) in
             try Pokedex1.searchDetailed.writeReply(w, [SearchMatch(entry: entry, match: "fuzzy", matchedName: "Charizard", language: "en", distance: 1)])

@@ -49,12 +49,31 @@ final class DetailCodingTests: XCTestCase {
                 TypeMatchup(type: type, typeName: TypeChart.name(type, language: language.isEmpty ? "en" : language), multiplier: m)
             }),
         ]
+        var t = TrainingFacts()
+        t.game = "scarlet-violet"
+        t.hiddenAbility = "solar-power"
+        t.eggGroups = ["monster", "dragon"]
+        t.genderRate = 1
+        t.eggCycles = 20
+        t.captureRate = 45
+        t.baseFriendship = 50
+        t.growthRate = "medium-slow"
+        t.evYield = [.init(name: "special-attack", value: 3)]
+        t.heldItems = [.init(item: "charcoal", rarity: 5)]
+        t.heldItemsVersion = "ultra-sun"
         if language == "de" {
             d.language = "de"
             d.typeNames = ["Feuer", "Flug"]
             d.abilityNames = ["Großbrand", "Solarkraft"]
+            d.abilityEffects = ["Verstärkt Feuer-Attacken in Notlagen.", "Erhöht bei Sonne den Spezial-Angriff."]
             d.statNames = ["KP", "Initiative"]
+            t.gameName = "Karmesin/Purpur"
+            t.eggGroupNames = ["Monster", "Drache"]
+            t.growthRateName = "Mittellangsam"
+            t.heldItemNames = ["Holzkohle"]
+            t.heldItemsVersionName = "Ultrasonne"
         }
+        d.training = t
         return d
     }
 
