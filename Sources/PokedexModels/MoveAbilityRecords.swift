@@ -40,16 +40,23 @@ public struct MoveRecord: Sendable, Codable, Equatable {
     /// The move as the games of version group `group` have it: each value the one in force
     /// there (the first change after `group` says what it was before).
     public func asIn(_ group: String) -> MoveRecord {
-        guard let past = pastValues, !past.isEmpty, let order = Games.order(of: group) else { return self }
-        let later = past.filter { (Games.order(of: $0.versionGroup) ?? 0) > order }
+        guard let order = Games.order(of: group) else { return self }
+        let later = (pastValues ?? []).filter { (Games.order(of: $0.versionGroup) ?? 0) > order }
             .sorted { (Games.order(of: $0.versionGroup) ?? 0) < (Games.order(of: $1.versionGroup) ?? 0) }
         var m = self
         if let v = later.first(where: { $0.type != nil })?.type { m.type = v }
         if let v = later.first(where: { $0.power != nil })?.power { m.power = v }
         if let v = later.first(where: { $0.accuracy != nil })?.accuracy { m.accuracy = v }
         if let v = later.first(where: { $0.pp != nil })?.pp { m.pp = v }
+        // Before Diamond and Pearl a move's type decided whether it hit as physical or special.
+        if let g = Games.group(group), g.generation < 4, !m.damageClass.isEmpty, m.damageClass != "status" {
+            m.damageClass = Self.physicalTypes.contains(m.type) ? "physical" : "special"
+        }
         return m
     }
+
+    /// The types that hit physically before generation 4 (the rest, but status moves, specially).
+    static let physicalTypes: Set<String> = ["normal", "fighting", "flying", "poison", "ground", "rock", "bug", "ghost", "steel"]
 
     public init(id: UInt32, name: String, names: [String: String], type: String, damageClass: String, power: UInt16?,
                 accuracy: UInt8?, pp: UInt8?) {

@@ -1,7 +1,8 @@
 /// The answer to `Moves`: the moves one Pokémon learns in one game, by the four ways, as the
 /// games' move lists show them.
 public struct MoveTable: Equatable, Sendable {
-    /// The Pokémon's identifier.
+    /// The Pokémon's id and identifier.
+    public var id: UInt32
     public var pokemon: String
     /// The version group (`scarlet-violet`), and its games' names in ``language``.
     public var game: String
@@ -11,7 +12,8 @@ public struct MoveTable: Equatable, Sendable {
     public var language: String
     public var rows: [MoveRow]
 
-    public init(pokemon: String, game: String, gameName: String, games: [String], language: String, rows: [MoveRow]) {
+    public init(id: UInt32, pokemon: String, game: String, gameName: String, games: [String], language: String, rows: [MoveRow]) {
+        self.id = id
         self.pokemon = pokemon
         self.game = game
         self.gameName = gameName

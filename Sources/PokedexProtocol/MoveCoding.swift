@@ -27,6 +27,7 @@ extension Coding {
         "a{sv}",
         write: { w, t throws(BusError) in
             try w.container("a", "{sv}") { () throws(BusError) in
+                try w.entry("id", "u") { () throws(BusError) in try w.append(t.id) }
                 try w.entry("pokemon", "s") { () throws(BusError) in try w.append(t.pokemon) }
                 try w.entry("game", "s") { () throws(BusError) in try w.append(t.game) }
                 try w.entry("game_name", "s") { () throws(BusError) in try w.append(t.gameName) }
@@ -42,7 +43,7 @@ extension Coding {
         decode: { v throws(BusError) in
             guard let d = v.stringDict, let pokemon = d["pokemon"]?.string, let game = d["game"]?.string else { throw malformed("moves") }
             let rows = try (d["moves"]?.array ?? []).map { v throws(BusError) in try decodeRow(v) }
-            return MoveTable(pokemon: pokemon, game: game, gameName: d["game_name"]?.string ?? "",
+            return MoveTable(id: UInt32(truncatingIfNeeded: d["id"]?.uint ?? 0), pokemon: pokemon, game: game, gameName: d["game_name"]?.string ?? "",
                              games: d["games"]?.array?.compactMap(\.string) ?? [], language: d["language"]?.string ?? "", rows: rows)
         })
 

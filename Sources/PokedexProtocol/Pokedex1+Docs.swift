@@ -103,7 +103,7 @@ extension Pokedex1 {
             Key("held_items_version_name", "s"),
         ],
         "Moves": [
-            Key("pokemon", "s", "its identifier"), Key("game", "s", "the version group listed"),
+            Key("id", "u", "the Pokémon's id"), Key("pokemon", "s", "its identifier"), Key("game", "s", "the version group listed"),
             Key("game_name", "s", "its games' names in the language (Scarlet/Violet)"),
             Key("games", "as", "every version group it has moves in, newest first"), Key("language", "s", "the language it is in"),
             Key("moves", "aa{sv}", "level-up ones by level (0: on evolution), then machines, eggs and tutors, each in the games' order"),

@@ -7,10 +7,10 @@ extension DetailCard {
     /// Below this width the family is names alone.
     public static let triggersWidth = 60
 
-    /// The family and the matchups, in lines of at most `width` columns, the line of the
-    /// member picked and the first line of each part; none where the service gave neither (an
-    /// older service).
-    func familyAndMatchups(width: Int) -> (lines: [String], selected: Int?, sections: [Int]) {
+    /// The family, the matchups, the abilities, breeding and training, and the moves (each where
+    /// the service gave it), in lines of at most `width` columns, the line of the member picked
+    /// and the first line of each part.
+    func lowerParts(width: Int) -> (lines: [String], selected: Int?, sections: [Int]) {
         var out: [String] = []
         var selected: Int?
         var sections: [Int] = []
@@ -23,6 +23,16 @@ extension DetailCard {
         if !detail.matchups.isEmpty {
             sections.append(out.count + 1)
             out += [""] + matchups(width: width)
+        }
+        for part in [abilities(width: width), training(width: width)] where !part.isEmpty {
+            sections.append(out.count + 1)
+            out += [""] + part
+        }
+        // The moves: Tab stops at each way's list too (a hundred TMs is pages).
+        let moveList = moves(width: width)
+        if !moveList.lines.isEmpty {
+            sections += moveList.starts.map { out.count + 1 + $0 }
+            out += [""] + moveList.lines
         }
         return (out, selected, sections)
     }

@@ -1,8 +1,9 @@
 import PokedexModels
 
 /// `pokectl show`: the sprite beside the name, genus, type badges, sizes and stat bars, and
-/// below them the flavour text, the family and the matchups (`DetailCard+Family`), fitted
-/// to the terminal's width.
+/// below them the flavour text, the family and the matchups (`DetailCard+Family`), the
+/// abilities, breeding and training and the moves (`DetailCard+Training`), fitted to the
+/// terminal's width.
 public struct DetailCard {
     /// The sprite takes at most this many columns (and half as many rows).
     public static let imageColumns = 32
@@ -20,9 +21,12 @@ public struct DetailCard {
     public let words: Words
     /// The family member picked (browse: an index into `evolution`), shown in reverse video.
     public let selectedMember: Int?
+    /// The moves of its newest game, shown last where given (browse's Moves page).
+    public let moves: MoveTable?
 
     public init(detail: PokemonDetail, image: RGBAImage?, width: Int, mode: ColorMode, graphic: (columns: Int, rows: Int)? = nil,
-                words: Words = .english, selectedMember: Int? = nil) {
+                words: Words = .english, selectedMember: Int? = nil, moves: MoveTable? = nil) {
+        self.moves = moves
         self.words = words
         self.selectedMember = selectedMember
         self.detail = detail.terminalSafe
@@ -109,7 +113,7 @@ public struct DetailCard {
             sections.append(out.count)
             out += TerminalText.wrap(detail.flavorText, to: width)
         }
-        let lower = familyAndMatchups(width: width)
+        let lower = lowerParts(width: width)
         let selectedLine = lower.selected.map { out.count + $0 }
         sections += lower.sections.map { out.count + $0 }
         out += lower.lines
@@ -262,6 +266,21 @@ extension PokemonDetail {
         d.typeNames = typeNames.map(safe)
         d.abilityNames = abilityNames.map(safe)
         d.statNames = statNames.map(safe)
+        d.abilityEffects = abilityEffects.map(safe)
+        if var t = training {
+            t.hiddenAbility = safe(t.hiddenAbility)
+            t.eggGroups = t.eggGroups.map(safe)
+            t.eggGroupNames = t.eggGroupNames.map(safe)
+            t.growthRate = safe(t.growthRate)
+            t.growthRateName = safe(t.growthRateName)
+            t.evYield = t.evYield.map { .init(name: safe($0.name), value: $0.value) }
+            t.heldItems = t.heldItems.map { .init(item: safe($0.item), rarity: $0.rarity) }
+            t.heldItemNames = t.heldItemNames.map(safe)
+            t.heldItemsVersion = safe(t.heldItemsVersion)
+            t.heldItemsVersionName = safe(t.heldItemsVersionName)
+            t.gameName = safe(t.gameName)
+            d.training = t
+        }
         d.evolution = evolution.map {
             EvolutionMember(id: $0.id, name: safe($0.name), displayName: safe($0.displayName), from: $0.from,
                             triggerKind: safe($0.triggerKind), trigger: safe($0.trigger))

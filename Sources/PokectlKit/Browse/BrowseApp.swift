@@ -168,7 +168,7 @@ struct BrowseApp {
             // Jitter: windows opened together (or the service's signal to all of them) do not retry in step.
             case .retryPage(let offset, let after): pageTimers[offset] = clock() + Double.random(in: after / 2...after)
             case .soundChanged(let on): BrowseSound.remember(on, environment)
-            case .loadPage, .spritePath, .playCry, .search, .searchMore, .loadDetail, .toggleFavorite, .loadFavorites:
+            case .loadPage, .spritePath, .playCry, .search, .searchMore, .loadDetail, .loadMoves, .toggleFavorite, .loadFavorites:
                 lanes.submit(effect)
             }
         }

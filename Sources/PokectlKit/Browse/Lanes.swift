@@ -33,7 +33,7 @@ struct Lanes {
         switch effect {
         case .loadPage: pages.submit(effect)
         case .spritePath, .playCry: sprites.submit(effect)
-        case .search, .searchMore, .loadDetail, .toggleFavorite, .loadFavorites: actions.submit(effect)
+        case .search, .searchMore, .loadDetail, .loadMoves, .toggleFavorite, .loadFavorites: actions.submit(effect)
         case .quit, .scheduleSearch, .retryPage, .soundChanged: return false
         }
         return true
@@ -132,6 +132,7 @@ final class Lane: Sendable {
             case .loadPage(let offset): return .event(.pageFailed(offset: offset, why))
             case .search(_, let generation): return .event(.searchFailed(generation: generation, why))
             case .loadDetail: return .event(.detailFailed(why))
+            case .loadMoves(let name): return .event(.movesFailed(name: name, why))
             default: return .event(.failed(why))
             }
         }
@@ -152,6 +153,12 @@ final class Lane: Sendable {
                 return .event(.searchPage(generation: generation, offset: offset, page))
             case .loadDetail(let name):
                 return .event(.detail(try Pokedex1.detail.decodeReply(try Context.detail(name, language: names.language, c))))
+            case .loadMoves(let name):
+                do {
+                    return .event(.moves(try c.call(Pokedex1.moves, (name, "", nil, names.language))))
+                } catch where error.name == BusError.Name.unknownMethod {
+                    return .event(.movesFailed(name: name, ""))  // a service from before moves: the card has none
+                }
             case .toggleFavorite(let name):
                 _ = try c.call(Pokedex1.toggleFavorite, name)  // FavoriteChanged brings the change to the screen
                 let favorites = try c.call(Pokedex1.listFavorites)
@@ -186,6 +193,7 @@ final class Lane: Sendable {
             case .loadPage(let offset): return .event(.pageFailed(offset: offset, why))
             case .search(_, let generation), .searchMore(_, let generation, _): return .event(.searchFailed(generation: generation, why))
             case .loadDetail: return .event(.detailFailed(why))
+            case .loadMoves(let name): return .event(.movesFailed(name: name, why))
             case .spritePath, .playCry: return .event(.failed(""))  // the placeholder stays, or no cry: nothing to say
             default: return .event(.failed(why))
             }

@@ -133,7 +133,7 @@ final class MoveLists: Sendable {
                            type: m.type, typeName: terms.typeName(m.type, language: language),
                            category: m.damageClass, categoryName: category, power: m.power, accuracy: m.accuracy, pp: m.pp)
         }
-        return MoveTable(pokemon: r.name, game: group, gameName: terms.gameName(group, language: language), games: Self.games(learnset), language: language, rows: rows)
+        return MoveTable(id: r.id, pokemon: r.name, game: group, gameName: terms.gameName(group, language: language), games: Self.games(learnset), language: language, rows: rows)
     }
 
     /// PokeAPI writes categories in lower case ("physisch"); the games begin them with a capital.

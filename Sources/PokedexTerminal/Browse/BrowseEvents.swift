@@ -17,6 +17,10 @@ public enum BrowseEvent: Equatable, Sendable {
     case searchFailed(generation: Int, String)
     case detail(PokemonDetail)
     case detailFailed(String)
+    /// The card's moves (its newest game's), or why they could not be had ("" for a service
+    /// too old to give them).
+    case moves(MoveTable)
+    case movesFailed(name: String, String)
     case favorites([ListEntry])
     /// `FavoriteChanged`, from this client or any other.
     case favoriteChanged(id: UInt32, name: String, favorite: Bool)
@@ -38,6 +42,8 @@ public enum BrowseEffect: Equatable, Sendable {
     /// The next page of the results, from `offset`.
     case searchMore(query: String, generation: Int, offset: Int)
     case loadDetail(name: String)
+    /// The moves of the card shown, for its Moves part.
+    case loadMoves(name: String)
     case toggleFavorite(name: String)
     case loadFavorites
     case spritePath(id: UInt32, name: String)

@@ -110,6 +110,7 @@ extension BrowseModel {
     mutating func closeCard() {
         mode = .grid
         detail = nil
+        moves = nil
         detailLoading = nil
         familySelection = nil
         cardHistory = []

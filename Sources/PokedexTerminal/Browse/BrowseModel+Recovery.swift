@@ -23,6 +23,8 @@ extension BrowseModel {
         if onCard, let d = detail, d.spritePath.isEmpty, detailLoading == nil {
             detailLoading = d.name
             out.append(.loadDetail(name: d.name))
+        } else if onCard, let d = detail, moves == nil, detailLoading == nil {
+            out.append(.loadMoves(name: d.name))
         }
         return out
     }

@@ -35,6 +35,8 @@ public struct BrowseModel: Sendable {
     public internal(set) var source = Source.all
     public internal(set) var mode = Mode.grid
     public internal(set) var detail: PokemonDetail?
+    /// The moves of the card shown (its last part), once they came.
+    public internal(set) var moves: MoveTable?
     /// The name whose detail is on its way.
     public internal(set) var detailLoading: String?
     /// The family member picked on the card (an index into its `evolution`): ← → move it, Enter
@@ -195,7 +197,15 @@ public struct BrowseModel: Sendable {
             detail = d
             detailLoading = nil
             familySelection = d.evolution.count > 1 ? d.ownFamilyIndex ?? 0 : nil
+            if moves?.id != d.id {
+                moves = nil
+                out.append(.loadMoves(name: d.name))
+            }
             if soundOn { out.append(.playCry(name: d.name)) }
+        case .moves(let t):
+            if onCard, detail?.id == t.id { moves = t }
+        case .movesFailed(let name, let why):
+            if onCard, detail?.name == name, !why.isEmpty { note(why, .other) }
         case .detailFailed(let why):
             if onCard { closeCard() }
             note(why, .other)

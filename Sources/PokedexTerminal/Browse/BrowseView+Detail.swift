@@ -27,6 +27,9 @@ extension BrowseView {
         return card
     }
 
+    /// The moves of the card shown, once they came for it.
+    var moves: MoveTable? { model.moves.flatMap { $0.id == model.detail?.id ? $0 : nil } }
+
     typealias LaidOutCard = (layout: DetailCard.Layout, fits: Int, room: (columns: Int, rows: Int)?)
 
     private func layOutCard(width: Int, height: Int) -> LaidOutCard? {
@@ -35,12 +38,12 @@ extension BrowseView {
         let picked = model.familySelection
         if pictures != .none, !d.spritePath.isEmpty,
            let room = cardPicture(d.spritePath, min(DetailCard.imageColumns, cardWidth), DetailCard.imageColumns / 2) {
-            let card = DetailCard(detail: d, image: nil, width: cardWidth, mode: mode, graphic: room, words: words, selectedMember: picked)
-                .laidOut()
+            let card = DetailCard(detail: d, image: nil, width: cardWidth, mode: mode, graphic: room, words: words, selectedMember: picked,
+                                  moves: moves).laidOut()
             if card.pictureLine + room.rows <= fits { return (card, fits, room) }
         }
         let card = DetailCard(detail: d, image: d.spritePath.isEmpty ? nil : image(d.spritePath), width: cardWidth, mode: mode,
-                              words: words, selectedMember: picked).laidOut()
+                              words: words, selectedMember: picked, moves: moves).laidOut()
         return (card, fits, nil)
     }
 

@@ -36,7 +36,7 @@ final class ContractDocsTests: XCTestCase {
         let row = MoveRow(method: .levelUp, level: 1, id: 10, move: "scratch", name: "Kratzer", type: "normal", typeName: "Normal",
                           category: "physical", categoryName: "Physisch", power: 40, accuracy: 100, pp: 35)
         try expect("Moves", written: { w throws(BusError) in
-            try Pokedex1.moves.writeReply(w, MoveTable(pokemon: "charizard", game: "scarlet-violet", gameName: "Karmesin/Purpur",
+            try Pokedex1.moves.writeReply(w, MoveTable(id: 6, pokemon: "charizard", game: "scarlet-violet", gameName: "Karmesin/Purpur",
                                                        games: ["scarlet-violet"], language: "de", rows: [row]))
         })
         let entry = ListEntry(id: 6, name: "charizard", spritePath: "", favorite: false)
