@@ -1,3 +1,4 @@
+import PokedexLocks
 import PokedexNetwork
 
 /// `Moves`: the moves one Pokémon learns in one game, as the games' lists show them, from its
@@ -67,6 +68,31 @@ final class MoveLists: Sendable {
         await keepVersionNames(Games.versions(of: group))
         return table(record, learnset, group, entries, found, language)
     }
+
+    /// For `Sync`: every move `record` learns in any game, and the names of their categories,
+    /// fetched where no tier has them; `kept` holds the moves this sync has already, so each is
+    /// read once for every Pokémon. False where one could not be had.
+    func keep(_ record: PokemonRecord, kept: Mutex<Set<UInt32>>) async -> Bool {
+        let groups = record.learnset.map { Array($0.versionGroups.values) } ?? []
+        let all = Set(groups.flatMap { g in g.levelUp.map(\.move) + g.machine + g.egg + g.tutor })
+        let wanted = kept.withLock { k in all.subtracting(k) }
+        guard !wanted.isEmpty else { return true }
+        let found = await withTaskGroup(of: (UInt32, MoveRecord?).self) { tasks in
+            for id in wanted {
+                tasks.addTask { [self] in (id, try? await loader.loadFresh(APIRoutes.moveKey(id), url: routes.move(id), .move)) }
+            }
+            var out: [UInt32: MoveRecord] = [:]
+            for await (id, m) in tasks { if let m { out[id] = m } }
+            return out
+        }
+        let categories = Set(found.values.map(\.damageClass)).filter { !$0.isEmpty && !terms.isInMemory(.damageClass, $0) }
+        for c in categories { _ = await terms.names(.damageClass, c) }
+        kept.withLock { $0.formUnion(found.keys) }
+        return found.count == wanted.count
+    }
+
+    /// For `Sync`: the names of every version, so `Moves` finds a game by its name offline.
+    func keepGameNames() async { await keepVersionNames(Games.groups.flatMap(\.versions)) }
 
     private func keepVersionNames(_ versions: [String]) async {
         await withTaskGroup(of: Void.self) { tasks in

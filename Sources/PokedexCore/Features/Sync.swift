@@ -3,8 +3,9 @@ import PokedexNetwork
 
 /// `Sync`: everything a person needs offline: every list entry, every detail (pokemon and
 /// species), every default sprite, every evolution family (and the names of the items, moves and games its
-/// conditions name), and the names of every type, ability, stat and form, so a
-/// `LocalizedDetail` in any language answers offline too. What is already on disk is skipped, so an
+/// conditions name), the names of every type, ability, stat and form, so a `LocalizedDetail` in
+/// any language answers offline too, and every move a Pokémon learns (each read once) and the
+/// names its breeding and training lines give, for `Moves` and the card's lower parts. What is already on disk is skipped, so an
 /// interrupted sync resumes where it stopped. Concurrent calls join the one running.
 final class Sync: Sendable {
     private let catalog: Catalog
@@ -12,6 +13,10 @@ final class Sync: Sendable {
     private let sprites: Sprites
     private let terms: Terms
     private let evolutions: Evolutions
+    private let moveLists: MoveLists
+    private let training: Training
+    /// The moves this sync has kept, so each is read once for every Pokémon that learns it.
+    private let movesKept = Mutex<Set<UInt32>>([])
     private let search: SearchEngine
     private let health: NetworkHealth
     private let workers: Int
@@ -35,7 +40,8 @@ final class Sync: Sendable {
     static let retryPauses: [Double] = [1, 2, 4, 8, 15, 30, 30]
 
     /// - Parameter report: told of every step, for the `SyncProgress` and `SyncState` properties.
-    init(catalog: Catalog, records: Records, sprites: Sprites, terms: Terms, evolutions: Evolutions, search: SearchEngine,
+    init(catalog: Catalog, records: Records, sprites: Sprites, terms: Terms, evolutions: Evolutions, moveLists: MoveLists,
+         words: @escaping @Sendable (String) -> Words, search: SearchEngine,
          health: NetworkHealth, workers: Int, retryPauses: [Double] = Sync.retryPauses, clock: any PokedexClock, log: @escaping Logger,
          written: @escaping @Sendable () async -> Void, report: @escaping @Sendable (SyncProgress) -> Void) {
         self.catalog = catalog
@@ -43,6 +49,8 @@ final class Sync: Sendable {
         self.sprites = sprites
         self.terms = terms
         self.evolutions = evolutions
+        self.moveLists = moveLists
+        training = Training(terms: terms, words: words)
         self.search = search
         self.health = health
         self.workers = max(1, workers)
@@ -71,6 +79,8 @@ final class Sync: Sendable {
         let items = index.items
         let total = UInt32(items.count)
         try? await search.loadFilters()
+        movesKept.withLock { $0 = [] }
+        await moveLists.keepGameNames()
         update(SyncProgress(done: 0, total: total, state: .running))
         let complete = Mutex<UInt32>(0)
         var pending = items
@@ -139,8 +149,13 @@ final class Sync: Sendable {
         // table does not know names its family in its record.
         let knownChain = Details.chainID(record, species: nil)
         async let family = keepFamily(knownChain)
-        let (haveSpecies, haveSprite, _, haveFamily) = await (species, sprite, named, family)
-        guard haveSpecies, haveSprite, haveFamily else { return false }
+        // The moves it learns, each once for every Pokémon that learns it.
+        async let moves = moveLists.keep(record, kept: movesKept)
+        let (haveSpecies, haveSprite, _, haveFamily, haveMoves) = await (species, sprite, named, family, moves)
+        guard haveSpecies, haveSprite, haveFamily, haveMoves else { return false }
+        // What its breeding and training lines name (egg groups, held items, games); a name that
+        // cannot be had is made from its identifier, as a type's.
+        await training.keepNames(of: Training.facts(record, species: records.speciesOnHand(for: record)))
         if knownChain == nil, let chain = Details.chainID(record, species: records.speciesOnHand(for: record)) {
             return await keepFamily(chain)
         }

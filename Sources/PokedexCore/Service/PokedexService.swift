@@ -108,7 +108,8 @@ public final class PokedexService: Sendable {
         self.health = health
         let events = ServiceEvents()
         self.events = events
-        syncing = Sync(catalog: catalog, records: records, sprites: sprites, terms: terms, evolutions: evolutions, search: search,
+        syncing = Sync(catalog: catalog, records: records, sprites: sprites, terms: terms, evolutions: evolutions, moveLists: moveLists,
+                       words: languageWords, search: search,
                        health: health, workers: configuration.syncParallel, retryPauses: Sync.retryPauses.map { $0 * configuration.scheduleScale },
                        clock: clock, log: log, written: { [loader] in await loader.writesFinished() }) { events.emit(.sync($0)) }
         maintenance = CacheMaintenance(configuration: configuration, store: store, loader: loader, catalog: catalog,

@@ -130,6 +130,29 @@ final class MovesTests: XCTestCase {
         XCTAssertEqual(levelUp.rows.count, 2, "the ways that do not need it are answered")
     }
 
+    /// After a sync, the moves (by a game's name too) and the card's new parts answer with the
+    /// network gone: each move and name was kept, once.
+    func testASyncKeepsWhatTheMovesAndTheCardNeedOffline() async throws {
+        let api = makeAPI()
+        let s = try makeService(api)
+        _ = try await s.sync().value()
+        XCTAssertEqual(s.syncProgress.state, .done)
+        for id in [85, 204, 344] { XCTAssertEqual(api.client.count(FakePokeAPI.base + "/move/\(id)/"), 1, "move \(id) once") }
+        await s.loader.writesFinished()
+        let offline = FakePokeAPI()  // a service started again, the API gone: every URL a 404
+        let again = PokedexService(configuration: s.configuration, client: offline.client,
+                                   store: try FileCacheStore(directory: s.configuration.cacheDirectory, capacity: 1 << 24),
+                                   favorites: try FavoritesBook(persistence: MemoryFavoritesPersistence()))
+        offline.client.route(FakePokeAPI.base + "/pokemon/25/") { _ in HTTPResponse(status: 503, body: []) }
+        let t = try await again.moves("pikachu", game: "Karmesin", method: nil, language: "de").value()
+        XCTAssertEqual(t.rows.map(\.name), ["Charme", "Donnerblitz", "Donnerblitz", "Volttackle"])
+        let d = try await again.localizedDetail("pikachu", language: "de").value()
+        XCTAssertEqual(d.training?.eggGroupNames, ["Feld", "Fee"])
+        XCTAssertEqual(d.training?.heldItemNames, ["Kugelblitz"])
+        XCTAssertTrue(offline.client.requests.allSatisfy { !$0.url.contains("/pokemon/") && !$0.url.contains("/move/") },
+                      "\(offline.client.requests.map(\.url))")
+    }
+
     func testTheCardsAbilitiesBreedingAndTrainingAsTheNewestGameHasThem() async throws {
         let s = try makeService(makeAPI())
         let d = try await s.localizedDetail("pikachu", language: "de").value()
