@@ -4,7 +4,10 @@
 It serves hand-written bodies shaped like PokeAPI's for a few dozen Pokémon:
   GET /api/v2/pokemon/?offset=&limit=      the list (count, next, previous, results)
   GET /api/v2/pokemon/{id|name}/           a pokemon body; its "forms" names /pokemon-form/{id}/ (the
-                                           Pokémon's own id), its stats' URLs the real stat ids
+                                           Pokémon's own id), its stats' URLs the real stat ids; its moves
+                                           1–24 (by level-up in scarlet-violet and x-y, machines, eggs,
+                                           tutors, and Champions' roster), 2 speed EVs, Lightning Rod hidden;
+                                           #25 holds a Light Ball in Ultra Sun/Ultra Moon
   GET /api/v2/pokemon-species/{id|name}/   a species body (genus, flavour text with \\f and \\n): English
                                            genus "Mouse Pokémon" (#25) or "Test Pokémon {id}", ja genus
                                            "ネズミポケモン", English flavour text, the newest ("It naps in
@@ -16,7 +19,12 @@ It serves hand-written bodies shaped like PokeAPI's for a few dozen Pokémon:
   GET /api/v2/type/ and /api/v2/generation/   the lists; /type/{name}/ (a type's pokemon, and the real
                                            `names` in every language for the types in TYPES and normal),
                                            /generation/{id|name}/ (its species)
-  GET /api/v2/ability/{id|name}/           {id, name, names} for static (9) and lightning-rod (31)
+  GET /api/v2/ability/{id|name}/           {id, name, names, effect_entries, flavor_text_entries} for static
+                                           (9) and lightning-rod (31), their real texts
+  GET /api/v2/move/{id}/                   moves 1–24 (and those families name): names, type, damage_class,
+                                           power, accuracy, pp from the id, every seventh's past_values (x-y)
+  GET /api/v2/{move-damage-class|egg-group}/{name}/   {id, name, names}: the three categories; ground, fairy
+  (a species body: egg groups ground and fairy, gender 4, 10 egg cycles, catch rate 190, friendship 70, medium)
   GET /api/v2/stat/{id|name}/              {id, name, names} for hp (1), attack, defense,
                                            special-attack, special-defense, speed (6)
   GET /api/v2/pokemon-form/{id|name}/      {id, name, form_name, is_default, names, form_names, pokemon:

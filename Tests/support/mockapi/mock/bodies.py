@@ -2,7 +2,8 @@
 /generation, and the named resources (/ability, /stat, /pokemon-form, /language). `base` is the
 scheme and host absolute URLs name; what settings change (total, sprite_base, evil_sprite,
 no_sprite) comes in as arguments."""
-from .data import ABILITY_NAMES, FORM_NAMES, FORMS, LANGUAGES, SPECIES_TEXT, STAT_NAMES, TYPES, TYPE_NAMES
+from .data import (ABILITY_EFFECTS, ABILITY_NAMES, DAMAGE_CLASSES, EGG_GROUPS, FORM_NAMES, FORMS, LANGUAGES, MOVE_TYPES,
+                   SPECIES_TEXT, STAT_NAMES, TYPES, TYPE_NAMES)
 from .dex import CHAINS, EVERY_GENERA, NO_SPRITE, SPECIES_CHAIN, TABLE_NAMES, TERMS, entries, lookup
 from .hostile import hostile_text
 
@@ -24,7 +25,7 @@ def pokemon_body(base, ident, name, config):
         "types": [{"slot": s + 1, "type": {"name": t, "url": f"{base}/api/v2/type/{s}/"}} for s, t in enumerate(types)][::-1],
         "abilities": [{"ability": {"name": "static", "url": f"{base}/api/v2/ability/9/"}, "is_hidden": False, "slot": 1},
                       {"ability": {"name": "lightning-rod", "url": f"{base}/api/v2/ability/31/"}, "is_hidden": True, "slot": 3}],
-        "stats": [{"base_stat": v, "effort": 0, "stat": {"name": k, "url": f"{base}/api/v2/stat/{STAT_NAMES[k][0]}/"}}
+        "stats": [{"base_stat": v, "effort": 2 if k == "speed" else 0, "stat": {"name": k, "url": f"{base}/api/v2/stat/{STAT_NAMES[k][0]}/"}}
                   for k, v in [("hp", 35), ("attack", 55), ("defense", 40), ("special-attack", 50),
                                ("special-defense", 50), ("speed", 90)]],
         "sprites": {"front_default": sprite, "back_default": None, "front_shiny": f"{sprites}/sprites/shiny/{ident}.png",
@@ -33,8 +34,32 @@ def pokemon_body(base, ident, name, config):
         "species": {"name": name.split("-")[0], "url": f"{base}/api/v2/pokemon-species/{species_id}/"},
         # On the sprite host, as PokeAPI's are on raw.githubusercontent.com; forms have none here.
         "cries": {"latest": f"{sprites}/cries/{ident}.ogg" if ident < 10000 else None, "legacy": None},
-        "moves": [{"move": {"name": f"move-{m}", "url": f"{base}/api/v2/move/{m}/"}} for m in range(50)],
+        "moves": [{"move": {"name": f"move-{m}", "url": f"{base}/api/v2/move/{m}/"}, "version_group_details": learnt(base, m)}
+                  for m in range(1, 25)],
+        "held_items": [{"item": {"name": "light-ball", "url": f"{base}/api/v2/item/236/"}, "version_details": [
+            {"rarity": 5, "version": {"name": v, "url": ""}} for v in ("ultra-sun", "ultra-moon")]}] if ident == 25 else [],
     }
+
+
+def learnt(base, m):
+    """How every Pokémon learns move m (the module's MOVE_TYPES note): PokeAPI's version_group_details."""
+    def detail(group, method, level=0):
+        return {"level_learned_at": level, "move_learn_method": {"name": method, "url": f"{base}/api/v2/move-learn-method/1/"},
+                "order": None, "version_group": {"name": group, "url": f"{base}/api/v2/version-group/25/"}}
+    if m <= 6:
+        return [detail("scarlet-violet", "level-up", 0 if m == 1 else 1 if m == 2 else m * 5), detail("x-y", "level-up", m * 4)]
+    method = "machine" if m <= 18 else "egg" if m <= 21 else "tutor"
+    return [detail("scarlet-violet", method)] + ([detail("champions", "train")] if m % 8 == 0 else [])
+
+
+def move_values(ident):
+    """A move's type, category, power, accuracy and PP, from its id; every seventh changed in X/Y."""
+    category = ["physical", "special", "status"][ident % 3]
+    return {"type": {"name": MOVE_TYPES[ident % 6], "url": ""}, "damage_class": {"name": category, "url": ""},
+            "power": None if category == "status" else 20 + ident * 5 % 120, "accuracy": None if ident % 5 == 0 else 100,
+            "pp": 5 + ident % 8 * 5,
+            "past_values": [{"power": 10 + ident, "type": None, "accuracy": None, "pp": None, "effect_chance": None,
+                             "effect_entries": [], "version_group": {"name": "x-y", "url": ""}}] if ident % 7 == 0 else []}
 
 
 def localized(base, texts):
@@ -89,6 +114,9 @@ def species_body(base, ident, name, hostile=False):
             {"flavor_text": "Texte.", "language": {"name": "fr", "url": ""}, "version": {"name": "x", "url": ""}},
             {"flavor_text": "It naps in the sun\nand wakes up to\fchase the wind.", "language": {"name": "en", "url": ""},
              "version": {"name": "shield", "url": ""}}],
+        "egg_groups": [{"name": g, "url": f"{base}/api/v2/egg-group/{EGG_GROUPS[g][0]}/"} for g in ("ground", "fairy")],
+        "gender_rate": 4, "hatch_counter": 10, "capture_rate": 190, "base_happiness": 70,
+        "growth_rate": {"name": "medium", "url": f"{base}/api/v2/growth-rate/2/"},
         "names": [{"name": name.capitalize(), "language": {"name": "en", "url": ""}},
                   {"name": real["names"]["ja-hrkt"] if real else name, "language": {"name": "ja-hrkt", "url": ""}}]
                  + ([{"name": "Glurak", "language": {"name": "de", "url": ""}}] if ident == 6 else []),
@@ -161,14 +189,25 @@ def names_body(base, resource, key, total, hostile=False):
         body = {"id": ident, "name": name, "form_name": form_name, "is_default": is_default,
                 "names": localized(base, names), "form_names": localized(base, form_names),
                 "pokemon": {"name": name, "url": f"{base}/api/v2/pokemon/{ident}/"}}
+    elif resource == "move" and (key.isdigit() and 1 <= int(key) <= 24 or key.startswith("move-")) \
+            and not any(key in (n, str(v[0])) for n, v in TERMS["move"].items()):
+        ident = int(key.removeprefix("move-")) if key.removeprefix("move-").isdigit() else 0
+        if not 1 <= ident <= 24:
+            return None
+        body = {"id": ident, "name": f"move-{ident}",
+                "names": localized(base, {"en": f"Move {ident}", "de": f"Attacke {ident}", "ja-hrkt": f"わざ{ident}"})}
+        body.update(move_values(ident))
     elif resource in TERMS:
         table = TERMS[resource]
         name = next((n for n, v in table.items() if key in (n, str(v[0]))), None)
         if name is None:
             return None
         body = {"id": table[name][0], "name": name, "names": localized(base, table[name][1])}
+        if resource == "move":
+            body.update(move_values(table[name][0]))
     else:
-        table = {"ability": ABILITY_NAMES, "stat": STAT_NAMES, "language": LANGUAGES}[resource]
+        table = {"ability": ABILITY_NAMES, "stat": STAT_NAMES, "language": LANGUAGES, "move-damage-class": DAMAGE_CLASSES,
+                 "egg-group": EGG_GROUPS}[resource]
         name = next((n for n, v in table.items() if key in (n, str(v[0]))), None)
         if name is None:
             return None
@@ -176,6 +215,12 @@ def names_body(base, resource, key, total, hostile=False):
         if resource == "language":
             body.update(zip(("iso639", "iso3166", "official"), table[name][1:4]))
         body["names"] = localized(base, table[name][-1])
+        if resource == "ability" and name in ABILITY_EFFECTS:
+            short, flavor = ABILITY_EFFECTS[name]
+            body["effect_entries"] = [{"effect": t, "short_effect": t, "language": item["language"]}
+                                      for t, item in zip(short.values(), localized(base, short))]
+            body["flavor_text_entries"] = [{"flavor_text": t, "language": item["language"], "version_group": {"name": "sword-shield", "url": ""}}
+                                           for t, item in zip(flavor.values(), localized(base, flavor))]
     if hostile:
         for field in ("names", "form_names"):
             for k, item in enumerate(body.get(field, [])):

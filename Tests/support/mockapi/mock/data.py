@@ -102,3 +102,24 @@ FORM_NAMES = {  # a form in FORMS: (form_name, is_default, {language: names}, {l
     "venusaur-mega": ("mega", True, {"fr": "Méga-Florizarre", "de": "Mega-Bisaflor", "en": "Mega Venusaur"},
                       {"ja-hrkt": "メガフシギバナ", "ko": "메가이상해꽃", "zh-hant": "超級妙蛙花", "fr": "Méga-Florizarre", "de": "Mega-Form", "es": "Mega-Venusaur", "it": "MegaVenusaur", "en": "Mega Venusaur", "ja": "メガフシギバナ", "zh-hans": "超级妙蛙花", "es-419": "Mega-Venusaur"}),
 }
+# What a card's abilities, breeding and moves name (issue 57): PokeAPI's real texts.
+ABILITY_EFFECTS = {  # name: ({language: short_effect}, {language: the newest flavour text})
+    "static": ({"en": "Has a 30% chance of paralyzing attacking Pokémon on contact.",
+                "de": "Kann bei Berührung paralysieren."},
+               {"ja-hrkt": "せっしょくした　あいてを\nまひさせる　ことがある。", "ja": "接触した　相手を\nまひさせる　ことがある。"}),
+    "lightning-rod": ({"en": "Redirects single-target Electric moves to this Pokémon where possible. Absorbs Electric moves, raising Special Attack one stage."},
+                      {"ja-hrkt": "でんきの　わざを　じぶんに　よせつけ\nダメージは　うけずに　とくこうが　あがる。",
+                       "de": "Zieht Elektro-Attacken an und erhöht den Spezial-Angriff."}),
+}
+DAMAGE_CLASSES = {  # name: (id, {language: name})
+    "status": (1, {"ja-hrkt": "へんか", "fr": "statut", "de": "status", "es": "estado", "en": "status"}),
+    "physical": (2, {"ja-hrkt": "ぶつり", "fr": "physique", "de": "physisch", "es": "físico", "en": "physical"}),
+    "special": (3, {"ja-hrkt": "とくしゅ", "fr": "spéciale", "de": "spezial", "es": "especial", "en": "special"}),
+}
+EGG_GROUPS = {  # name: (id, {language: name})
+    "ground": (5, {"ja-hrkt": "りくじょう", "fr": "Terrestre", "de": "Feld", "es": "Campo", "en": "Field"}),
+    "fairy": (6, {"ja-hrkt": "ようせい", "fr": "Féérique", "de": "Fee", "es": "Hada", "en": "Fairy"}),
+}
+# Every Pokémon's moves, by id: 1–6 by level-up in Scarlet/Violet (and X/Y), 7–18 from machines,
+# 19–21 by breeding, 22–24 from tutors. A move's values follow its id (MOVE_TYPES, its category).
+MOVE_TYPES = ["normal", "electric", "fire", "water", "grass", "psychic"]

@@ -20,7 +20,7 @@ def classify(path):
         return "pokemon-list" if path.rstrip("/") == "/api/v2/pokemon" else "pokemon"
     if path.startswith("/api/v2/type") or path.startswith("/api/v2/generation"):
         return "filters"
-    if re.match(r"^/api/v2/(ability|stat|pokemon-form|language|item|move|evolution-trigger|version)(/|$)", path):
+    if re.match(r"^/api/v2/(ability|stat|pokemon-form|language|item|move|evolution-trigger|version|move-damage-class|egg-group)(/|$)", path):
         return "names"
     if path.startswith("/api/v2/evolution-chain/"):
         return "evolution-chain"
@@ -154,7 +154,7 @@ def huge_sprites(route):
 ROUTES = [(re.compile(pattern), handler) for pattern, handler in [
     (r"^/api/v2/pokemon/+$", pokemon_list),
     (r"^/api/v2/(type|generation)/?([^/]*)/?$", filters),
-    (r"^/api/v2/(ability|stat|pokemon-form|language|item|move|evolution-trigger|version)(?:/([^/]*)/?)?$", named),
+    (r"^/api/v2/(ability|stat|pokemon-form|language|item|move|evolution-trigger|version|move-damage-class|egg-group)(?:/([^/]*)/?)?$", named),
     (r"^/api/v2/evolution-chain/(\d+)/?$", chain),
     (r"^/api/v2/(pokemon|pokemon-species)/([^/]+)/?$", transport_attacks(pokemon)),
     (r"^/sprites/(\d+)\.png$", huge_sprites(image_attack(PNG_BOMB_ID, "png_bomb", png_bomb, "image/png")(sprite))),
