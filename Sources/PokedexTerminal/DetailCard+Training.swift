@@ -45,7 +45,7 @@ extension DetailCard {
         guard !breeding.isEmpty || !training.isEmpty || !held.isEmpty else { return [] }
         var head = words.tr("Breeding & training")
         if !t.gameName.isEmpty { head += dot + t.gameName }
-        var out = [p.dim(head)]
+        var out = TerminalText.wrap(head, to: width).map(p.dim)
         let labels = [words.tr("Breeding"), words.tr("Training"), words.tr("Held items")]
         let column = min(max(10, (labels.map(TerminalText.width).max() ?? 0) + 1), max(10, width / 2))
         func labelled(_ label: String, _ value: String) -> [String] {
@@ -69,12 +69,12 @@ extension DetailCard {
         let p = painter
         var head = words.tr("Moves")
         if !table.gameName.isEmpty { head += " · " + UntrustedText.terminal(table.gameName) }
-        var out = [p.dim(head)], starts = [0]
+        var out = TerminalText.wrap(head, to: width).map(p.dim), starts = [0]
         for method in Learnset.Method.allCases {
             let rows = table.rows.filter { $0.method == method }
             guard !rows.isEmpty else { continue }
-            if out.count > 1 { starts.append(out.count) }
-            out.append(p.dim(MoveColumns.heading(method, words)))
+            if method != table.rows.first?.method { starts.append(out.count) }
+            out += TerminalText.wrap(MoveColumns.heading(method, words), to: width).map(p.dim)
             out += MoveColumns.lines(rows, words: words, width: width).enumerated().map { $0 == 0 ? p.bold($1) : $1 }
         }
         return (out, starts)

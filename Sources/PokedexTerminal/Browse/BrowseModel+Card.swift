@@ -94,6 +94,7 @@ extension BrowseModel {
     /// A card asked for by name: the one shown goes, the next opens at its top.
     mutating func showCard(_ name: String) -> [BrowseEffect] {
         detail = nil
+        moves = nil
         familySelection = nil
         detailLoading = name
         resetCardScroll()

@@ -197,10 +197,7 @@ public struct BrowseModel: Sendable {
             detail = d
             detailLoading = nil
             familySelection = d.evolution.count > 1 ? d.ownFamilyIndex ?? 0 : nil
-            if moves?.id != d.id {
-                moves = nil
-                out.append(.loadMoves(name: d.name))
-            }
+            if moves == nil { out.append(.loadMoves(name: d.name)) }
             if soundOn { out.append(.playCry(name: d.name)) }
         case .moves(let t):
             if onCard, detail?.id == t.id { moves = t }

@@ -135,9 +135,26 @@ enum BrowseSteps {
             return .online(s.b % 2 == 0)
         case 92..<95:
             return .sprite(id: UInt32(s.a % 60 + 1), path: s.b % 4 == 0 ? "" : "/cache/\(s.a)a.png")
+        case 95..<97:
+            // The moves of the card shown, or of one left since (a late answer).
+            let id = s.b % 3 == 0 ? UInt32(s.a % 60 + 1) : m.detail?.id ?? UInt32(s.a % 60 + 1)
+            let long = String(repeating: "ド", count: s.a % 40)
+            let rows = (0..<(s.c % 120)).map { (n: Int) -> MoveRow in movesRow(n, long: long) }
+            return .moves(MoveTable(id: id, pokemon: "mon-\(id)", game: "scarlet-violet", gameName: "Scarlet/Violet",
+                                    games: ["scarlet-violet"], language: "en", rows: rows))
+        case 97:
+            return .movesFailed(name: m.detail?.name ?? "mon-1", s.b % 2 == 0 ? "" : "moves are not available (network down)")
         default:
             return .failed(s.b % 2 == 0 ? "" : "could not save the favorite: disk full")
         }
+    }
+
+    /// A move of a random card's list: every way, a level up to 100, a name as long as `long` now and then.
+    static func movesRow(_ n: Int, long: String) -> MoveRow {
+        let name: String = n % 7 == 0 ? long : "Move \(n)"
+        let power: UInt16? = n % 3 == 0 ? nil : UInt16(n)
+        return MoveRow(method: Learnset.Method.allCases[n % 4], level: UInt8(n % 101), id: UInt32(n + 1), move: "move-\(n)", name: name,
+                       type: "electric", typeName: "Electric", category: "special", categoryName: "Special", power: power, accuracy: 100, pp: 15)
     }
 
     static let art = TileArt(lines: ["\u{1B}[38;2;200;0;0m▀▄▀\u{1B}[0m", "█ █"], tint: RGB(0x40, 0x80, 0xC0))
@@ -171,6 +188,7 @@ enum BrowseSteps {
     /// The model's own invariants.
     static func violations(_ m: BrowseModel) -> [String] {
         var out: [String] = []
+        if let t = m.moves, t.id != m.detail?.id { out.append("the moves of #\(t.id) kept on the card of \(m.detail?.name ?? "none")") }
         let count = m.count, columns = m.layout.columns, rows = m.layout.rows
         if count < 0 { out.append("count \(count) < 0") }
         if count == 0 ? m.selected != 0 : !(0..<count).contains(m.selected) { out.append("selected \(m.selected) outside 0..<\(count)") }
@@ -216,6 +234,7 @@ enum BrowseSteps {
                 if offset < 0 || offset % BrowseModel.pageSize != 0 { out.append("a retry for page at \(offset)") }
                 if !(after >= 1 && after <= 30) { out.append("a retry after \(after) s, not 1…30") }
             }
+            if case .loadMoves(let name) = e, !m.onCard || m.detail?.name != name { out.append("asked for the moves of \(name) off its card") }
             if case .searchMore(let q, _, let offset) = e {
                 if q.isEmpty || offset < 0 { out.append("more results for \"\(q)\" from \(offset)") }
                 if let r = m.results, offset != r.count { out.append("more results from \(offset), with \(r.count) shown") }

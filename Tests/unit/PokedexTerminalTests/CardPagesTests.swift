@@ -16,6 +16,8 @@ final class CardPagesTests: XCTestCase {
         let full = MockCards.full(i, language: language)
         d.genus = full.genus
         d.flavorText = full.flavorText
+        d.abilityEffects = MockCards.effects(d.abilities, language: language)
+        d.training = MockCards.training(d.abilities, language: language)
         return d
     }
 
@@ -25,6 +27,7 @@ final class CardPagesTests: XCTestCase {
         _ = m.handle(.resized(width: width, height: height))
         _ = m.start()
         _ = m.handle(.detail(d))
+        if let i = MockCards.cards.firstIndex(where: { $0.0 == d.id }) { _ = m.handle(.moves(MockCards.moves(i, language: d.language))) }
         return m
     }
 
@@ -49,7 +52,7 @@ final class CardPagesTests: XCTestCase {
                     // As browse draws it: the card's own member picked in its family.
                     let picked = d.evolution.count > 1 ? d.ownFamilyIndex ?? 0 : nil
                     let card = DetailCard(detail: d, image: nil, width: width - 2, mode: .none, words: MockData.words(language),
-                                          selectedMember: picked).laidOut()
+                                          selectedMember: picked, moves: MockCards.moves(i, language: language)).laidOut()
                     let name = "\(d.name) \(language) \(width)×\(height)"
                     for line in card.lines {
                         XCTAssertLessThanOrEqual(TerminalText.width(line), width - 2, "\(name): too wide: \(line)")
@@ -59,7 +62,7 @@ final class CardPagesTests: XCTestCase {
                         var m = Self.model(d, width: width, height: height)
                         var seen = Set<Int>()
                         // Pressed until the card stops moving: every line was on screen once.
-                        for _ in 0..<200 {
+                        for _ in 0..<400 {
                             let screen = Self.view(&m, language).render()
                             let rows = Self.shown(screen)
                             for (n, row) in rows.enumerated() where m.cardScroll + n < card.lines.count {
@@ -90,7 +93,7 @@ final class CardPagesTests: XCTestCase {
         _ = m.handle(.input(.key(.end)))
         var screen = Self.view(&m, "en").render()
         XCTAssertEqual(m.cardScroll, extent.maxScroll)
-        XCTAssertTrue(screen.lines.joined().contains("Weak to"), screen.lines.joined(separator: "\n"))
+        XCTAssertTrue(screen.lines.joined().contains("From tutors"), "the moves are the last part: " + screen.lines.joined(separator: "\n"))
         _ = m.handle(.input(.key(.down)))
         XCTAssertEqual(m.cardScroll, extent.maxScroll, "not past the end")
         _ = m.handle(.input(.key(.home)))
