@@ -22,6 +22,11 @@ extension APIDecoding {
         }
     }
 
+    /// The four ways kept, in ``Learnset/Method``'s order, and the version groups ``Games``
+    /// knows: matched on the body's bytes, so the 1,100 details of a body build no String.
+    private static let methodKeys = JSONReader.Keys("level-up", "machine", "egg", "tutor")
+    private static let groupKeys = JSONReader.Keys(Games.groups.map(\.name))
+
     /// The entries of a `moves` array, by version group. A move without an id, a version group
     /// that is not a PokeAPI name, a level over 100 and entries over the cap are dropped, and
     /// added to `drops`.
@@ -35,19 +40,27 @@ extension APIDecoding {
                 if k == 0 { move = try r.namedResource(); return }
                 if try r.null() { return }
                 try r.array { (r) throws(JSONReader.Failure) in
-                    var level: UInt32?, method: String?, group: String?, order: Int?
+                    var level: UInt32?, method: Int??, group: String?, order: Int?
                     try r.object(detailKeys) { (k, r) throws(JSONReader.Failure) in
                         switch k {
                         case 0: level = try r.null() ? nil : r.uint32()
-                        case 1: method = try r.null() ? nil : r.namedResource().name
-                        case 2: group = try r.null() ? nil : r.namedResource().name
+                        case 1:
+                            if try r.null() { return }
+                            let name = try r.resourceNameToken()
+                            let index = try r.index(of: name, in: methodKeys)
+                            if index == nil { try r.check(name) }
+                            method = .some(index)
+                        case 2:
+                            if try r.null() { return }
+                            let name = try r.resourceNameToken()
+                            if let known = try r.index(of: name, in: groupKeys) { group = Games.groups[known].name } else { group = try r.string(name) }
                         default: order = try r.null() ? nil : r.integer()
                         }
                     }
                     guard let method, let group else { throw r.missing(method == nil ? "move_learn_method" : "version_group") }
                     // Only the four ways a game's list shows; the rest is not built.
-                    guard let kind = Learnset.Method(rawValue: method) else { return }
-                    details.append((group, kind, level ?? 0, order))
+                    guard let index = method else { return }
+                    details.append((group, Learnset.Method.allCases[index], level ?? 0, order))
                 }
             }
             guard let move else { throw r.missing("move") }
@@ -92,5 +105,21 @@ extension APIDecoding {
             }
         }
         return g
+    }
+}
+
+extension JSONReader {
+    private static let resourceKeys = Keys("name", "url")
+
+    /// `{"name": …, "url": …}`: where its name is (required), its url only checked.
+    mutating func resourceNameToken() throws(Failure) -> StringToken {
+        var name: StringToken?
+        try object(Self.resourceKeys) { (k, r) throws(Failure) in
+            if k == 0 { name = try r.stringToken(); return }
+            if try r.null() { return }
+            try r.check(r.stringToken())
+        }
+        guard let name else { throw missing("name") }
+        return name
     }
 }

@@ -24,7 +24,8 @@ struct JSONReader {
     /// The keys a decoder reads from one object, by position: the rest are skipped.
     struct Keys: Sendable {
         fileprivate let names: [[UInt8]]
-        init(_ names: String...) { self.names = names.map { Array($0.utf8) } }
+        init(_ names: String...) { self.init(names) }
+        init(_ names: [String]) { self.names = names.map { Array($0.utf8) } }
         func index(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int? {
             for (i, n) in names.enumerated() where n.count == count {
                 if n.withUnsafeBufferPointer({ memoryEqual($0.baseAddress!, p, count) }) { return i }
@@ -157,6 +158,11 @@ struct JSONReader {
                               : String(validating: bytes, as: UTF8.self)
         guard let s else { throw Failure(message: "a string that is not UTF-8", offset: token.start) }
         return s
+    }
+
+    /// Which of `keys` the string a token marks is, building no String; nil for none of them.
+    func index(of token: StringToken, in keys: Keys) throws(Failure) -> Int? {
+        token.escaped ? keys.index(try unescaped(token.start, token.count)) : keys.index(base + token.start, token.count)
     }
 
     /// Checks a string not kept as ``string(_:)`` would read it (its escapes' surrogates paired;
