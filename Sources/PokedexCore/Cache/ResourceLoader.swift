@@ -161,15 +161,16 @@ final class ResourceLoader: Sendable {
                                                              freshness: Freshness(etag: nil, fetchedAt: clock.now(), maxAge: 7 * 86400)))
     }
 
-    /// The record from whichever tier has it, fetching it if none does.
-    func load<R>(_ key: String, url: String, _ kind: ResourceKind<R>) async throws -> R {
+    /// The record from whichever tier has it, fetching it if none does. `remembering`: kept in
+    /// the memory tier too (not for a sync's records, which would push out what people look at).
+    func load<R>(_ key: String, url: String, _ kind: ResourceKind<R>, remembering: Bool = true) async throws -> R {
         if let v = cached(key, url: url, kind) { return v }
         fetcher.promote(url)  // background work may have asked first
         let resource = try await CallTrace.step("waiting for \(kind.noun) (\(url))") {
             try await flights.run(key) { [self] in
                 if let v = cached(key, url: url, kind) { return kind.wrap(v) }
                 if let stored = store.readRecord(key), let v = kind.fromDisk(stored.payload) {
-                    remember(key, kind.wrap(v), stored.freshness, bytes: stored.payload.count)
+                    if remembering { remember(key, kind.wrap(v), stored.freshness, bytes: stored.payload.count) }
                     if kind.isOutdated(v) {
                         revalidateInBackground(key, url: url, kind, stored.freshness.withoutETag)
                     } else if !stored.freshness.isFresh(at: clock.now()) {
@@ -180,14 +181,14 @@ final class ResourceLoader: Sendable {
                 let (value, size, etag, maxAge) = try await fetchDecoded(url, kind)
                 let freshness = Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)
                 // The caller is answered from memory now; the disk copy is written meanwhile.
-                remember(key, kind.wrap(value), freshness, bytes: size / 4)
+                if remembering { remember(key, kind.wrap(value), freshness, bytes: size / 4) }
                 pendingWrites.enter()
                 let behind = background.runDetached(.utility) { [self] in
-                    try? persist(key, value, freshness, kind)
+                    try? persist(key, value, freshness, kind, remembering: remembering)
                     pendingWrites.leave()
                 }
                 if !behind {  // the service is stopping: nothing fetched is lost
-                    try? persist(key, value, freshness, kind)
+                    try? persist(key, value, freshness, kind, remembering: remembering)
                     pendingWrites.leave()
                 }
                 return kind.wrap(value)
@@ -199,11 +200,17 @@ final class ResourceLoader: Sendable {
 
     /// Like ``load(_:url:_:)``, but a stale record is revalidated (a `304` costs no body) before
     /// it is returned, not in the background: what `Sync` uses, so a sync leaves nothing stale.
+    /// What it reads or fetches stays out of the memory tier (a sync's 6,000 records would
+    /// push out what people look at, and fill the service's memory to the tier's cap).
     func loadFresh<R>(_ key: String, url: String, _ kind: ResourceKind<R>) async throws -> R {
-        let value = try await load(key, url: url, kind)
-        let outdated = kind.isOutdated(value)
-        guard let entry = memory.get(key), outdated || !entry.freshness.isFresh(at: clock.now()) else { return value }
-        return try await revalidate(key, url: url, kind, outdated ? entry.freshness.withoutETag : entry.freshness) ?? value
+        func fresh(_ value: R, _ freshness: Freshness) async throws -> R {
+            let outdated = kind.isOutdated(value)
+            guard outdated || !freshness.isFresh(at: clock.now()) else { return value }
+            return try await revalidate(key, url: url, kind, outdated ? freshness.withoutETag : freshness, remembering: false) ?? value
+        }
+        if let entry = memory.get(key), let v = kind.unwrap(entry.resource) { return try await fresh(v, entry.freshness) }
+        if let stored = store.readRecord(key), let v = kind.fromDisk(stored.payload) { return try await fresh(v, stored.freshness) }
+        return try await load(key, url: url, kind, remembering: false)
     }
 
     /// GETs and decodes a body while it counts against the fetcher's budget of bytes held.
@@ -257,9 +264,10 @@ final class ResourceLoader: Sendable {
 
     /// Writes a record to both tiers. A disk failure (full, read-only) is logged, not fatal:
     /// the memory tier still answers.
-    private func persist<R>(_ key: String, _ value: R, _ freshness: Freshness, _ kind: ResourceKind<R>) throws {
+    private func persist<R>(_ key: String, _ value: R, _ freshness: Freshness, _ kind: ResourceKind<R>, remembering: Bool = true) throws {
         let payload = try RecordJSON.encode(value)
-        remember(key, kind.wrap(value), freshness, bytes: payload.count)
+        // Refreshed where memory has it; put there only where `remembering`.
+        if remembering || memory.get(key) != nil { remember(key, kind.wrap(value), freshness, bytes: payload.count) }
         do {
             try store.writeRecord(key, StoredRecord(payload: payload, freshness: freshness))
             if diskFailing.withLock({ f in defer { f = false }; return f }) { log(.notice, "the disk cache is writable again") }
@@ -284,7 +292,8 @@ final class ResourceLoader: Sendable {
     }
 
     /// One revalidation per key at a time: the fresh record, or nil when the disk copy is gone.
-    private func revalidate<R>(_ key: String, url: String, _ kind: ResourceKind<R>, _ old: Freshness) async throws -> R? {
+    private func revalidate<R>(_ key: String, url: String, _ kind: ResourceKind<R>, _ old: Freshness,
+                               remembering: Bool = true) async throws -> R? {
         let fresh = try await revalidations.run(key) { [self] () async throws -> CachedResource? in
             switch try await fetcher.fetch(url, etag: old.etag, as: kind.body, decode: { try decode($0, url: url, kind) }) {
             case .notModified(let etag, let maxAge):
@@ -292,10 +301,10 @@ final class ResourceLoader: Sendable {
                 guard let stored = store.readRecord(key), let v = kind.fromDisk(stored.payload) else {
                     return nil
                 }
-                try persist(key, v, fresh, kind)
+                try persist(key, v, fresh, kind, remembering: remembering)
                 return kind.wrap(v)
             case .body(let value, let etag, let maxAge):
-                try persist(key, value, Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge), kind)
+                try persist(key, value, Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge), kind, remembering: remembering)
                 return kind.wrap(value)
             }
         }

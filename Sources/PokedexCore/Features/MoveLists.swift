@@ -39,7 +39,7 @@ final class MoveLists: Sendable {
     func load(_ item: PokemonIndex.Item, game: String, method: Learnset.Method?, language: String) async throws(PokedexError) -> MoveTable {
         var record = try await records.pokemon(item)
         // A record kept before moves were read is fetched again whole.
-        if record.learnset == nil { record = try await records.pokemon(item, fresh: true) }
+        if record.learnset == nil { record = try await records.refetchPokemon(item) }
         guard let learnset = record.learnset else {
             throw .unavailable("the record of \(item.name) has no moves yet: try again once the service is online")
         }
@@ -69,26 +69,17 @@ final class MoveLists: Sendable {
         return table(record, learnset, group, entries, found, language)
     }
 
-    /// For `Sync`: every move `record` learns in any game, and the names of their categories,
-    /// fetched where no tier has them; `kept` holds the moves this sync has already, so each is
-    /// read once for every Pokémon. False where one could not be had.
-    func keep(_ record: PokemonRecord, kept: Mutex<Set<UInt32>>) async -> Bool {
-        let groups = record.learnset.map { Array($0.versionGroups.values) } ?? []
-        let all = Set(groups.flatMap { g in g.levelUp.map(\.move) + g.machine + g.egg + g.tutor })
-        let wanted = kept.withLock { k in all.subtracting(k) }
-        guard !wanted.isEmpty else { return true }
-        let found = await withTaskGroup(of: (UInt32, MoveRecord?).self) { tasks in
-            for id in wanted {
-                tasks.addTask { [self] in (id, try? await loader.loadFresh(APIRoutes.moveKey(id), url: routes.move(id), .move)) }
-            }
-            var out: [UInt32: MoveRecord] = [:]
-            for await (id, m) in tasks { if let m { out[id] = m } }
-            return out
-        }
-        let categories = Set(found.values.map(\.damageClass)).filter { !$0.isEmpty && !terms.isInMemory(.damageClass, $0) }
-        for c in categories { _ = await terms.names(.damageClass, c) }
-        kept.withLock { $0.formUnion(found.keys) }
-        return found.count == wanted.count
+    /// Every move `record` learns, in any game.
+    static func moves(of record: PokemonRecord) -> Set<UInt32> {
+        Set((record.learnset.map { Array($0.versionGroups.values) } ?? []).flatMap { g in g.levelUp.map(\.move) + g.machine + g.egg + g.tutor })
+    }
+
+    /// For `Sync`: move `id`'s record, and its category's names, fetched where no tier has them
+    /// (revalidated where stale); false where it could not be had.
+    func keep(_ id: UInt32) async -> Bool {
+        guard let m = try? await loader.loadFresh(APIRoutes.moveKey(id), url: routes.move(id), .move) else { return false }
+        if !m.damageClass.isEmpty, !terms.isInMemory(.damageClass, m.damageClass) { _ = await terms.names(.damageClass, m.damageClass) }
+        return true
     }
 
     /// For `Sync`: the names of every version, so `Moves` finds a game by its name offline.

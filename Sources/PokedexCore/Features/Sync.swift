@@ -15,8 +15,13 @@ final class Sync: Sendable {
     private let evolutions: Evolutions
     private let moveLists: MoveLists
     private let training: Training
-    /// The moves this sync has kept, so each is read once for every Pokémon that learns it.
-    private let movesKept = Mutex<Set<UInt32>>([])
+    /// The moves this sync has asked for, so each is read once for every Pokémon that learns it.
+    private let movesAsked = Mutex<Set<UInt32>>([])
+    /// Where the Pokémon synced hand the moves they learn to ``fetchMoves(_:)``; nil between syncs.
+    private let moveFeed = Mutex<AsyncStream<UInt32>.Continuation?>(nil)
+    /// Requests the moves take at once, beside the Pokémon's: they use what the Pokémon leave of
+    /// the gate, rather than hold the first Pokémon up behind 800 moves.
+    static let moveWorkers = 16
     private let search: SearchEngine
     private let health: NetworkHealth
     private let workers: Int
@@ -79,7 +84,10 @@ final class Sync: Sendable {
         let items = index.items
         let total = UInt32(items.count)
         try? await search.loadFilters()
-        movesKept.withLock { $0 = [] }
+        movesAsked.withLock { $0 = [] }
+        let (moves, feed) = AsyncStream.makeStream(of: UInt32.self)
+        moveFeed.withLock { $0 = feed }
+        async let failedMoves = fetchMoves(moves)
         await moveLists.keepGameNames()
         update(SyncProgress(done: 0, total: total, state: .running))
         let complete = Mutex<UInt32>(0)
@@ -94,6 +102,23 @@ final class Sync: Sendable {
             }
             pending = await pass(pending, total: total, complete: complete)
             if Task.isCancelled || pending.isEmpty { break }
+        }
+        moveFeed.withLock { $0?.finish(); $0 = nil }
+        // The moves that could not be had, tried again after the same pauses; what still fails
+        // fails the Pokémon that learn it.
+        var missing = await failedMoves
+        for pause in pauses where !missing.isEmpty && !Task.isCancelled {
+            guard (try? await clock.sleep(seconds: pause)) != nil else { break }
+            await health.probeDownHostsNow()
+            missing = await retry(missing)
+        }
+        if !missing.isEmpty, !Task.isCancelled {
+            log(.warning, "sync: \(missing.count) moves could not be fetched")
+            let learners = items.filter { i in records.pokemonOnHand(i.id).map { !MoveLists.moves(of: $0).isDisjoint(with: missing) } ?? false }
+            let known = Set(pending.map(\.id))
+            let newlyFailed = learners.filter { !known.contains($0.id) }
+            complete.withLock { $0 -= min($0, UInt32(newlyFailed.count)) }
+            pending += newlyFailed
         }
         // Done means on disk: the cache's statistics, a stop or a crash right after the answer
         // find every record the sync counted.
@@ -140,8 +165,11 @@ final class Sync: Sendable {
     private func syncOne(_ item: PokemonIndex.Item) async -> Bool {
         guard let record = try? await records.pokemon(item, fresh: true) else { return false }
         // The species and the sprite do not wait for each other: two round trips a Pokémon, not three.
-        async let species: Bool = (try? await records.loadSpecies(for: record, fresh: true)) != nil || record.speciesURL == nil
+        async let species = keepSpecies(of: record)
         async let sprite = keepSprite(of: record)
+        // What its training lines name (held items, its games), from its record alone; a name
+        // that cannot be had is made from its identifier, as a type's.
+        async let trainingNames: Void = training.keepNames(of: Training.facts(record, species: nil))
         // The names of its types, abilities, stats and form: each fetched once for every Pokémon,
         // and a name that cannot be had is made from its identifier, so it does not fail the Pokémon.
         async let named = terms.localize(record, language: "en")
@@ -149,21 +177,60 @@ final class Sync: Sendable {
         // table does not know names its family in its record.
         let knownChain = Details.chainID(record, species: nil)
         async let family = keepFamily(knownChain)
-        // The moves it learns, each once for every Pokémon that learns it.
-        async let moves = moveLists.keep(record, kept: movesKept)
-        let (haveSpecies, haveSprite, _, haveFamily, haveMoves) = await (species, sprite, named, family, moves)
-        guard haveSpecies, haveSprite, haveFamily, haveMoves else { return false }
-        // What its breeding and training lines name (egg groups, held items, games); a name that
-        // cannot be had is made from its identifier, as a type's.
-        await training.keepNames(of: Training.facts(record, species: records.speciesOnHand(for: record)))
+        // The moves it learns, each asked for once for every Pokémon that learns it, fetched
+        // beside the Pokémon (``fetchMoves(_:)``).
+        let newMoves = movesAsked.withLock { asked in
+            let new = MoveLists.moves(of: record).subtracting(asked)
+            asked.formUnion(new)
+            return new
+        }
+        moveFeed.withLock { feed in for id in newMoves { feed?.yield(id) } }
+        let (haveSpecies, haveSprite, _, haveFamily, _) = await (species, sprite, named, family, trainingNames)
+        guard haveSpecies, haveSprite, haveFamily else { return false }
         if knownChain == nil, let chain = Details.chainID(record, species: records.speciesOnHand(for: record)) {
             return await keepFamily(chain)
         }
         return true
     }
 
-    // Two steps of syncOne, as functions: Swift 6.0's compiler crashes on an `if let` expression
+    /// Fetches the moves handed over as they come, ``moveWorkers`` at once, until the feed ends;
+    /// returns those that could not be had.
+    private func fetchMoves(_ moves: AsyncStream<UInt32>) async -> Set<UInt32> {
+        await withTaskGroup(of: (UInt32, Bool).self) { group in
+            var running = 0, failed = Set<UInt32>()
+            for await id in moves {
+                if running == Self.moveWorkers, let (done, kept) = await group.next() {
+                    running -= 1
+                    if !kept { failed.insert(done) }
+                }
+                group.addTask { [moveLists] in (id, await moveLists.keep(id)) }
+                running += 1
+            }
+            for await (id, kept) in group where !kept { failed.insert(id) }
+            return failed
+        }
+    }
+
+    /// The moves of `ids` fetched again; those still failing.
+    private func retry(_ ids: Set<UInt32>) async -> Set<UInt32> {
+        await withTaskGroup(of: (UInt32, Bool).self) { group in
+            for id in ids { group.addTask { [moveLists] in (id, await moveLists.keep(id)) } }
+            var failed = Set<UInt32>()
+            for await (id, kept) in group where !kept { failed.insert(id) }
+            return failed
+        }
+    }
+
+    // Steps of syncOne, as functions: Swift 6.0's compiler crashes on an `if let` expression
     // that initialises an `async let` (Debian 13 builds with it).
+
+    /// The species, and the names of its egg groups (its breeding line's).
+    private func keepSpecies(of record: PokemonRecord) async -> Bool {
+        guard record.speciesURL != nil else { return true }
+        guard let species = try? await records.loadSpecies(for: record, fresh: true) else { return false }
+        for g in species.breeding?.eggGroups ?? [] where !terms.isInMemory(.eggGroup, g) { _ = await terms.names(.eggGroup, g) }
+        return true
+    }
     private func keepSprite(of record: PokemonRecord) async -> Bool {
         guard let url = record.spriteURL else { return true }
         return (try? await sprites.still.ensure(record.id, url: url)) != nil

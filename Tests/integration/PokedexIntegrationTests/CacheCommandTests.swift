@@ -121,8 +121,8 @@ final class CacheCommandTests: DaemonTestCase {
         func bytes(_ match: (String) -> Bool) -> Int { disk.filter { match($0.key) }.values.reduce(0, +) }
         func count(_ match: (String) -> Bool) -> Int { disk.keys.filter(match).count }
         let kinds = try XCTUnwrap(s["kinds"] as? [String: [String: Any]])
-        XCTAssertEqual(Set(kinds.keys), ["list", "pokemon", "species", "filters", "names", "evolution_chains", "sprites", "animated_sprites",
-                                         "shiny_sprites", "cries", "other"])
+        XCTAssertEqual(Set(kinds.keys), ["list", "pokemon", "species", "filters", "names", "evolution_chains", "moves", "sprites",
+                                         "animated_sprites", "shiny_sprites", "cries", "other"])
         let expected: [String: (count: Int, bytes: Int)] = [
             "list": (1, bytes { $0 == "records/index_pokemon.rec" }),
             "pokemon": (4, bytes { $0.hasPrefix("records/pokemon_") }),
@@ -135,6 +135,8 @@ final class CacheCommandTests: DaemonTestCase {
             "evolution_chains": (2, bytes { $0.hasPrefix("records/evolution_") }),
             "animated_sprites": (4, bytes { $0.hasSuffix("-animated.gif") || $0.hasPrefix("records/sprite-animated_") }),
             "cries": (0, 0),
+            // A card asks for none: `Moves` does.
+            "moves": (0, 0),
             "other": (0, 0),
         ]
         XCTAssertGreaterThan(count { $0.hasPrefix("records/names-type_") }, 0, "the types' names are on disk")

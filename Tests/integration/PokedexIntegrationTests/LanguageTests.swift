@@ -22,7 +22,10 @@ final class LanguageTests: DaemonTestCase {
         XCTAssertEqual(de.statNames, ["KP", "Angriff", "Verteidigung", "Spezialangriff", "Spezialverteidigung", "Initiative"])
         XCTAssertEqual(de.name, "pikachu")
         XCTAssertEqual(de.types, ["electric"])
-        XCTAssertEqual(try names("names"), 2 + 6 + 1, "two abilities and six stats, each once, and the Thunder Stone its family names")
+        // Its breeding and training lines: two egg groups, its game's two versions (Scarlet and
+        // Violet), the Light Ball it holds and the version it holds it in.
+        XCTAssertEqual(try names("names"), 2 + 6 + 1 + 2 + 2 + 1 + 1,
+                       "two abilities and six stats, each once, the Thunder Stone its family names, and what its training lines name")
         XCTAssertEqual(try names("filters"), 1, "and the type")
 
         let requests = try XCTUnwrap(try h.stats()["requests"] as? Int)
@@ -37,7 +40,7 @@ final class LanguageTests: DaemonTestCase {
         let charizard = try c.call(Pokedex1.localizedDetail, ("6", "de"))
         XCTAssertEqual(charizard.displayName, "Glurak")
         XCTAssertEqual(charizard.typeNames, ["Feuer", "Flug"])
-        XCTAssertEqual(try names("names"), 9, "no ability or stat again, and Charizard's family names no item")
+        XCTAssertEqual(try names("names"), 15, "no ability, stat, egg group or game again, and Charizard's family names no item")
         XCTAssertEqual(try names("filters"), 1 + 2, "only the two types not seen yet")
 
         // A form takes its name from its pokemon-form record: its own, else its species' and its form's.

@@ -153,6 +153,25 @@ final class MovesTests: XCTestCase {
                       "\(offline.client.requests.map(\.url))")
     }
 
+    /// A move that cannot be had fails the Pokémon that learn it, after the retries; the others
+    /// are complete.
+    func testAMoveASyncCannotHaveFailsThePokemonThatLearnIt() async throws {
+        let api = makeAPI()
+        api.client.route(FakePokeAPI.base + "/move/344/") { _ in HTTPResponse(status: 503, body: []) }
+        var config = ServiceConfiguration(apiURL: FakePokeAPI.base + "/", spriteHosts: ["sprites.test"],
+                                          cacheDirectory: dir + "/cache", dataDirectory: dir + "/data",
+                                          spriteURLTemplate: "https://sprites.test/{id}.png", prefetch: false)
+        config.scheduleScale = 0.001  // the retries' pauses, in milliseconds
+        let s = PokedexService(configuration: config, client: api.client,
+                               store: try FileCacheStore(directory: config.cacheDirectory, capacity: 1 << 24),
+                               favorites: try FavoritesBook(persistence: MemoryFavoritesPersistence()))
+        let result = try await s.sync().value()
+        XCTAssertEqual(result.failed, 1, "Pikachu, who learns Volt Tackle")
+        XCTAssertEqual(result.complete, UInt32(FakePokeAPI.names.count - 1))
+        XCTAssertEqual(s.syncProgress.state, .failed)
+        XCTAssertGreaterThan(api.client.count(FakePokeAPI.base + "/move/344/"), 1, "tried again after a pause")
+    }
+
     func testTheCardsAbilitiesBreedingAndTrainingAsTheNewestGameHasThem() async throws {
         let s = try makeService(makeAPI())
         let d = try await s.localizedDetail("pikachu", language: "de").value()
