@@ -40,6 +40,8 @@ final class Details: Sendable {
             animated = known
         }
         guard case .some(let species) = records.cachedSpecies(for: record) else { return nil }
+        // A form PokeAPI lists no moves for holds its species' default form's game.
+        if let base = MoveLists.baseID(of: record), records.cachedPokemon(base) == nil { return nil }
         var family: EvolutionChainRecord?
         if let chain = Self.chainID(record, species: species) {
             guard case .some(let cached) = evolutions.cachedFamily(chain) else { return nil }
@@ -62,6 +64,11 @@ final class Details: Sendable {
     func load(_ item: PokemonIndex.Item, language: String? = nil) async throws(PokedexError) -> PokemonDetail {
         let record = try await records.pokemon(item)
         async let species = records.species(for: record)
+        // A form PokeAPI lists no moves for: its species' default form says which game it is in.
+        async let base: PokemonRecord? = withPriority(.optional) { () async -> PokemonRecord? in
+            guard let id = MoveLists.baseID(of: record) else { return nil }
+            return try? await records.pokemon(PokemonIndex.Item(id: id, name: "#\(id)"))
+        }
         // The bundled table names the family of every species of its day: asked beside the species.
         let knownChain = Self.chainID(record, species: nil)
         async let bundledFamily = withPriority(.optional) { () async -> EvolutionChainRecord? in
@@ -75,6 +82,7 @@ final class Details: Sendable {
             guard let language else { return nil }
             return await terms.localize(record, language: language)
         }
+        _ = await base
         var detail = await make(record, species: species, spritePath: sprite, animatedPath: animated)
         if let language, let localized = await localized {
             // The names of its egg groups, held items and game: known once the species is.
@@ -167,7 +175,7 @@ final class Details: Sendable {
         // A form's number is its species': its record says which.
         d.number = Evolutions.speciesID(of: r) ?? PokedexNumber.shown(r.id)
         d.displayName = DisplayNames.name(id: r.id, apiName: r.name, species: species, form: terms.cachedForm(r), language: language)
-        d.training = Training.facts(r, species: species)
+        d.training = Training.facts(r, species: species, base: MoveLists.baseID(of: r).flatMap(records.cachedPokemon))
         return d
     }
 }

@@ -18,10 +18,23 @@ final class MoveLists: Sendable {
         self.terms = terms
     }
 
+    /// The Pokémon whose learnset a form's list is: none for a form with moves of its own; its
+    /// species' default form for one PokeAPI lists no moves for (Gigantamax forms, Battle Bond
+    /// Greninja, Cramorant's catches, the newest Megas), which the games teach as that form.
+    static func baseID(of r: PokemonRecord) -> UInt32? {
+        guard r.learnset?.versionGroups.isEmpty == true, let sid = Evolutions.speciesID(of: r), sid != r.id else { return nil }
+        return sid
+    }
+
     /// The table if memory has every part of it; nil where it lacks one. Throws where the
     /// game asked for is not one of the Pokémon's.
     func fromMemory(_ item: PokemonIndex.Item, game: String, method: Learnset.Method?, language: String) throws(PokedexError) -> MoveTable? {
-        guard let record = records.cachedPokemon(item.id), let learnset = record.learnset else { return nil }
+        guard var record = records.cachedPokemon(item.id), record.learnset != nil else { return nil }
+        if let base = Self.baseID(of: record) {
+            guard let b = records.cachedPokemon(base), b.learnset != nil else { return nil }
+            record.learnset = b.learnset
+        }
+        guard let learnset = record.learnset else { return nil }
         guard let group = try resolveGame(game, learnset, record, fromMemory: true) else { return nil }
         let entries = Self.entries(learnset, group, method)
         var moves: [UInt32: MoveRecord] = [:]
@@ -40,6 +53,11 @@ final class MoveLists: Sendable {
         var record = try await records.pokemon(item)
         // A record kept before moves were read is fetched again whole.
         if record.learnset == nil { record = try await records.refetchPokemon(item) }
+        if let base = Self.baseID(of: record) {
+            var b = try await records.pokemon(PokemonIndex.Item(id: base, name: "#\(base)"))
+            if b.learnset == nil { b = try await records.refetchPokemon(PokemonIndex.Item(id: base, name: "#\(base)")) }
+            record.learnset = b.learnset
+        }
         guard let learnset = record.learnset else {
             throw .unavailable("the record of \(item.name) has no moves yet: try again once the service is online")
         }

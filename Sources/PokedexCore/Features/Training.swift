@@ -8,10 +8,11 @@ struct Training: Sendable {
     let terms: Terms
     let words: @Sendable (String) -> Words
 
-    /// The facts of `r`, in the newest game it has moves in.
-    static func facts(_ r: PokemonRecord, species: SpeciesRecord?) -> TrainingFacts {
+    /// The facts of `r`, in the newest game it has moves in (`base`: the record its moves come
+    /// from, ``MoveLists/baseID(of:)``).
+    static func facts(_ r: PokemonRecord, species: SpeciesRecord?, base: PokemonRecord? = nil) -> TrainingFacts {
         var f = TrainingFacts()
-        f.game = r.learnset?.newestGroup ?? ""
+        f.game = (base ?? r).learnset?.newestGroup ?? ""
         if let i = r.hiddenAbilities?.firstIndex(of: true), i < r.abilities.count { f.hiddenAbility = r.abilities[i] }
         if let b = species?.breeding {
             f.eggGroups = b.eggGroups

@@ -115,6 +115,23 @@ final class MovesTests: XCTestCase {
         }
     }
 
+    /// A form PokeAPI lists no moves for (a Gigantamax form, Battle Bond Greninja) learns as its
+    /// species' default form: its list and its game are that form's.
+    func testAFormWithoutMovesOfItsOwnLearnsAsItsSpecies() async throws {
+        let api = makeAPI()
+        api.client.route(FakePokeAPI.base + "/pokemon/26/", json: """
+            {"id":26,"name":"mon26","moves":[],"types":[{"slot":1,"type":{"name":"electric"}}],"abilities":[],"stats":[],
+             "species":{"name":"pikachu","url":"\(FakePokeAPI.base)/pokemon-species/25/"}}
+            """)
+        let s = try makeService(api)
+        let t = try await s.moves("mon26", game: "", method: .levelUp, language: "en").value()
+        XCTAssertEqual(t.pokemon, "mon26")
+        XCTAssertEqual(t.rows.map(\.move), ["charm", "thunderbolt"])
+        let d = try await s.localizedDetail("mon26", language: "en").value()
+        XCTAssertEqual(d.training?.game, "scarlet-violet")
+        XCTAssertNotNil(try s.moves("mon26", game: "", method: .levelUp, language: "en").ready, "warm: both records in memory")
+    }
+
     func testAMoveThatCannotBeHadIsSaidNotLeftOut() async throws {
         let api = makeAPI()
         api.client.route(FakePokeAPI.base + "/move/344/") { _ in HTTPResponse(status: 404, body: []) }
