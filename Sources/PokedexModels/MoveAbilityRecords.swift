@@ -40,7 +40,9 @@ public struct MoveRecord: Sendable, Codable, Equatable {
     /// The move as the games of version group `group` have it: each value the one in force
     /// there (the first change after `group` says what it was before).
     public func asIn(_ group: String) -> MoveRecord {
-        guard let order = Games.order(of: group) else { return self }
+        guard let g = Games.group(group) else { return self }
+        if (pastValues ?? []).isEmpty, g.generation >= 4 { return self }  // most moves: as they are
+        let order = g.order
         let later = (pastValues ?? []).filter { (Games.order(of: $0.versionGroup) ?? 0) > order }
             .sorted { (Games.order(of: $0.versionGroup) ?? 0) < (Games.order(of: $1.versionGroup) ?? 0) }
         var m = self

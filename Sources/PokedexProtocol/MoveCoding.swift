@@ -22,7 +22,12 @@ extension Coding {
         return method
     }
 
-    /// `Moves`' answer.
+    /// One move of `Moves`' list: (method, level, id, move, name, type, type_name, category,
+    /// category_name, power, accuracy, pp), power and accuracy 0 where the games print "—".
+    static let moveFields = "suussssssuuu"
+
+    /// `Moves`' answer: an `a{sv}` whose `moves` is an array of ``moveFields`` structs (a list of
+    /// 240 moves, Mew's, is one struct each, not a dictionary each: a warm call stays under 2 ms).
     public static let moveTable = Codec<MoveTable>(
         "a{sv}",
         write: { w, t throws(BusError) in
@@ -33,44 +38,77 @@ extension Coding {
                 try w.entry("game_name", "s") { () throws(BusError) in try w.append(t.gameName) }
                 try w.entry("games", "as") { () throws(BusError) in try w.append(strings: t.games) }
                 try w.entry("language", "s") { () throws(BusError) in try w.append(t.language) }
-                try w.entry("moves", "aa{sv}") { () throws(BusError) in
-                    try w.container("a", "a{sv}") { () throws(BusError) in
-                        for row in t.rows { try writeRow(w, row) }
+                try w.entry("moves", "a(\(moveFields))") { () throws(BusError) in
+                    try w.container("a", "(\(moveFields))") { () throws(BusError) in
+                        for m in t.rows {
+                            try w.container("r", moveFields) { () throws(BusError) in
+                                try w.append(m.method.rawValue)
+                                try w.append(UInt32(m.level))
+                                try w.append(m.id)
+                                try w.append(m.move)
+                                try w.append(m.name)
+                                try w.append(m.type)
+                                try w.append(m.typeName)
+                                try w.append(m.category)
+                                try w.append(m.categoryName)
+                                try w.append(UInt32(m.power ?? 0))
+                                try w.append(UInt32(m.accuracy ?? 0))
+                                try w.append(UInt32(m.pp ?? 0))
+                            }
+                        }
                     }
                 }
             }
         },
         decode: { v throws(BusError) in
             guard let d = v.stringDict, let pokemon = d["pokemon"]?.string, let game = d["game"]?.string else { throw malformed("moves") }
-            let rows = try (d["moves"]?.array ?? []).map { v throws(BusError) in try decodeRow(v) }
-            return MoveTable(id: UInt32(truncatingIfNeeded: d["id"]?.uint ?? 0), pokemon: pokemon, game: game, gameName: d["game_name"]?.string ?? "",
-                             games: d["games"]?.array?.compactMap(\.string) ?? [], language: d["language"]?.string ?? "", rows: rows)
+            let rows = try (d["moves"]?.array ?? []).map { v throws(BusError) in
+                guard let f = v.fields, f.count == 12, let method = f[0].string.flatMap(Learnset.Method.init(rawValue:)),
+                      let level = f[1].uint, let id = f[2].uint, let move = f[3].string, let name = f[4].string, let type = f[5].string,
+                      let typeName = f[6].string, let category = f[7].string, let categoryName = f[8].string,
+                      let power = f[9].uint, let accuracy = f[10].uint, let pp = f[11].uint else { throw malformed("a move") }
+                return row(method, level, id, move, name, type, typeName, category, categoryName, power, accuracy, pp)
+            }
+            return MoveTable(id: UInt32(truncatingIfNeeded: d["id"]?.uint ?? 0), pokemon: pokemon, game: game,
+                             gameName: d["game_name"]?.string ?? "", games: d["games"]?.array?.compactMap(\.string) ?? [],
+                             language: d["language"]?.string ?? "", rows: rows)
+        },
+        // Straight from the message, as its decode reads it: browse and pokectl read lists of 240.
+        read: { r throws(BusError) in
+            var t = MoveTable(id: 0, pokemon: "", game: "", gameName: "", games: [], language: "", rows: [])
+            var has = (pokemon: false, game: false)
+            try r.readEntries { (key, type) throws(BusError) -> Bool in
+                switch (key, type) {
+                case ("id", "u"): t.id = try r.readUInt32()
+                case ("pokemon", "s"): t.pokemon = try r.readString(); has.pokemon = true
+                case ("game", "s"): t.game = try r.readString(); has.game = true
+                case ("game_name", "s"): t.gameName = try r.readString()
+                case ("games", "as"): t.games = try r.readStringArray()
+                case ("language", "s"): t.language = try r.readString()
+                case ("moves", "a(\(moveFields))"):
+                    try r.readStructs(moveFields) { () throws(BusError) in
+                        let method = try r.readString(), level = try r.readUInt32(), id = try r.readUInt32()
+                        let move = try r.readString(), name = try r.readString(), type = try r.readString(), typeName = try r.readString()
+                        let category = try r.readString(), categoryName = try r.readString()
+                        let power = try r.readUInt32(), accuracy = try r.readUInt32(), pp = try r.readUInt32()
+                        guard let m = Learnset.Method(rawValue: method) else { throw malformed("a move") }
+                        t.rows.append(row(m, UInt64(level), UInt64(id), move, name, type, typeName, category, categoryName,
+                                          UInt64(power), UInt64(accuracy), UInt64(pp)))
+                    }
+                default: return false
+                }
+                return true
+            }
+            guard has.pokemon, has.game else { throw malformed("moves") }
+            return t
         })
 
-    private static func writeRow(_ w: MessageWriter, _ m: MoveRow) throws(BusError) {
-        try w.container("a", "{sv}") { () throws(BusError) in
-            try w.entry("method", "s") { () throws(BusError) in try w.append(m.method.rawValue) }
-            try w.entry("level", "u") { () throws(BusError) in try w.append(UInt32(m.level)) }
-            try w.entry("id", "u") { () throws(BusError) in try w.append(m.id) }
-            try w.entry("move", "s") { () throws(BusError) in try w.append(m.move) }
-            try w.entry("name", "s") { () throws(BusError) in try w.append(m.name) }
-            try w.entry("type", "s") { () throws(BusError) in try w.append(m.type) }
-            try w.entry("type_name", "s") { () throws(BusError) in try w.append(m.typeName) }
-            try w.entry("category", "s") { () throws(BusError) in try w.append(m.category) }
-            try w.entry("category_name", "s") { () throws(BusError) in try w.append(m.categoryName) }
-            if let v = m.power { try w.entry("power", "u") { () throws(BusError) in try w.append(UInt32(v)) } }
-            if let v = m.accuracy { try w.entry("accuracy", "u") { () throws(BusError) in try w.append(UInt32(v)) } }
-            if let v = m.pp { try w.entry("pp", "u") { () throws(BusError) in try w.append(UInt32(v)) } }
-        }
-    }
-
-    private static func decodeRow(_ v: BusValue) throws(BusError) -> MoveRow {
-        guard let d = v.stringDict, let method = d["method"]?.string.flatMap(Learnset.Method.init(rawValue:)),
-              let id = d["id"]?.uint.flatMap({ UInt32(exactly: $0) }), let move = d["move"]?.string else { throw malformed("a move") }
-        return MoveRow(method: method, level: UInt8(clamping: d["level"]?.uint ?? 0), id: id, move: move,
-                       name: d["name"]?.string ?? move, type: d["type"]?.string ?? "", typeName: d["type_name"]?.string ?? "",
-                       category: d["category"]?.string ?? "", categoryName: d["category_name"]?.string ?? "",
-                       power: d["power"]?.uint.flatMap { UInt16(exactly: $0) }, accuracy: d["accuracy"]?.uint.flatMap { UInt8(exactly: $0) },
-                       pp: d["pp"]?.uint.flatMap { UInt8(exactly: $0) })
+    private static func row(_ method: Learnset.Method, _ level: UInt64, _ id: UInt64, _ move: String, _ name: String, _ type: String,
+                            _ typeName: String, _ category: String, _ categoryName: String, _ power: UInt64, _ accuracy: UInt64,
+                            _ pp: UInt64) -> MoveRow {
+        MoveRow(method: method, level: UInt8(clamping: level), id: UInt32(clamping: id), move: move, name: name, type: type,
+                typeName: typeName, category: category, categoryName: categoryName,
+                power: power == 0 ? nil : UInt16(clamping: power), accuracy: accuracy == 0 ? nil : UInt8(clamping: accuracy),
+                pp: pp == 0 ? nil : UInt8(clamping: pp))
     }
 }

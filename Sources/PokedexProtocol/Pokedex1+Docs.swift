@@ -106,14 +106,7 @@ extension Pokedex1 {
             Key("id", "u", "the Pokémon's id"), Key("pokemon", "s", "its identifier"), Key("game", "s", "the version group listed"),
             Key("game_name", "s", "its games' names in the language (Scarlet/Violet)"),
             Key("games", "as", "every version group it has moves in, newest first"), Key("language", "s", "the language it is in"),
-            Key("moves", "aa{sv}", "level-up ones by level (0: on evolution), then machines, eggs and tutors, each in the games' order"),
-        ],
-        "Moves.moves": [
-            Key("method", "s", "level-up, machine, egg or tutor"), Key("level", "u", "for level-up: 0 on evolution, 1 at the start or from the reminder; else 0"),
-            Key("id", "u", "PokeAPI's move id"), Key("move", "s", "its identifier"), Key("name", "s", "as the games name it"),
-            Key("type", "s"), Key("type_name", "s"), Key("category", "s", "physical, special or status"), Key("category_name", "s"),
-            Key("power", "u", "left out where the games print —", optional: true),
-            Key("accuracy", "u", "left out for a move that never misses", optional: true), Key("pp", "u", optional: true),
+            Key("moves", "a(suussssssuuu)", "each move as (method, level, id, move, name, type, type_name, category, category_name, power, accuracy, pp): method level-up, machine, egg or tutor; level for level-up (0 on evolution, 1 at the start or from the reminder), else 0; id and move PokeAPI's; name, type_name and category_name in the language; category physical, special or status; power and accuracy 0 where the games print — (a status move; one that never misses); level-up ones by level, then machines, eggs and tutors, each in the games' order"),
         ],
         "SearchDetailed": [
             Key("id", "u"), Key("name", "s"), Key("number", "u", "the Pokédex number (a form's is its species')"),

@@ -160,13 +160,18 @@ final class MoveLists: Sendable {
 
     private func table(_ r: PokemonRecord, _ learnset: Learnset, _ group: String, _ entries: [Learnset.Entry],
                        _ moves: [UInt32: MoveRecord], _ language: String) -> MoveTable {
+        // Each type's and category's name looked up once, not once a move (Mew lists 240).
+        var typeNames: [String: String] = [:], categoryNames: [String: String] = ["": ""]
         let rows = entries.compactMap { e -> MoveRow? in
             guard let m = moves[e.move]?.asIn(group) else { return nil }
-            let category = m.damageClass.isEmpty ? "" : Self.capitalized(terms.cachedName(.damageClass, m.damageClass, language: language))
+            let typeName = typeNames[m.type] ?? terms.typeName(m.type, language: language)
+            typeNames[m.type] = typeName
+            let category = categoryNames[m.damageClass] ?? Self.capitalized(terms.cachedName(.damageClass, m.damageClass, language: language))
+            categoryNames[m.damageClass] = category
             return MoveRow(method: e.method, level: e.level, id: m.id, move: m.name,
                            name: LocalizedText.pick(m.names, language) ?? PokemonNames.display(m.name),
-                           type: m.type, typeName: terms.typeName(m.type, language: language),
-                           category: m.damageClass, categoryName: category, power: m.power, accuracy: m.accuracy, pp: m.pp)
+                           type: m.type, typeName: typeName, category: m.damageClass, categoryName: category,
+                           power: m.power, accuracy: m.accuracy, pp: m.pp)
         }
         return MoveTable(id: r.id, pokemon: r.name, game: group, gameName: terms.gameName(group, language: language), games: Self.games(learnset), language: language, rows: rows)
     }

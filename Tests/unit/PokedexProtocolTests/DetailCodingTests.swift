@@ -148,6 +148,28 @@ final class DetailCodingTests: XCTestCase {
         XCTAssertEqual(Set(rows[0].stringDict?.keys ?? [:].keys), Set(Coding.evolutionFields))
     }
 
+    /// `Moves`' answer read straight off the message and through the generic tree give back the
+    /// table written: "—" (nil) as 0 and back, every way, a list as long as Mew's.
+    func testBothReadersGiveBackTheMovesWritten() throws {
+        func row(_ n: Int) -> MoveRow {
+            let status = n % 3 == 0
+            let name: String = n % 2 == 0 ? "Donnerblitz" : "１０まんボルト"
+            let power: UInt16? = status ? nil : 90
+            let accuracy: UInt8? = n % 5 == 0 ? nil : 100
+            return MoveRow(method: Learnset.Method.allCases[n % 4], level: UInt8(n % 101), id: UInt32(n + 1), move: "move-\(n)",
+                           name: name, type: "electric", typeName: "Elektro", category: status ? "status" : "special",
+                           categoryName: status ? "Status" : "Spezial", power: power, accuracy: accuracy, pp: 15)
+        }
+        let rows = (0..<240).map(row)
+        let t = MoveTable(id: 151, pokemon: "mew", game: "scarlet-violet", gameName: "Karmesin/Purpur", games: ["scarlet-violet", "x-y"],
+                          language: "de", rows: rows)
+        let m = try message { w throws(BusError) in try Pokedex1.moves.writeReply(w, t) }
+        defer { sd_bus_message_unref(m) }
+        XCTAssertEqual(try Pokedex1.moves.readReply(MessageReader(m)), t)
+        XCTAssertGreaterThanOrEqual(sd_bus_message_rewind(m, 1), 0)
+        XCTAssertEqual(try Pokedex1.moves.decodeReply(try MessageReader(m).readAll()), t)
+    }
+
     func testADetailWithoutItsIdOrNameIsRefusedByBoth() throws {
         let m = try message { w throws(BusError) in
             try w.container("a", "{sv}") { () throws(BusError) in

@@ -59,6 +59,23 @@ do {
             ping.append((now() - t) * 1e6)
         }
         print("detail_p50_us=\(Int(percentile(detail, 0.5))) detail_p99_us=\(Int(percentile(detail, 0.99))) ping_p50_us=\(Int(percentile(ping, 0.5))) ping_p99_us=\(Int(percentile(ping, 0.99)))")
+    case "moves-rtt":
+        // A warm Moves (every way, in a language) over the bus, against Ping, interleaved.
+        let n = Int(args.count > 2 ? args[2] : "2000") ?? 2000
+        let name = args.count > 3 ? args[3] : "pikachu"
+        let language = args.count > 4 ? args[4] : "de"
+        var rows = 0
+        for _ in 0..<200 { rows = try c.call(Pokedex1.moves, (name, "", nil, language)).rows.count; try c.ping() }  // warm up
+        var moves: [Double] = [], ping: [Double] = []
+        for _ in 0..<n {
+            var t = now()
+            _ = try c.call(Pokedex1.moves, (name, "", nil, language))
+            moves.append((now() - t) * 1e6)
+            t = now()
+            try c.ping()
+            ping.append((now() - t) * 1e6)
+        }
+        print("moves_rows=\(rows) moves_p50_us=\(Int(percentile(moves, 0.5))) moves_p99_us=\(Int(percentile(moves, 0.99))) ping_p50_us=\(Int(percentile(ping, 0.5))) ping_p99_us=\(Int(percentile(ping, 0.99)))")
     case "search-rtt":
         // Search over the bus for a mix of queries (prefix, typo, other language, filter), against Ping.
         let n = Int(args.count > 2 ? args[2] : "2000") ?? 2000
