@@ -54,9 +54,31 @@ public struct Learnset: Sendable, Codable, Equatable {
 
     /// Version group (PokeAPI's name, "scarlet-violet") → its moves. A group is here only if it
     /// teaches at least one move by the four ways.
-    public var versionGroups: [String: Group]
+    public var versionGroups: [String: Group] { didSet { newestGroup = Self.newest(versionGroups) } }
 
-    public init(versionGroups: [String: Group] = [:]) { self.versionGroups = versionGroups }
+    /// The newest game's group it has moves in (``Games``' order); nil where it has none. Kept,
+    /// not worked out a call: every card reads it.
+    public private(set) var newestGroup: String?
+
+    public init(versionGroups: [String: Group] = [:]) {
+        self.versionGroups = versionGroups
+        newestGroup = Self.newest(versionGroups)
+    }
+
+    private enum CodingKeys: String, CodingKey { case versionGroups }
+
+    public init(from decoder: any Decoder) throws {
+        self.init(versionGroups: try decoder.container(keyedBy: CodingKeys.self).decode([String: Group].self, forKey: .versionGroups))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(versionGroups, forKey: .versionGroups)
+    }
+
+    private static func newest(_ groups: [String: Group]) -> String? {
+        groups.keys.max { (Games.order(of: $0) ?? 0, $0) < (Games.order(of: $1) ?? 0, $1) }
+    }
 
     /// Every entry kept, in all version groups.
     public var count: Int { versionGroups.values.reduce(0) { $0 + $1.count } }
@@ -64,10 +86,6 @@ public struct Learnset: Sendable, Codable, Equatable {
     /// The entries of `group` by `method`.
     public func entries(_ group: String, _ method: Method) -> [Entry] { versionGroups[group]?.entries(method) ?? [] }
 
-    /// The newest game's group it has moves in (``Games``' order); nil where it has none.
-    public var newestGroup: String? {
-        versionGroups.keys.max { (Games.order(of: $0) ?? 0, $0) < (Games.order(of: $1) ?? 0, $1) }
-    }
 }
 
 extension Learnset.Group: Codable {

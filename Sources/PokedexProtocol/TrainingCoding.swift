@@ -14,12 +14,16 @@ extension Coding {
         if let v = t.baseFriendship { try w.entry("base_friendship", "u") { () throws(BusError) in try w.append(UInt32(v)) } }
         try w.entry("growth_rate", "s") { () throws(BusError) in try w.append(t.growthRate) }
         try w.entry("ev_yield", "a{su}") { () throws(BusError) in try writePairs(w, t.evYield.map { ($0.name, $0.value) }) }
-        try w.entry("held_items", "a{su}") { () throws(BusError) in try writePairs(w, t.heldItems.map { ($0.item, UInt32($0.rarity)) }) }
-        try w.entry("held_items_version", "s") { () throws(BusError) in try w.append(t.heldItemsVersion) }
+        // Most Pokémon hold nothing PokeAPI lists: the card's round trip carries no empty keys.
+        if !t.heldItems.isEmpty {
+            try w.entry("held_items", "a{su}") { () throws(BusError) in try writePairs(w, t.heldItems.map { ($0.item, UInt32($0.rarity)) }) }
+            try w.entry("held_items_version", "s") { () throws(BusError) in try w.append(t.heldItemsVersion) }
+        }
         guard localized else { return }
         try w.entry("game_name", "s") { () throws(BusError) in try w.append(t.gameName) }
         try w.entry("egg_group_names", "as") { () throws(BusError) in try w.append(strings: t.eggGroupNames) }
         try w.entry("growth_rate_name", "s") { () throws(BusError) in try w.append(t.growthRateName) }
+        guard !t.heldItems.isEmpty else { return }
         try w.entry("held_item_names", "as") { () throws(BusError) in try w.append(strings: t.heldItemNames) }
         try w.entry("held_items_version_name", "s") { () throws(BusError) in try w.append(t.heldItemsVersionName) }
     }

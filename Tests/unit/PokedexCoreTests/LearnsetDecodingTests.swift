@@ -42,7 +42,8 @@ final class LearnsetDecodingTests: XCTestCase {
             Self.move("nothing-kept", 999, [Self.detail("colosseum", "colosseum-purification")]),
         ]
         var notes: [String] = []
-        let learnset = try XCTUnwrap(APIDecoding.pokemon(Self.body(moves)) { notes.append($0) }.learnset)
+        let record = try APIDecoding.pokemon(Self.body(moves)) { notes.append($0) }
+        let learnset = try XCTUnwrap(record.learnset)
         XCTAssertEqual(notes, [])
         XCTAssertEqual(Set(learnset.versionGroups.keys), ["scarlet-violet", "sword-shield", "lets-go-pikachu-lets-go-eevee"],
                        "no group whose entries are all of other ways (Champions' roster, Colosseum)")
@@ -64,7 +65,8 @@ final class LearnsetDecodingTests: XCTestCase {
             #"{"move": {"name": "zero", "url": "https://pokeapi.co/api/v2/move/0/"}, "version_group_details": [\#(Self.detail("scarlet-violet", "egg"))]}"#,
         ]
         var notes: [String] = []
-        let learnset = try XCTUnwrap(APIDecoding.pokemon(Self.body(moves)) { notes.append($0) }.learnset)
+        let record = try APIDecoding.pokemon(Self.body(moves)) { notes.append($0) }
+        let learnset = try XCTUnwrap(record.learnset)
         var expected = Learnset.Group()
         expected.levelUp = [(1, 5)]
         XCTAssertEqual(learnset.versionGroups, ["scarlet-violet": expected],
@@ -77,7 +79,8 @@ final class LearnsetDecodingTests: XCTestCase {
         // The cap: a body with more entries than any Pokémon keeps the first 8,192.
         let many = (1...9000).map { Self.move("m\($0)", $0, [Self.detail("scarlet-violet", "machine")]) }
         notes = []
-        let capped = try XCTUnwrap(APIDecoding.pokemon(Self.body(many)) { notes.append($0) }.learnset)
+        let cappedRecord = try APIDecoding.pokemon(Self.body(many)) { notes.append($0) }
+        let capped = try XCTUnwrap(cappedRecord.learnset)
         XCTAssertEqual(capped.count, APIDecoding.maxLearnsetEntries)
         XCTAssertEqual(notes, ["dropped 808 moves of pikachu: over the cap of 8192"], "said with the name, which comes after the moves")
     }
@@ -100,7 +103,8 @@ final class LearnsetDecodingTests: XCTestCase {
         for id in ids where UInt32(id) != nil {
             guard let data = fm.contents(atPath: root + "/" + id + "/index.json") else { continue }
             var notes: [String] = []
-            let learnset = try XCTUnwrap(APIDecoding.pokemon(Array(data)) { notes.append($0) }.learnset)
+            let record = try APIDecoding.pokemon(Array(data)) { notes.append($0) }
+            let learnset = try XCTUnwrap(record.learnset)
             let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
             let expected = (json["moves"] as? [[String: Any]] ?? []).reduce(0) { sum, move in
                 sum + (move["version_group_details"] as? [[String: Any]] ?? []).filter { d in
