@@ -34,8 +34,14 @@ struct Moves: PokectlCommand {
         MoveTableText(table: t, pokemonName: table.1, words: context.words, output: context.output, width: context.width).print()
     }
 
-    /// Compared as typed: case, spaces and hyphens aside ("Thunder Punch", "thunder-punch").
-    static func folded(_ s: String) -> String { s.lowercased().filter { !$0.isWhitespace && $0 != "-" } }
+    /// Compared as typed: case, spaces, hyphens and full width aside ("Thunder Punch",
+    /// "thunder-punch"; "10まんボルト" for "１０まんボルト").
+    static func folded(_ s: String) -> String {
+        let narrow = String(String.UnicodeScalarView(s.unicodeScalars.map { u in
+            (0xFF01...0xFF5E).contains(u.value) ? Unicode.Scalar(u.value - 0xFEE0) ?? u : u
+        }))
+        return narrow.lowercased().filter { !$0.isWhitespace && $0 != "-" && $0 != "\u{3000}" }
+    }
 
     static func json(_ t: MoveTable) -> JSON {
         func opt(_ v: (some BinaryInteger)?) -> JSON { v.map { JSON.int($0) } ?? .null }

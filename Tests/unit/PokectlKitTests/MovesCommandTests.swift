@@ -61,6 +61,7 @@ final class MovesCommandTests: XCTestCase {
         XCTAssertEqual(one.code, 0, one.err)
         XCTAssertTrue(one.out.contains("Donnerblitz") && !one.out.contains("Donnerschlag"), one.out)
         XCTAssertEqual(Harness.run(["moves", "pikachu", "thunder-punch"], service()).out.contains("Thunder Punch"), true, "by identifier")
+        XCTAssertEqual(MovesCommandTests.folded("１０まんボルト"), MovesCommandTests.folded("10まんボルト"), "full width as typed")
         let none = Harness.run(["moves", "pikachu", "surf"], service())
         XCTAssertEqual(none.code, 1)
         XCTAssertTrue(none.err.contains("Pikachu learns no move called \"surf\" in Scarlet/Violet"), none.err)
@@ -71,6 +72,8 @@ final class MovesCommandTests: XCTestCase {
         XCTAssertTrue(badGame.err.contains("give one of scarlet-violet, x-y"), badGame.err)
         XCTAssertEqual(Harness.run(["moves", "nobody"], service()).code, 1)
     }
+
+    static func folded(_ s: String) -> String { Moves.folded(s) }
 
     func testJSONHasEveryKeyTheFilterKeeps() throws {
         let ran = Harness.run(["moves", "pikachu", "thunderbolt", "--json"], service())
