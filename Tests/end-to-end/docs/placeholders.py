@@ -11,7 +11,9 @@ BY_OPTION = {
     "--open": "pikachu", "--language": "de",
 }
 BY_NAME = {"POKEMON": "pikachu", "QUERY": "char", "T": "fire", "FILE": "@TMP@/widget-output", "CODE": "de",
-           "ID": "25", "NAME": "pikachu", "N": "2", "P": "auto", "SECONDS": "0"}
+           "ID": "25", "NAME": "pikachu", "N": "2", "P": "auto", "SECONDS": "0",
+           # The mock's Pokémon learn its moves 1–24 in scarlet-violet; move 3 by level-up.
+           "GAME": "scarlet-violet", "MOVE": "move-3"}
 
 
 def _mask_quotes(cmd):
