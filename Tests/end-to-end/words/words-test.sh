@@ -39,6 +39,8 @@ COMMANDS=(
     "--help" "list --help" "show --help" "search --help" "fav --help" "unfav --help" "favs --help" "sprite --help"
     "status --help" "sync --help" "cache --help" "cache stats --help" "cache verify --help" "cache clear --help"
     "watch --help" "browse --help" "widget --help" "help show"
+    "moves pikachu" "moves pikachu --method egg" "moves pikachu move-3" "moves pikachu donnerblitz"
+    "moves pikachu --method tm" "moves --help"
     "fav 6" "widget" "widget --format conky" "unfav 6"
     "sync" "cache clear" "list"
 )
@@ -98,6 +100,7 @@ ALLOWED="$identifiers electric fire flying grass normal poison water pokectl pok
 kitty sixel tmux auto always never blocks truecolor dumb api landlock tcp abi subcommand
 browse list show search fav unfav favs sprite cry status sync cache stats verify clear watch widget help
 columns language property value gif png github fetch pipe widgets waybar polybar conky newest random idle true
+moves machine egg tutor scarlet violet psychic psycho
 thunder stone gnome krunner"
 
 # 1. The pseudo-language: nothing outside ⟦…⟧ is an English word.

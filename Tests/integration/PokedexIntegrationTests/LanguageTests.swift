@@ -23,7 +23,7 @@ final class LanguageTests: DaemonTestCase {
         XCTAssertEqual(de.name, "pikachu")
         XCTAssertEqual(de.types, ["electric"])
         // Its breeding and training lines: two egg groups, its game's two versions (Scarlet and
-        // Violet), the Light Ball it holds and the version it holds it in.
+        // Violet), the Metal Coat it holds (in the mock) and the version it holds it in.
         XCTAssertEqual(try names("names"), 2 + 6 + 1 + 2 + 2 + 1 + 1,
                        "two abilities and six stats, each once, the Thunder Stone its family names, and what its training lines name")
         XCTAssertEqual(try names("filters"), 1, "and the type")

@@ -7,7 +7,7 @@ It serves hand-written bodies shaped like PokeAPI's for a few dozen Pokémon:
                                            Pokémon's own id), its stats' URLs the real stat ids; its moves
                                            1–24 (by level-up in scarlet-violet and x-y, machines, eggs,
                                            tutors, and Champions' roster), 2 speed EVs, Lightning Rod hidden;
-                                           #25 holds a Light Ball in Ultra Sun/Ultra Moon
+                                           #25 holds a Metal Coat in Ultra Sun/Ultra Moon
   GET /api/v2/pokemon-species/{id|name}/   a species body (genus, flavour text with \\f and \\n): English
                                            genus "Mouse Pokémon" (#25) or "Test Pokémon {id}", ja genus
                                            "ネズミポケモン", English flavour text, the newest ("It naps in

@@ -36,7 +36,7 @@ def pokemon_body(base, ident, name, config):
         "cries": {"latest": f"{sprites}/cries/{ident}.ogg" if ident < 10000 else None, "legacy": None},
         "moves": [{"move": {"name": f"move-{m}", "url": f"{base}/api/v2/move/{m}/"}, "version_group_details": learnt(base, m)}
                   for m in range(1, 25)],
-        "held_items": [{"item": {"name": "light-ball", "url": f"{base}/api/v2/item/236/"}, "version_details": [
+        "held_items": [{"item": {"name": "metal-coat", "url": f"{base}/api/v2/item/233/"}, "version_details": [
             {"rarity": 5, "version": {"name": v, "url": ""}} for v in ("ultra-sun", "ultra-moon")]}] if ident == 25 else [],
     }
 
