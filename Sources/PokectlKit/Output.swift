@@ -70,10 +70,7 @@ struct Output {
     }
 
     /// Pads every cell to the widest on the left, so that numbers line up on their last digit.
-    static func rightAligned(_ column: [String]) -> [String] {
-        let w = column.map(width).max() ?? 0
-        return column.map { String(repeating: " ", count: w - width($0)) + $0 }
-    }
+    static func rightAligned(_ column: [String]) -> [String] { TerminalText.rightAligned(column) }
 
     /// `names`: as the games write them (``Context/names(_:_:)``); an entry without one shows its identifier.
     func entryRows(_ entries: [ListEntry], names: [UInt32: String] = [:]) -> [[String]] {

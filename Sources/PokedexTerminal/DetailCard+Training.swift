@@ -48,11 +48,7 @@ extension DetailCard {
         var out = TerminalText.wrap(head, to: width).map(p.dim)
         let labels = [words.tr("Breeding"), words.tr("Training"), words.tr("Held items")]
         let column = min(max(10, (labels.map(TerminalText.width).max() ?? 0) + 1), max(10, width / 2))
-        func labelled(_ label: String, _ value: String) -> [String] {
-            TerminalText.wrap(value, to: max(1, width - column)).enumerated().map { i, part in
-                (i == 0 ? p.dim(TerminalText.pad(TerminalText.truncate(label, to: column - 1), to: column)) : String(repeating: " ", count: column)) + part
-            }
-        }
+        func labelled(_ label: String, _ value: String) -> [String] { labelledLines(label, value, column: column, width: width) }
         if !breeding.isEmpty { out += labelled(labels[0], breeding.joined(separator: dot)) }
         if !training.isEmpty { out += labelled(labels[1], training.joined(separator: dot)) }
         if !held.isEmpty {

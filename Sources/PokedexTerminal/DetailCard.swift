@@ -156,11 +156,7 @@ public struct DetailCard {
             let column = column ?? label
             return p.dim(TerminalText.pad(TerminalText.truncate(text, to: column - 1), to: column))
         }
-        /// A label and its value, the value's words wrapped under it where they do not fit beside.
-        func labelled(_ text: String, _ value: String) -> [String] {
-            let parts = TerminalText.wrap(value, to: width - infoLabel)
-            return parts.enumerated().map { i, part in (i == 0 ? labelled(text, column: infoLabel) : String(repeating: " ", count: infoLabel)) + part }
-        }
+        func labelled(_ text: String, _ value: String) -> [String] { labelledLines(text, value, column: infoLabel, width: width) }
         lines += labelled(labels[0], height(detail.height))
         lines += labelled(labels[1], weight(detail.weight))
         if !detail.abilities.isEmpty {
@@ -177,6 +173,15 @@ public struct DetailCard {
                          + " " + bar(stat.value, width: barWidth))
         }
         return lines
+    }
+
+    /// A dimmed label in a `column` of its own and its value beside it, the value's words wrapped
+    /// under it (not under the label) where they do not fit within `width`.
+    func labelledLines(_ label: String, _ value: String, column: Int, width: Int) -> [String] {
+        TerminalText.wrap(value, to: max(1, width - column)).enumerated().map { i, part in
+            (i == 0 ? painter.dim(TerminalText.pad(TerminalText.truncate(label, to: column - 1), to: column))
+                    : String(repeating: " ", count: column)) + part
+        }
     }
 
     /// A stat line's columns beside its label: the number (3), a space and the shortest bar (5).

@@ -29,9 +29,9 @@ public enum MoveColumns {
         columns.append((.type, [w.tr("Type")] + rows.map { safe($0.typeName) }))
         columns.append((.category, [w.tr("Category")] + rows.map { safe($0.categoryName) }))
         // TRANSLATORS: the move table's headings for power, accuracy and PP, as short as the games'.
-        columns.append((.power, rightAligned([w.tr("Power")] + rows.map { number($0.power) })))
-        columns.append((.accuracy, rightAligned([w.tr("Acc.")] + rows.map { number($0.accuracy) })))
-        columns.append((.pp, rightAligned([w.tr("PP")] + rows.map { number($0.pp) })))
+        columns.append((.power, TerminalText.rightAligned([w.tr("Power")] + rows.map { number($0.power) })))
+        columns.append((.accuracy, TerminalText.rightAligned([w.tr("Acc.")] + rows.map { number($0.accuracy) })))
+        columns.append((.pp, TerminalText.rightAligned([w.tr("PP")] + rows.map { number($0.pp) })))
         func total(_ cs: [(Column, [String])]) -> Int {
             cs.map { $0.1.map(TerminalText.width).max() ?? 0 }.reduce(0, +) + 2 * max(0, cs.count - 1)
         }
@@ -46,10 +46,5 @@ public enum MoveColumns {
             }.joined(separator: "  ")
             return TerminalText.truncate(line, to: width)
         }
-    }
-
-    static func rightAligned(_ column: [String]) -> [String] {
-        let w = column.map(TerminalText.width).max() ?? 0
-        return column.map { String(repeating: " ", count: w - TerminalText.width($0)) + $0 }
     }
 }

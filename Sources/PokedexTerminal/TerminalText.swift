@@ -44,6 +44,12 @@ public enum TerminalText {
         return (String(chars[..<at]), String(chars[at...]))
     }
 
+    /// Every cell padded on the left to the widest, so that numbers line up on their last digit.
+    public static func rightAligned(_ column: [String]) -> [String] {
+        let w = column.map(width).max() ?? 0
+        return column.map { String(repeating: " ", count: w - width($0)) + $0 }
+    }
+
     /// `s` followed by spaces up to `columns`.
     public static func pad(_ s: String, to columns: Int) -> String {
         s + String(repeating: " ", count: max(0, columns - width(s)))
