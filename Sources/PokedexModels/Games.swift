@@ -50,6 +50,11 @@ public enum Games {
     private static let groupOfVersion: [String: String] = Dictionary(
         uniqueKeysWithValues: groups.flatMap { g in g.versions.map { ($0, g.name) } })
 
+    /// `groups` newest first (a group this table does not know first of all, by name among them).
+    public static func newestFirst(_ groups: some Sequence<String>) -> [String] {
+        groups.sorted { (order(of: $0) ?? 0, $0) > (order(of: $1) ?? 0, $1) }
+    }
+
     /// A group's place in the order; a group this table does not know comes after every one it does.
     public static func order(of group: String) -> Int? { byName[group]?.order ?? (APIName.isValid(group) ? groups.count + 1 : nil) }
 

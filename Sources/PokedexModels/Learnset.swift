@@ -76,9 +76,7 @@ public struct Learnset: Sendable, Codable, Equatable {
         try c.encode(versionGroups, forKey: .versionGroups)
     }
 
-    private static func newest(_ groups: [String: Group]) -> String? {
-        groups.keys.max { (Games.order(of: $0) ?? 0, $0) < (Games.order(of: $1) ?? 0, $1) }
-    }
+    private static func newest(_ groups: [String: Group]) -> String? { Games.newestFirst(groups.keys).first }
 
     /// Every entry kept, in all version groups.
     public var count: Int { versionGroups.values.reduce(0) { $0 + $1.count } }

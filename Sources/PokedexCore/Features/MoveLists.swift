@@ -61,7 +61,7 @@ final class MoveLists: Sendable {
         guard let learnset = record.learnset else {
             throw .unavailable("the record of \(item.name) has no moves yet: try again once the service is online")
         }
-        if try resolveGame(game, learnset, record, fromMemory: true) == nil { await keepVersionNames(Games.groups.flatMap(\.versions)) }
+        if try resolveGame(game, learnset, record, fromMemory: true) == nil { await keepGameNames() }
         guard let group = try resolveGame(game, learnset, record, fromMemory: false) else {
             throw .notFound("no game is called \(quoted(game)): give one of \(Self.games(learnset).joined(separator: ", "))")
         }
@@ -149,9 +149,7 @@ final class MoveLists: Sendable {
     }
 
     /// Its version groups with moves, newest first.
-    static func games(_ learnset: Learnset) -> [String] {
-        learnset.versionGroups.keys.sorted { (Games.order(of: $0) ?? 0, $0) > (Games.order(of: $1) ?? 0, $1) }
-    }
+    static func games(_ learnset: Learnset) -> [String] { Games.newestFirst(learnset.versionGroups.keys) }
 
     /// One way's entries, or all four's: level-up, machine, egg, tutor.
     static func entries(_ learnset: Learnset, _ group: String, _ method: Learnset.Method?) -> [Learnset.Entry] {
