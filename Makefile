@@ -42,9 +42,9 @@ CATALOGUES   = $(foreach l,$(LANGUAGES),.build/locale/$(l)/LC_MESSAGES/pokedexd.
 # language of po/ (msgfmt --desktop, from desktop/*.desktop.in).
 DESKTOP_FILES = .build/desktop/io.github.pokedexd.Pokedex1.desktop .build/desktop/io.github.pokedexd.Pokedex1-krunner.desktop
 # Debian packages the build and the service need (make release, make install, make deb).
-BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev libseccomp-dev pkgconf gettext dpkg-dev
+BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev libdeflate-dev libseccomp-dev pkgconf gettext dpkg-dev
 # And what the tests need besides (make test).
-DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev pkgconf gettext dpkg-dev locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman unicode-data libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils
+DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev libdeflate-dev pkgconf gettext dpkg-dev locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman unicode-data libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils
 
 .PHONY: bench-tools vendor dsc test-package-build check check-unit build-tests test-unit-xctest test-unit-properties test-desktop-user-beside test-e2e docs test-docs test-mock all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-leaks test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
 

@@ -34,12 +34,16 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        // Whole-buffer inflate at about twice zlib's speed: bodies complete in memory, a sprite's data.
+        .systemLibrary(
+            name: "CDeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]),
         // What Swift cannot import: the SD_BUS_* vtable macros, and curl's variadic setopt/getinfo
         // (and the trusted certificates read once, through OpenSSL, which curl is built on).
         .target(name: "CBusShims", dependencies: ["CSystemd"], cSettings: hardening),
         // libcurl is loaded when the service starts, not linked (curl_library.c): pokectl, the
         // same binary, never maps it.
-        .target(name: "CCurlShims", dependencies: ["CCurl"], cSettings: hardening, linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "CCurlShims", dependencies: ["CCurl", "CDeflate"], cSettings: hardening, linkerSettings: [.linkedLibrary("z")]),
         // What a signal handler may do, in C: give the terminal back before pokectl dies.
         .target(name: "CTerminalShims", cSettings: hardening),
         // Landlock's three system calls (pokedexd confines itself; no header needed).
@@ -61,7 +65,7 @@ let package = Package(
         .target(name: "PokedexCore", dependencies: ["PokedexModels", "PokedexLocks", "PokedexNetwork"]),
 
         // Sprite pixels from PNG bytes, through libpng (the service's colours, pokectl's pictures).
-        .target(name: "PokedexPNG", dependencies: ["PokedexModels", "CPNG"]),
+        .target(name: "PokedexPNG", dependencies: ["PokedexModels", "CPNG", "CDeflate"]),
         // Drawing in a terminal: sprites as half blocks, the detail card (pure Swift, no bus).
         .target(name: "PokedexTerminal", dependencies: ["PokedexModels"]),
         .target(name: "PokedexLocale", dependencies: ["PokedexModels", "PokedexLocks", "CLocale"]),

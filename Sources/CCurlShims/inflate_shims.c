@@ -38,3 +38,45 @@ void pdx_inflate_end(pdx_inflater *s) {
     inflateEnd(&s->z);
     free(s);
 }
+
+/* ---- Whole bodies: libdeflate -------------------------------------------------------------- */
+#include <libdeflate.h>
+#include <pthread.h>
+
+/* One decompressor a thread (each is ~32 KB of tables), freed when its thread ends. */
+static pthread_key_t decompressor_key;
+static pthread_once_t decompressor_once = PTHREAD_ONCE_INIT;
+
+static void free_decompressor(void *d) { libdeflate_free_decompressor(d); }
+static void make_decompressor_key(void) { (void)pthread_key_create(&decompressor_key, free_decompressor); }
+
+static struct libdeflate_decompressor *thread_decompressor(void) {
+    (void)pthread_once(&decompressor_once, make_decompressor_key);
+    struct libdeflate_decompressor *d = pthread_getspecific(decompressor_key);
+    if (!d) {
+        d = libdeflate_alloc_decompressor();
+        if (d && pthread_setspecific(decompressor_key, d) != 0) {
+            libdeflate_free_decompressor(d);
+            return NULL;
+        }
+    }
+    return d;
+}
+
+int pdx_inflate_whole(int format, const unsigned char *in, size_t in_len,
+                      unsigned char *out, size_t out_len, size_t *out_used) {
+    struct libdeflate_decompressor *d = thread_decompressor();
+    if (!d) return PDX_WHOLE_NO_MEMORY;
+    size_t in_used = 0;
+    enum libdeflate_result rc;
+    switch (format) {
+    case PDX_WHOLE_GZIP: rc = libdeflate_gzip_decompress_ex(d, in, in_len, out, out_len, &in_used, out_used); break;
+    case PDX_WHOLE_ZLIB: rc = libdeflate_zlib_decompress_ex(d, in, in_len, out, out_len, &in_used, out_used); break;
+    default: rc = libdeflate_deflate_decompress_ex(d, in, in_len, out, out_len, &in_used, out_used); break;
+    }
+    switch (rc) {
+    case LIBDEFLATE_SUCCESS: return in_used == in_len ? PDX_WHOLE_DONE : PDX_WHOLE_NOT_WHOLE;
+    case LIBDEFLATE_INSUFFICIENT_SPACE: return PDX_WHOLE_NO_ROOM;
+    default: return PDX_WHOLE_BAD;
+    }
+}

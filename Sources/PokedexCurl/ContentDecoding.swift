@@ -19,10 +19,10 @@ enum ContentDecoding {
     static func content(of response: HTTPResponse, maxBytes: Int) throws(TransportFailure) -> [UInt8] {
         switch response.contentEncoding {
         case "identity": return response.body
-        case "gzip", "x-gzip": return try inflate(response.body, raw: false, maxBytes: maxBytes)
+        case "gzip", "x-gzip": return try inflate(response.body, whole: .gzip, maxBytes: maxBytes)
         case "deflate":
             // RFC 9110 says zlib; some servers send a bare deflate stream.
-            do { return try inflate(response.body, raw: false, maxBytes: maxBytes) } catch .other { return try inflate(response.body, raw: true, maxBytes: maxBytes) }
+            do { return try inflate(response.body, whole: .zlib, maxBytes: maxBytes) } catch .other { return try inflate(response.body, whole: .raw, maxBytes: maxBytes) }
         case let other:
             throw .unaskedEncoding(other)
         }
@@ -37,6 +37,18 @@ enum ContentDecoding {
     private static func spareBuffer() -> [UInt8] {
         var b = spares.withLock { $0.popLast() } ?? []
         b.removeAll(keepingCapacity: true)
+        return b
+    }
+
+    /// A buffer of `count` bytes to inflate into: a spare one, its bytes as they were (what is
+    /// not written is cut off), grown with zeros where it is short.
+    private static func spareBuffer(count: Int) -> [UInt8] {
+        var b = spares.withLock { $0.popLast() } ?? []
+        if b.count > count {
+            b.removeLast(b.count - count)
+        } else if b.count < count {
+            b.append(contentsOf: repeatElement(0, count: count - b.count))
+        }
         return b
     }
 
@@ -55,7 +67,48 @@ enum ContentDecoding {
         return min(maxBytes, max(1, size))
     }
 
-    private static func inflate(_ body: [UInt8], raw: Bool, maxBytes: Int) throws(TransportFailure) -> [UInt8] {
+    enum Format {
+        case gzip, zlib, raw
+        var code: Int32 { switch self { case .gzip: Int32(PDX_WHOLE_GZIP); case .zlib: Int32(PDX_WHOLE_ZLIB); case .raw: Int32(PDX_WHOLE_RAW) } }
+    }
+
+    /// A complete body inflated at once by libdeflate, straight into the buffer it is answered
+    /// in; zlib's streaming (``inflateStreaming(_:raw:maxBytes:)``) only where libdeflate cannot say what
+    /// it is (damaged data, a gzip trailer that lies, a second member), so its errors stay those.
+    static func inflate(_ body: [UInt8], whole format: Format, maxBytes: Int) throws(TransportFailure) -> [UInt8] {
+        // gzip says its size (not trusted: the first guess of room, and a body that inflates to
+        // more is refused, not grown into); zlib and bare deflate do not, so their room grows.
+        var room = format == .gzip ? sizeHint(body, maxBytes: maxBytes) : min(maxBytes, max(4096, body.count.multipliedReportingOverflow(by: 8).partialValue))
+        while true {
+            var out = spareBuffer(count: room)
+            var written = 0
+            let rc = body.withUnsafeBufferPointer { input in
+                out.withUnsafeMutableBufferPointer { output in
+                    pdx_inflate_whole(format.code, input.baseAddress, input.count, output.baseAddress, output.count, &written)
+                }
+            }
+            switch rc {
+            case Int32(PDX_WHOLE_DONE):
+                out.removeLast(out.count - min(written, out.count))
+                return out
+            case Int32(PDX_WHOLE_NO_ROOM) where room >= maxBytes:
+                recycle(out)
+                throw .tooLarge("the body inflates to more than \(maxBytes) bytes")
+            case Int32(PDX_WHOLE_NO_ROOM) where format != .gzip:
+                recycle(out)
+                room = min(maxBytes, room.multipliedReportingOverflow(by: 4).partialValue)
+            case Int32(PDX_WHOLE_NO_MEMORY):
+                recycle(out)
+                throw .other("no memory to inflate a body")
+            default:
+                recycle(out)
+                return try inflateStreaming(body, raw: format == .raw, maxBytes: maxBytes)
+            }
+        }
+    }
+
+    /// zlib's streaming inflate, a chunk at a time: a body libdeflate would not take whole.
+    static func inflateStreaming(_ body: [UInt8], raw: Bool, maxBytes: Int) throws(TransportFailure) -> [UInt8] {
         guard let stream = pdx_inflate_begin(raw ? 1 : 0) else { throw .other("no memory to inflate a body") }
         defer { pdx_inflate_end(stream) }
         var read = 0

@@ -55,3 +55,18 @@ pdx_inflater *pdx_inflate_begin(int raw);
 int pdx_inflate_run(pdx_inflater *s, const unsigned char *in, size_t in_len, size_t *in_used,
                     unsigned char *out, size_t out_len, size_t *out_used);
 void pdx_inflate_end(pdx_inflater *s);
+
+/* A whole body at once (libdeflate: about twice zlib's speed, and straight into `out`), where
+ * the body is complete and the size it inflates to is known or guessed. */
+enum {
+    PDX_WHOLE_GZIP = 0, PDX_WHOLE_ZLIB = 1, PDX_WHOLE_RAW = 2,
+};
+enum {
+    PDX_WHOLE_DONE = 0,       /* inflated: *out_used bytes */
+    PDX_WHOLE_NO_ROOM = 1,    /* more than out_len bytes */
+    PDX_WHOLE_NOT_WHOLE = 2,  /* a stream that ends before the body (a second gzip member…) */
+    PDX_WHOLE_BAD = 3,        /* not valid data of that format */
+    PDX_WHOLE_NO_MEMORY = 4,
+};
+int pdx_inflate_whole(int format, const unsigned char *in, size_t in_len,
+                      unsigned char *out, size_t out_len, size_t *out_used);
