@@ -84,9 +84,12 @@ public protocol ImageDecoder: Sendable {
     /// height × bytes per pixel, and a filter byte a row), checked at that cost at most: a
     /// decompression bomb is refused before anything decodes it.
     func inflatesWithinItsSize(_ bytes: [UInt8]) -> Bool
+    /// ``decode(_:)`` of bytes ``inflatesWithinItsSize(_:)`` has said yes to: not checked again.
+    func decode(checked bytes: [UInt8]) -> RGBAImage?
 }
 
 extension ImageDecoder {
     /// A decoder that cannot tell says yes.
     public func inflatesWithinItsSize(_ bytes: [UInt8]) -> Bool { true }
+    public func decode(checked bytes: [UInt8]) -> RGBAImage? { decode(bytes) }
 }

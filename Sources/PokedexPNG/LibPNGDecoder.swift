@@ -14,7 +14,12 @@ public struct LibPNGDecoder: ImageDecoder {
     public func inflatesWithinItsSize(_ bytes: [UInt8]) -> Bool { InflationBound.holds(bytes) }
 
     public func decode(_ bytes: [UInt8]) -> RGBAImage? {
-        guard !bytes.isEmpty, InflationBound.holds(bytes) else { return nil }
+        guard InflationBound.holds(bytes) else { return nil }
+        return decode(checked: bytes)
+    }
+
+    public func decode(checked bytes: [UInt8]) -> RGBAImage? {
+        guard !bytes.isEmpty else { return nil }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         defer { png_image_free(&image) }

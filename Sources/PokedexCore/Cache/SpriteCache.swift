@@ -132,6 +132,13 @@ final class SpriteCache: Sendable {
         return DominantColor.hex(of: image) ?? ""
     }
 
+    /// ``color(of:)`` of bytes the decoder has found inflate within their size: not inflated
+    /// once more to check it.
+    private func color(ofChecked bytes: [UInt8]) -> String {
+        guard kind.hasColor, let image = decoder?.decode(checked: bytes) else { return "" }
+        return DominantColor.hex(of: image) ?? ""
+    }
+
     /// What is known without touching the disk: a path, "" (known absent), or nil (unknown).
     func knownPath(_ id: UInt32) -> String? {
         switch states.withLock({ $0[id] }) {
@@ -230,7 +237,7 @@ final class SpriteCache: Sendable {
                         log(.warning, "the \(kind.noun) at \(url) inflates past its size (a decompression bomb?); it is not kept")
                         throw PokedexError.unavailable("the \(kind.noun) at \(url) inflates past what its size allows")
                     }
-                    return (kept, color(of: kept))
+                    return (kept, color(ofChecked: kept))
                 }
                 guard case .body(let (bytes, color), let etag, let maxAge) = fetched else { throw FetchError.unexpectedNotModified(url: url) }
                 let path = try store.writeSprite(fileName(id), bytes)
