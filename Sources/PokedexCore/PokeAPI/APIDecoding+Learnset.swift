@@ -8,6 +8,10 @@ extension APIDecoding {
 
     private static let moveKeys = JSONReader.Keys("move", "version_group_details")
     private static let detailKeys = JSONReader.Keys("level_learned_at", "move_learn_method", "version_group", "order")
+    /// ``detailKeys`` as PokeAPI writes them: `order` before `version_group`.
+    private static let detailOrder: [(key: StaticString, index: Int)] = [
+        (#""level_learned_at""#, 0), (#""move_learn_method""#, 1), (#""order""#, 3), (#""version_group""#, 2),
+    ]
 
     /// What a `moves` array held that is not kept, said once the Pokémon's name is known (the
     /// API writes `moves` before `name`).
@@ -31,17 +35,20 @@ extension APIDecoding {
     /// that is not a PokeAPI name, a level over 100 and entries over the cap are dropped, and
     /// added to `drops`.
     static func learnset(_ r: inout JSONReader, drops: inout LearnsetDrops) throws(JSONReader.Failure) -> Learnset {
-        var groups: [String: [(entry: Learnset.Entry, order: Int)]] = [:]
+        // The groups ``Games`` knows by their place in it (no String built, hashed or checked a
+        // detail: a body has a thousand); another group, by its name.
+        var known = [[(entry: Learnset.Entry, order: Int)]](repeating: [], count: Games.groups.count)
+        var others: [String: [(entry: Learnset.Entry, order: Int)]] = [:]
         var kept = 0
         try r.array { (r) throws(JSONReader.Failure) in
             var move: NamedResource?
-            var details: [(group: String, method: Learnset.Method, level: UInt32, order: Int?)] = []
+            var details: [(group: LearnsetGroup, method: Learnset.Method, level: UInt32, order: Int?)] = []
             try r.object(moveKeys) { (k, r) throws(JSONReader.Failure) in
                 if k == 0 { move = try r.namedResource(); return }
                 if try r.null() { return }
                 try r.array { (r) throws(JSONReader.Failure) in
-                    var level: UInt32?, method: Int??, group: String?, order: Int?
-                    try r.object(detailKeys) { (k, r) throws(JSONReader.Failure) in
+                    var level: UInt32?, method: Int??, group: LearnsetGroup?, order: Int?
+                    func value(_ k: Int, _ r: inout JSONReader) throws(JSONReader.Failure) {
                         switch k {
                         case 0: level = try r.null() ? nil : r.uint32()
                         case 1:
@@ -53,10 +60,12 @@ extension APIDecoding {
                         case 2:
                             if try r.null() { return }
                             let name = try r.resourceNameToken()
-                            if let known = try r.index(of: name, in: groupKeys) { group = Games.groups[known].name } else { group = try r.string(name) }
+                            if let known = try r.index(of: name, in: groupKeys) { group = .known(known) } else { group = .other(try r.string(name)) }
                         default: order = try r.null() ? nil : r.integer()
                         }
                     }
+                    // PokeAPI's four keys in its order, else any object.
+                    if try !r.members(Self.detailOrder, value) { try r.object(detailKeys, value) }
                     guard let method, let group else { throw r.missing(method == nil ? "move_learn_method" : "version_group") }
                     // Only the four ways a game's list shows; the rest is not built.
                     guard let index = method else { return }
@@ -70,8 +79,8 @@ extension APIDecoding {
                 return
             }
             for d in details {
-                guard APIName.isValid(d.group) else {
-                    drops.refused.append("\(move.name.prefix(80)) in version group \"\(d.group.prefix(80))\", not a PokeAPI name")
+                if case .other(let name) = d.group, !APIName.isValid(name) {
+                    drops.refused.append("\(move.name.prefix(80)) in version group \"\(name.prefix(80))\", not a PokeAPI name")
                     continue
                 }
                 guard d.level <= maxLevel else {
@@ -82,11 +91,23 @@ extension APIDecoding {
                 let levelUp = d.method == .levelUp
                 // An order past 255 or none: after those the API orders.
                 let order = d.order.flatMap { $0 > 0 && $0 <= 255 ? $0 : nil } ?? 256
-                groups[d.group, default: []].append((.init(move: id, method: d.method, level: levelUp ? UInt8(d.level) : 0), order))
+                let entry = (entry: Learnset.Entry(move: id, method: d.method, level: levelUp ? UInt8(d.level) : 0), order: order)
+                switch d.group {
+                case .known(let k): known[k].append(entry)
+                case .other(let name): others[name, default: []].append(entry)
+                }
                 kept += 1
             }
         }
-        return Learnset(versionGroups: groups.mapValues(group))
+        var groups = others.mapValues(group)
+        for (k, read) in known.enumerated() where !read.isEmpty { groups[Games.groups[k].name] = group(read) }
+        return Learnset(versionGroups: groups)
+    }
+
+    /// A detail's version group: one ``Games`` knows, by its place there, or another by name.
+    private enum LearnsetGroup {
+        case known(Int)
+        case other(String)
     }
 
     /// A group's entries as the games list them: level-up by level (0, on evolution, first),
@@ -113,6 +134,7 @@ extension JSONReader {
 
     /// `{"name": …, "url": …}`: where its name is (required), its url only checked.
     mutating func resourceNameToken() throws(Failure) -> StringToken {
+        if let name = try compactResourceNameToken() { return name }
         var name: StringToken?
         try object(Self.resourceKeys) { (k, r) throws(Failure) in
             if k == 0 { name = try r.stringToken(); return }
@@ -121,5 +143,69 @@ extension JSONReader {
         }
         guard let name else { throw missing("name") }
         return name
+    }
+
+    /// ``resourceNameToken()`` of `{"name": "…", "url": "…"}`, its two keys in PokeAPI's order
+    /// (a body has two thousand): the same checks, no key looked up. Nil, having read nothing,
+    /// for any other shape (keys in another order, more keys, a null url).
+    private mutating func compactResourceNameToken() throws(Failure) -> StringToken? {
+        let start = i
+        guard peek == UInt8(ascii: "{") else { return nil }
+        try enter()
+        defer { depth -= 1 }
+        func next(_ word: StaticString) -> Bool {
+            skipSpace()
+            guard matches(word) else { return false }
+            i += word.utf8CodeUnitCount
+            skipSpace()
+            return true
+        }
+        i += 1
+        guard next(#""name""#), next(":"), peek == UInt8(ascii: "\"") else { i = start; return nil }
+        let name = try stringToken()
+        guard next(","), next(#""url""#), next(":"), peek == UInt8(ascii: "\"") else { i = start; return nil }
+        let url = try stringToken()
+        skipSpace()
+        guard peek == UInt8(ascii: "}") else { i = start; return nil }
+        i += 1
+        try check(url)
+        return name
+    }
+
+    /// An object of exactly these keys in this order (as PokeAPI writes it), each value read by
+    /// `value` with the key's index: no key looked up. False where the object is otherwise
+    /// (another key, another order, more keys): the reader is back at its start, for
+    /// ``object(_:_:)`` to read it whole, which gives each value read here again.
+    mutating func members(_ keys: [(key: StaticString, index: Int)], _ value: (Int, inout JSONReader) throws(Failure) -> Void) throws(Failure) -> Bool {
+        let start = i, startDepth = depth
+        guard peek == UInt8(ascii: "{") else { return false }
+        try enter()
+        i += 1
+        for (n, key) in keys.enumerated() {
+            skipSpace()
+            if n > 0 {
+                guard peek == UInt8(ascii: ",") else { i = start; depth = startDepth; return false }
+                i += 1
+                skipSpace()
+            }
+            guard matches(key.key) else { i = start; depth = startDepth; return false }
+            i += key.key.utf8CodeUnitCount
+            skipSpace()
+            guard peek == UInt8(ascii: ":") else { i = start; depth = startDepth; return false }
+            i += 1
+            skipSpace()
+            try value(key.index, &self)
+        }
+        skipSpace()
+        guard peek == UInt8(ascii: "}") else { i = start; depth = startDepth; return false }
+        i += 1
+        depth -= 1
+        return true
+    }
+
+    /// Whether the bytes here are `word`'s.
+    private func matches(_ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        return end - i >= n && memoryEqual(base + i, word.utf8Start, n)
     }
 }

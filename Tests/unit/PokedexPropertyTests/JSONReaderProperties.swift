@@ -20,6 +20,19 @@ import Testing
         }
     }
 
+    /// Issue 58: a `moves` array of many entries, half of their objects in PokeAPI's own order
+    /// (the reader's shortcut for them), half in any order with members it skips.
+    @Test func learnsetsDecodeAsWithJSONDecoder() async {
+        await propertyCheck(count: PropertyCounts.cases(600), input: Gen.uint64()) { seed in
+            var g = BodyGen(seed: seed)
+            let moves = g.list({ g in g.move() }, 24)
+            // What a record requires besides, so that the body is refused for its moves alone.
+            let rest = #""id": 25, "name": "pikachu", "types": [], "abilities": [], "stats": [], "sprites": {}, "#
+            let body = g.damaged(Array("{\(g.ws())\(rest)\"moves\":\(g.ws())\(moves)\(g.ws())}".utf8))
+            same(body, seed, ReferenceDecoding.pokemon, APIDecoding.pokemon)
+        }
+    }
+
     @Test func speciesBodiesDecodeAsWithJSONDecoder() async {
         await propertyCheck(count: PropertyCounts.cases(600), input: Gen.uint64()) { seed in
             var g = BodyGen(seed: seed)
@@ -89,7 +102,7 @@ struct BodyGen {
     mutating func resource(_ n: String? = nil) -> String {
         var members = ["\"name\":\(ws())\(string(n ?? name()))"]
         if chance(0.9) { members.append("\"url\":\(ws())\(chance(0.1) ? "null" : string("https://pokeapi.co/api/v2/x/\(int(1...20))/"))") }
-        return object(members)
+        return object(members, inOrder: chance(0.5))
     }
 
     /// Any JSON value, as the members the decoders skip hold them.
@@ -104,11 +117,14 @@ struct BodyGen {
         }
     }
 
-    mutating func object(_ members: [String]) -> String {
+    /// `inOrder`: the members as given, as PokeAPI writes them (the reader's shortcut for
+    /// them, issue 58); else in any order, with skipped ones between.
+    mutating func object(_ members: [String], inOrder: Bool = false) -> String {
         var m = members
-        // Members in any order, with skipped ones between.
-        for _ in 0..<int(0...2) { m.insert("\"extra\(int(0...999))\":\(ws())\(value())", at: int(0...m.count)) }
-        m.shuffle(using: &rng)
+        if !inOrder {
+            for _ in 0..<int(0...2) { m.insert("\"extra\(int(0...999))\":\(ws())\(value())", at: int(0...m.count)) }
+            m.shuffle(using: &rng)
+        }
         return "{\(ws())" + m.joined(separator: ",\(ws())") + "\(ws())}"
     }
 
@@ -178,10 +194,12 @@ struct BodyGen {
             g.list({ g in
                 let methods = ["level-up", "machine", "egg", "tutor", "form-change", "train", "Bad Name"]
                 let groups = ["scarlet-violet", "x-y", "champions", "Bad Group"]
+                // PokeAPI's order: level, method, order, version group.
                 return g.object(g.maybe("level_learned_at") { g in g.chance(0.9) ? String(g.int(0...102)) : g.number() }
                                 + g.maybe("move_learn_method") { g in g.resource(methods[g.int(0...methods.count - 1)]) }
-                                + g.maybe("version_group") { g in g.resource(groups[g.int(0...groups.count - 1)]) }
-                                + g.maybe("order") { g in String(g.int(0...300)) })
+                                + g.maybe("order") { g in g.chance(0.9) ? String(g.int(0...300)) : g.number() }
+                                + g.maybe("version_group") { g in g.resource(groups[g.int(0...groups.count - 1)]) },
+                                inOrder: g.chance(0.5))
             }, 3)
         })
     }
