@@ -78,15 +78,21 @@ final class ResourceLoader: Sendable {
                 }
                 let (value, size, etag, maxAge) = try await fetchDecoded(url, kind)
                 let freshness = Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)
+                // A sync's record (not remembered): written here, in the task that fetched it; no
+                // one waits to be answered from memory, and a task a record cost a thread change.
+                guard remembering else {
+                    try? persist(key, value, freshness, kind, remembering: false)
+                    return kind.wrap(value)
+                }
                 // The caller is answered from memory now; the disk copy is written meanwhile.
-                if remembering { remember(key, kind.wrap(value), freshness, bytes: size / 4) }
+                remember(key, kind.wrap(value), freshness, bytes: size / 4)
                 pendingWrites.enter()
                 let behind = background.runDetached(.utility) { [self] in
-                    try? persist(key, value, freshness, kind, remembering: remembering)
+                    try? persist(key, value, freshness, kind)
                     pendingWrites.leave()
                 }
                 if !behind {  // the service is stopping: nothing fetched is lost
-                    try? persist(key, value, freshness, kind, remembering: remembering)
+                    try? persist(key, value, freshness, kind)
                     pendingWrites.leave()
                 }
                 return kind.wrap(value)
