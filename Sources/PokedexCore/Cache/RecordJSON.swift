@@ -84,6 +84,10 @@ enum RecordJSON {
             case let n as UInt64: beginValue(depth: depth); integer(n)
             case let n as Int64: beginValue(depth: depth); integer(n)
             case let n as Double: beginValue(depth: depth); try double(n, path: path)
+            // A learnset's arrays of move ids (a Pokémon has up to 2,700): written at once, not a
+            // value at a time through an encoder.
+            case let a as [UInt32]: beginValue(depth: depth); integers(a)
+            case let a as [Int]: beginValue(depth: depth); integers(a)
             case is URL, is Data:
                 throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: "RecordJSON does not write \(T.self)"))
             default:
@@ -114,6 +118,15 @@ enum RecordJSON {
                 } while m > 0 && count < d.count
                 for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(d[i]) }
             }
+        }
+
+        func integers<N: BinaryInteger>(_ a: [N]) {
+            bytes.append(UInt8(ascii: "["))
+            for (k, n) in a.enumerated() {
+                if k > 0 { bytes.append(UInt8(ascii: ",")) }
+                integer(n)
+            }
+            bytes.append(UInt8(ascii: "]"))
         }
 
         func double(_ d: Double, path: [any CodingKey]) throws {
