@@ -74,7 +74,8 @@ enum SpriteVariant: Hashable, Sendable, CaseIterable {
 /// a truncated, corrupted or swapped file fails that and is fetched again.
 final class SpriteCache: Sendable {
     enum State: Equatable {
-        case valid(path: String, size: Int, mtime: Double, color: String)
+        /// `color`: nil until a card first asks for it (``knownColor(_:)``).
+        case valid(path: String, size: Int, mtime: Double, color: String?)
         case absent
     }
 
@@ -120,9 +121,14 @@ final class SpriteCache: Sendable {
         return metaKey(id) == key ? id : nil
     }
 
-    /// The dominant colour of a valid sprite known in memory, else "".
+    /// The dominant colour of a valid sprite known in memory, else "". Worked out the first time
+    /// it is asked for (one sprite read and decoded, then kept in its record): a sync fetches
+    /// 1,340 sprites, and decoding each as it came was a tenth of its CPU.
     func knownColor(_ id: UInt32) -> String {
-        if case .valid(_, _, _, let color)? = states.withLock({ $0[id] }) { return color }
+        guard case .valid(_, _, _, let color)? = states.withLock({ $0[id] }) else { return "" }
+        if let color { return color }
+        _ = verify(id, expectedURL: nil, workingOutColor: true)
+        if case .valid(_, _, _, let color?)? = states.withLock({ $0[id] }) { return color }
         return ""
     }
 
@@ -132,12 +138,16 @@ final class SpriteCache: Sendable {
         return DominantColor.hex(of: image) ?? ""
     }
 
-    /// ``color(of:)`` of bytes the decoder has found inflate within their size: not inflated
-    /// once more to check it.
-    private func color(ofChecked bytes: [UInt8]) -> String {
-        guard kind.hasColor, let image = decoder?.decode(checked: bytes) else { return "" }
-        return DominantColor.hex(of: image) ?? ""
+    /// Whether ``knownColor(_:)`` answers from memory (the colour worked out, or no valid
+    /// sprite): else it reads and decodes the sprite, which a bus thread does not wait for.
+    func colorIsInMemory(_ id: UInt32) -> Bool {
+        guard case .valid(_, _, _, let color)? = states.withLock({ $0[id] }) else { return true }
+        return color != nil
     }
+
+    /// The colour a sprite just fetched is kept with: nil (worked out when first asked for) where
+    /// there is one to work out, else "".
+    private var colorOnFetch: String? { kind.hasColor && decoder != nil ? nil : "" }
 
     /// What is known without touching the disk: a path, "" (known absent), or nil (unknown).
     func knownPath(_ id: UInt32) -> String? {
@@ -177,7 +187,9 @@ final class SpriteCache: Sendable {
     func forgetAll() { states.withLock { $0.removeAll() } }
 
     /// Checks the file against its record; records the outcome; returns the path if valid.
-    private func verify(_ id: UInt32, expectedURL: String?) -> String? {
+    /// `workingOutColor`: a colour its record lacks (not yet asked for, or a record from before
+    /// colours) is worked out and kept; else it stays to be worked out when asked for.
+    private func verify(_ id: UInt32, expectedURL: String?, workingOutColor: Bool = false) -> String? {
         let name = fileName(id)
         guard let stored = store.readRecord(metaKey(id)),
               let meta = try? JSONDecoder().decode(Meta.self, from: Data(stored.payload)),
@@ -201,9 +213,8 @@ final class SpriteCache: Sendable {
             states.withLock { $0[id] = .absent }
             return nil
         }
-        var color = meta.color ?? ""
-        if meta.color == nil && kind.hasColor && decoder != nil {
-            // A record from before colours: work it out once and keep it.
+        var color = meta.color ?? colorOnFetch
+        if color == nil && workingOutColor {
             var updated = meta
             color = self.color(of: bytes)
             updated.color = color
@@ -223,23 +234,24 @@ final class SpriteCache: Sendable {
         return try await CallTrace.step("waiting for the \(kind.noun) of #\(id) (\(url))") {
             try await flights.run(id) { [self] in
                 if let path = verify(id, expectedURL: url) { return path }
-                // Checked and its colour found while the body still counts against the budget.
-                let fetched = try await fetcher.fetch(url, as: kind.body) { bytes throws -> ([UInt8], String) in
+                // Checked while the body still counts against the budget.
+                let fetched = try await fetcher.fetch(url, as: kind.body) { bytes throws -> [UInt8] in
                     if let why = kind.oversize(bytes) {
                         log(.warning, "the \(kind.noun) at \(url) is \(why); it is not kept")
                         throw PokedexError.unavailable("the \(kind.noun) at \(url) is \(why)")
                     }
                     guard kind.isWhole(bytes) else { throw PokedexError.unavailable("the \(kind.noun) at \(url) is not a whole image") }
-                    guard kind.body == .png else { return (bytes, color(of: bytes)) }
+                    guard kind.body == .png else { return bytes }
                     // What is kept is what a sprite needs; its data inflates to its size or it is refused.
                     let kept = PNGCheck.withoutAncillaryChunks(bytes)
                     guard decoder?.inflatesWithinItsSize(kept) ?? true else {
                         log(.warning, "the \(kind.noun) at \(url) inflates past its size (a decompression bomb?); it is not kept")
                         throw PokedexError.unavailable("the \(kind.noun) at \(url) inflates past what its size allows")
                     }
-                    return (kept, color(ofChecked: kept))
+                    return kept
                 }
-                guard case .body(let (bytes, color), let etag, let maxAge) = fetched else { throw FetchError.unexpectedNotModified(url: url) }
+                guard case .body(let bytes, let etag, let maxAge) = fetched else { throw FetchError.unexpectedNotModified(url: url) }
+                let color = colorOnFetch
                 let path = try store.writeSprite(fileName(id), bytes)
                 let meta = try RecordJSON.encode(Meta(url: url, size: bytes.count, crc32: CRC32.checksum(bytes), color: color))
                 try store.writeRecord(

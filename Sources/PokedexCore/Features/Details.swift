@@ -32,7 +32,9 @@ final class Details: Sendable {
     /// service's language).
     func fromMemory(_ item: PokemonIndex.Item, language: String? = nil) -> PokemonDetail? {
         guard let record = records.cachedPokemon(item.id),
-              let path = sprites.still.knownPath(item.id), !(path.isEmpty && record.spriteURL != nil)
+              let path = sprites.still.knownPath(item.id), !(path.isEmpty && record.spriteURL != nil),
+              // A colour not yet worked out is, off this thread.
+              sprites.still.colorIsInMemory(item.id)
         else { return nil }
         var animated = ""
         if record.animatedSpriteURL != nil {

@@ -90,6 +90,26 @@ final class DesktopServiceTests: XCTestCase {
         XCTAssertEqual(none.color, "")
     }
 
+    /// Issue 58: a sync keeps every sprite without decoding one; a card works its colour out
+    /// the first time it is asked for, once, and keeps it.
+    func testASyncDecodesNoSpriteAndACardWorksItsColourOutOnce() async throws {
+        let api = FakePokeAPI()
+        let decoder = CountingDecoder()
+        let service = try makeService(api, decoder: decoder)
+        let synced = try await service.sync().value()
+        XCTAssertEqual(synced.failed, 0)
+        XCTAssertEqual(decoder.count, 0, "no sprite decoded by the sync")
+        let d = try await service.detail("pikachu").value()
+        XCTAssertEqual(d.color, "#123456")
+        XCTAssertEqual(decoder.count, 1)
+        XCTAssertEqual(try service.detail("pikachu").ready?.color, "#123456", "then from memory")
+        XCTAssertEqual(decoder.count, 1)
+        let again = CountingDecoder()
+        let restarted = try await makeService(api, decoder: again).detail("pikachu").value()
+        XCTAssertEqual(restarted.color, "#123456")
+        XCTAssertEqual(again.count, 0, "kept in the sprite's record")
+    }
+
     func testRecordsFromBeforeColoursGetOneOnFirstUse() async throws {
         let api = FakePokeAPI()
         _ = try await makeService(api, decoder: nil).detail("pikachu").value()
