@@ -73,7 +73,12 @@ public final class FileCacheStore: CacheStore {
     }
 
     private func recordPath(_ key: String) -> String {
-        recordsDir + "/" + String(String.UnicodeScalarView(key.unicodeScalars.map { $0 == "/" ? "_" : $0 })) + ".rec"
+        var path = recordsDir
+        path.reserveCapacity(recordsDir.utf8.count + key.utf8.count + 5)
+        path += "/"
+        path += key.utf8.contains(UInt8(ascii: "/")) ? String(decoding: key.utf8.map { $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0 }, as: UTF8.self) : key
+        path += ".rec"
+        return path
     }
 
     public func readRecord(_ key: String) -> StoredRecord? {

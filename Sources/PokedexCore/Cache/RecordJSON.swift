@@ -71,8 +71,9 @@ enum RecordJSON {
             bytes.append(UInt8(ascii: ":"))
         }
 
-        /// Any value in the slot at `depth`.
-        func value<T: Encodable>(_ value: T, depth: Int, path: [any CodingKey]) throws {
+        /// Any value in the slot at `depth`. `path` is built only where it is needed (a nested
+        /// encoder, an error): not an array a key for a record's thousands of plain values.
+        func value<T: Encodable>(_ value: T, depth: Int, path: @autoclosure () -> [any CodingKey]) throws {
             switch value {
             case let s as String: beginValue(depth: depth); string(s)
             case let b as Bool: beginValue(depth: depth); literal(b ? "true" : "false")
@@ -83,15 +84,15 @@ enum RecordJSON {
             case let n as UInt16: beginValue(depth: depth); integer(n)
             case let n as UInt64: beginValue(depth: depth); integer(n)
             case let n as Int64: beginValue(depth: depth); integer(n)
-            case let n as Double: beginValue(depth: depth); try double(n, path: path)
+            case let n as Double: beginValue(depth: depth); try double(n, path: path())
             // A learnset's arrays of move ids (a Pokémon has up to 2,700): written at once, not a
             // value at a time through an encoder.
             case let a as [UInt32]: beginValue(depth: depth); integers(a)
             case let a as [Int]: beginValue(depth: depth); integers(a)
             case is URL, is Data:
-                throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: "RecordJSON does not write \(T.self)"))
+                throw EncodingError.invalidValue(value, .init(codingPath: path(), debugDescription: "RecordJSON does not write \(T.self)"))
             default:
-                try value.encode(to: Writer(sink: self, depth: depth, codingPath: path))
+                try value.encode(to: Writer(sink: self, depth: depth, codingPath: path()))
             }
         }
 

@@ -40,9 +40,11 @@ extension APIDecoding {
         var known = [[(entry: Learnset.Entry, order: Int)]](repeating: [], count: Games.groups.count)
         var others: [String: [(entry: Learnset.Entry, order: Int)]] = [:]
         var kept = 0
+        // One move's details, its buffer kept from move to move.
+        var details: [(group: LearnsetGroup, method: Learnset.Method, level: UInt32, order: Int?)] = []
         try r.array { (r) throws(JSONReader.Failure) in
             var move: NamedResource?
-            var details: [(group: LearnsetGroup, method: Learnset.Method, level: UInt32, order: Int?)] = []
+            details.removeAll(keepingCapacity: true)
             try r.object(moveKeys) { (k, r) throws(JSONReader.Failure) in
                 if k == 0 { move = try r.namedResource(); return }
                 if try r.null() { return }
