@@ -214,6 +214,37 @@ final class UntrustedInputTests: XCTestCase {
         XCTAssertFalse(FileIO.isAbandonedTemporary(".favorites.json.tmp.\(getpid()).3.1234567"))
     }
 
+    /// Issue 58: a new file is written unnamed and linked in whole; a file replaced goes
+    /// through a temporary name. Either way: the content, 0600, no temporary left, and a
+    /// reader never sees a part (what is read is the old content or the new).
+    func testNewAndReplacedFilesAreWholePrivateAndLeaveNoTemporary() throws {
+        try newAndReplacedFiles()
+    }
+
+    /// The same where unnamed files cannot be made (a filesystem without them, no `/proc`):
+    /// through a temporary name and `rename`.
+    func testTheNamedWayWritesTheSame() throws {
+        FileIO.unnamedFilesWork.withLock { $0 = false }
+        defer { FileIO.unnamedFilesWork.withLock { $0 = true } }
+        try newAndReplacedFiles()
+    }
+
+    private func newAndReplacedFiles() throws {
+        let dir = temporaryDirectory()
+        for round in 0..<50 {
+            let path = dir + "/record\(round % 5)"
+            let bytes = Array(repeating: UInt8(round), count: 1 + round * 997)
+            try FileIO.writeAtomically(bytes, to: path, durable: round % 7 == 0)
+            XCTAssertEqual(FileIO.readFile(path), bytes, "round \(round)")
+            var st = stat()
+            XCTAssertEqual(lstat(path, &st), 0)
+            XCTAssertEqual(st.st_mode & 0o777, 0o600)
+            XCTAssertEqual(st.st_nlink, 1, "one name: no temporary still linked")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        XCTAssertEqual(names, (0..<5).map { "record\($0)" })
+    }
+
     func testDirectoriesOthersCanWriteOrThatAnotherUserOwnsAreRefused() throws {
         let dir = temporaryDirectory()
         XCTAssertNoThrow(try FileIO.checkPrivate(dir, what: "the cache directory"))
