@@ -221,19 +221,26 @@ extension JSONReader {
     /// language and game; the service keeps one a language it shows).
     mutating func languageTexts(_ field: String, only: Set<String>? = nil) throws(Failure) -> [APIDecoding.LanguageText] {
         let keys = Self.languageTextKeys[field] ?? Keys(field, "language")
+        // The languages kept, matched on the body's bytes: a species has 200 flavour texts, most
+        // in languages not kept, and their language's name was a String built to be dropped.
+        let kept = only.map { Keys($0.sorted()) }
         var out: [APIDecoding.LanguageText] = []
         try array { (r) throws(Failure) in
-            var text: StringToken?, language: APIDecoding.NamedResource?
+            var text: StringToken?, language: StringToken?
             try r.object(keys) { (k, r) throws(Failure) in
-                if k == 0 { text = try r.stringToken() } else { language = try r.namedResource() }
+                if k == 0 { text = try r.stringToken() } else { language = try r.resourceNameToken() }
             }
             guard let text else { throw r.missing(field) }
             guard let language else { throw r.missing("language") }
-            if let only, !only.contains(language.name.lowercased()) {
-                try r.check(text)
-            } else {
-                out.append(.init(text: try r.string(text), language: language.name))
+            if let only, let kept {
+                // Exactly as written, else (capitals, escapes) as the name reads lowercased.
+                let name = try r.index(of: language, in: kept) == nil ? try r.string(language) : nil
+                if let name, !only.contains(name.lowercased()) {
+                    try r.check(text)
+                    return
+                }
             }
+            out.append(.init(text: try r.string(text), language: try r.string(language)))
         }
         return out
     }
