@@ -39,16 +39,34 @@ final class Terms: Sendable {
     /// Every term of `record` in `language`, fetching what no tier has.
     func localize(_ record: PokemonRecord, language: String) async -> LocalizedTerms {
         let wanted = Self.wanted(record)
-        let found = await withTaskGroup(of: (Int, NamesRecord?).self) { group in
-            for (i, w) in wanted.enumerated() {
-                group.addTask { [self] in (i, await names(w.kind, w.name)) }
+        // What memory has is taken at once; a task each only for the rest (a sync asked for a
+        // Pokémon's ten names in ten tasks, when after its first few Pokémon memory had them all).
+        var found: [Int: NamesRecord] = [:]
+        var missing: [Int] = []
+        for (i, w) in wanted.enumerated() {
+            if let r = loader.cached(APIRoutes.namesKey(w.kind, w.name), url: routes.named(w.kind, w.name), .names(of: w.kind)) {
+                found[i] = r
+            } else {
+                missing.append(i)
             }
-            if let url = Self.formURL(record) {
-                group.addTask { [self] in (-1, await form(record.id, url: url)) }
+        }
+        let formURL = Self.formURL(record)
+        if formURL != nil, let f = cachedForm(record) { found[-1] = f }
+        let formMissing = formURL != nil && found[-1] == nil
+        if !missing.isEmpty || formMissing {
+            let fetched = await withTaskGroup(of: (Int, NamesRecord?).self) { group in
+                for i in missing {
+                    let w = wanted[i]
+                    group.addTask { [self] in (i, await names(w.kind, w.name)) }
+                }
+                if formMissing, let url = formURL {
+                    group.addTask { [self] in (-1, await form(record.id, url: url)) }
+                }
+                var out: [Int: NamesRecord] = [:]
+                for await (i, r) in group { if let r { out[i] = r } }
+                return out
             }
-            var out: [Int: NamesRecord] = [:]
-            for await (i, r) in group { if let r { out[i] = r } }
-            return out
+            found.merge(fetched) { _, new in new }
         }
         return assemble(record, wanted, language) { found[$0] } form: { found[-1] }
     }
@@ -124,9 +142,15 @@ final class Terms: Sendable {
 
     /// The names a family's words take from the API (``Evolutions/namedTerms(_:)``), fetched
     /// where no tier has them (one the API cannot give now is made from its identifier, as today).
-    func keepNames(of chain: EvolutionChainRecord) async {
+    func keepNames(of chain: EvolutionChainRecord) async { await keepNames(Evolutions.namedTerms(chain)) }
+
+    /// Brings `wanted`'s names into memory, fetching what no tier has: a task each for those
+    /// memory lacks (or does not know the API lacks), none for the rest.
+    func keepNames(_ wanted: [(kind: NamedKind, name: String)]) async {
+        let missing = wanted.filter { !isInMemory($0.kind, $0.name) }
+        guard !missing.isEmpty else { return }
         await withTaskGroup(of: Void.self) { group in
-            for t in Evolutions.namedTerms(chain) { group.addTask { [self] in _ = await names(t.kind, t.name) } }
+            for t in missing { group.addTask { [self] in _ = await names(t.kind, t.name) } }
         }
     }
 

@@ -48,11 +48,7 @@ struct Training: Sendable {
     }
 
     /// Fetches the names no tier has (one the API cannot give now is made from its identifier).
-    func keepNames(of f: TrainingFacts) async {
-        await withTaskGroup(of: Void.self) { group in
-            for t in Self.namedTerms(f) { group.addTask { [terms] in _ = await terms.names(t.kind, t.name) } }
-        }
-    }
+    func keepNames(of f: TrainingFacts) async { await terms.keepNames(Self.namedTerms(f)) }
 
     /// Whether memory has every name ``localize(_:language:)`` needs; never waits.
     func hasNames(of f: TrainingFacts) -> Bool {
