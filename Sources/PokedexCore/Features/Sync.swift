@@ -167,12 +167,6 @@ final class Sync: Sendable {
         // The species and the sprite do not wait for each other: two round trips a Pokémon, not three.
         async let species = keepSpecies(of: record)
         async let sprite = keepSprite(of: record)
-        // What its training lines name (held items, its games), from its record alone; a name
-        // that cannot be had is made from its identifier, as a type's.
-        async let trainingNames: Void = training.keepNames(of: Training.facts(record, species: nil))
-        // The names of its types, abilities, stats and form: each fetched once for every Pokémon,
-        // and a name that cannot be had is made from its identifier, so it does not fail the Pokémon.
-        async let named = terms.localize(record, language: "en")
         // Its family, once for all its members (the loader joins them); a species the bundled
         // table does not know names its family in its record.
         let knownChain = Details.chainID(record, species: nil)
@@ -185,7 +179,13 @@ final class Sync: Sendable {
             return new
         }
         moveFeed.withLock { feed in for id in newMoves { feed?.yield(id) } }
-        let (haveSpecies, haveSprite, _, haveFamily, _) = await (species, sprite, named, family, trainingNames)
+        // The names of its types, abilities, stats and form, and those its training lines give
+        // (held items, its games): in this task, while the others wait on the network, as after
+        // its first Pokémon memory has nearly all of them. Each fetched once for every Pokémon; a
+        // name that cannot be had is made from its identifier, so it does not fail the Pokémon.
+        _ = await terms.localize(record, language: "en")
+        await training.keepNames(of: Training.facts(record, species: nil))
+        let (haveSpecies, haveSprite, haveFamily) = await (species, sprite, family)
         guard haveSpecies, haveSprite, haveFamily else { return false }
         if knownChain == nil, let chain = Details.chainID(record, species: records.speciesOnHand(for: record)) {
             return await keepFamily(chain)
