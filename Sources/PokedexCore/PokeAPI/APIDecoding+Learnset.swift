@@ -8,6 +8,8 @@ extension APIDecoding {
 
     private static let moveKeys = JSONReader.Keys("move", "version_group_details")
     private static let detailKeys = JSONReader.Keys("level_learned_at", "move_learn_method", "version_group", "order")
+    /// ``moveKeys`` as PokeAPI writes them.
+    private static let moveOrder: [(key: StaticString, index: Int)] = [(#""move""#, 0), (#""version_group_details""#, 1)]
     /// ``detailKeys`` as PokeAPI writes them: `order` before `version_group`.
     private static let detailOrder: [(key: StaticString, index: Int)] = [
         (#""level_learned_at""#, 0), (#""move_learn_method""#, 1), (#""order""#, 3), (#""version_group""#, 2),
@@ -43,10 +45,18 @@ extension APIDecoding {
         // One move's details, its buffer kept from move to move.
         var details: [(group: LearnsetGroup, method: Learnset.Method, level: UInt32, order: Int?)] = []
         try r.array { (r) throws(JSONReader.Failure) in
-            var move: NamedResource?
-            details.removeAll(keepingCapacity: true)
-            try r.object(moveKeys) { (k, r) throws(JSONReader.Failure) in
-                if k == 0 { move = try r.namedResource(); return }
+            // The move's url (its id), and where its name is: a String only for a note on a move
+            // dropped (a body names a hundred moves).
+            var moveName: JSONReader.StringToken?, moveURL: String?
+            func member(_ k: Int, _ r: inout JSONReader) throws(JSONReader.Failure) {
+                if k == 0 {
+                    let (name, url) = try r.resourceTokens()
+                    try r.check(name)
+                    moveName = name
+                    moveURL = nil
+                    if let url { moveURL = try r.string(url) }
+                    return
+                }
                 if try r.null() { return }
                 try r.array { (r) throws(JSONReader.Failure) in
                     var level: UInt32?, method: Int??, group: LearnsetGroup?, order: Int?
@@ -74,19 +84,27 @@ extension APIDecoding {
                     details.append((group, Learnset.Method.allCases[index], level ?? 0, order))
                 }
             }
-            guard let move else { throw r.missing("move") }
+            // PokeAPI's two keys in its order, else any object, read from its start again.
+            details.removeAll(keepingCapacity: true)
+            if try !r.members(Self.moveOrder, member) {
+                (moveName, moveURL) = (nil, nil)
+                details.removeAll(keepingCapacity: true)
+                try r.object(moveKeys, member)
+            }
+            guard let moveName else { throw r.missing("move") }
             guard !details.isEmpty else { return }
-            guard let id = move.url.flatMap(trailingID), id > 0 else {
-                drops.refused.append("\"\(move.name.prefix(80))\" has no move id in its URL")
+            func moveNameText() -> String { (try? r.string(moveName)) ?? "" }
+            guard let id = moveURL.flatMap(trailingID), id > 0 else {
+                drops.refused.append("\"\(moveNameText().prefix(80))\" has no move id in its URL")
                 return
             }
             for d in details {
                 if case .other(let name) = d.group, !APIName.isValid(name) {
-                    drops.refused.append("\(move.name.prefix(80)) in version group \"\(name.prefix(80))\", not a PokeAPI name")
+                    drops.refused.append("\(moveNameText().prefix(80)) in version group \"\(name.prefix(80))\", not a PokeAPI name")
                     continue
                 }
                 guard d.level <= maxLevel else {
-                    drops.refused.append("\(move.name.prefix(80)) at level \(d.level), over level \(maxLevel)")
+                    drops.refused.append("\(moveNameText().prefix(80)) at level \(d.level), over level \(maxLevel)")
                     continue
                 }
                 guard kept < maxLearnsetEntries else { drops.overCap += 1; continue }
@@ -145,6 +163,18 @@ extension JSONReader {
         }
         guard let name else { throw missing("name") }
         return name
+    }
+
+    /// `{"name": …, "url": …}` as tokens: its name (required, a string) and its url (a string,
+    /// or nil for null or none), neither built nor checked.
+    mutating func resourceTokens() throws(Failure) -> (name: StringToken, url: StringToken?) {
+        var name: StringToken?, url: StringToken?
+        try object(Self.resourceKeys) { (k, r) throws(Failure) in
+            if k == 0 { name = try r.stringToken(); return }
+            url = try r.null() ? nil : r.stringToken()
+        }
+        guard let name else { throw missing("name") }
+        return (name, url)
     }
 
     /// ``resourceNameToken()`` of `{"name": "…", "url": "…"}`, its two keys in PokeAPI's order
