@@ -48,6 +48,15 @@ public final class EventSource {
     /// Turns a source on or off (``EventLoop/whenIdle(_:)``'s start off).
     public func setEnabled(_ on: Bool) { sd_event_source_set_enabled(source, Int32(on ? SD_EVENT_ON : SD_EVENT_OFF)) }
 
+    /// Sets a timer (``EventLoop/networkTimer(after:_:)``'s) to fire once, `microseconds` from
+    /// now, whether it fired, was turned off or is still waiting. False where it cannot be (a
+    /// source released, a manual clock's timer, libsystemd's refusal): make another.
+    public func rearm(after microseconds: UInt64) -> Bool {
+        guard let source else { return false }
+        return sd_event_source_set_time_relative(source, microseconds) >= 0
+            && sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT)) >= 0
+    }
+
     /// Stops and releases the source now.
     public func cancel() {
         sd_event_source_disable_unref(source)

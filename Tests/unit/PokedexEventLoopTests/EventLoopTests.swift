@@ -129,6 +129,41 @@ final class EventLoopTests: XCTestCase {
         r.loop.runAndWait { keep = nil }
     }
 
+    /// Issue 58: curl's timer is one source set again: after it fired, while it waits (moved),
+    /// and after it was turned off; turned off, it does not fire.
+    func testANetworkTimerIsSetAgainRatherThanMadeAnew() throws {
+        let r = try Running()
+        defer { r.stop() }
+        let fired = DispatchSemaphore(value: 0)
+        let count = Mutex(0)
+        var timer: EventSource?
+        r.loop.runAndWait { timer = try! r.loop.networkTimer(after: 10_000) { count.withLock { $0 += 1 }; fired.signal() } }
+        XCTAssertEqual(fired.wait(timeout: .now() + 10), .success)
+        r.loop.runAndWait { XCTAssertTrue(timer!.rearm(after: 10_000)) }
+        XCTAssertEqual(fired.wait(timeout: .now() + 10), .success, "set again once it fired")
+        r.loop.runAndWait {
+            XCTAssertTrue(timer!.rearm(after: 10_000_000))
+            XCTAssertTrue(timer!.rearm(after: 10_000))
+        }
+        XCTAssertEqual(fired.wait(timeout: .now() + 5), .success, "moved sooner while it waited")
+        // Turned off before it was due: a later timer fires, this one has not.
+        let later = DispatchSemaphore(value: 0)
+        var probe: EventSource?
+        r.loop.runAndWait {
+            XCTAssertTrue(timer!.rearm(after: 10_000))
+            timer!.setEnabled(false)
+            probe = try! r.loop.networkTimer(after: 50_000) { later.signal() }
+        }
+        XCTAssertEqual(later.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(count.withLock { $0 }, 3, "turned off")
+        r.loop.runAndWait { probe = nil }
+        r.loop.runAndWait {
+            timer!.cancel()
+            XCTAssertFalse(timer!.rearm(after: 10_000), "released: another is made")
+            timer = nil
+        }
+    }
+
     func testAFileDescriptorIsWatchedOnTheLoop() throws {
         let r = try Running()
         defer { r.stop() }
