@@ -56,13 +56,9 @@ extension Coding {
                     try w.entry(key, "t") { () throws(BusError) in try w.append(UInt64(max(0, value))) }
                 }
                 try w.entry("failures", "a(ss)") { () throws(BusError) in
-                    try w.container("a", "(ss)") { () throws(BusError) in
-                        for f in r.failures {
-                            try w.container("r", "ss") { () throws(BusError) in
-                                try w.append(f.item)
-                                try w.append(f.reason)
-                            }
-                        }
+                    try w.structs("ss", r.failures) { f throws(BusError) in
+                        try w.append(f.item)
+                        try w.append(f.reason)
                     }
                 }
             }

@@ -156,12 +156,8 @@ public enum DesktopCoding {
     public static let krunnerActions = Codec<[KRunnerAction]>(
         "a(sss)",
         write: { w, actions throws(BusError) in
-            try w.container("a", "(sss)") { () throws(BusError) in
-                for a in actions {
-                    try w.container("r", "sss") { () throws(BusError) in
-                        try w.append(a.id); try w.append(shown(a.text)); try w.append(a.icon)
-                    }
-                }
+            try w.structs("sss", actions) { a throws(BusError) in
+                try w.append(a.id); try w.append(shown(a.text)); try w.append(a.icon)
             }
         },
         decode: { v throws(BusError) in
@@ -178,32 +174,28 @@ public enum DesktopCoding {
     public static let krunnerMatches = Codec<[KRunnerMatch]>(
         "a(sssida{sv})",
         write: { w, matches throws(BusError) in
-            try w.container("a", "(sssida{sv})") { () throws(BusError) in
-                for m in matches {
-                    try w.container("r", "sssida{sv}") { () throws(BusError) in
-                        try w.append(String(m.result.id))
-                        try w.append(shown(m.result.name))
-                        try w.append(DesktopResult.appIcon)
-                        try w.append(Int32(m.result.exact ? 100 : 30))
-                        try w.append(m.result.relevance)
-                        try w.container("a", "{sv}") { () throws(BusError) in
-                            try w.entry("subtext", "s") { () throws(BusError) in try w.append(shown(m.result.krunnerSubtext)) }
-                            if !m.result.spritePath.isEmpty {
-                                try w.entry("urls", "as") { () throws(BusError) in try w.append(strings: [fileURI(m.result.spritePath)]) }
-                            }
-                            if let icon = m.icon {
-                                try w.entry("icon-data", "(iiibiiay)") { () throws(BusError) in
-                                    try w.container("r", "iiibiiay") { () throws(BusError) in
-                                        try w.append(Int32(icon.width)); try w.append(Int32(icon.height)); try w.append(Int32(icon.width * 4))
-                                        try w.append(true); try w.append(Int32(8)); try w.append(Int32(4))
-                                        try w.append(bytes: icon.pixels)
-                                    }
-                                }
-                            }
-                            try w.entry("actions", "as") { () throws(BusError) in
-                                try w.append(strings: KRunnerAction.all(favorite: m.result.favorite).map(\.id))
+            try w.structs("sssida{sv}", matches) { m throws(BusError) in
+                try w.append(String(m.result.id))
+                try w.append(shown(m.result.name))
+                try w.append(DesktopResult.appIcon)
+                try w.append(Int32(m.result.exact ? 100 : 30))
+                try w.append(m.result.relevance)
+                try w.container("a", "{sv}") { () throws(BusError) in
+                    try w.entry("subtext", "s") { () throws(BusError) in try w.append(shown(m.result.krunnerSubtext)) }
+                    if !m.result.spritePath.isEmpty {
+                        try w.entry("urls", "as") { () throws(BusError) in try w.append(strings: [fileURI(m.result.spritePath)]) }
+                    }
+                    if let icon = m.icon {
+                        try w.entry("icon-data", "(iiibiiay)") { () throws(BusError) in
+                            try w.container("r", "iiibiiay") { () throws(BusError) in
+                                try w.append(Int32(icon.width)); try w.append(Int32(icon.height)); try w.append(Int32(icon.width * 4))
+                                try w.append(true); try w.append(Int32(8)); try w.append(Int32(4))
+                                try w.append(bytes: icon.pixels)
                             }
                         }
+                    }
+                    try w.entry("actions", "as") { () throws(BusError) in
+                        try w.append(strings: KRunnerAction.all(favorite: m.result.favorite).map(\.id))
                     }
                 }
             }

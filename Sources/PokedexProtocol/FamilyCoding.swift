@@ -15,17 +15,13 @@ extension Coding {
 
     /// `evolution` `a(ussuss)`: (id, name, display_name, from, trigger_kind, trigger).
     static func writeEvolution(_ w: MessageWriter, _ members: [EvolutionMember]) throws(BusError) {
-        try w.container("a", "(\(evolutionRow))") { () throws(BusError) in
-            for m in members {
-                try w.container("r", evolutionRow) { () throws(BusError) in
-                    try w.append(m.id)
-                    try w.append(m.name)
-                    try w.append(m.displayName)
-                    try w.append(m.from)
-                    try w.append(m.triggerKind)
-                    try w.append(m.trigger)
-                }
-            }
+        try w.structs(evolutionRow, members) { m throws(BusError) in
+            try w.append(m.id)
+            try w.append(m.name)
+            try w.append(m.displayName)
+            try w.append(m.from)
+            try w.append(m.triggerKind)
+            try w.append(m.trigger)
         }
     }
 

@@ -62,6 +62,14 @@ public struct MessageWriter {
         try busCheck(sd_bus_message_close_container(message), "close")
     }
 
+    /// Appends an array of structs, `a(row)`: each element one struct, its fields appended by
+    /// `fields` in `row`'s order.
+    public func structs<T>(_ row: String, _ elements: [T], _ fields: (T) throws(BusError) -> Void) throws(BusError) {
+        try container("a", "(\(row))") { () throws(BusError) in
+            for e in elements { try container("r", row) { () throws(BusError) in try fields(e) } }
+        }
+    }
+
     /// Appends one `{sv}` entry of an `a{sv}`.
     public func entry(_ key: String, _ signature: String, _ value: () throws(BusError) -> Void) throws(BusError) {
         try container("e", "sv") { () throws(BusError) in

@@ -39,23 +39,19 @@ extension Coding {
                 try w.entry("games", "as") { () throws(BusError) in try w.append(strings: t.games) }
                 try w.entry("language", "s") { () throws(BusError) in try w.append(t.language) }
                 try w.entry("moves", "a(\(moveFields))") { () throws(BusError) in
-                    try w.container("a", "(\(moveFields))") { () throws(BusError) in
-                        for m in t.rows {
-                            try w.container("r", moveFields) { () throws(BusError) in
-                                try w.append(m.method.rawValue)
-                                try w.append(UInt32(m.level))
-                                try w.append(m.id)
-                                try w.append(m.move)
-                                try w.append(m.name)
-                                try w.append(m.type)
-                                try w.append(m.typeName)
-                                try w.append(m.category)
-                                try w.append(m.categoryName)
-                                try w.append(UInt32(m.power ?? 0))
-                                try w.append(UInt32(m.accuracy ?? 0))
-                                try w.append(UInt32(m.pp ?? 0))
-                            }
-                        }
+                    try w.structs(moveFields, t.rows) { m throws(BusError) in
+                        try w.append(m.method.rawValue)
+                        try w.append(UInt32(m.level))
+                        try w.append(m.id)
+                        try w.append(m.move)
+                        try w.append(m.name)
+                        try w.append(m.type)
+                        try w.append(m.typeName)
+                        try w.append(m.category)
+                        try w.append(m.categoryName)
+                        try w.append(UInt32(m.power ?? 0))
+                        try w.append(UInt32(m.accuracy ?? 0))
+                        try w.append(UInt32(m.pp ?? 0))
                     }
                 }
             }
