@@ -79,10 +79,7 @@ final class MoveLists: Sendable {
         guard found.count == ids.count else {
             throw .unavailable("\(ids.count - found.count) of the \(ids.count) moves of \(item.name) could not be fetched: try again when PokeAPI answers")
         }
-        let categories = Set(found.values.map(\.damageClass)).filter { !$0.isEmpty }
-        await withTaskGroup(of: Void.self) { tasks in
-            for c in categories { tasks.addTask { [terms] in _ = await terms.names(.damageClass, c) } }
-        }
+        await terms.keepNames(Set(found.values.map(\.damageClass)).filter { !$0.isEmpty }.map { (.damageClass, $0) })
         await keepVersionNames(Games.versions(of: group))
         return table(record, learnset, group, entries, found, language)
     }
@@ -96,7 +93,7 @@ final class MoveLists: Sendable {
     /// (revalidated where stale); false where it could not be had.
     func keep(_ id: UInt32) async -> Bool {
         guard let m = try? await loader.loadFresh(APIRoutes.moveKey(id), url: routes.move(id), .move) else { return false }
-        if !m.damageClass.isEmpty, !terms.isInMemory(.damageClass, m.damageClass) { _ = await terms.names(.damageClass, m.damageClass) }
+        if !m.damageClass.isEmpty { await terms.keepNames([(.damageClass, m.damageClass)]) }
         return true
     }
 
@@ -104,9 +101,7 @@ final class MoveLists: Sendable {
     func keepGameNames() async { await keepVersionNames(Games.groups.flatMap(\.versions)) }
 
     private func keepVersionNames(_ versions: [String]) async {
-        await withTaskGroup(of: Void.self) { tasks in
-            for v in versions where APIName.isValid(v) { tasks.addTask { [terms] in _ = await terms.names(.version, v) } }
-        }
+        await terms.keepNames(versions.filter(APIName.isValid).map { (.version, $0) })
     }
 
     /// The version group `game` names among the Pokémon's: "" its newest; a group or a version

@@ -228,7 +228,7 @@ final class Sync: Sendable {
     private func keepSpecies(of record: PokemonRecord) async -> Bool {
         guard record.speciesURL != nil else { return true }
         guard let species = try? await records.loadSpecies(for: record, fresh: true) else { return false }
-        for g in species.breeding?.eggGroups ?? [] where !terms.isInMemory(.eggGroup, g) { _ = await terms.names(.eggGroup, g) }
+        await terms.keepNames((species.breeding?.eggGroups ?? []).map { (.eggGroup, $0) })
         return true
     }
     private func keepSprite(of record: PokemonRecord) async -> Bool {
