@@ -151,12 +151,19 @@ extension APIDecoding {
 
 extension JSONReader {
     private static let resourceKeys = Keys("name", "url")
+    /// ``resourceKeys`` as PokeAPI writes them (a body has two thousand).
+    private static let resourceOrder: [(key: StaticString, index: Int)] = [(#""name""#, 0), (#""url""#, 1)]
+
+    /// A `{"name": …, "url": …}`'s members to `value`: in PokeAPI's order key after key, else
+    /// any object, from its start again.
+    private mutating func resource(_ value: (Int, inout JSONReader) throws(Failure) -> Void) throws(Failure) {
+        if try !members(Self.resourceOrder, value) { try object(Self.resourceKeys, value) }
+    }
 
     /// `{"name": …, "url": …}`: where its name is (required), its url only checked.
     mutating func resourceNameToken() throws(Failure) -> StringToken {
-        if let name = try compactResourceNameToken() { return name }
         var name: StringToken?
-        try object(Self.resourceKeys) { (k, r) throws(Failure) in
+        try resource { (k, r) throws(Failure) in
             if k == 0 { name = try r.stringToken(); return }
             if try r.null() { return }
             try r.check(r.stringToken())
@@ -169,39 +176,12 @@ extension JSONReader {
     /// or nil for null or none), neither built nor checked.
     mutating func resourceTokens() throws(Failure) -> (name: StringToken, url: StringToken?) {
         var name: StringToken?, url: StringToken?
-        try object(Self.resourceKeys) { (k, r) throws(Failure) in
+        try resource { (k, r) throws(Failure) in
             if k == 0 { name = try r.stringToken(); return }
             url = try r.null() ? nil : r.stringToken()
         }
         guard let name else { throw missing("name") }
         return (name, url)
-    }
-
-    /// ``resourceNameToken()`` of `{"name": "…", "url": "…"}`, its two keys in PokeAPI's order
-    /// (a body has two thousand): the same checks, no key looked up. Nil, having read nothing,
-    /// for any other shape (keys in another order, more keys, a null url).
-    private mutating func compactResourceNameToken() throws(Failure) -> StringToken? {
-        let start = i
-        guard peek == UInt8(ascii: "{") else { return nil }
-        try enter()
-        defer { depth -= 1 }
-        func next(_ word: StaticString) -> Bool {
-            skipSpace()
-            guard matches(word) else { return false }
-            i += word.utf8CodeUnitCount
-            skipSpace()
-            return true
-        }
-        i += 1
-        guard next(#""name""#), next(":"), peek == UInt8(ascii: "\"") else { i = start; return nil }
-        let name = try stringToken()
-        guard next(","), next(#""url""#), next(":"), peek == UInt8(ascii: "\"") else { i = start; return nil }
-        let url = try stringToken()
-        skipSpace()
-        guard peek == UInt8(ascii: "}") else { i = start; return nil }
-        i += 1
-        try check(url)
-        return name
     }
 
     /// An object of exactly these keys in this order (as PokeAPI writes it), each value read by
