@@ -34,12 +34,6 @@ enum ContentDecoding {
     static let maxSpares = 4
     static let maxSpareBytes = 2 << 20
 
-    private static func spareBuffer() -> [UInt8] {
-        var b = spares.withLock { $0.popLast() } ?? []
-        b.removeAll(keepingCapacity: true)
-        return b
-    }
-
     /// A buffer of `count` bytes to inflate into: a spare one, its bytes as they were (what is
     /// not written is cut off), grown with zeros where it is short.
     private static func spareBuffer(count: Int) -> [UInt8] {
@@ -138,7 +132,7 @@ enum ContentDecoding {
         }
         // Into a buffer a finished decode gave back (``recycle(_:)``): a new 600 KB array is
         // fresh pages from the kernel each time, and their faults cost as much as the inflate.
-        var out = spareBuffer()
+        var out = spareBuffer(count: 0)
         out.reserveCapacity(sizeHint(body, maxBytes: maxBytes) + 64)
         let failure: TransportFailure? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32 << 10) { chunk in
             do throws(TransportFailure) {
