@@ -62,12 +62,19 @@ final class ResourceLoader: Sendable {
     /// The record from whichever tier has it, fetching it if none does. `remembering`: kept in
     /// the memory tier too (not for a sync's records, which would push out what people look at).
     func load<R>(_ key: String, url: String, _ kind: ResourceKind<R>, remembering: Bool = true) async throws -> R {
+        try await load(key, url: url, kind, remembering: remembering, readingDisk: true)
+    }
+
+    /// ``load(_:url:_:remembering:)``; `readingDisk` false where the caller has just found the
+    /// disk without it (``loadFresh(_:url:_:)``: a sync's 6,000 records would each be looked
+    /// for twice in a directory of thousands).
+    private func load<R>(_ key: String, url: String, _ kind: ResourceKind<R>, remembering: Bool, readingDisk: Bool) async throws -> R {
         if let v = cached(key, url: url, kind) { return v }
         fetcher.promote(url)  // background work may have asked first
         let resource = try await CallTrace.step("waiting for \(kind.noun) (\(url))") {
             try await flights.run(key) { [self] in
                 if let v = cached(key, url: url, kind) { return kind.wrap(v) }
-                if let stored = store.readRecord(key), let v = kind.fromDisk(stored.payload) {
+                if readingDisk, let stored = store.readRecord(key), let v = kind.fromDisk(stored.payload) {
                     if remembering { remember(key, kind.wrap(v), stored.freshness, bytes: stored.payload.count) }
                     if kind.isOutdated(v) {
                         revalidateInBackground(key, url: url, kind, stored.freshness.withoutETag)
@@ -114,7 +121,7 @@ final class ResourceLoader: Sendable {
         }
         if let entry = memory.get(key), let v = kind.unwrap(entry.resource) { return try await fresh(v, entry.freshness) }
         if let stored = store.readRecord(key), let v = kind.fromDisk(stored.payload) { return try await fresh(v, stored.freshness) }
-        return try await load(key, url: url, kind, remembering: false)
+        return try await load(key, url: url, kind, remembering: false, readingDisk: false)
     }
 
     /// GETs and decodes a body while it counts against the fetcher's budget of bytes held.
