@@ -21,7 +21,7 @@ struct APIRoutes: Sendable {
     static let indexKey = "index/pokemon"
     static func pokemonKey(_ id: UInt32) -> String { "pokemon/\(id)" }
     static func speciesKey(_ id: UInt32) -> String { "species/\(id)" }
-    /// One slash, as every key: the disk tier's file name (`names-type_electric.rec`) reads back as it.
+    /// One slash, as every key.
     static func namesKey(_ kind: NamedKind, _ name: String) -> String { "names-\(kind.rawValue)/\(name)" }
     /// The `pokemon-form` of Pokémon `id` (its own id at the API may differ).
     static func formKey(_ id: UInt32) -> String { "form/\(id)" }

@@ -2,7 +2,7 @@
 extension ServiceOptions {
     /// The files the service keeps, as `--help` lists them.
     public static let files = [
-        ("$XDG_CACHE_HOME/pokedex/v1", "the cache (records/, sprites/); safe to delete"),
+        ("$XDG_CACHE_HOME/pokedex/v2", "the cache (records, sprites); safe to delete"),
         ("$XDG_DATA_HOME/pokedex", "favorites.json; never in the cache"),
     ]
 

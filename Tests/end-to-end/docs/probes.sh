@@ -17,11 +17,25 @@ online() {
     for _ in $(seq 100); do pokectl list >/dev/null 2>&1 && return; sleep 0.2; done
 }
 
-# One cached record cut short while the network is gone: verify reports a failure.
+# One cached record damaged while the network is gone: verify reports a failure.
 verify_fails() {
-    pokectl show bulbasaur >/dev/null 2>&1  # a record to cut: the cache may have been cleared
-    local rec=$XDG_CACHE_HOME/pokedex/v1/records/pokemon_1.rec
-    head -c 10 "$rec" >"$rec.cut" && mv "$rec.cut" "$rec"
+    pokectl show bulbasaur >/dev/null 2>&1  # a record to damage: the cache may have been cleared
+    # A byte of its newest entry's payload flipped, in place (the pack format: PackEntry.swift).
+    python3 - "$XDG_CACHE_HOME/pokedex/v2/records" pokemon/1 <<'PY'
+import os, struct, sys
+d, key = sys.argv[1], sys.argv[2].encode()
+found = None
+for name in sorted(n for n in os.listdir(d) if n.endswith(".pack")):
+    data, at = open(os.path.join(d, name), "rb").read(), 0
+    while at + 40 <= len(data) and data[at:at + 4] == b"PXR1":
+        klen, elen, plen = struct.unpack_from("<HHI", data, at + 6)[0], struct.unpack_from("<H", data, at + 8)[0], struct.unpack_from("<I", data, at + 12)[0]
+        if data[at + 40:at + 40 + klen] == key:
+            found = None if data[at + 4] & 1 else (os.path.join(d, name), at + 40 + klen + elen, plen)
+        at += 40 + klen + elen + plen
+path, start, plen = found
+with open(path, "r+b") as f:
+    f.seek(start + plen // 2); b = f.read(1); f.seek(start + plen // 2); f.write(bytes([b[0] ^ 0x5A]))
+PY
     curl -sf -X POST "$MOCK/__control" -d '{"offline": true}' >/dev/null
     "$@"; local c=$?
     online

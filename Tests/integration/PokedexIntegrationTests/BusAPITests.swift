@@ -38,7 +38,7 @@ final class BusAPITests: DaemonTestCase {
         XCTAssertEqual(d.flavorText, "It naps in the sun and wakes up to chase the wind.")
         XCTAssertEqual(d.height, 9)
         XCTAssertEqual(d.weight, 85)
-        XCTAssertTrue(d.spritePath.hasPrefix(h.home + "/cache/pokedex/v1/sprites/"), d.spritePath)
+        XCTAssertTrue(d.spritePath.hasPrefix(h.home + "/cache/pokedex/v2/sprites/"), d.spritePath)
         XCTAssertTrue(PNGCheck.isValid(try XCTUnwrap(FileIO.readFile(d.spritePath))))
         // Every key of the contract, with its D-Bus type.
         let raw = try XCTUnwrap(c.values(Pokedex1.detail, "6").first?.stringDict)
@@ -84,7 +84,7 @@ final class BusAPITests: DaemonTestCase {
             _ = try c.call("ListPage") { w throws(BusError) in try w.append("0") }
         }
         assertBusError("org.freedesktop.DBus.Error.UnknownMethod") { () throws(BusError) in _ = try c.call("Nope") }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: h.home + "/cache/pokedex/v1/records/..%2F"), "no file from a name")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.home + "/cache/pokedex/v2/records/..%2F"), "no file from a name")
     }
 
     func testSearch() throws {
@@ -129,7 +129,7 @@ final class BusAPITests: DaemonTestCase {
     func testSpritePathStatusAndProperties() throws {
         let c = try PokedexClient()
         let path = try c.spritePath("charmander")
-        XCTAssertEqual(path, h.home + "/cache/pokedex/v1/sprites/4.png")
+        XCTAssertEqual(path, h.home + "/cache/pokedex/v2/sprites/4.png")
         XCTAssertTrue(PNGCheck.isValid(try XCTUnwrap(FileIO.readFile(path))))
         XCTAssertEqual(try c.listPage(offset: 3, limit: 1).entries.first?.spritePath, path)
         let s = try c.status()

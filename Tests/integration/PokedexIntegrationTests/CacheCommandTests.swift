@@ -1,13 +1,14 @@
 import Foundation
 import PokedexBusClient
 @testable import PokedexCore
+import PokedexTestKit
 import XCTest
 
 /// `pokectl cache stats|verify|clear`, the pokectl built next to pokedexd, against the real
 /// daemon on a private bus: damage on disk is reported and fetched again through the mock,
 /// the numbers are what is on disk, and a clear keeps favorites.
 final class CacheCommandTests: DaemonTestCase {
-    var v1: String { h.home + "/cache/pokedex/v1/" }
+    var v2: String { h.home + "/cache/pokedex/v2/" }
 
     /// Runs pokectl on the test's bus; its exit status, stdout and stderr.
     @discardableResult
@@ -21,33 +22,27 @@ final class CacheCommandTests: DaemonTestCase {
         return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any], String(decoding: data, as: UTF8.self))
     }
 
-    /// Every file under records/ and sprites/: its path under v1 → size.
-    func filesOnDisk() -> [String: Int] {
-        var out: [String: Int] = [:]
-        for sub in ["records", "sprites"] {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: v1 + sub)) ?? [] {
-                out[sub + "/" + name] = FileIO.fileInfo(v1 + sub + "/" + name)?.size
-            }
+    /// Every record (`records/KEY`) and file on disk, as `cacheFilesOnDisk` reads them → size.
+    func filesOnDisk() -> [String: Int] { cacheFilesOnDisk(v2) }
+
+    /// The bytes of the files under records/ and sprites/.
+    func bytesOfFiles() -> Int {
+        ["records/", "sprites/"].reduce(0) { sum, sub in
+            sum + ((try? FileManager.default.contentsOfDirectory(atPath: v2 + sub)) ?? []).reduce(0) { $0 + (FileIO.fileInfo(v2 + sub + $1)?.size ?? 0) }
         }
-        return out
     }
 
     /// Waits until the list and these Pokémon's records are on disk (written after the answer).
     func waitForRecords(_ ids: ClosedRange<Int>) throws {
-        let paths = ["records/index_pokemon.rec"] + ids.flatMap { ["records/pokemon_\($0).rec", "records/species_\($0).rec"] }
-        _ = try waitFor("records on disk", seconds: 10) { paths.allSatisfy { FileIO.fileInfo(v1 + $0) != nil } ? true : nil }
+        let keys = ["index/pokemon"] + ids.flatMap { ["pokemon/\($0)", "species/\($0)"] }
+        _ = try waitFor("records on disk", seconds: 10) { keys.allSatisfy { cacheHasRecord($0, in: v2) } ? true : nil }
     }
 
     /// The families of those Pokémon (their chains' ids), written after their callers were answered.
     func waitForFamilies(_ chains: [Int]) throws {
-        _ = try waitFor("families on disk", seconds: 10) { chains.allSatisfy { FileIO.fileInfo(v1 + "records/evolution_\($0).rec") != nil } ? true : nil }
+        _ = try waitFor("families on disk", seconds: 10) { chains.allSatisfy { cacheHasRecord("evolution/\($0)", in: v2) } ? true : nil }
     }
 
-    func flip(_ path: String) throws {
-        var d = try Data(contentsOf: URL(fileURLWithPath: path))
-        d[d.count - 4] ^= 0x5A
-        try d.write(to: URL(fileURLWithPath: path))
-    }
     func truncate(_ path: String) throws {
         let d = try Data(contentsOf: URL(fileURLWithPath: path))
         try d.prefix(d.count / 2).write(to: URL(fileURLWithPath: path))
@@ -59,13 +54,16 @@ final class CacheCommandTests: DaemonTestCase {
         for id in 1...6 { _ = try c.detail(String(id)) }
         try waitForRecords(1...6)
         try waitForFamilies([1, 2])
-        try flip(v1 + "records/pokemon_2.rec")
-        try Data(count: 200).write(to: URL(fileURLWithPath: v1 + "records/species_5.rec"))
-        try truncate(v1 + "sprites/3.png")
-        try truncate(v1 + "sprites/4-animated.gif")
-        // Orphans: a sprite whose metadata record is gone, a temporary file a killed writer left.
-        try FileManager.default.removeItem(atPath: v1 + "records/sprite_6.rec")
-        try Data("half".utf8).write(to: URL(fileURLWithPath: v1 + "records/.pokemon_9.rec.tmp.4000000.1"))
+        // Orphans: a sprite whose metadata record is gone (removed while the daemon is stopped,
+        // as only a store removes a record from a pack), a temporary file a killed writer left.
+        h.stopDaemon()
+        try FileCacheStore(directory: h.home + "/cache/pokedex", capacity: 256 << 20).removeRecord("sprite/6")
+        try h.startDaemon(["--no-prefetch", "--notify=no"])
+        try CacheRecordDamage.flippedPayload.apply(to: "pokemon/2", in: v2)
+        try CacheRecordDamage.erased.apply(to: "species/5", in: v2)
+        try truncate(v2 + "sprites/3.png")
+        try truncate(v2 + "sprites/4-animated.gif")
+        try Data("half".utf8).write(to: URL(fileURLWithPath: v2 + "records/.pokemon_9.rec.tmp.4000000.1"))
         try h.resetStats()
 
         let r = try json("cache", "verify")
@@ -79,12 +77,12 @@ final class CacheCommandTests: DaemonTestCase {
         let fetched = try XCTUnwrap(try h.stats()["by_kind"] as? [String: Int])
         XCTAssertEqual(fetched, ["pokemon": 1, "pokemon-species": 1, "sprite": 1, "animated-sprite": 1],
                        "each damaged file fetched again, once, and nothing else")
-        XCTAssertTrue(PNGCheck.isValid(try XCTUnwrap(FileIO.readFile(v1 + "sprites/3.png"))))
-        XCTAssertTrue(GIFCheck.isValid(try XCTUnwrap(FileIO.readFile(v1 + "sprites/4-animated.gif"))))
-        XCTAssertNil(FileIO.fileInfo(v1 + "sprites/6.png"), "an orphan is removed, not fetched")
-        XCTAssertNil(FileIO.fileInfo(v1 + "records/.pokemon_9.rec.tmp.4000000.1"))
+        XCTAssertTrue(PNGCheck.isValid(try XCTUnwrap(FileIO.readFile(v2 + "sprites/3.png"))))
+        XCTAssertTrue(GIFCheck.isValid(try XCTUnwrap(FileIO.readFile(v2 + "sprites/4-animated.gif"))))
+        XCTAssertNil(FileIO.fileInfo(v2 + "sprites/6.png"), "an orphan is removed, not fetched")
+        XCTAssertNil(FileIO.fileInfo(v2 + "records/.pokemon_9.rec.tmp.4000000.1"))
         XCTAssertEqual(try c.detail("2").name, "ivysaur")
-        XCTAssertEqual(try c.detail("3").spritePath, v1 + "sprites/3.png")
+        XCTAssertEqual(try c.detail("3").spritePath, v2 + "sprites/3.png")
 
         let human = try pokectl("cache", "verify")
         print("pokectl cache verify:\n\(human.out)")
@@ -97,7 +95,7 @@ final class CacheCommandTests: DaemonTestCase {
         let c = try PokedexClient()
         for id in 1...2 { _ = try c.detail(String(id)) }
         try waitForRecords(1...2)
-        try flip(v1 + "records/pokemon_2.rec")
+        try CacheRecordDamage.flippedPayload.apply(to: "pokemon/2", in: v2)
         try h.control(["fail_status": 404])
         let r = try pokectl("cache", "verify")
         print("pokectl cache verify, API answering 404:\n\(r.out)")
@@ -114,7 +112,7 @@ final class CacheCommandTests: DaemonTestCase {
         _ = try c.search("type:fire", limit: 5)
         try waitForRecords(1...4)
         try waitForFamilies([1, 2])
-        _ = try waitFor("the filters on disk", seconds: 10) { FileIO.fileInfo(v1 + "records/meta_search-filters.rec") }
+        _ = try waitFor("the filters on disk", seconds: 10) { cacheHasRecord("meta/search-filters", in: v2) ? true : nil }
 
         let s = try json("cache", "stats")
         let disk = filesOnDisk()
@@ -124,22 +122,22 @@ final class CacheCommandTests: DaemonTestCase {
         XCTAssertEqual(Set(kinds.keys), ["list", "pokemon", "species", "filters", "names", "evolution_chains", "moves", "sprites",
                                          "animated_sprites", "shiny_sprites", "cries", "other"])
         let expected: [String: (count: Int, bytes: Int)] = [
-            "list": (1, bytes { $0 == "records/index_pokemon.rec" }),
-            "pokemon": (4, bytes { $0.hasPrefix("records/pokemon_") }),
-            "species": (4, bytes { $0.hasPrefix("records/species_") }),
-            "filters": (1, bytes { $0 == "records/meta_search-filters.rec" }),
+            "list": (1, bytes { $0 == "records/index/pokemon" }),
+            "pokemon": (4, bytes { $0.hasPrefix("records/pokemon/") }),
+            "species": (4, bytes { $0.hasPrefix("records/species/") }),
+            "filters": (1, bytes { $0 == "records/meta/search-filters" }),
             // Each type's names, kept from the filters' bodies.
-            "names": (count { $0.hasPrefix("records/names-type_") }, bytes { $0.hasPrefix("records/names-") }),
-            "sprites": (count { $0.hasSuffix(".png") }, bytes { $0.hasSuffix(".png") || $0.hasPrefix("records/sprite_") }),
+            "names": (count { $0.hasPrefix("records/names-type/") }, bytes { $0.hasPrefix("records/names-") }),
+            "sprites": (count { $0.hasSuffix(".png") }, bytes { $0.hasSuffix(".png") || $0.hasPrefix("records/sprite/") }),
             // Bulbasaur's and Charmander's.
-            "evolution_chains": (2, bytes { $0.hasPrefix("records/evolution_") }),
-            "animated_sprites": (4, bytes { $0.hasSuffix("-animated.gif") || $0.hasPrefix("records/sprite-animated_") }),
+            "evolution_chains": (2, bytes { $0.hasPrefix("records/evolution/") }),
+            "animated_sprites": (4, bytes { $0.hasSuffix("-animated.gif") || $0.hasPrefix("records/sprite-animated/") }),
             "cries": (0, 0),
             // A card asks for none: `Moves` does.
             "moves": (0, 0),
             "other": (0, 0),
         ]
-        XCTAssertGreaterThan(count { $0.hasPrefix("records/names-type_") }, 0, "the types' names are on disk")
+        XCTAssertGreaterThan(count { $0.hasPrefix("records/names-type/") }, 0, "the types' names are on disk")
         let now = try XCTUnwrap(s["now"] as? Int)
         XCTAssertEqual(Double(now), Date().timeIntervalSince1970, accuracy: 60)
         for (name, e) in expected {
@@ -163,7 +161,7 @@ final class CacheCommandTests: DaemonTestCase {
         let status = try c.status()
         XCTAssertEqual(s["memory_entries"] as? Int, status.memoryEntries)
         XCTAssertEqual(status.diskEntries, disk.count, "the store's own accounting agrees")
-        XCTAssertEqual(status.diskBytes, disk.values.reduce(0, +))
+        XCTAssertEqual(status.diskBytes, bytesOfFiles(), "the bytes of its files, replaced entries in its packs too")
 
         let human = try pokectl("cache", "stats")
         print("pokectl cache stats:\n\(human.out)")
@@ -188,12 +186,13 @@ final class CacheCommandTests: DaemonTestCase {
         _ = try c.changeFavorite("bulbasaur", .add)
         try waitForRecords(1...6)
         let disk = filesOnDisk()
+        let fileBytes = bytesOfFiles()
         let favoritesPath = h.home + "/data/pokedex/favorites.json"
         let favorites = try Data(contentsOf: URL(fileURLWithPath: favoritesPath))
 
         let r = try json("cache", "clear")
         XCTAssertEqual(r["files"] as? Int, disk.count)
-        XCTAssertEqual(r["bytes"] as? Int, disk.values.reduce(0, +))
+        XCTAssertEqual(r["bytes"] as? Int, fileBytes, "every byte of its files")
         XCTAssertEqual(r["favorites_kept"] as? Int, 2)
         XCTAssertEqual(filesOnDisk(), [:])
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: favoritesPath)), favorites, "favorites are not the cache's")
@@ -238,8 +237,8 @@ final class CacheCommandTests: DaemonTestCase {
         XCTAssertTrue(notRunning.err.contains("pokedexd is not running"), notRunning.err)
         try h.startDaemon(["--no-prefetch", "--notify=no"])
         // A cache directory that cannot be read: `records` is a file now.
-        try FileManager.default.removeItem(atPath: v1 + "records")
-        try Data("x".utf8).write(to: URL(fileURLWithPath: v1 + "records"))
+        try FileManager.default.removeItem(atPath: v2 + "records")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: v2 + "records"))
         for command in ["stats", "verify", "clear"] {
             let r = try pokectl("cache", command)
             XCTAssertEqual(r.status, 4, "\(command): \(r.err)")

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PokedexBusClient
 @testable import PokedexCore
+import PokedexTestKit
 
 /// What a person relies on: a slow call never holds up others, nothing seen is lost
 /// across restarts or crashes, and shutdown answers what is in flight.
@@ -65,6 +66,50 @@ final class LifecycleTests: DaemonTestCase {
         let msg = assertBusError(errorPrefix + "Unavailable") { () throws(BusError) in _ = try c.detail("raichu") }
         XCTAssertTrue(msg.contains("raichu") && msg.contains("cannot reach 127.0.0.1"), msg)
         XCTAssertFalse(try c.status().online)
+    }
+
+    /// Issue 58: a cache kept by a version before the packs (`v1`: a file a record, a file a
+    /// sprite) opens after the upgrade with nothing fetched again. The `v1` cache is made here
+    /// from what this daemon fetched, in the format that version wrote.
+    func testACacheFromBeforeThePacksOpensWithNothingFetchedAgain() throws {
+        try h.startDaemon(["--notify=no"])
+        var c = try PokedexClient()
+        let page = try c.listPage(offset: 0, limit: 20)
+        let details = try ["pikachu", "charizard", "10001"].map { try c.detail($0) }
+        XCTAssertEqual(h.stopDaemon(), 0)
+        let cache = h.home + "/cache/pokedex"
+        let store = try FileCacheStore(directory: cache, capacity: 256 << 20)
+        try FileIO.makeDirectory(cache + "/v1/records")
+        try FileIO.makeDirectory(cache + "/v1/sprites")
+        var records = 0
+        for file in try store.listing() {
+            switch file.kind {
+            case .record:
+                let record = try XCTUnwrap(store.readRecord(file.name), file.name)
+                let name = file.name.replacingOccurrences(of: "/", with: "_") + ".rec"
+                try FileIO.writeAtomically(try FileCacheStore.Version1.encode(key: file.name, record), to: cache + "/v1/records/" + name, durable: false)
+                records += 1
+            case .sprite: try FileManager.default.moveItem(atPath: store.spritePath(file.name), toPath: cache + "/v1/sprites/" + file.name)
+            case .stray: break
+            }
+        }
+        XCTAssertGreaterThan(records, 20)
+        try FileManager.default.removeItem(atPath: cache + "/v2")
+
+        try h.control(["offline": true])
+        try h.resetStats()
+        try h.startDaemon(["--no-prefetch", "--notify=no"])
+        c = try PokedexClient()
+        XCTAssertEqual(try c.listPage(offset: 0, limit: 20).entries.map(\.name), page.entries.map(\.name))
+        for d in details {
+            let again = try c.detail(String(d.id))
+            XCTAssertEqual(again.genus, d.genus)
+            XCTAssertEqual(again.spritePath, d.spritePath.replacingOccurrences(of: "/v1/", with: "/v2/"))
+            XCTAssertTrue(PNGCheck.isValid(try XCTUnwrap(FileIO.readFile(again.spritePath))), again.spritePath)
+        }
+        XCTAssertEqual(try h.stats()["requests"] as? Int, 0, "nothing fetched again")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache + "/v1"), "v1 is gone once moved")
+        XCTAssertEqual(try c.status().diskEntries, records + (try FileIO.names(in: cache + "/v2/sprites")).count)
     }
 
     func testNothingCachedAndNoNetworkIsUnavailable() throws {
@@ -172,12 +217,11 @@ final class LifecycleTests: DaemonTestCase {
         _ = try c.detail("raichu")
         try c.setFavorite("pikachu", true)
         _ = h.stopDaemon()
-        // Swap raichu's record in under pikachu's name, and cut pikachu's sprite short.
-        let v1 = h.home + "/cache/pokedex/v1/"
-        try FileManager.default.removeItem(atPath: v1 + "records/pokemon_25.rec")
-        try FileManager.default.copyItem(atPath: v1 + "records/pokemon_26.rec", toPath: v1 + "records/pokemon_25.rec")
-        let sprite = try Data(contentsOf: URL(fileURLWithPath: v1 + "sprites/25.png"))
-        try sprite.prefix(sprite.count / 2).write(to: URL(fileURLWithPath: v1 + "sprites/25.png"))
+        // Flip a byte of pikachu's record, and cut pikachu's sprite short.
+        let v2 = h.home + "/cache/pokedex/v2/"
+        try CacheRecordDamage.flippedPayload.apply(to: "pokemon/25", in: v2)
+        let sprite = try Data(contentsOf: URL(fileURLWithPath: v2 + "sprites/25.png"))
+        try sprite.prefix(sprite.count / 2).write(to: URL(fileURLWithPath: v2 + "sprites/25.png"))
         try h.resetStats()
         try h.startDaemon(["--no-prefetch"])  // so the counts below are pikachu's alone
         c = try PokedexClient()

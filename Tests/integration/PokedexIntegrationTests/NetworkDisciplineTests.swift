@@ -7,7 +7,7 @@ import PokedexCore
 /// retries, Retry-After, offline and back, and sync.
 final class NetworkDisciplineTests: DaemonTestCase {
     func spritesOnDisk() -> Set<String> {
-        Set((try? FileManager.default.contentsOfDirectory(atPath: h.home + "/cache/pokedex/v1/sprites")) ?? [])
+        Set((try? FileManager.default.contentsOfDirectory(atPath: h.home + "/cache/pokedex/v2/sprites")) ?? [])
     }
 
     func testPrewarmsThePageAndTheNextTwoWithoutBodies() throws {

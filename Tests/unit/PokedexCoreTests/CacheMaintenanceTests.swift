@@ -10,7 +10,7 @@ final class CacheMaintenanceTests: XCTestCase {
     override func setUp() { dir = temporaryDirectory() }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    var v1: String { dir + "/cache/v1" }
+    var v2: String { dir + "/cache/v2" }
     let index = FakePokeAPI.base + "/pokemon/?offset=0&limit=100000"
 
     func makeService(_ api: FakePokeAPI, clock: ManualClock = ManualClock(), store: (any CacheStore)? = nil,
@@ -52,25 +52,11 @@ final class CacheMaintenanceTests: XCTestCase {
         api.client.route("https://sprites.test/anim/\(id).gif") { _ in HTTPResponse(status: 200, body: tinyGIF) }
     }
 
-    /// Every file under records/ and sprites/: path under v1 → size.
-    func filesOnDisk() -> [String: Int] {
-        var out: [String: Int] = [:]
-        for sub in ["records", "sprites"] {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: v1 + "/" + sub)) ?? [] {
-                out[sub + "/" + name] = FileIO.fileInfo(v1 + "/" + sub + "/" + name)?.size
-            }
-        }
-        return out
-    }
+    /// Every record (`records/KEY`) and file on disk, as `cacheFilesOnDisk` reads them → size.
+    func filesOnDisk() -> [String: Int] { cacheFilesOnDisk(v2) }
 
     func bytes(_ files: [String: Int], _ matching: (String) -> Bool) -> Int {
         files.filter { matching($0.key) }.values.reduce(0, +)
-    }
-
-    func flip(_ path: String) throws {
-        var b = try XCTUnwrap(FileIO.readFile(path))
-        b[b.count - 3] ^= 0x5A
-        try FileIO.writeAtomically(b, to: path, durable: false)
     }
 
     func truncate(_ path: String) throws {
@@ -99,8 +85,8 @@ final class CacheMaintenanceTests: XCTestCase {
         try store.writeRecord("pokemon/6", StoredRecord(payload: pokemon6.payload, freshness: Freshness(etag: nil, fetchedAt: clock.now(), maxAge: 86400)))
         try store.writeRecord("moves/1", StoredRecord(payload: Array("{}".utf8), freshness: Freshness(etag: nil, fetchedAt: clock.now(), maxAge: 60)))
         _ = try store.writeSprite("notes.txt", Array("not a sprite".utf8))
-        try FileIO.writeAtomically(Array("half".utf8), to: v1 + "/records/.pokemon_7.rec.tmp.4000000.1", durable: false)
-        try FileIO.writeAtomically(Array("being written".utf8), to: v1 + "/records/.pokemon_8.rec.tmp.\(getpid()).9", durable: false)
+        try FileIO.writeAtomically(Array("half".utf8), to: v2 + "/records/.pokemon_7.rec.tmp.4000000.1", durable: false)
+        try FileIO.writeAtomically(Array("being written".utf8), to: v2 + "/records/.pokemon_8.rec.tmp.\(getpid()).9", durable: false)
 
         let stats = try await s.cacheStats().value()
         let disk = filesOnDisk()
@@ -115,17 +101,17 @@ final class CacheMaintenanceTests: XCTestCase {
             XCTAssertEqual(k.newestFetchedAt, newest, "\(kind) newest", line: line)
             XCTAssertEqual(k.bytes, expected, "\(kind) bytes", line: line)
         }
-        check(.list, count: 1, stale: 1, oldest: t0, newest: t0, bytes: bytes(disk) { $0 == "records/index_pokemon.rec" })
-        check(.pokemon, count: 6, stale: 5, oldest: t0, newest: later, bytes: bytes(disk) { $0.hasPrefix("records/pokemon_") && $0.hasSuffix(".rec") })
-        check(.species, count: 5, stale: 5, oldest: t0, newest: t0, bytes: bytes(disk) { $0.hasPrefix("records/species_") })
-        check(.filters, count: 1, stale: 0, oldest: t0 + 100, newest: t0 + 100, bytes: bytes(disk) { $0 == "records/meta_search-filters.rec" })
+        check(.list, count: 1, stale: 1, oldest: t0, newest: t0, bytes: bytes(disk) { $0 == "records/index/pokemon" })
+        check(.pokemon, count: 6, stale: 5, oldest: t0, newest: later, bytes: bytes(disk) { $0.hasPrefix("records/pokemon/") })
+        check(.species, count: 5, stale: 5, oldest: t0, newest: t0, bytes: bytes(disk) { $0.hasPrefix("records/species/") })
+        check(.filters, count: 1, stale: 0, oldest: t0 + 100, newest: t0 + 100, bytes: bytes(disk) { $0 == "records/meta/search-filters" })
         check(.sprites, count: 5, stale: 5, oldest: t0, newest: t0,
-              bytes: bytes(disk) { $0.hasSuffix(".png") || $0.hasPrefix("records/sprite_") })
+              bytes: bytes(disk) { $0.hasSuffix(".png") || $0.hasPrefix("records/sprite/") })
         check(.animatedSprites, count: 1, stale: 1, oldest: t0, newest: t0,
-              bytes: bytes(disk) { $0.hasSuffix("-animated.gif") || $0.hasPrefix("records/sprite-animated_") })
+              bytes: bytes(disk) { $0.hasSuffix("-animated.gif") || $0.hasPrefix("records/sprite-animated/") })
         // moves/1, notes.txt and the abandoned temporary file; not the one being written.
         check(.other, count: 3, stale: 0, oldest: later, newest: later,
-              bytes: bytes(disk) { $0.hasPrefix("records/moves_") || $0 == "sprites/notes.txt" || $0.contains(".tmp.4000000.") })
+              bytes: bytes(disk) { $0.hasPrefix("records/moves/") || $0 == "sprites/notes.txt" || $0.contains(".tmp.4000000.") })
         XCTAssertEqual(stats.files, disk.count - 1, "every file but the one being written")
         XCTAssertEqual(stats.bytes, bytes(disk) { !$0.contains(".tmp.\(getpid()).") })
         XCTAssertEqual(stats.kinds.map(\.bytes).reduce(0, +), stats.bytes, "every byte is in one kind")
@@ -134,7 +120,7 @@ final class CacheMaintenanceTests: XCTestCase {
         XCTAssertEqual(stats.memoryEntries, s.loader.memory.usage.entries)
         XCTAssertGreaterThan(stats.memoryEntries, 10)
         XCTAssertEqual(stats.cacheDirectory, dir + "/cache")
-        XCTAssertNotNil(FileIO.fileInfo(v1 + "/records/.pokemon_7.rec.tmp.4000000.1"), "stats change nothing")
+        XCTAssertNotNil(FileIO.fileInfo(v2 + "/records/.pokemon_7.rec.tmp.4000000.1"), "stats change nothing")
     }
 
     func testStatsSurviveHeadersThatSayAnything() async throws {
@@ -155,17 +141,18 @@ final class CacheMaintenanceTests: XCTestCase {
     func testVerifyRepairsDamageByFetchingAgainAndRemovesOrphans() async throws {
         let api = FakePokeAPI()
         animate(api, 5)
-        let s = try makeService(api)
+        let disk = try FileCacheStore(directory: dir + "/cache", capacity: 1 << 24)
+        let s = try makeService(api, store: disk)
         for id in 1...5 { _ = try await s.detail(String(id)).value() }
         s.finishWrites()
-        try flip(v1 + "/records/pokemon_2.rec")
-        try FileIO.writeAtomically(Array("garbage".utf8), to: v1 + "/records/species_4.rec", durable: false)
-        try truncate(v1 + "/sprites/3.png")
-        try truncate(v1 + "/sprites/5-animated.gif")
+        try CacheRecordDamage.flippedPayload.apply(to: "pokemon/2", in: v2)
+        try CacheRecordDamage.garbage.apply(to: "species/4", in: v2)
+        try truncate(v2 + "/sprites/3.png")
+        try truncate(v2 + "/sprites/5-animated.gif")
         // Orphans: a sprite without its metadata record, a temporary file a killed writer left.
-        FileIO.removeFile(v1 + "/records/sprite_1.rec")
-        let abandoned = v1 + "/sprites/.2.png.tmp.4000000.3"
-        let inFlight = v1 + "/sprites/.2.png.tmp.\(getpid()).77"
+        disk.removeRecord("sprite/1")
+        let abandoned = v2 + "/sprites/.2.png.tmp.4000000.3"
+        let inFlight = v2 + "/sprites/.2.png.tmp.\(getpid()).77"
         for path in [abandoned, inFlight] { try FileIO.writeAtomically(Array("half".utf8), to: path, durable: false) }
         let before = api.client.requests.count
 
@@ -179,14 +166,14 @@ final class CacheMaintenanceTests: XCTestCase {
         let store = try FileCacheStore(directory: dir + "/cache", capacity: 1 << 24)
         XCTAssertEqual(store.readRecord("pokemon/2").flatMap { try? JSONDecoder().decode(PokemonRecord.self, from: Data($0.payload)) }?.name, "mon2")
         XCTAssertNotNil(store.readRecord("species/4"))
-        XCTAssertEqual(FileIO.readFile(v1 + "/sprites/3.png"), makePNG((3, 100, 200)))
-        XCTAssertEqual(FileIO.readFile(v1 + "/sprites/5-animated.gif"), tinyGIF)
-        XCTAssertNil(FileIO.fileInfo(v1 + "/sprites/1.png"), "the orphan is removed, not fetched")
+        XCTAssertEqual(FileIO.readFile(v2 + "/sprites/3.png"), makePNG((3, 100, 200)))
+        XCTAssertEqual(FileIO.readFile(v2 + "/sprites/5-animated.gif"), tinyGIF)
+        XCTAssertNil(FileIO.fileInfo(v2 + "/sprites/1.png"), "the orphan is removed, not fetched")
         XCTAssertNil(FileIO.fileInfo(abandoned))
         XCTAssertNotNil(FileIO.fileInfo(inFlight), "a file being written is left to its writer")
         // Answers name the repaired files; nothing is left to repair.
         let d3 = try await s.detail("3").value()
-        XCTAssertEqual(d3.spritePath, v1 + "/sprites/3.png")
+        XCTAssertEqual(d3.spritePath, v2 + "/sprites/3.png")
         let again = try await s.verifyCache().value()
         XCTAssertEqual(again, CacheVerifyResult(checked: 16, damaged: 0, repaired: 0, failed: 0, orphans: 0, failures: []))
     }
@@ -196,8 +183,8 @@ final class CacheMaintenanceTests: XCTestCase {
         let s = try makeService(api)
         for id in 1...3 { _ = try await s.detail(String(id)).value() }
         s.finishWrites()
-        try flip(v1 + "/records/pokemon_2.rec")
-        try truncate(v1 + "/sprites/3.png")
+        try CacheRecordDamage.flippedPayload.apply(to: "pokemon/2", in: v2)
+        try truncate(v2 + "/sprites/3.png")
         api.client.route(FakePokeAPI.base + "/pokemon/2/") { _ in HTTPResponse(status: 404) }
         api.client.route("https://sprites.test/3.png") { _ in HTTPResponse(status: 200, body: Array("<html>".utf8)) }
 
@@ -209,7 +196,7 @@ final class CacheMaintenanceTests: XCTestCase {
         XCTAssertEqual(r.failures.map(\.item), ["3.png", "pokemon/2"])
         XCTAssertTrue(r.failures[0].reason.contains("not a whole image"), r.failures[0].reason)
         XCTAssertEqual(r.failures[1].reason, "PokeAPI answered 404 Not Found for \(FakePokeAPI.base)/pokemon/2/")
-        XCTAssertNil(FileIO.fileInfo(v1 + "/sprites/3.png"), "a damaged file is removed even when it cannot be fetched again")
+        XCTAssertNil(FileIO.fileInfo(v2 + "/sprites/3.png"), "a damaged file is removed even when it cannot be fetched again")
         // The good copy in memory still answers.
         let d = try await s.detail("2").value()
         XCTAssertEqual(d.name, "mon2")
@@ -221,17 +208,17 @@ final class CacheMaintenanceTests: XCTestCase {
         let s = try makeService(FakePokeAPI(), store: store)
         try store.writeRecord("moves/1", StoredRecord(payload: Array("{}".utf8), freshness: Freshness(etag: nil, fetchedAt: Date(), maxAge: 60)))
         try store.writeRecord("moves/2", StoredRecord(payload: Array("{}".utf8), freshness: Freshness(etag: nil, fetchedAt: Date(), maxAge: 60)))
-        try flip(v1 + "/records/moves_2.rec")
+        try CacheRecordDamage.flippedPayload.apply(to: "moves/2", in: v2)
         // Issue 28: a stray file in the records folder is an orphan (removed, counted as such),
         // not damage: verify has nothing to fail on.
-        try Data("my notes".utf8).write(to: URL(fileURLWithPath: v1 + "/records/notes.rec"))
-        try Data("my notes".utf8).write(to: URL(fileURLWithPath: v1 + "/records/notes.txt"))
+        try Data("my notes".utf8).write(to: URL(fileURLWithPath: v2 + "/records/notes.rec"))
+        try Data("my notes".utf8).write(to: URL(fileURLWithPath: v2 + "/records/notes.txt"))
         let r = try await s.verifyCache().value()
         XCTAssertEqual(r, CacheVerifyResult(checked: 1, damaged: 0, repaired: 0, failed: 0, orphans: 3, failures: []))
         XCTAssertNotNil(store.readRecord("moves/1"), "a whole record of another kind is left alone")
-        XCTAssertNil(FileIO.fileInfo(v1 + "/records/moves_2.rec"))
-        XCTAssertNil(FileIO.fileInfo(v1 + "/records/notes.rec"))
-        XCTAssertNil(FileIO.fileInfo(v1 + "/records/notes.txt"))
+        XCTAssertFalse(cacheHasRecord("moves/2", in: v2))
+        XCTAssertNil(FileIO.fileInfo(v2 + "/records/notes.rec"))
+        XCTAssertNil(FileIO.fileInfo(v2 + "/records/notes.txt"))
         let again = try await s.verifyCache().value()
         XCTAssertEqual(again, CacheVerifyResult(checked: 1, damaged: 0, repaired: 0, failed: 0, orphans: 0, failures: []))
     }

@@ -49,7 +49,7 @@ final class HostileSpriteTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("600×1"), "\(error)")
         }
         XCTAssertTrue(log.all.contains { $0.contains("600×1, larger than the 512×512 any sprite is; it is not kept") }, "\(log.all)")
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/cache/v1/sprites")) ?? []
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/cache/v2/sprites")) ?? []
         XCTAssertFalse(files.contains("25.png"), "nothing of it on disk: \(files)")
         // At the cap, a sprite is kept (official artwork is 475×475).
         let artwork = encodePNG(paint(475, 475) { _, _ in (1, 2, 3, 255) })

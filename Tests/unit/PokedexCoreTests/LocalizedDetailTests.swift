@@ -171,17 +171,13 @@ final class LocalizedDetailTests: XCTestCase {
     }
 
     /// A names record on disk is verified like any record: damage is fetched again, not taken
-    /// for a stray; its key reads back from its file's name.
+    /// for a stray.
     func testVerifyCacheRepairsADamagedNamesRecord() async throws {
         let api = makeAPI()
         let s = try makeService(api)
         _ = try await s.localizedDetail("pikachu", language: "de").value()
         s.finishWrites()
-        XCTAssertEqual(FileCacheStore.key(ofRecordFile: "names-ability_lightning-rod.rec"), APIRoutes.namesKey(.ability, "lightning-rod"))
-        let path = dir + "/cache/v1/records/names-type_electric.rec"
-        var bytes = try XCTUnwrap(FileIO.readFile(path), "the record's file")
-        bytes[bytes.count - 3] ^= 0x20
-        try FileIO.writeAtomically(bytes, to: path, durable: false)
+        try CacheRecordDamage.flippedPayload.apply(to: APIRoutes.namesKey(.type, "electric"), in: dir + "/cache/v2")
         let report = try await s.verifyCache().value()
         XCTAssertEqual(report.damaged, 1)
         XCTAssertEqual(report.repaired, 1)

@@ -171,11 +171,8 @@ final class ServiceTests: XCTestCase {
         let s1 = try makeService(api)
         _ = try await s1.detail("pikachu").value()
         s1.finishWrites()
-        let path = dir + "/cache/v1/records/pokemon_25.rec"
-        var bytes = try XCTUnwrap(FileIO.readFile(path))
-        bytes[bytes.count - 3] ^= 0x20
-        try FileIO.writeAtomically(bytes, to: path, durable: false)
-        let sprite = dir + "/cache/v1/sprites/25.png"
+        try CacheRecordDamage.flippedPayload.apply(to: APIRoutes.pokemonKey(25), in: dir + "/cache/v2")
+        let sprite = dir + "/cache/v2/sprites/25.png"
         try FileIO.writeAtomically(Array(try XCTUnwrap(FileIO.readFile(sprite)).prefix(20)), to: sprite, durable: false)
         let s2 = try makeService(api)
         let d = try await s2.detail("pikachu").value()

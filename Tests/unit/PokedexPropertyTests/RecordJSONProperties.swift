@@ -22,18 +22,23 @@ import Testing
         }
     }
 
-    /// A whole record file: header (key, ETag, times) and payload, as the disk tier reads it.
-    @Test func recordFilesReadBackTheSame() async {
+    /// A whole pack entry: head (key, ETag, times), as the disk tier reads it, and payload.
+    @Test func packEntriesReadBackTheSame() async {
         await propertyCheck(count: PropertyCounts.cases(300), input: Gen.uint64()) { seed in
             var g = RecordGen(seed: seed)
             let record = StoredRecord(payload: Array(g.text().utf8),
                                       freshness: Freshness(etag: g.maybeText(), fetchedAt: Date(timeIntervalSince1970: g.double()), maxAge: g.double()))
             let key = g.text()
-            guard let bytes = try? FileCacheStore.encode(record, key: key) else {
-                Issue.record("seed \(seed): not written")
+            guard let (entry, bytes) = PackEntry.encode(key: key, record) else {
+                #expect(key.isEmpty || key.utf8.count > PackEntry.maxKeyBytes || (record.freshness.etag?.utf8.count ?? 0) > PackEntry.maxETagBytes,
+                        "seed \(seed): not written")
                 return
             }
-            #expect(FileCacheStore.decode(bytes, key: key) == record, "seed \(seed)")
+            let parsed = bytes.withUnsafeBytes { PackEntry.parse($0) }
+            #expect(parsed == entry, "seed \(seed)")
+            #expect(parsed?.key == key && parsed?.freshness == record.freshness && parsed?.length == bytes.count, "seed \(seed)")
+            let payload = Array(bytes[(parsed?.payloadOffset ?? 0)...])
+            #expect(payload == record.payload && CRC32.checksum(payload) == entry.payloadCRC, "seed \(seed)")
         }
     }
 

@@ -63,7 +63,7 @@ final class BoundaryTests: DaemonTestCase {
         XCTAssertEqual(s.cacheDirectory, work + "/rel/cache")
         XCTAssertEqual(s.dataDirectory, work + "/data2")
         _ = try PokedexClient().listPage(offset: 0, limit: 3)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: work + "/rel/cache/v1/records"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: work + "/rel/cache/v2/records"))
     }
 
     /// pokedexd run directly, not on the bus: its exit status and what it said.

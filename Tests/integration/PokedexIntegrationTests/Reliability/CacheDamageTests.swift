@@ -1,13 +1,14 @@
 import Foundation
 import PokedexBusClient
 @testable import PokedexCore
+import PokedexTestKit
 import XCTest
 
-/// Damaged disk-tier files: truncated, zeroed, corrupted, garbage and swapped (one
-/// Pokémon's file under another's name), for records, sprites, sprite records and animated
-/// sprites. Each is detected, never served as data, and fetched again.
+/// Damaged disk-tier files: records' entries in their packs cut short, erased, flipped and
+/// under garbage; sprites truncated, zeroed, flipped and swapped (one Pokémon's file under
+/// another's name); sprite records and animated sprites. Each is detected, never served as data, and fetched again.
 final class CacheDamageTests: DaemonTestCase {
-    var v1: String { h.home + "/cache/pokedex/v1/" }
+    var v2: String { h.home + "/cache/pokedex/v2/" }
 
     func truncate(_ path: String) throws {
         let d = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -21,9 +22,6 @@ final class CacheDamageTests: DaemonTestCase {
         var d = try Data(contentsOf: URL(fileURLWithPath: path))
         d[d.count / 2] ^= 0x5A
         try d.write(to: URL(fileURLWithPath: path))
-    }
-    func garbage(_ path: String) throws {
-        try Data((0..<300).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: path))
     }
     func swap(_ a: String, _ b: String) throws {
         let fm = FileManager.default
@@ -44,17 +42,21 @@ final class CacheDamageTests: DaemonTestCase {
         h.stopDaemon()
 
         var damaged: [Int: String] = [:]
-        for id in 1...4 { try truncate(v1 + "records/pokemon_\(id).rec"); damaged[id] = "truncated record" }
-        for id in 5...8 { try zero(v1 + "records/species_\(id).rec"); damaged[id] = "zeroed species record" }
-        for id in 9...12 { try corrupt(v1 + "records/pokemon_\(id).rec"); damaged[id] = "flipped byte in a record" }
-        for id in [13, 15] { try swap(v1 + "records/pokemon_\(id).rec", v1 + "records/pokemon_\(id + 1).rec") }
-        for id in 13...16 { damaged[id] = "records swapped" }
-        for id in 17...20 { try corrupt(v1 + "sprites/\(id).png"); damaged[id] = "flipped byte in a sprite" }
-        for id in [21, 23] { try swap(v1 + "sprites/\(id).png", v1 + "sprites/\(id + 1).png") }
+        // A record's entry in its pack: cut short, erased, a byte flipped, garbage over it.
+        func damage(_ how: CacheRecordDamage, _ key: String, _ id: Int) throws {
+            try how.apply(to: key, in: v2)
+            damaged[id] = how.rawValue
+        }
+        for id in 1...4 { try damage(.cutPayload, "pokemon/\(id)", id) }
+        for id in 5...8 { try damage(.erased, "species/\(id)", id) }
+        for id in 9...12 { try damage(.flippedPayload, "pokemon/\(id)", id) }
+        for id in 13...16 { try damage(.garbage, "pokemon/\(id)", id) }
+        for id in 17...20 { try corrupt(v2 + "sprites/\(id).png"); damaged[id] = "flipped byte in a sprite" }
+        for id in [21, 23] { try swap(v2 + "sprites/\(id).png", v2 + "sprites/\(id + 1).png") }
         for id in 21...24 { damaged[id] = "sprites swapped" }
-        for id in 25...28 { try garbage(v1 + "records/sprite_\(id).rec"); damaged[id] = "garbage sprite record" }
-        for id in 29...32 { try truncate(v1 + "sprites/\(id)-animated.gif"); damaged[id] = "truncated animated sprite" }
-        for id in 33...36 { try zero(v1 + "sprites/\(id).png"); damaged[id] = "zeroed sprite" }
+        for id in 25...28 { try damage(.garbage, "sprite/\(id)", id) }
+        for id in 29...32 { try truncate(v2 + "sprites/\(id)-animated.gif"); damaged[id] = "truncated animated sprite" }
+        for id in 33...36 { try zero(v2 + "sprites/\(id).png"); damaged[id] = "zeroed sprite" }
 
         // Offline first: damaged entries must not come back as data.
         try h.control(["offline": true])
@@ -99,8 +101,8 @@ final class CacheDamageTests: DaemonTestCase {
         }
         let counts = try XCTUnwrap(try h.stats()["by_kind"] as? [String: Int])
         print("damaged \(damaged.count) Pokémon's files; fetched again: \(counts)")
-        XCTAssertEqual(counts["pokemon"], 12, "4 truncated + 4 flipped + 4 swapped records")
-        XCTAssertEqual(counts["pokemon-species"], 4, "4 zeroed species records")
+        XCTAssertEqual(counts["pokemon"], 12, "4 cut short + 4 flipped + 4 under garbage")
+        XCTAssertEqual(counts["pokemon-species"], 4, "4 erased species records")
         XCTAssertEqual(counts["sprite"], 16, "4 flipped + 4 swapped + 4 with garbage records + 4 zeroed")
         XCTAssertEqual(counts["animated-sprite"], 4, "4 truncated GIFs")
     }

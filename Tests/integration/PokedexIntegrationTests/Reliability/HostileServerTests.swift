@@ -97,7 +97,7 @@ final class HostileServerTests: DaemonTestCase {
         }
         XCTAssertEqual(try h.requests("sprite"), 0, "a refused sprite is not fetched again by work nobody asked for")
         XCTAssertEqual(try c.detail("raichu").animatedSpritePath, "", "the lying GIF is not offered")
-        let sprites = (try? FileManager.default.contentsOfDirectory(atPath: h.home + "/cache/pokedex/v1/sprites")) ?? []
+        let sprites = (try? FileManager.default.contentsOfDirectory(atPath: h.home + "/cache/pokedex/v2/sprites")) ?? []
         XCTAssertFalse(sprites.contains { $0.hasPrefix("24.") || $0.hasPrefix("26-animated") }, "\(sprites.sorted())")
 
         // The journal: one line per message, no control a terminal or the journal acts on.

@@ -81,7 +81,7 @@ final class SecurityTests: DaemonTestCase {
             let message = assertBusError(errorPrefix + "Unavailable") { () throws(BusError) in _ = try c.spritePath(name) }
             XCTAssertTrue(message.contains("evil.invalid"), message)
         }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: h.home + "/cache/pokedex/v1/sprites/2.png"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.home + "/cache/pokedex/v2/sprites/2.png"))
         XCTAssertEqual(h.daemonLog.components(separatedBy: "evil.invalid is not an allowed host").count - 1, 1, h.daemonLog)
         // A body that names a sprite on another host: refused too, and the detail still answered.
         try h.control(["redirect_sprites": "", "evil_sprite": true])

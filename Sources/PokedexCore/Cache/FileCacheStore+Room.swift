@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+
+/// The disk tier's room: the disk's free space it leaves alone, its cap, and the space that
+/// replaced and removed entries hold in the packs, given back.
+extension FileCacheStore {
+    /// The cache never takes a disk's last free space, so favorites (and everything else on it)
+    /// can still be written: it keeps 5% of the filesystem free, at least 64 KiB and at most
+    /// 256 MiB, as journald keeps `SystemKeepFree`.
+    static func keepFree(filesystemBytes: Int) -> Int { min(max(filesystemBytes / 20, 64 << 10), 256 << 20) }
+
+    func ensureRoom(for bytes: Int) throws {
+        var fs = statvfs()
+        guard statvfs(root, &fs) == 0 else { return }
+        let free = Int(fs.f_bavail) * Int(fs.f_frsize)
+        let keep = Self.keepFree(filesystemBytes: Int(fs.f_blocks) * Int(fs.f_frsize))
+        // Hysteresis: once refusing, it waits for twice the reserve, so it does not flap at the edge.
+        let refuse = refusing.withLock { r in
+            r = r ? free - bytes < 2 * keep : free - bytes < keep
+            return r
+        }
+        // The loader logs this once per episode, and again when writes work.
+        if refuse {
+            throw PokedexError.storage("the disk holding \(root) is nearly full (\(free >> 10) KiB free); the cache stops growing")
+        }
+    }
+
+    /// Over the cap: the least recently used records and sprites go until what is live fits
+    /// in 90% of it, never `keeping`; then the oldest packs are compacted until the files fit.
+    /// Under it, the oldest pack is compacted when half of it is dead.
+    /// Returns the sprite files to remove (outside the lock). Under the lock.
+    func enforceCap(_ s: inout State, keeping: String?) -> [String] {
+        var victims: [String] = []
+        if s.diskBytes > capacity {
+            let target = capacity / 10 * 9
+            var live = s.liveBytes + s.spriteBytes
+            var candidates = s.records.map { (name: $0.key, lastUse: $0.value.lastUse, sprite: false) }
+            candidates += s.sprites.map { (name: $0.key, lastUse: $0.value.lastUse, sprite: true) }
+            for c in candidates.sorted(by: { $0.lastUse < $1.lastUse }) where c.name != keeping {
+                if live <= target { break }
+                if c.sprite, let f = s.sprites.removeValue(forKey: c.name) {
+                    s.spriteBytes -= f.size
+                    live -= f.size
+                    victims.append(c.name)
+                } else if !c.sprite, let old = s.records.removeValue(forKey: c.name) {
+                    old.segment.live -= old.entry.length
+                    live -= old.entry.length
+                    // Marked, so it does not come back after a restart while its pack is there.
+                    if let mark = PackEntry.removal(of: c.name) { _ = try? append(mark, &s) }
+                }
+            }
+        }
+        // The newest pack is appended to, never compacted; each other at most once a call (a
+        // record over the cap alone would have them copied round for ever).
+        for _ in 0..<max(0, s.segments.count - 1) where s.segments.count > 1 {
+            let oldest = s.segments[0]
+            guard s.diskBytes > capacity || oldest.live * 2 < oldest.size else { break }
+            compactOldest(&s)
+        }
+        return victims
+    }
+
+    /// Copies the oldest pack's live records to the newest and removes its file: the entries it
+    /// held that were replaced or removed, and its marks of removal (no older pack is left for
+    /// them to hide), go with it. Under the lock.
+    private func compactOldest(_ s: inout State) {
+        let oldest = s.segments.removeFirst()
+        let moving = s.records.filter { $0.value.segment === oldest }.sorted { $0.value.offset < $1.value.offset }
+        for (key, location) in moving {
+            s.records[key] = nil
+            guard let bytes = oldest.read(at: location.offset, count: location.entry.length),
+                  let (segment, offset) = try? append(bytes, &s) else { continue }
+            s.records[key] = Location(segment: segment, offset: offset, entry: location.entry, lastUse: location.lastUse)
+            segment.live += location.entry.length
+        }
+        FileIO.removeFile(oldest.path)
+    }
+}
