@@ -10,7 +10,56 @@ package enum CacheControl {
     /// only as a non-negative integer (quoted or not), clamped to ``maxAgeCap``. Anything else
     /// (`inf`, `nan`, `-1`, `1e9`, garbage) counts as absent: nil.
     package static func maxAge(_ cacheControl: String?) -> Double? {
-        guard let cc = cacheControl else { return nil }
+        guard var cc = cacheControl else { return nil }
+        // Every answer has one: read on its bytes where they are ASCII, as Characters else.
+        if let ascii = cc.withUTF8({ maxAge(ascii: $0) }) { return ascii }
+        return maxAge(characters: cc)
+    }
+
+    /// ``maxAge(_:)`` of an ASCII header, on its bytes, part for part as ``maxAge(characters:)``
+    /// splits it; nil (the outer one) when the header is not ASCII.
+    static func maxAge(ascii b: UnsafeBufferPointer<UInt8>) -> Double?? {
+        guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
+        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || (0x09...0x0D).contains(c) }
+        func lower(_ c: UInt8) -> UInt8 { (0x41...0x5A).contains(c) ? c | 0x20 : c }
+        func equals(_ r: Range<Int>, _ word: StaticString) -> Bool {
+            r.count == word.utf8CodeUnitCount && (0..<r.count).allSatisfy { lower(b[r.lowerBound + $0]) == word.utf8Start[$0] }
+        }
+        func noStore(_ r: Range<Int>) -> Bool { equals(r, "no-store") || equals(r, "no-cache") }
+        var start = 0
+        while start < b.count {
+            let end = b[start...].firstIndex(of: UInt8(ascii: ",")) ?? b.count
+            defer { start = end + 1 }
+            var lo = start, hi = end
+            while lo < hi, isSpace(b[lo]) { lo += 1 }
+            while hi > lo, isSpace(b[hi - 1]) { hi -= 1 }
+            guard lo < hi else { continue }  // an empty part, which split leaves out
+            // As `split(separator: "=", maxSplits: 1)` cuts it: empty pieces left out, and not
+            // counted as the one split.
+            var nameStart = lo
+            while nameStart < hi, b[nameStart] == UInt8(ascii: "=") { nameStart += 1 }
+            guard nameStart < hi else { continue }
+            let eq = b[nameStart..<hi].firstIndex(of: UInt8(ascii: "=")) ?? hi
+            let name = nameStart..<eq
+            if noStore(name) { return .some(0) }
+            guard eq < hi - 1, equals(name, "max-age") else { continue }
+            var v = (eq + 1)..<hi
+            while !v.isEmpty, isSpace(b[v.lowerBound]) { v = (v.lowerBound + 1)..<v.upperBound }
+            while !v.isEmpty, isSpace(b[v.upperBound - 1]) { v = v.lowerBound..<(v.upperBound - 1) }
+            if v.count >= 2, b[v.lowerBound] == UInt8(ascii: "\""), b[v.upperBound - 1] == UInt8(ascii: "\"") {
+                v = (v.lowerBound + 1)..<(v.upperBound - 1)
+            }
+            guard !v.isEmpty, b[v].allSatisfy({ (0x30...0x39).contains($0) }) else { return .some(nil) }
+            // Digits only: too many of them is simply "very long".
+            var value = 0.0
+            for c in b[v.lowerBound..<min(v.upperBound, v.lowerBound + 12)] { value = value * 10 + Double(c - 0x30) }
+            return .some(min(value, maxAgeCap))
+        }
+        return .some(nil)
+    }
+
+    /// ``maxAge(_:)`` as Characters: white space as Unicode counts it.
+    static func maxAge(characters cc: String) -> Double? {
         for part in cc.split(separator: ",") {
             let kv = part.trimmingWhitespace().split(separator: "=", maxSplits: 1)
             let name = kv.first?.lowercased() ?? ""

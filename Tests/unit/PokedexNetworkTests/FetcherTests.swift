@@ -173,6 +173,32 @@ final class MaxAgeTests: XCTestCase {
         XCTAssertNil(CacheControl.maxAge(nil))
     }
 
+    /// An ASCII header is read on its bytes: the same lifetime as read by Characters, for
+    /// random headers made of the pieces that matter (names in any case, `=`, quotes, white
+    /// space, digits, commas). A failure prints the seed and the header.
+    func testTheBytesReadTheSameAsTheCharacters() {
+        let pieces = ["max-age", "MAX-Age", "no-store", "No-Cache", "public", "=", "=", ",", ",", " ", "\t", "\r\n", "\"",
+                      "0", "7", "60", "99999999999999", "-", "e", "+", "x", "no", "-cache", "max", "-age"]
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var state = seed
+        func next() -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 1)
+        }
+        for _ in 0..<20_000 {
+            let header = (0..<(next() % 9)).map { _ in pieces[next() % pieces.count] }.joined()
+            var bytes = header
+            let fast = bytes.withUTF8 { CacheControl.maxAge(ascii: $0) }
+            guard fast == .some(CacheControl.maxAge(characters: header)) else {
+                return XCTFail("seed \(seed): \(String(reflecting: header)): bytes \(String(describing: fast)), characters \(String(describing: CacheControl.maxAge(characters: header)))")
+            }
+        }
+        XCTAssertNil("max-age=\u{3000}60".utf8.withContiguousStorageIfAvailable { CacheControl.maxAge(ascii: $0) } ?? nil, "not ASCII: read as Characters")
+    }
+
     func testABadMaxAgeIsTheDefaultLifetimeNotARefetchLoop() async throws {
         let client = FakeHTTPClient(), clock = ManualClock()
         let url = "https://pokeapi.test/api/v2/pokemon/25/"
