@@ -5,9 +5,7 @@ import FoundationEssentials
 extension FileCacheStore {
     public func listing() throws(PokedexError) -> [CachedFile] {
         var out: [CachedFile] = []
-        var packs: [Int] = []
-        for name in try FileIO.names(in: recordsDir) {
-            if let number = PackSegment.number(ofName: name) { packs.append(number); continue }
+        for name in try FileIO.names(in: recordsDir) where PackSegment.number(ofName: name) == nil {
             // Nothing of the store's is written here under another name; a file that is, by a
             // writer still running, is its writer's.
             if FileIO.isTemporary(name) && !FileIO.isAbandonedTemporary(name) { continue }
@@ -17,8 +15,8 @@ extension FileCacheStore {
         let known = knownRecords()
         var records: [String: CachedFile] = [:]
         var removed: Set<String> = []
-        for number in packs.sorted() {
-            PackSegment.open(recordsDir, number: number)?.scan { entry, _ in
+        for segment in PackSegment.openAll(recordsDir) {
+            segment.scan { entry, _ in
                 records[entry.key] = entry.freshness.map { CachedFile(name: entry.key, kind: .record(freshness: $0), size: entry.length) }
                 if entry.isRemoval { removed.insert(entry.key) } else { removed.remove(entry.key) }
             }
@@ -87,8 +85,7 @@ extension FileCacheStore {
         let dir = root + "/records"
         var out: [EntryPlace] = []
         var removed = false
-        for number in ((try? FileIO.names(in: dir)) ?? []).compactMap(PackSegment.number(ofName:)).sorted() {
-            guard let segment = PackSegment.open(dir, number: number) else { continue }
+        for segment in PackSegment.openAll(dir) {
             segment.scan { entry, offset in
                 guard entry.key == key else { return }
                 removed = entry.isRemoval

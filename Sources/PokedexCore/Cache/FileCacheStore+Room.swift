@@ -44,11 +44,8 @@ extension FileCacheStore {
                     s.spriteBytes -= f.size
                     live -= f.size
                     victims.append(c.name)
-                } else if !c.sprite, let old = s.records.removeValue(forKey: c.name) {
-                    old.segment.live -= old.entry.length
-                    live -= old.entry.length
-                    // Marked, so it does not come back after a restart while its pack is there.
-                    if let mark = PackEntry.removal(of: c.name) { _ = try? append(mark, &s) }
+                } else if !c.sprite, let freed = forget(c.name, &s) {
+                    live -= freed
                 }
             }
         }

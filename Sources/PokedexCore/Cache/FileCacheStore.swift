@@ -74,11 +74,9 @@ public final class FileCacheStore: CacheStore {
     /// Reads every pack's heads: the newest entry of a key is its record. A torn last entry
     /// (a write cut short) is cut off, so appending goes on after the last whole one.
     private static func open(_ dir: String) -> (records: [String: Location], segments: [PackSegment]) {
-        let numbers = ((try? FileIO.names(in: dir)) ?? []).compactMap(PackSegment.number(ofName:)).sorted()
         var records: [String: Location] = [:]
-        var segments: [PackSegment] = []
-        for number in numbers {
-            guard let segment = PackSegment.open(dir, number: number) else { continue }
+        let segments = PackSegment.openAll(dir)
+        for segment in segments {
             let end = segment.scan { entry, offset in
                 if let old = records.removeValue(forKey: entry.key) { old.segment.live -= old.entry.length }
                 guard !entry.isRemoval else { return }
@@ -88,7 +86,6 @@ public final class FileCacheStore: CacheStore {
                 segment.live += entry.length
             }
             if end < segment.size { segment.truncate(to: end) }
-            segments.append(segment)
         }
         return (records, segments)
     }
@@ -148,18 +145,26 @@ public final class FileCacheStore: CacheStore {
     }
 
     public func removeRecord(_ key: String) {
+        state.withLock { s in _ = forget(key, &s) }
+    }
+
+    /// Removes `key` if its record is still the one at `found` (not written again since), in
+    /// the same hold of the lock as the check.
+    private func remove(_ key: String, ifAt found: Location) {
         state.withLock { s in
-            guard let old = s.records.removeValue(forKey: key) else { return }
-            old.segment.live -= old.entry.length
-            // The mark that it is gone, so the older entry is not read again after a restart.
-            if let mark = PackEntry.removal(of: key) { _ = try? append(mark, &s) }
+            guard let current = s.records[key], current.segment === found.segment, current.offset == found.offset else { return }
+            _ = forget(key, &s)
         }
     }
 
-    /// Removes `key` if its record is still the one at `found` (not written again since).
-    private func remove(_ key: String, ifAt found: Location) {
-        let current = state.withLock { s in s.records[key].map { $0.segment === found.segment && $0.offset == found.offset } ?? false }
-        if current { removeRecord(key) }
+    /// Drops `key`'s record and appends the mark that it is gone, so its entry is not read
+    /// again after a restart while its pack is there; the bytes it held, or nil if there was
+    /// none. Under the lock.
+    func forget(_ key: String, _ s: inout State) -> Int? {
+        guard let old = s.records.removeValue(forKey: key) else { return nil }
+        old.segment.live -= old.entry.length
+        if let mark = PackEntry.removal(of: key) { _ = try? append(mark, &s) }
+        return old.entry.length
     }
 
     /// Appends to the newest pack, starting a new one when it is full. Under the lock.

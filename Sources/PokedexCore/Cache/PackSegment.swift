@@ -58,6 +58,12 @@ final class PackSegment: @unchecked Sendable {
         return PackSegment(number: number, path: path, fd: fd, size: Int(st.st_size), modified: modified)
     }
 
+    /// Every segment in `directory`, oldest first (the order their entries are read in: a
+    /// key's newest entry is its record).
+    static func openAll(_ directory: String) -> [PackSegment] {
+        ((try? FileIO.names(in: directory)) ?? []).compactMap(number(ofName:)).sorted().compactMap { open(directory, number: $0) }
+    }
+
     /// Creates segment `number`, 0600; nil when a file has that name already.
     static func create(_ directory: String, number: Int) throws(PokedexError) -> PackSegment? {
         let path = directory + "/" + name(number)
