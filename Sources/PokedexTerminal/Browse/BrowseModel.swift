@@ -197,6 +197,9 @@ public struct BrowseModel: Sendable {
             detail = d
             detailLoading = nil
             familySelection = d.evolution.count > 1 ? d.ownFamilyIndex ?? 0 : nil
+            // A card asked again (after an outage, by name) may come back as another Pokémon:
+            // the moves of the one before are not its.
+            if moves?.id != d.id { moves = nil }
             if moves == nil { out.append(.loadMoves(name: d.name)) }
             if soundOn { out.append(.playCry(name: d.name)) }
         case .moves(let t):

@@ -42,6 +42,14 @@ import Testing
         #expect(BrowseSteps.run(steps) == [])
     }
 
+    /// A card open, its moves in, the service gone and back: the card is asked again by name,
+    /// and the answer is another Pokémon's; the moves of the first stayed on its card.
+    @Test func aCardAskedAgainAfterAnOutageDropsTheMovesOfAnother() {
+        let steps = [BrowseSteps.Step(0, 3, 0, 0), BrowseSteps.Step(42, 0, 3, 0), BrowseSteps.Step(80, 3, 0, 0),
+                     BrowseSteps.Step(95, 0, 1, 0), BrowseSteps.Step(42, 0, 0, 0), BrowseSteps.Step(80, 0, 0, 0)]
+        #expect(BrowseSteps.run(steps) == [])
+    }
+
     /// Issue 22: the grid when the window shrinks below a tile's height (12×3): a tile's label
     /// rows fell below the screen, and `Screen.fill` built an inverted range (BrowseView.swift:167).
     @Test func theGridBelowATilesHeightDoesNotTrap() {
