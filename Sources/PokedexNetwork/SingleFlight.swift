@@ -47,7 +47,8 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
                     return s.generation
                 }
                 guard let generation = started else { return }
-                let task = Task {
+                // On the executor the caller's tree prefers, if it named one (a sync's thread).
+                let task = Task(executorPreference: ThreadExecutor.preferred) {
                     let result: Result<Value, any Error>
                     do { result = .success(try await work()) } catch { result = .failure(error) }
                     self.finish(key, generation, result)

@@ -71,8 +71,14 @@ final class Sync: Sendable {
 
     /// Runs below every caller's request, at most ``workers`` requests at once.
     func run() async -> SyncResult {
-        (try? await flight.run(0) { [self] in await withPriority(.background) { await runOnce() } }) ?? SyncResult(complete: 0, failed: 0)
+        (try? await flight.run(0) { [self] in
+            await withPriority(.background) { await ThreadExecutor.prefer(Self.executor) { await runOnce() } }
+        }) ?? SyncResult(complete: 0, failed: 0)
     }
+
+    /// Where a sync's steps run, its fetches' included (their flights' tasks are given it): one
+    /// thread, woken when a transfer ends, rather than whichever of the pool's is idle.
+    static let executor = ThreadExecutor()
 
     private func runOnce() async -> SyncResult {
         // From the start, this sync's progress, not the last one's end (`1351/1351`).

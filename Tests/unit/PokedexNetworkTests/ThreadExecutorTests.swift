@@ -1,0 +1,67 @@
+import Dispatch
+import Glibc
+import PokedexLocks
+import PokedexNetwork
+import XCTest
+
+/// The thread a sync runs on: what prefers it runs there (child tasks and single flights
+/// included), a continuation resumed on another thread comes back to it, and jobs queued from
+/// many threads at once all run, each thread's in the order it queued them.
+final class ThreadExecutorTests: XCTestCase {
+    func testWhatPrefersItRunsOnItsThreadAndNothingElseDoes() async {
+        let executor = ThreadExecutor()
+        XCTAssertFalse(executor.isCurrent)
+        let (inside, group, flight) = await ThreadExecutor.prefer(executor) { () async -> (Bool, Bool, Bool) in
+            let inside = executor.isCurrent
+            async let child = executor.isCurrent
+            let group = await withTaskGroup(of: Bool.self) { g in
+                for _ in 0..<8 { g.addTask { executor.isCurrent } }
+                return await g.reduce(true) { $0 && $1 }
+            }
+            // A single flight's work runs in a task of its own, given the preference.
+            let flight = (try? await SingleFlight<Int, Bool>().run(1) { executor.isCurrent }) ?? false
+            return (inside, await child && group, flight)
+        }
+        XCTAssertTrue(inside)
+        XCTAssertTrue(group, "an async let and a task group's children")
+        XCTAssertTrue(flight, "a single flight started under the preference")
+        let outside = await Task.detached { executor.isCurrent }.value
+        XCTAssertFalse(outside)
+    }
+
+    func testAContinuationResumedOnAnotherThreadComesBack() async {
+        let executor = ThreadExecutor()
+        let back = await ThreadExecutor.prefer(executor) { () async -> Bool in
+            for _ in 0..<50 {
+                await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.global().async { c.resume() }  // as the event loop's thread does
+                }
+                if !executor.isCurrent { return false }
+            }
+            return true
+        }
+        XCTAssertTrue(back)
+    }
+
+    /// 16 threads queue 500 tasks each at once; every task runs, and each thread's run in the
+    /// order that thread queued them.
+    func testJobsQueuedFromManyThreadsAllRunInTheirOrder() async {
+        let executor = ThreadExecutor()
+        let threads = 16, each = 500
+        let ran = Mutex([[Int]](repeating: [], count: threads))
+        let done = DispatchGroup()
+        DispatchQueue.concurrentPerform(iterations: threads) { t in
+            for i in 0..<each {
+                done.enter()
+                Task(executorPreference: executor) {
+                    precondition(executor.isCurrent)
+                    ran.withLock { $0[t].append(i) }
+                    done.leave()
+                }
+            }
+        }
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in done.notify(queue: .global()) { c.resume() } }
+        let order = ran.withLock { $0 }
+        for t in 0..<threads { XCTAssertEqual(order[t], Array(0..<each), "thread \(t)") }
+    }
+}
