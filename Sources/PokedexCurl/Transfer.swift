@@ -35,19 +35,46 @@ final class Transfer {
         return count
     }
 
+    /// A header line curl handed over: a field keeps its value (the last one of a name wins); a
+    /// status line starts a new response (after `100 Continue`). A `Content-Length` the body
+    /// fits in sizes the body's buffer at once, rather than doubling it as the body comes.
     func receiveHeader(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
-        let line = data.withMemoryRebound(to: UInt8.self, capacity: count) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
-        }
-        if line.hasPrefix("HTTP/") {
-            headers.removeAll()  // a new response (after 100 Continue)
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].lowercased()
-            // The white space around a field value, and the line's CRLF.
-            headers[name] = String(line[line.index(after: colon)...].trimmingWhitespace())
+        switch data.withMemoryRebound(to: UInt8.self, capacity: count, { Self.headerLine(UnsafeBufferPointer(start: $0, count: count)) }) {
+        case .status:
+            headers.removeAll()
+        case .field(let name, let value):
+            headers[name] = value
+            if name == "content-length", let n = Int(value), n > 0, n <= maxBody, body.isEmpty { body.reserveCapacity(n) }
+        case .other:
+            break
         }
         return count
     }
+
+    enum HeaderLine: Equatable {
+        case status
+        case field(name: String, value: String)
+        /// The blank line at the end, or a line with no colon.
+        case other
+    }
+
+    /// One header line read on its bytes: the name's ASCII letters lowered, the white space
+    /// around the value and the line's CRLF cut (space, tab, CR, LF, VT, FF: HTTP's own white
+    /// space and the line's end); bytes that are not UTF-8 read as U+FFFD.
+    static func headerLine(_ line: UnsafeBufferPointer<UInt8>) -> HeaderLine {
+        if line.starts(with: "HTTP/".utf8) { return .status }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .other }
+        let name = String(unsafeUninitializedCapacity: colon) { out in
+            for k in 0..<colon { out[k] = line[k] >= 0x41 && line[k] <= 0x5A ? line[k] | 0x20 : line[k] }
+            return colon
+        }
+        var from = colon + 1, to = line.count
+        while from < to, isSpace(line[from]) { from += 1 }
+        while to > from, isSpace(line[to - 1]) { to -= 1 }
+        return .field(name: name, value: String(decoding: UnsafeBufferPointer(rebasing: line[from..<to]), as: UTF8.self))
+    }
+
+    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
 
     func close() {
         pdx_curl_easy_cleanup(easy)
