@@ -26,8 +26,8 @@ public final class FileCacheStore: CacheStore {
     /// cap can be kept a pack at a time).
     let segmentLimit: Int
     private let state = Mutex(State())
-    /// Whether writes are being refused for lack of free space.
-    let refusing = Mutex(false)
+    /// The disk's free space as last seen, and whether writes are refused for lack of it.
+    let room = Mutex(Room())
 
     /// Where each live record is, and what is on disk, to read and evict without rescanning.
     struct State {

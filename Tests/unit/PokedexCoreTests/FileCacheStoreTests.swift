@@ -217,4 +217,31 @@ final class FileCacheStoreTests: XCTestCase {
         XCTAssertEqual(FileCacheStore.keepFree(filesystemBytes: 2 << 30), (2 << 30) / 20, "5% in between")
         XCTAssertEqual(FileCacheStore.keepFree(filesystemBytes: 1 << 40), 256 << 20, "at most 256 MiB")
     }
+
+    /// The free space is looked at again before what was written since could reach the reserve
+    /// (DiskFullTests fills a real 512 KiB disk). A write is charged its whole blocks and one
+    /// more: 1 KiB sprites take 4 KiB of a tmpfs each.
+    func testTheDiskIsLookedAtAgainBeforeItsReserveCouldBeReached() {
+        var r = FileCacheStore.Room()
+        XCTAssertFalse(r.covers(1), "never looked at")
+        (r.looked, r.free, r.keep, r.block) = (true, 10 << 30, 256 << 20, 4096)
+        XCTAssertEqual(r.charge(1), 8192)
+        XCTAssertEqual(r.charge(4096), 8192)
+        XCTAssertEqual(r.charge(4097), 12288)
+        XCTAssertTrue(r.covers((1 << 20) - 4096))
+        XCTAssertFalse(r.covers((1 << 20) - 4095), "a MiB between looks at most")
+        r.writtenSince = 1 << 19
+        XCTAssertTrue(r.covers((1 << 19) - 4096))
+        XCTAssertFalse(r.covers((1 << 19) - 4095), "what was charged since counts")
+        (r.free, r.keep, r.writtenSince) = (400 << 10, 64 << 10, 0)
+        XCTAssertTrue(r.covers(12 << 10))
+        XCTAssertFalse(r.covers((12 << 10) + 1), "a quarter of a small disk's reserve")
+        r.free = 80 << 10
+        XCTAssertTrue(r.covers(4 << 10))
+        XCTAssertFalse(r.covers((4 << 10) + 1), "half of what is left above the reserve")
+        r.free = 66 << 10
+        XCTAssertFalse(r.covers(0), "near the reserve: every write looks")
+        (r.free, r.refusing) = (10 << 30, true)
+        XCTAssertFalse(r.covers(1), "refusing: every write looks, to see the room come back")
+    }
 }
