@@ -62,6 +62,27 @@ final class EventLoopTests: XCTestCase {
         for thread in 0..<4 { XCTAssertEqual(seen.withLock { $0[thread] }, Array(0..<500), "thread \(thread)'s order") }
     }
 
+    /// Only the work that finds the queue empty wakes the loop: work queued while the loop
+    /// drains, or just after, is never left waiting for a wake that does not come (nothing else
+    /// wakes the loop here; a lost wake-up leaves the count short).
+    func testNoWorkIsLeftQueuedWhateverTheTimingOfItsArrival() throws {
+        let r = try Running()
+        defer { r.stop() }
+        let threads = 4, each = 3_000
+        let ran = Mutex(0)
+        let all = DispatchSemaphore(value: 0)
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            var rng = SystemRandomNumberGenerator()
+            for _ in 0..<each {
+                if Int.random(in: 0..<8, using: &rng) == 0 { usleep(UInt32.random(in: 0..<60, using: &rng)) }
+                r.loop.execute {
+                    if ran.withLock({ n in n += 1; return n }) == threads * each { all.signal() }
+                }
+            }
+        }
+        XCTAssertEqual(all.wait(timeout: .now() + 30), .success, "\(ran.withLock { $0 }) of \(threads * each) ran")
+    }
+
     func testTimersFireOnlyWhenTheClockPassesThemInTheirOrder() throws {
         let r = try Running()
         defer { r.stop() }
