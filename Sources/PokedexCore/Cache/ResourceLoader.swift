@@ -85,10 +85,11 @@ final class ResourceLoader: Sendable {
                 }
                 let (value, size, etag, maxAge) = try await fetchDecoded(url, kind)
                 let freshness = Freshness(etag: etag, fetchedAt: clock.now(), maxAge: maxAge)
-                // A sync's record (not remembered): written here, in the task that fetched it; no
-                // one waits to be answered from memory, and a task a record cost a thread change.
-                guard remembering else {
-                    try? persist(key, value, freshness, kind, remembering: false)
+                // A sync's record (not remembered), or one that nobody waits for now (a name a sync
+                // or a pre-warm asked for): written here, in the task that fetched it; a task to
+                // write it behind cost a thread woken for it (2,000 a sync).
+                guard remembering, FetchPriority.current < .prefetch else {
+                    try? persist(key, value, freshness, kind, remembering: remembering)
                     return kind.wrap(value)
                 }
                 // The caller is answered from memory now; the disk copy is written meanwhile.
