@@ -22,13 +22,17 @@ enum RecordJSON {
     }
 
     /// The bytes written so far, and the containers still open.
+    ///
+    /// Its fields are not checked for exclusive access at run time (every byte appended was a
+    /// check, 1% of a sync): one encoder owns a sink, and no method of it reaches a field while
+    /// another access to it is under way.
     final class Sink {
-        var bytes: [UInt8] = []
+        @exclusivity(unchecked) var bytes: [UInt8] = []
         /// Each open container: its closing byte, and how many values it holds.
-        var open: [(closer: UInt8, count: Int)] = []
+        @exclusivity(unchecked) var open: [(closer: UInt8, count: Int)] = []
         /// A slot (the record, a key's, an element's) awaits its value. One whose encoder
         /// writes nothing is an empty object, as `JSONEncoder` has it.
-        var pending = true
+        @exclusivity(unchecked) var pending = true
 
         init() { bytes.reserveCapacity(1024) }
 
@@ -73,7 +77,14 @@ enum RecordJSON {
 
         /// Any value in the slot at `depth`. `path` is built only where it is needed (a nested
         /// encoder, an error): not an array a key for a record's thousands of plain values.
+        ///
+        /// The plain values come through the containers' own methods for them; what reaches here
+        /// is told apart by its type's identity (a comparison), and cast only once it is known:
+        /// a struct went through twelve failing casts before it was encoded.
         func value<T: Encodable>(_ value: T, depth: Int, path: @autoclosure () -> [any CodingKey]) throws {
+            guard Self.plainTypes.contains(ObjectIdentifier(T.self)) else {
+                return try value.encode(to: Writer(sink: self, depth: depth, codingPath: path()))
+            }
             switch value {
             case let s as String: beginValue(depth: depth); string(s)
             case let b as Bool: beginValue(depth: depth); literal(b ? "true" : "false")
@@ -95,6 +106,14 @@ enum RecordJSON {
                 try value.encode(to: Writer(sink: self, depth: depth, codingPath: path()))
             }
         }
+
+        /// The types ``value(_:depth:path:)`` writes itself.
+        private static let plainTypes: Set<ObjectIdentifier> = [
+            ObjectIdentifier(String.self), ObjectIdentifier(Bool.self), ObjectIdentifier(Int.self), ObjectIdentifier(UInt32.self),
+            ObjectIdentifier(UInt8.self), ObjectIdentifier(Int8.self), ObjectIdentifier(UInt16.self), ObjectIdentifier(UInt64.self),
+            ObjectIdentifier(Int64.self), ObjectIdentifier(Double.self), ObjectIdentifier([UInt32].self), ObjectIdentifier([Int].self),
+            ObjectIdentifier(URL.self), ObjectIdentifier(Data.self),
+        ]
 
         func null(depth: Int) {
             beginValue(depth: depth)
@@ -200,6 +219,29 @@ enum RecordJSON {
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             sink.key(key.stringValue, depth: depth)
             try sink.value(value, depth: depth, path: codingPath + [key])
+        }
+
+        // A record's plain fields, as the synthesised `encode(to:)` writes them: straight to
+        // the sink, not through the generic method.
+        mutating func encode(_ value: String, forKey key: Key) throws {
+            sink.key(key.stringValue, depth: depth)
+            sink.beginValue(depth: depth)
+            sink.string(value)
+        }
+        mutating func encode(_ value: Bool, forKey key: Key) throws {
+            sink.key(key.stringValue, depth: depth)
+            sink.beginValue(depth: depth)
+            sink.literal(value ? "true" : "false")
+        }
+        mutating func encode(_ value: Int, forKey key: Key) throws { integer(value, key) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { integer(value, key) }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { integer(value, key) }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { integer(value, key) }
+
+        private func integer<N: BinaryInteger>(_ value: N, _ key: Key) {
+            sink.key(key.stringValue, depth: depth)
+            sink.beginValue(depth: depth)
+            sink.integer(value)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
