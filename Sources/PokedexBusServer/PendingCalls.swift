@@ -1,6 +1,7 @@
 import CSystemd
 import PokedexCore
 import PokedexEventLoop
+import PokedexLocks
 import PokedexProtocol
 
 /// Calls answered off the loop: those that could not be answered from memory, and those whose
@@ -95,7 +96,7 @@ final class PendingCalls: Sendable {
                 loop.execute { self.complete(id, result, encode) }
             }
             // Heavy work on its own threads, below the loop's CPU priority.
-            return lane == .heavy ? Task(executorPreference: HeavyLaneExecutor.shared, operation: body) : Task(operation: body)
+            return lane == .heavy ? Task(executorPreference: ThreadExecutor.heavyLane, operation: body) : Task(operation: body)
         }
         // The deadline counts from the arrival: armed before the work can start, so a clock
         // read by the work (or by whoever watches it) never runs ahead of the timer.

@@ -43,11 +43,34 @@ final class ThreadExecutorTests: XCTestCase {
         XCTAssertTrue(back)
     }
 
+    /// The heavy lane's shape: several threads, each at the nice it was given, running jobs at
+    /// the same time (two jobs that each wait for the other both end).
+    func testSeveralThreadsAtTheirNiceRunJobsAtOnce() async {
+        let executor = ThreadExecutor(threads: 2, nice: 7)
+        let base = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let (first, second) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        async let a = Task(executorPreference: executor) { () -> (Int32, Bool) in
+            first.signal()
+            return (getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), second.wait(timeout: .now() + 10) == .success)
+        }.value
+        async let b = Task(executorPreference: executor) { () -> (Int32, Bool) in
+            second.signal()
+            return (getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), first.wait(timeout: .now() + 10) == .success)
+        }.value
+        let (ra, rb) = await (a, b)
+        XCTAssertTrue(ra.1 && rb.1, "both ran at once")
+        // A nice value, not a step down: a process already nicer keeps its own unless root.
+        let expected: Int32 = geteuid() == 0 ? 7 : max(base, 7)
+        XCTAssertEqual(ra.0, expected)
+        XCTAssertEqual(rb.0, expected)
+        XCTAssertEqual(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), base, "the test's own thread as it was")
+    }
+
     /// 16 threads queue 500 tasks each at once; every task runs, and each thread's run in the
     /// order that thread queued them.
     func testJobsQueuedFromManyThreadsAllRunInTheirOrder() async {
         let executor = ThreadExecutor()
-        let threads = 16, each = 500
+        let threads = 16, each = 500  // one thread runs them: each thread's order is kept
         let ran = Mutex([[Int]](repeating: [], count: threads))
         let done = DispatchGroup()
         DispatchQueue.concurrentPerform(iterations: threads) { t in
