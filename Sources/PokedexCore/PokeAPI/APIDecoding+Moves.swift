@@ -85,22 +85,22 @@ extension APIDecoding {
     /// effect in it, else the games' newest description in it: PokeAPI has no Japanese short
     /// effect).
     public static func ability(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> NamesRecord {
-        var ownName: String?, names: [LanguageText]?, effects: [LanguageText]?, flavors: [LanguageText]?
+        var ownName: String?, names: [LanguageText]?, effects: NewestTexts?, flavors: NewestTexts?
         try reading(body) { (r) throws(JSONReader.Failure) in
             try r.object(abilityKeys) { (k, r) throws(JSONReader.Failure) in
                 switch k {
                 case 0: ownName = try r.string()
                 case 1: names = try r.null() ? nil : r.languageTexts("name", only: shown)
-                case 2: effects = try r.null() ? nil : r.languageTexts("short_effect", only: shown)
-                default: flavors = try r.null() ? nil : r.languageTexts("flavor_text", only: shown)
+                case 2: effects = try r.null() ? nil : r.newestByLanguage("short_effect", only: shown, cap: maxDescriptionBytes)
+                default: flavors = try r.null() ? nil : r.newestByLanguage("flavor_text", only: shown, cap: maxDescriptionBytes)
                 }
             }
             if ownName == nil { throw r.missing("name") }
         }
         guard let ownName else { throw PokedexError.unavailable("not PokeAPI's ability") }
         let name = try self.ownName(ownName, "an ability")
-        let short = byLanguage(effects ?? [], \.text, \.language, maxDescriptionBytes, "effect of \(name)", dropped)
-        let described = byLanguage(flavors ?? [], \.text, \.language, maxDescriptionBytes, "description of \(name)", dropped)
+        let short = (effects ?? NewestTexts()).kept("effect of \(name)", cap: maxDescriptionBytes, dropped)
+        let described = (flavors ?? NewestTexts()).kept("description of \(name)", cap: maxDescriptionBytes, dropped)
         return NamesRecord(
             name: name,
             names: byLanguage(names ?? [], \.text, \.language, maxLocalizedNameBytes, "name of \(name)", dropped),

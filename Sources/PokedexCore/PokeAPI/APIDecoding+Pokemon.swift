@@ -89,15 +89,15 @@ extension APIDecoding {
     /// Decodes `GET /pokemon-species/{id}`.
     public static func species(_ body: [UInt8], dropped: Dropped = { _ in }) throws -> SpeciesRecord {
         var id: UInt32?, ownName: String?
-        var genera: [LanguageText]?, flavors: [LanguageText]?, names: [LanguageText]?, chainURL: String?
+        var genera: NewestTexts?, flavors: NewestTexts?, names: [LanguageText]?, chainURL: String?
         var breeding = BreedingRead()
         try reading(body) { (r) throws(JSONReader.Failure) in
             try r.object(speciesKeys) { (k, r) throws(JSONReader.Failure) in
                 switch k {
                 case 0: id = try r.uint32()
                 case 1: ownName = try r.string()
-                case 2: genera = try r.null() ? nil : r.languageTexts("genus", only: shown)
-                case 3: flavors = try r.null() ? nil : r.languageTexts("flavor_text", only: shown)
+                case 2: genera = try r.null() ? nil : r.newestByLanguage("genus", only: shown, cap: maxGenusBytes)
+                case 3: flavors = try r.null() ? nil : r.newestByLanguage("flavor_text", only: shown, cap: maxFlavorBytes)
                 case 4: names = try r.null() ? nil : r.languageTexts("name")
                 case 5:
                     if try r.null() { return }
@@ -111,9 +111,9 @@ extension APIDecoding {
         guard let id, let ownName else { throw PokedexError.unavailable("not PokeAPI's species") }
         let name = try self.ownName(ownName, "pokemon-species \(id)")
         // Each language's newest flavour text: the oldest games shout "POKéMON" in capitals.
-        let generaByLanguage = byLanguage(genera ?? [], \.text, \.language, maxGenusBytes, "genus of \(name)", dropped)
-        let flavorsByLanguage = byLanguage(flavors ?? [], \.text, \.language, maxFlavorBytes,
-                                           "flavour text of \(name)", dropped).mapValues(cleanFlavorText)
+        let generaByLanguage = (genera ?? NewestTexts()).kept("genus of \(name)", cap: maxGenusBytes, dropped)
+        let flavorsByLanguage = (flavors ?? NewestTexts()).kept("flavour text of \(name)", cap: maxFlavorBytes, dropped)
+            .mapValues(cleanFlavorText)
         var localized: [String: String] = [:]
         for n in names ?? [] {
             guard APIName.isLanguageCode(n.language) else {
@@ -132,8 +132,6 @@ extension APIDecoding {
 /// The shapes PokeAPI's bodies share, read with ``JSONReader``.
 extension JSONReader {
     private static let resourceKeys = Keys("name", "url")
-    private static let languageTextKeys = ["genus": Keys("genus", "language"), "flavor_text": Keys("flavor_text", "language"),
-                                           "name": Keys("name", "language")]
     private static let statKeys = Keys("base_stat", "stat", "effort")
     private static let spriteKeys = Keys("front_default", "front_shiny", "versions")
     private static let versionsKeys = Keys("generation-v")
@@ -214,34 +212,5 @@ extension JSONReader {
             }
         }
         return (still, shiny, animated)
-    }
-
-    /// `[{"<field>": "…", "language": {"name": "en", …}}]`. With `only`, a text in another
-    /// language is checked but not built (a species has about a hundred flavour texts, in every
-    /// language and game; the service keeps one a language it shows).
-    mutating func languageTexts(_ field: String, only: Set<String>? = nil) throws(Failure) -> [APIDecoding.LanguageText] {
-        let keys = Self.languageTextKeys[field] ?? Keys(field, "language")
-        // The languages kept, matched on the body's bytes: a species has 200 flavour texts, most
-        // in languages not kept, and their language's name was a String built to be dropped.
-        let kept = only.map { Keys($0.sorted()) }
-        var out: [APIDecoding.LanguageText] = []
-        try array { (r) throws(Failure) in
-            var text: StringToken?, language: StringToken?
-            try r.object(keys) { (k, r) throws(Failure) in
-                if k == 0 { text = try r.stringToken() } else { language = try r.resourceNameToken() }
-            }
-            guard let text else { throw r.missing(field) }
-            guard let language else { throw r.missing("language") }
-            if let only, let kept {
-                // Exactly as written, else (capitals, escapes) as the name reads lowercased.
-                let name = try r.index(of: language, in: kept) == nil ? try r.string(language) : nil
-                if let name, !only.contains(name.lowercased()) {
-                    try r.check(text)
-                    return
-                }
-            }
-            out.append(.init(text: try r.string(text), language: try r.string(language)))
-        }
-        return out
     }
 }

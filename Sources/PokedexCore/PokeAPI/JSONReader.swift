@@ -153,6 +153,8 @@ struct JSONReader {
         fileprivate let start: Int
         fileprivate let count: Int
         fileprivate let escaped: Bool
+        /// The bytes between its quotes: its text's UTF-8 bytes, or more where it has escapes.
+        var rawCount: Int { count }
     }
 
     mutating func stringToken() throws(Failure) -> StringToken {

@@ -41,6 +41,30 @@ import Testing
         }
     }
 
+    /// Issue 58: a species' genera and flavour texts and an ability's effects are read keeping
+    /// only each language's newest text (``JSONReader/newestByLanguage(_:only:cap:)``); what it
+    /// keeps, refuses and says is what keeping every text and then ``APIDecoding/byLanguage``
+    /// kept, refused and said, over arrays of texts empty, short, over caps small and large,
+    /// escaped, in languages kept, not kept and in capitals, damaged or not.
+    @Test func newestTextsAreWhatTheWholeListKept() async {
+        await propertyCheck(count: PropertyCounts.cases(600), input: Gen.uint64()) { seed in
+            var g = BodyGen(seed: seed)
+            let field = ["flavor_text", "short_effect", "genus"][g.int(0...2)]
+            let cap = [0, 4, 24, 256, 2048][g.int(0...4)]
+            let body = g.damaged(Array(g.list({ g in g.languageText(field) }, 12).utf8))
+            let before = NoteBox(), now = NoteBox()
+            let whole = try? APIDecoding.reading(body) { (r) throws(JSONReader.Failure) in
+                try r.languageTexts(field, only: APIDecoding.shown)
+            }
+            let kept = whole.map { APIDecoding.byLanguage($0, \.text, \.language, cap, "text of x", { before.add($0) }) }
+            let newest = try? APIDecoding.reading(body) { (r) throws(JSONReader.Failure) in
+                try r.newestByLanguage(field, only: APIDecoding.shown, cap: cap)
+            }.kept("text of x", cap: cap, { now.add($0) })
+            #expect(newest == kept, "seed \(seed): \(String(decoding: body, as: UTF8.self))")
+            #expect(now.lines == before.lines, "seed \(seed)")
+        }
+    }
+
     @Test func listAndNamesBodiesDecodeAsWithJSONDecoder() async {
         await propertyCheck(count: PropertyCounts.cases(400), input: Gen.uint64()) { seed in
             var g = BodyGen(seed: seed)
