@@ -42,63 +42,25 @@ extension APIDecoding {
         var known = [[(entry: Learnset.Entry, order: Int)]](repeating: [], count: Games.groups.count)
         var others: [String: [(entry: Learnset.Entry, order: Int)]] = [:]
         var kept = 0
-        // One move's details, its buffer kept from move to move.
-        var details: [(group: LearnsetGroup, method: Learnset.Method, level: UInt32, order: Int?)] = []
+        // One move as it is read, its details' buffer kept from move to move. Its fields are a
+        // struct's, not variables a nested function captures: those were boxed and checked for
+        // exclusive access at run time at every detail (1% of a sync).
+        var move = MoveRead()
         try r.array { (r) throws(JSONReader.Failure) in
-            // The move's url (its id), and where its name is: a String only for a note on a move
-            // dropped (a body names a hundred moves).
-            var moveName: JSONReader.StringToken?, moveURL: String?
-            func member(_ k: Int, _ r: inout JSONReader) throws(JSONReader.Failure) {
-                if k == 0 {
-                    let (name, url) = try r.resourceTokens()
-                    try r.check(name)
-                    moveName = name
-                    moveURL = nil
-                    if let url { moveURL = try r.string(url) }
-                    return
-                }
-                if try r.null() { return }
-                try r.array { (r) throws(JSONReader.Failure) in
-                    var level: UInt32?, method: Int??, group: LearnsetGroup?, order: Int?
-                    func value(_ k: Int, _ r: inout JSONReader) throws(JSONReader.Failure) {
-                        switch k {
-                        case 0: level = try r.null() ? nil : r.uint32()
-                        case 1:
-                            if try r.null() { return }
-                            let name = try r.resourceNameToken()
-                            let index = try r.index(of: name, in: methodKeys)
-                            if index == nil { try r.check(name) }
-                            method = .some(index)
-                        case 2:
-                            if try r.null() { return }
-                            let name = try r.resourceNameToken()
-                            if let known = try r.index(of: name, in: groupKeys) { group = .known(known) } else { group = .other(try r.string(name)) }
-                        default: order = try r.null() ? nil : r.integer()
-                        }
-                    }
-                    // PokeAPI's four keys in its order, else any object.
-                    if try !r.members(Self.detailOrder, value) { try r.object(detailKeys, value) }
-                    guard let method, let group else { throw r.missing(method == nil ? "move_learn_method" : "version_group") }
-                    // Only the four ways a game's list shows; the rest is not built.
-                    guard let index = method else { return }
-                    details.append((group, Learnset.Method.allCases[index], level ?? 0, order))
-                }
-            }
             // PokeAPI's two keys in its order, else any object, read from its start again.
-            details.removeAll(keepingCapacity: true)
-            if try !r.members(Self.moveOrder, member) {
-                (moveName, moveURL) = (nil, nil)
-                details.removeAll(keepingCapacity: true)
-                try r.object(moveKeys, member)
+            move.start()
+            if try !r.members(Self.moveOrder, { (k, r) throws(JSONReader.Failure) in try move.read(k, &r) }) {
+                move.start()
+                try r.object(moveKeys) { (k, r) throws(JSONReader.Failure) in try move.read(k, &r) }
             }
-            guard let moveName else { throw r.missing("move") }
-            guard !details.isEmpty else { return }
+            guard let moveName = move.name else { throw r.missing("move") }
+            guard !move.details.isEmpty else { return }
             func moveNameText() -> String { (try? r.string(moveName)) ?? "" }
-            guard let id = moveURL.flatMap(trailingID), id > 0 else {
+            guard let id = move.url.flatMap(trailingID), id > 0 else {
                 drops.refused.append("\"\(moveNameText().prefix(80))\" has no move id in its URL")
                 return
             }
-            for d in details {
+            for d in move.details {
                 if case .other(let name) = d.group, !APIName.isValid(name) {
                     drops.refused.append("\(moveNameText().prefix(80)) in version group \"\(name.prefix(80))\", not a PokeAPI name")
                     continue
@@ -122,6 +84,64 @@ extension APIDecoding {
         var groups = others.mapValues(group)
         for (k, read) in known.enumerated() where !read.isEmpty { groups[Games.groups[k].name] = group(read) }
         return Learnset(versionGroups: groups)
+    }
+
+    /// One entry of `moves` as it is read: the move's name (where it is: a String only for a
+    /// note on a move dropped) and url (its id), and its details in the four ways kept.
+    private struct MoveRead {
+        var name: JSONReader.StringToken?
+        var url: String?
+        var details: [(group: LearnsetGroup, method: Learnset.Method, level: UInt32, order: Int?)] = []
+
+        mutating func start() {
+            (name, url) = (nil, nil)
+            details.removeAll(keepingCapacity: true)
+        }
+
+        mutating func read(_ k: Int, _ r: inout JSONReader) throws(JSONReader.Failure) {
+            if k == 0 {
+                let (name, url) = try r.resourceTokens()
+                try r.check(name)
+                self.name = name
+                self.url = nil
+                if let url { self.url = try r.string(url) }
+                return
+            }
+            if try r.null() { return }
+            try r.array { (r) throws(JSONReader.Failure) in
+                var d = DetailRead()
+                // PokeAPI's four keys in its order, else any object.
+                if try !r.members(detailOrder, { (k, r) throws(JSONReader.Failure) in try d.read(k, &r) }) {
+                    try r.object(detailKeys) { (k, r) throws(JSONReader.Failure) in try d.read(k, &r) }
+                }
+                guard let method = d.method, let group = d.group else { throw r.missing(d.method == nil ? "move_learn_method" : "version_group") }
+                // Only the four ways a game's list shows; the rest is not built.
+                guard let index = method else { return }
+                details.append((group, Learnset.Method.allCases[index], d.level ?? 0, d.order))
+            }
+        }
+    }
+
+    /// One of a move's `version_group_details`.
+    private struct DetailRead {
+        var level: UInt32?, method: Int??, group: LearnsetGroup?, order: Int?
+
+        mutating func read(_ k: Int, _ r: inout JSONReader) throws(JSONReader.Failure) {
+            switch k {
+            case 0: level = try r.null() ? nil : r.uint32()
+            case 1:
+                if try r.null() { return }
+                let name = try r.resourceNameToken()
+                let index = try r.index(of: name, in: methodKeys)
+                if index == nil { try r.check(name) }
+                method = .some(index)
+            case 2:
+                if try r.null() { return }
+                let name = try r.resourceNameToken()
+                if let known = try r.index(of: name, in: groupKeys) { group = .known(known) } else { group = .other(try r.string(name)) }
+            default: order = try r.null() ? nil : r.integer()
+            }
+        }
     }
 
     /// A detail's version group: one ``Games`` knows, by its place there, or another by name.

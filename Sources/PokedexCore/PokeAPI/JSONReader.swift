@@ -184,6 +184,7 @@ struct JSONReader {
     /// Checks a string not kept as ``string(_:)`` would read it (its escapes' surrogates paired;
     /// its UTF-8 was checked as it was stepped over), building nothing.
     func check(_ token: StringToken) throws(Failure) {
+        guard token.escaped else { return }  // no backslash in it: nothing to pair
         var k = token.start
         let stop = token.start + token.count
         while k < stop {
