@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(name: "PokedexBusClientTests", dependencies: ["PokedexBusClient"], path: "Tests/unit/PokedexBusClientTests"),
         .testTarget(name: "PokedexEventLoopTests", dependencies: ["PokedexEventLoop", "PokedexLocks", "CSeccomp"], path: "Tests/unit/PokedexEventLoopTests"),
         // libcurl's client against an HTTP server in process.
-        .testTarget(name: "PokedexCurlTests", dependencies: ["PokedexCurl", "PokedexNetwork", "PokedexModels", "PokedexEventLoop", "PokedexLocks"], path: "Tests/unit/PokedexCurlTests"),
+        .testTarget(name: "PokedexCurlTests", dependencies: ["PokedexCurl", "PokedexNetwork", "PokedexModels", "PokedexCore", "PokedexEventLoop", "PokedexLocks"], path: "Tests/unit/PokedexCurlTests"),
         .testTarget(name: "PokedexWidgetsTests", dependencies: ["PokedexWidgets", "PokedexModels"], path: "Tests/unit/PokedexWidgetsTests"),
         // pokectl's commands run in process (PokectlKit) against a fake service, in English and German.
         .testTarget(name: "PokectlKitTests", dependencies: ["PokectlKit", "PokedexBusClient", "PokedexProtocol", "PokedexLocale", "PokedexTerminal", "PokedexPNG", "PokedexTestKit", "CSystemd"], path: "Tests/unit/PokectlKitTests"),

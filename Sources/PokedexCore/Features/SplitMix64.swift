@@ -1,7 +1,7 @@
 /// SplitMix64 (Steele, Lea and Flood): a tiny, fast generator of well-mixed 64-bit numbers
 /// from one word of state. Seeded, the same seed gives the same numbers: random sprite draws
 /// (seeded once from the system's) and the tests' replayable random inputs.
-struct SplitMix64: RandomNumberGenerator, Sendable {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }

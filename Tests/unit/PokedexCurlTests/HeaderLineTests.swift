@@ -1,3 +1,4 @@
+import PokedexCore
 import PokedexModels
 @testable import PokedexCurl
 import XCTest
@@ -34,7 +35,7 @@ final class HeaderLineTests: XCTestCase {
 
     func testRandomLinesReadAsTheStringReadingDid() {
         let seed = UInt64.random(in: 0...UInt64.max)
-        var g = SplitMix(seed)
+        var g = SplitMix64(seed: seed)
         let nameBytes = Array("abcxyzABCXYZ-_0123456789".utf8)
         let valueBytes = Array("abc XYZ/=,;\"'.0123456789".utf8) + [0x09]
         let letters = ["é", "ü", "日本", "Ω", "ß"].map { Array($0.utf8) }
@@ -66,18 +67,5 @@ final class HeaderLineTests: XCTestCase {
             XCTAssertEqual(Self.read(line), Self.asString(line), "round \(round), line \(line) (seed \(seed))")
             if Self.read(line) != Self.asString(line) { return }
         }
-    }
-}
-
-/// A seeded generator: a failure's seed replays it.
-private struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import PokedexCore
 import PokedexNetwork
 @testable import PokedexCurl
 import XCTest
@@ -59,7 +60,7 @@ final class ContentDecodingTests: XCTestCase {
     func testLibdeflateAndZlibAgreeOnDamagedBodiesAndEveryCap() {
         var rng = SystemRandomNumberGenerator()
         let seed = UInt64.random(in: 0...UInt64.max, using: &rng)
-        var g = SplitMix(seed)
+        var g = SplitMix64(seed: seed)
         func kind(_ r: Result<[UInt8], TransportFailure>) -> String {
             switch r {
             case .success(let b): return "content \(b.count) \(b.hashValue)"
@@ -99,18 +100,5 @@ final class ContentDecodingTests: XCTestCase {
         let second = try ContentDecoding.content(of: response(Self.zlibDeflate, "deflate"), maxBytes: 1 << 20)
         XCTAssertEqual(second, Self.text)
         XCTAssertEqual(kept, Self.text, "a buffer still held elsewhere is copied, never written over")
-    }
-}
-
-/// A seeded generator: a failure's seed replays it.
-private struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
