@@ -52,7 +52,10 @@ extension SearchIndex {
                             // A typo in the first letters of a longer name, as typed in a search box
                             // ("pika" finds Pikipek): one fewer than the whole name allows, but one at least.
                             let prefixAllowed = max(1, allowed - 1)
-                            if n >= 4, n <= 16, c.count > n, (qMask & ~prefixMask[k * 16 + n - 1]).nonzeroBitCount <= prefixAllowed,
+                            // The letters of its first n, worked out here: kept, 16 masks a name
+                            // were 2 MiB of the service's memory for a filter this cheap.
+                            if n >= 4, n <= 16, c.count > n,
+                               (qMask & ~TextFolding.letterMask(UnsafeBufferPointer(rebasing: c[0..<n]))).nonzeroBitCount <= prefixAllowed,
                                let d = EditDistance.distance(qb, UnsafeBufferPointer(rebasing: c[0..<n]), limit: prefixAllowed, scratch: &scratch),
                                EditDistance.similarEnough(d, typed, n) {
                                 offer(k, d, true)

@@ -29,7 +29,6 @@ public struct SearchIndex: Sendable {
     let scripts: [UInt8]
     let phonetic: [UInt32]; let phoneticRange: [Range<Int32>]
     let mask: [UInt64]; let phoneticMask: [UInt64]
-    let prefixMask: [UInt64]   // 16 per key: letters in the first n+1 of `compact`
     /// type name → ids.
     let typeMembers: [String: Set<UInt32>]
     /// A type's name in any language, folded (``TextFolding``) → its identifier: `type:feuer`
@@ -54,7 +53,7 @@ public struct SearchIndex: Sendable {
         var folded: [UInt8] = [], foldedRange: [Range<Int32>] = []
         var compact: [UInt32] = [], compactRange: [Range<Int32>] = [], scripts: [UInt8] = []
         var phonetic: [UInt32] = [], phoneticRange: [Range<Int32>] = []
-        var mask: [UInt64] = [], phoneticMask: [UInt64] = [], prefixMask: [UInt64] = []
+        var mask: [UInt64] = [], phoneticMask: [UInt64] = []
         func append<T>(_ values: [T], to store: inout [T]) -> Range<Int32> {
             let start = Int32(store.count)
             store.append(contentsOf: values)
@@ -77,11 +76,6 @@ public struct SearchIndex: Sendable {
                 phoneticRange.append(append(p, to: &phonetic))
                 mask.append(TextFolding.letterMask(c))
                 phoneticMask.append(TextFolding.letterMask(p))
-                var m: UInt64 = 0
-                for i in 0..<16 {
-                    if i < c.count { m |= TextFolding.letterMask([c[i]]) }
-                    prefixMask.append(m)
-                }
             }
             let before = keys.count
             add(item.name, "")
@@ -96,7 +90,7 @@ public struct SearchIndex: Sendable {
         self.folded = folded; self.foldedRange = foldedRange
         self.compact = compact; self.compactRange = compactRange; self.scripts = scripts
         self.phonetic = phonetic; self.phoneticRange = phoneticRange
-        self.mask = mask; self.phoneticMask = phoneticMask; self.prefixMask = prefixMask
+        self.mask = mask; self.phoneticMask = phoneticMask
         typeMembers = types
         var aliases: [String: String] = [:]
         for (type, names) in typeNames where types[type] != nil {
@@ -113,7 +107,7 @@ public struct SearchIndex: Sendable {
     /// Approximate bytes the index holds.
     public var memoryBytes: Int {
         keys.reduce(0) { $0 + 48 + $1.text.utf8.count } + folded.count + (compact.count + phonetic.count) * 4
-            + (foldedRange.count * 3) * 8 + (mask.count * 2 + prefixMask.count) * 8 + items.count * 32
+            + (foldedRange.count * 3) * 8 + mask.count * 2 * 8 + items.count * 32
     }
 
     /// Best first: exact (number or name, any language), name prefix, word prefix inside a
