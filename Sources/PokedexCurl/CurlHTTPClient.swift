@@ -62,6 +62,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
         var sockets: [Int32: EventSource] = [:]
         var timer: EventSource?
+        /// curl's timer when it asks to be called at once: the loop's next turn.
+        var now: EventSource?
     }
 
     let loop: EventLoop
@@ -74,6 +76,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     private var transfers: [UnsafeMutableRawPointer: Transfer] { get { state.value.transfers } _modify { yield &state.value.transfers } }
     private var sockets: [Int32: EventSource] { get { state.value.sockets } _modify { yield &state.value.sockets } }
     private var timer: EventSource? { get { state.value.timer } _modify { yield &state.value.timer } }
+    private var now: EventSource? { get { state.value.now } _modify { yield &state.value.now } }
 
     /// - Parameter log: where a socket or timer curl asked for that the loop cannot watch is told.
     public init(loop: EventLoop, options: Options = Options(), log: @escaping Logger = { _, _ in }) throws {
@@ -118,6 +121,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         }
         for source in s.sockets.values { source.cancel() }
         s.timer?.cancel()
+        s.now?.cancel()
         pdx_curl_multi_cleanup(s.multi)
     }
 
@@ -250,7 +254,22 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     private func timerChanged(_ timeoutMS: Int) {
         // curl moves its timer at every step of every transfer (37,000 times in a sync): the
         // one source is set again, not made anew each time.
-        guard timeoutMS >= 0 else { timer?.setEnabled(false); return }
+        guard timeoutMS >= 0 else {
+            timer?.setEnabled(false)
+            now?.setEnabled(false)
+            return
+        }
+        // At once (each transfer added asks it): the loop's next turn, no timer set and read.
+        // The timer is left as it was (turning it off sets the timerfd too): curl sets it anew
+        // when it has been called, and a call at a time it no longer waits for does nothing.
+        if timeoutMS == 0 {
+            if now == nil { now = try? loop.nextTurn { [unowned self] in self.act(CURL_SOCKET_TIMEOUT, 0) } }
+            if let now {
+                now.fireOnce()
+                return
+            }
+        }
+        now?.setEnabled(false)
         if let timer, timer.rearm(after: UInt64(timeoutMS) * 1000) { return }
         timer?.cancel()
         timer = nil

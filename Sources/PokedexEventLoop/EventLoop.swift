@@ -257,6 +257,18 @@ public final class EventLoop: @unchecked Sendable {
     /// below every other source, so what waits on a descriptor or a timer goes first. For work
     /// the loop takes in slices.
     public func whenIdle(_ handler: @escaping () -> Void) throws(EventLoopError) -> EventSource {
+        try deferred(handler, priority: Int64(SD_EVENT_PRIORITY_IDLE))
+    }
+
+    /// Calls `handler` at the loop's next turn, once each time ``EventSource/fireOnce()`` asks
+    /// (it starts off), beside the descriptors and timers of the same priority: what a timer
+    /// set to fire now does, without a `timerfd` to set and read (curl asks to be called at
+    /// once 6,000 times a sync).
+    public func nextTurn(_ handler: @escaping () -> Void) throws(EventLoopError) -> EventSource {
+        try deferred(handler, priority: Int64(SD_EVENT_PRIORITY_NORMAL))
+    }
+
+    private func deferred(_ handler: @escaping () -> Void, priority: Int64) throws(EventLoopError) -> EventSource {
         let box = EventSource.Box(fire: handler)
         var s: OpaquePointer?
         let r = sd_event_add_defer(event, &s, { _, userdata in
@@ -264,7 +276,7 @@ public final class EventLoop: @unchecked Sendable {
             return 0
         }, Unmanaged.passUnretained(box).toOpaque())
         guard r >= 0, let s else { throw .init("sd_event_add_defer", r) }
-        sd_event_source_set_priority(s, Int64(SD_EVENT_PRIORITY_IDLE))
+        sd_event_source_set_priority(s, priority)
         sd_event_source_set_enabled(s, Int32(SD_EVENT_OFF))
         return EventSource(source: s, box: box)
     }

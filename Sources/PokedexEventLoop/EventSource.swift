@@ -48,6 +48,9 @@ public final class EventSource {
     /// Turns a source on or off (``EventLoop/whenIdle(_:)``'s start off).
     public func setEnabled(_ on: Bool) { sd_event_source_set_enabled(source, Int32(on ? SD_EVENT_ON : SD_EVENT_OFF)) }
 
+    /// Turns a source on until it has fired once (``EventLoop/nextTurn(_:)``'s).
+    public func fireOnce() { sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT)) }
+
     /// Sets a timer (``EventLoop/networkTimer(after:_:)``'s) to fire once, `microseconds` from
     /// now, whether it fired, was turned off or is still waiting. False where it cannot be (a
     /// source released, a manual clock's timer, libsystemd's refusal): make another.

@@ -150,6 +150,42 @@ final class EventLoopTests: XCTestCase {
         r.loop.runAndWait { keep = nil }
     }
 
+    /// Issue 58: curl's "call me at once" is the loop's next turn, no timer: asked twice before
+    /// its turn it runs once, asked again it runs again, turned off it does not run. "Not run"
+    /// is checked after a probe source asked later has run: sources of one priority run in the
+    /// order they became pending.
+    func testANextTurnSourceRunsOnceEachTimeItIsAsked() throws {
+        let r = try Running()
+        defer { r.stop() }
+        let count = Mutex(0)
+        let ran = DispatchSemaphore(value: 0), probed = DispatchSemaphore(value: 0)
+        var soon: EventSource?, probe: EventSource?
+        r.loop.runAndWait {
+            soon = try! r.loop.nextTurn { count.withLock { $0 += 1 }; ran.signal() }
+            probe = try! r.loop.nextTurn { probed.signal() }
+        }
+        func aTurnLater() {
+            r.loop.runAndWait { probe!.fireOnce() }
+            XCTAssertEqual(probed.wait(timeout: .now() + 10), .success)
+        }
+        r.loop.runAndWait {
+            soon!.fireOnce()
+            soon!.fireOnce()
+        }
+        XCTAssertEqual(ran.wait(timeout: .now() + 10), .success)
+        aTurnLater()
+        XCTAssertEqual(count.withLock { $0 }, 1, "asked twice before its turn: once")
+        r.loop.runAndWait { soon!.fireOnce() }
+        XCTAssertEqual(ran.wait(timeout: .now() + 10), .success, "asked again: again")
+        r.loop.runAndWait {
+            soon!.fireOnce()
+            soon!.setEnabled(false)
+        }
+        aTurnLater()
+        XCTAssertEqual(count.withLock { $0 }, 2, "turned off before its turn: not run")
+        r.loop.runAndWait { (soon, probe) = (nil, nil) }
+    }
+
     /// Issue 58: curl's timer is one source set again: after it fired, while it waits (moved),
     /// and after it was turned off; turned off, it does not fire.
     func testANetworkTimerIsSetAgainRatherThanMadeAnew() throws {
