@@ -65,16 +65,12 @@ final class Transfer {
         if line.starts(with: "HTTP/".utf8) { return .status }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .other }
         let name = String(unsafeUninitializedCapacity: colon) { out in
-            for k in 0..<colon { out[k] = line[k] >= 0x41 && line[k] <= 0x5A ? line[k] | 0x20 : line[k] }
+            for k in 0..<colon { out[k] = ASCIIBytes.lowered(line[k]) }
             return colon
         }
-        var from = colon + 1, to = line.count
-        while from < to, isSpace(line[from]) { from += 1 }
-        while to > from, isSpace(line[to - 1]) { to -= 1 }
-        return .field(name: name, value: String(decoding: UnsafeBufferPointer(rebasing: line[from..<to]), as: UTF8.self))
+        let value = ASCIIBytes.trimmed((colon + 1)..<line.count, in: line)
+        return .field(name: name, value: String(decoding: UnsafeBufferPointer(rebasing: line[value]), as: UTF8.self))
     }
-
-    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
 
     func close() {
         pdx_curl_easy_cleanup(easy)

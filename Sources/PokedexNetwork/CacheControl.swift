@@ -20,19 +20,16 @@ package enum CacheControl {
     /// splits it; nil (the outer one) when the header is not ASCII.
     static func maxAge(ascii b: UnsafeBufferPointer<UInt8>) -> Double?? {
         guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
-        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || (0x09...0x0D).contains(c) }
-        func lower(_ c: UInt8) -> UInt8 { (0x41...0x5A).contains(c) ? c | 0x20 : c }
         func equals(_ r: Range<Int>, _ word: StaticString) -> Bool {
-            r.count == word.utf8CodeUnitCount && (0..<r.count).allSatisfy { lower(b[r.lowerBound + $0]) == word.utf8Start[$0] }
+            r.count == word.utf8CodeUnitCount && (0..<r.count).allSatisfy { ASCIIBytes.lowered(b[r.lowerBound + $0]) == word.utf8Start[$0] }
         }
         func noStore(_ r: Range<Int>) -> Bool { equals(r, "no-store") || equals(r, "no-cache") }
         var start = 0
         while start < b.count {
             let end = b[start...].firstIndex(of: UInt8(ascii: ",")) ?? b.count
             defer { start = end + 1 }
-            var lo = start, hi = end
-            while lo < hi, isSpace(b[lo]) { lo += 1 }
-            while hi > lo, isSpace(b[hi - 1]) { hi -= 1 }
+            let part = ASCIIBytes.trimmed(start..<end, in: b)
+            let (lo, hi) = (part.lowerBound, part.upperBound)
             guard lo < hi else { continue }  // an empty part, which split leaves out
             // As `split(separator: "=", maxSplits: 1)` cuts it: empty pieces left out, and not
             // counted as the one split.
@@ -43,9 +40,7 @@ package enum CacheControl {
             let name = nameStart..<eq
             if noStore(name) { return .some(0) }
             guard eq < hi - 1, equals(name, "max-age") else { continue }
-            var v = (eq + 1)..<hi
-            while !v.isEmpty, isSpace(b[v.lowerBound]) { v = (v.lowerBound + 1)..<v.upperBound }
-            while !v.isEmpty, isSpace(b[v.upperBound - 1]) { v = v.lowerBound..<(v.upperBound - 1) }
+            var v = ASCIIBytes.trimmed((eq + 1)..<hi, in: b)
             if v.count >= 2, b[v.lowerBound] == UInt8(ascii: "\""), b[v.upperBound - 1] == UInt8(ascii: "\"") {
                 v = (v.lowerBound + 1)..<(v.upperBound - 1)
             }
