@@ -11,6 +11,7 @@ public final class FaultyCacheStore: CacheStore {
     private let failing = Mutex(false)
     private let writeMicroseconds = Mutex<UInt32>(0)
     private let written = Mutex<[String]>([])
+    private let hook = Mutex<(@Sendable (String) -> Void)?>(nil)
 
     public init(_ inner: any CacheStore) { self.inner = inner }
 
@@ -19,6 +20,10 @@ public final class FaultyCacheStore: CacheStore {
 
     /// Each record's write from now on takes `microseconds` longer, as on a slow disk.
     public func slowWrites(_ microseconds: UInt32) { writeMicroseconds.withLock { $0 = microseconds } }
+
+    /// Calls `body` with each record's key as it is written, before it is, in the writer's
+    /// task: what that task is, or a write held until the test lets it go.
+    public func onWrite(_ body: @escaping @Sendable (String) -> Void) { hook.withLock { $0 = body } }
 
     /// The keys of the records written so far, in order.
     public var keysWritten: [String] { written.withLock { $0 } }
@@ -31,6 +36,7 @@ public final class FaultyCacheStore: CacheStore {
     public func writeRecord(_ key: String, _ record: StoredRecord) throws {
         let pause = writeMicroseconds.withLock { $0 }
         if pause > 0 { usleep(pause) }
+        hook.withLock { $0 }?(key)
         try inner.writeRecord(key, record)
         written.withLock { $0.append(key) }
     }
