@@ -104,12 +104,15 @@ final class DesktopColdRowsTests: XCTestCase {
 
             let metas = Task { try await s.desktopMetas(ids.map(String.init)).value() }
             let base = TablePokeAPI.base, sprites = "https://\(TablePokeAPI.spriteHost)"
-            // Alolan Vulpix's row asks for its species' sprite (Vulpix's) beside its own: in the
-            // same round, so it is waited for too, or a slow run releases the round without it.
-            await waitForRequests(api, Set(ids.map { "\(base)/pokemon/\($0)/" } + [25, 6].map { "\(base)/pokemon-species/\($0)/" }
-                                           + ids.map { "\(sprites)/\($0).png" } + ["\(sprites)/37.png"]))
+            // The whole round is waited for, or a slow run releases it without a late one: each
+            // row's record, sprite and species; a form's species is another Pokémon's (Charizard's
+            // for its Gigantamax form, Vulpix's for the Alolan one), and so is its sprite.
+            let species: [UInt32] = [25, 6, 37]
+            await waitForRequests(api, Set(ids.map { "\(base)/pokemon/\($0)/" } + species.map { "\(base)/pokemon-species/\($0)/" }
+                                           + (ids + species).map { "\(sprites)/\($0).png" }))
             api.releaseRound()
             let rows = await answer { try await metas.value }
+            let waitingAfterRows = api.waitingURLs
             // KRunner's first match, its rows cold but for the few above.
             let query = ["en": "charizard", "de": "glurak", "ja": "リザードン"][language]!
             let shown = try await s.desktopResults([query]).value().prefix(PokedexService.krunnerMatches).compactMap { UInt32($0) }
@@ -119,10 +122,11 @@ final class DesktopColdRowsTests: XCTestCase {
             await waitForRequests(api, Set(cold.map { "\(base)/pokemon/\($0)/" } + cold.map { "\(sprites)/\($0).png" }))
             api.releaseRound()
             let matched = await answer { try await match.value }
+            let waitingAfterMatch = api.waitingURLs
             api.open()
             s.finishWrites()
 
-            let got = try XCTUnwrap(rows, "\(language): the rows were not answered after one round of requests")
+            let got = try XCTUnwrap(rows, "\(language): the rows were not answered after one round of requests; waiting: \(waitingAfterRows.sorted())")
             XCTAssertEqual(got.map(\.id), ids, language)
             for r in got {
                 XCTAssertTrue(FileManager.default.fileExists(atPath: r.spritePath), "\(language): #\(r.id) has no sprite: \(r.spritePath)")
@@ -136,7 +140,7 @@ final class DesktopColdRowsTests: XCTestCase {
             ]
             XCTAssertEqual(got.map(\.name), expectedNames[language], language)
             XCTAssertTrue(got[2].description.hasPrefix("#006"), "a form takes its species' number: \(got[2].description)")
-            let m = try XCTUnwrap(matched, "\(language): KRunner's match waited for the network")
+            let m = try XCTUnwrap(matched, "\(language): KRunner's match waited for the network; waiting: \(waitingAfterMatch.sorted())")
             XCTAssertEqual(m.map(\.result.id), shown, language)
             for r in m {
                 let types = TablePokeAPI.types(of: r.result.id).map { TypeChart.name($0, language: language) }
