@@ -98,6 +98,9 @@ build: check-build-deps
 # - Bound at start (-z now, with RELRO; both from dpkg-buildflags' LDFLAGS, below): the GOT is
 #   read-only once running. Linked by the toolchain's lld: GNU ld 2.44 and later (Debian 13, sid)
 #   make no RELRO segment once Swift's objects put writable data in sections named .rodata.
+# - Relative relocations packed (-z pack-relative-relocs, DT_RELR; glibc 2.36, Debian 12): the
+#   46,000 pointers Swift's metadata holds took 1.1 MB of .rela.dyn, read at every start and
+#   resident with the pages around it; packed, 10 KB. A sync's peak RSS: 42.7 -> 40.8 MiB.
 # - No symbol exported (SwiftPM links executables with --export-dynamic, for tests that link
 #   them; none does): nothing is loaded by name, and --gc-sections may drop what none calls.
 # - Hardened as Debian builds (dpkg-buildflags, from dpkg-dev, with hardening=+all): CPPFLAGS
@@ -115,7 +118,7 @@ RELEASE_CFLAGS  := $(call buildflags,CPPFLAGS) $(call buildflags,CFLAGS)
 # (Without dpkg-buildflags, a system that is not Debian, RELRO and -z now still.)
 RELEASE_LDFLAGS := $(or $(subst $(comma), ,$(patsubst -Wl$(comma)%,%,$(filter -Wl$(comma)%,$(call buildflags,LDFLAGS)))),-z relro -z now)
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld \
-	-Xlinker --no-export-dynamic -Xlinker --build-id=sha1 \
+	-Xlinker --no-export-dynamic -Xlinker --build-id=sha1 -Xlinker -z -Xlinker pack-relative-relocs \
 	$(foreach f,$(RELEASE_LDFLAGS),-Xlinker $(f)) -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. \
 	-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
 RELEASE_SWIFT = POKEDEX_CFLAGS="$(strip $(RELEASE_CFLAGS))" $(SWIFT) build $(RELEASE_FLAGS)
