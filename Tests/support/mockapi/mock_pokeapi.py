@@ -48,7 +48,7 @@ It serves hand-written bodies shaped like PokeAPI's for a few dozen Pokémon:
   GET /sprites/shiny/{id}.png              the shiny sprite: 8x8, the default's colour inverted
   GET /cries/{id}.ogg                      the cry a pokemon body names (`cries.latest`, on the sprite host;
                                            forms name none): every one cry.ogg, 0.35 s of a rising tone in Ogg
-                                           Vorbis (sox synth 0.35 sine 660:1320, oggenc -q 0)
+                                           Vorbis (tools/gen-mock-cry.py: 660 to 1,320 Hz, oggenc -q 0)
 with ETag / If-None-Match (304), Cache-Control max-age, gzip when asked, keep-alive.
 Absolute URLs in bodies use the request's Host header: http://HOST, or https://HOST when the
 mock serves TLS itself (--tls-cert) or the request says X-Forwarded-Proto: https (a TLS front
