@@ -70,9 +70,9 @@ deps:
 	fi
 
 # What `make deb` needs besides the build's: Debian's packaging tools. `make test-package`
-# adds lintian, and debootstrap for the clean Debian 12 root the package is tried in.
+# adds lintian and licensecheck, and debootstrap for the clean Debian 12 root the package is tried in.
 PACKAGE_PACKAGES = $(BUILD_PACKAGES) debhelper dpkg-dev
-PACKAGE_TEST_PACKAGES = lintian debootstrap binutils
+PACKAGE_TEST_PACKAGES = lintian licensecheck debootstrap binutils
 
 ## deps-package: the build's and the packaging tools (apt-get; sudo when not root).
 deps-package:

@@ -2,7 +2,8 @@
 # The .deb (`make deb`) as a Debian 12 user meets it, on a system that has never seen Swift:
 #   1. the package itself: its files against install.manifest's (`make install-list DEB=1`),
 #      one stripped binary (pokectl a link to it), Depends: from dpkg-shlibdeps, neither ICU
-#      nor FoundationInternationalization, lintian;
+#      nor FoundationInternationalization, lintian; debian/copyright against every file of the
+#      source and its headers (tools/check-copyright);
 #   2. a minimal Debian 12 from debootstrap (cached as a tarball; a fresh copy each run), the
 #      .deb installed with `apt-get install ./pokedexd_….deb`; no Swift anywhere in it;
 #   3. a user `alice` on a private session bus (dbus-run-session, the package's service
@@ -106,6 +107,10 @@ check "Depends: a session bus" bash -c "echo '$DEPENDS' | grep -q 'default-dbus-
 echo "-- lintian $(dpkg-query -W -f '${Version}' lintian) (errors and warnings fail; overrides in debian/ say why)"
 lintian --info --show-overrides --fail-on error,warning "$DEB" 2>&1 | grep -v '^running with root privileges' | tee "$TMP/lintian.out"
 check "lintian: no errors, no warnings that debian/ does not explain" test "${PIPESTATUS[0]}" = 0
+echo "-- debian/copyright against every file of the source, vendor/ included (tools/check-copyright)"
+make -s vendor >"$TMP/vendor.log" 2>&1 || cat "$TMP/vendor.log"
+check "debian/copyright licenses every file as its header does (licensecheck $(dpkg-query -W -f '${Version}' licensecheck))" \
+    tools/check-copyright
 
 echo "== a clean Debian 12 ($DIST, $(debian_mirror))"
 debian_root "$DIST" "$R" || { fail "debootstrap $DIST"; summary package; exit 1; }
