@@ -122,9 +122,17 @@ buildflags = $(shell DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --ge
 RELEASE_CFLAGS  := $(call buildflags,CPPFLAGS) $(call buildflags,CFLAGS)
 # (Without dpkg-buildflags, a system that is not Debian, RELRO and -z now still.)
 RELEASE_LDFLAGS := $(or $(subst $(comma), ,$(patsubst -Wl$(comma)%,%,$(filter -Wl$(comma)%,$(call buildflags,LDFLAGS)))),-z relro -z now)
+# SwiftPM names the build plugins' output folder after the package's folder (.build/plugins/
+# outputs/FOLDER/…: ChangelogVersion's generated source), and the debug info names that source:
+# the same file wherever the tree is unpacked (pokedexd-VERSION, as dpkg-source -x makes it, or a
+# clone's name), so the build ID, computed over the whole file, is too. The first map that fits
+# a path applies: these before the tree's own.
+PLUGIN_OUTPUTS = .build/plugins/outputs/$(shell basename "$(CURDIR)" | tr A-Z a-z)
+PLUGIN_OUTPUTS_MAP = -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)/$(PLUGIN_OUTPUTS)=./.build/plugins/outputs/pokedexd \
+	-Xswiftc -file-prefix-map -Xswiftc $(PLUGIN_OUTPUTS)=.build/plugins/outputs/pokedexd
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld \
 	-Xlinker --no-export-dynamic -Xlinker --build-id=sha1 -Xlinker -z -Xlinker pack-relative-relocs \
-	$(foreach f,$(RELEASE_LDFLAGS),-Xlinker $(f)) -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. \
+	$(foreach f,$(RELEASE_LDFLAGS),-Xlinker $(f)) $(PLUGIN_OUTPUTS_MAP) -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. \
 	-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs -Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/tools/pokedexd.order -Xlinker --no-warn-symbol-ordering
 RELEASE_SWIFT = POKEDEX_CFLAGS="$(strip $(RELEASE_CFLAGS))" $(SWIFT) build $(RELEASE_FLAGS)
