@@ -116,6 +116,19 @@ check "tools/vendor-verify refuses a vendored file with a byte more" \
     bash -c "cd '$TMP/tampered' && ! python3 '$ROOT/tools/vendor-verify' swift-argument-parser \$(cut -d' ' -f3 vendor/PINS)"
 check "debian/copyright licenses every file as its header does (licensecheck $(dpkg-query -W -f '${Version}' licensecheck))" \
     tools/check-copyright
+echo "-- the source package (make dsc), unpacked as Debian unpacks it"
+touch .build/.dsc-leaves-this
+make -s dsc DSC_DIR="$TMP/dsc" >"$TMP/dsc.log" 2>&1 || cat "$TMP/dsc.log"
+check "make dsc: pokedexd_$VERSION.dsc, its tarball's one folder pokedexd-$VERSION" \
+    bash -c "[ \"\$(tar -tJf '$TMP/dsc/pokedexd_$VERSION.tar.xz' | cut -d/ -f1 | sort -u)\" = 'pokedexd-$VERSION' ]"
+check "make dsc leaves the tree's .build as it was" test -f .build/.dsc-leaves-this -a -x .build/release/pokedexd
+rm -f .build/.dsc-leaves-this
+(cd "$TMP/dsc" && dpkg-source -x "pokedexd_$VERSION.dsc") >"$TMP/dsc-x.log" 2>&1
+check "dpkg-source -x unpacks it into pokedexd-$VERSION" test -f "$TMP/dsc/pokedexd-$VERSION/debian/rules"
+check "the unpacked source: vendor/ is the pinned commits' trees (tools/vendor --check)" \
+    bash -c "cd '$TMP/dsc/pokedexd-$VERSION' && tools/vendor --check"
+check "the unpacked source: debian/copyright licenses every file (tools/check-copyright)" \
+    tools/check-copyright "$TMP/dsc/pokedexd-$VERSION"
 
 echo "== a clean Debian 12 ($DIST, $(debian_mirror))"
 debian_root "$DIST" "$R" || { fail "debootstrap $DIST"; summary package; exit 1; }
