@@ -100,10 +100,10 @@ build: check-build-deps
 #   make no RELRO segment once Swift's objects put writable data in sections named .rodata.
 # - Relative relocations packed (-z pack-relative-relocs, DT_RELR; glibc 2.36, Debian 12): the
 #   46,000 pointers Swift's metadata holds took 1.1 MB of .rela.dyn, read at every start and
-#   resident with the pages around it; packed, 10 KB. A sync's peak RSS: 42.7 -> 40.8 MiB.
+#   resident with the pages around it; packed, 10 KB. A sync's peak RSS: 42,700 -> 40,800 KiB.
 # - The code the service runs laid out together (tools/function-order says why and how it is
 #   recorded): each function in a section of its own, and the sections in the order of
-#   tools/pokedexd.order. A sync's peak RSS: 41.3 -> 37.9 MiB. Swift skips the code generation
+#   tools/pokedexd.order. A sync's peak RSS: 41,300 -> 37,400 KiB. Swift skips the code generation
 #   of a module whose IR is unchanged (.swift_modhash), whatever the flags: a tree built before
 #   these flags gets them once its release objects are deleted (release-objects-flags, below).
 # - No symbol exported (SwiftPM links executables with --export-dynamic, for tests that link
