@@ -9,6 +9,8 @@ PREFIX      ?= $(HOME)/.local
 DESTDIR     ?=
 BINDIR      ?= $(PREFIX)/bin
 DATADIR     ?= $(PREFIX)/share
+# Programs the installed ones run, not a user (systemd/render).
+LIBEXECDIR  ?= $(PREFIX)/libexec
 MANDIR      ?= $(DATADIR)/man
 # User units go where the user manager looks for them under this prefix.
 # subst, not filter: a HOME with a space or a % in it is one word to compare, not a pattern.
@@ -471,7 +473,7 @@ install: deps-build release install-files
 	@# The namespace drop-ins this user's manager applies (probed), then start it and say whether it runs.
 	@if [ -z "$(DESTDIR)" ] && systemctl --user show-environment >/dev/null 2>&1; then \
 	  systemctl --user daemon-reload && \
-	  "$(DATADIR)/pokedexd/pokedex-sandbox-setup" "$(USERUNITDIR)" "$(BINDIR)" "$(DATADIR)/pokedexd/sandbox" && \
+	  "$(BINDIR)/pokedex-sandbox-setup" "$(USERUNITDIR)" "$(BINDIR)" "$(DATADIR)/pokedexd/sandbox" && \
 	  systemctl --user daemon-reload && systemctl --user enable pokedex.service 2>&1 | grep -v '^Created symlink' ; \
 	  systemctl --user reset-failed pokedex.service 2>/dev/null; \
 	  if systemctl --user restart pokedex.service && systemctl --user -q is-active pokedex.service; then \
@@ -483,12 +485,12 @@ install: deps-build release install-files
 	    echo "see 'journalctl --user -u pokedex'" >&2; exit 1; \
 	  fi; \
 	else \
-	  echo "installed$(if $(DESTDIR), into $(DESTDIR)); the unit was not started$(if $(DESTDIR),, (no user manager is running)); $(DATADIR)/pokedexd/pokedex-sandbox-setup adds the namespace sandbox this user's manager can apply"; \
+	  echo "installed$(if $(DESTDIR), into $(DESTDIR)); the unit was not started$(if $(DESTDIR),, (no user manager is running)); $(BINDIR)/pokedex-sandbox-setup adds the namespace sandbox this user's manager can apply"; \
 	fi
 
 # install.manifest lists every installed file, once; tools/install-manifest installs, removes and
 # lists them with these directories (a value may hold a space).
-MANIFEST_VARS = "DESTDIR=$(DESTDIR)" "RELEASE_DIR=$(RELEASE_DIR)" "BINDIR=$(BINDIR)" "DATADIR=$(DATADIR)" \
+MANIFEST_VARS = "DESTDIR=$(DESTDIR)" "RELEASE_DIR=$(RELEASE_DIR)" "BINDIR=$(BINDIR)" "DATADIR=$(DATADIR)" "LIBEXECDIR=$(LIBEXECDIR)" \
   "MANDIR=$(MANDIR)" "USERUNITDIR=$(USERUNITDIR)" "DBUSSERVICEDIR=$(DBUSSERVICEDIR)" \
   "DBUSINTERFACEDIR=$(DBUSINTERFACEDIR)" "BASHCOMPDIR=$(BASHCOMPDIR)" "ZSHCOMPDIR=$(ZSHCOMPDIR)" \
   "FISHCOMPDIR=$(FISHCOMPDIR)" "EXAMPLESDIR=$(EXAMPLESDIR)" "APPLICATIONSDIR=$(APPLICATIONSDIR)" \

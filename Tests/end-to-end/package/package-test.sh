@@ -234,10 +234,10 @@ try_unit() {  # what
     as_alice pokectl status 2>&1 | grep -iE 'sandbox|landlock' | head -3 | sed 's/^/   | /'
 }
 try_unit "activated"
-echo "-- /usr/share/pokedexd/pokedex-sandbox-setup, as a package user runs it (no arguments)"
+echo "-- pokedex-sandbox-setup, as a package user runs it (on PATH, no arguments)"
 # The kernel refuses a new user namespace to a chrooted process, so here the probe leaves every
 # group out, as on a kernel that refuses user namespaces; the unit must start all the same.
-as_alice /usr/share/pokedexd/pokedex-sandbox-setup >"$TMP/sandbox.out" 2>&1
+as_alice pokedex-sandbox-setup >"$TMP/sandbox.out" 2>&1
 sed 's/^/   | /' "$TMP/sandbox.out"
 said_each() {
     local t; for t in "$R"/usr/share/pokedexd/sandbox/*.conf; do
