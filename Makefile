@@ -436,21 +436,14 @@ deb: deps-package release
 vendor:
 	tools/vendor
 
-## dsc: the source package, as Debian would build it (pokedexd_VERSION.dsc and .tar.xz in DSC_DIR,
-## by default ..): the files git tracks and vendor/ (make vendor), copied into a folder named
-## pokedexd-VERSION (the name dpkg-source -x gives it back) and packed there by dpkg-source -b
-## (dpkg-dev; installed if missing), less what debian/source/options leaves out. The tree and
-## its .build are left as they are.
+## dsc: the source package, 3.0 (quilt), as Debian takes it, in DSC_DIR (by default ..): the
+## upstream tarball from the commit HEAD (git archive), vendor/ (make vendor) as its component
+## tarball, debian/ and the .dsc (dpkg-source -b; dpkg-dev installed if missing). The tree and
+## its .build are left as they are (tools/source-package, debian/README.source).
 DSC_DIR ?= ..
 dsc: vendor
-	@$(MAKE) --no-print-directory deps DEB_PACKAGES="dpkg-dev"
-	@git rev-parse --git-dir >/dev/null 2>&1 || { echo "make dsc: packs the files git tracks: run it in a clone" >&2; exit 1; }
-	@version=$$(dpkg-parsechangelog -S Version) && src=.build/dsc/pokedexd-$$version && \
-	  rm -rf .build/dsc && mkdir -p "$$src" && \
-	  git ls-files -z | xargs -0 cp -a --parents -t "$$src" && cp -a vendor "$$src/" && \
-	  (cd .build/dsc && dpkg-source -b "pokedexd-$$version") && \
-	  mkdir -p "$(DSC_DIR)" && mv .build/dsc/pokedexd_$$version.dsc .build/dsc/pokedexd_$$version.tar.xz "$(DSC_DIR)/" && \
-	  rm -rf .build/dsc && echo "make dsc: $(DSC_DIR)/pokedexd_$$version.dsc"
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="dpkg-dev xz-utils"
+	tools/source-package "$(DSC_DIR)"
 
 ## test-package-build: the source package built as Debian builds it, in debootstrapped trixie
 ## and sid (SUITES=…) with Debian's swiftlang and no network; installed there, autopkgtest,

@@ -26,6 +26,7 @@ source Tests/support/lib/debian-root.sh
 own_namespaces package "$ROOT/Tests/end-to-end/package/package-test.sh" "$@"
 
 VERSION=$(dpkg-parsechangelog -S Version)
+UPSTREAM=$(tools/changelog-version)  # what the programs report: the version without its revision
 ARCH=$(dpkg --print-architecture)
 DEB=$ROOT/pokedexd_${VERSION}_${ARCH}.deb
 DIST=bookworm
@@ -116,19 +117,36 @@ check "tools/vendor-verify refuses a vendored file with a byte more" \
     bash -c "cd '$TMP/tampered' && ! python3 '$ROOT/tools/vendor-verify' swift-argument-parser \$(cut -d' ' -f3 vendor/PINS)"
 check "debian/copyright licenses every file as its header does (licensecheck $(dpkg-query -W -f '${Version}' licensecheck))" \
     tools/check-copyright
-echo "-- the source package (make dsc), unpacked as Debian unpacks it"
+echo "-- the source package (make dsc, 3.0 quilt), unpacked as Debian unpacks it"
 touch .build/.dsc-leaves-this
 make -s dsc DSC_DIR="$TMP/dsc" >"$TMP/dsc.log" 2>&1 || cat "$TMP/dsc.log"
-check "make dsc: pokedexd_$VERSION.dsc, its tarball's one folder pokedexd-$VERSION" \
-    bash -c "[ \"\$(tar -tJf '$TMP/dsc/pokedexd_$VERSION.tar.xz' | cut -d/ -f1 | sort -u)\" = 'pokedexd-$VERSION' ]"
+ORIG=$TMP/dsc/pokedexd_$UPSTREAM.orig.tar.xz
+COMPONENT=$TMP/dsc/pokedexd_$UPSTREAM.orig-vendor.tar.xz
+check "make dsc: pokedexd_$VERSION.dsc, 3.0 (quilt)" grep -qx 'Format: 3.0 (quilt)' "$TMP/dsc/pokedexd_$VERSION.dsc"
+check "the .dsc lists the upstream tarball, the vendor component and debian.tar.xz" bash -c \
+    "for f in '$(basename "$ORIG")' '$(basename "$COMPONENT")' 'pokedexd_$VERSION.debian.tar.xz'; do grep -q \" \$f\$\" '$TMP/dsc/pokedexd_$VERSION.dsc' || exit 1; done"
+check "the upstream tarball's one folder is pokedexd-$UPSTREAM" \
+    bash -c "[ \"\$(tar -tJf '$ORIG' | cut -d/ -f1 | sort -u)\" = 'pokedexd-$UPSTREAM' ]"
+check "the upstream tarball is the commit (git archive): no build, no vendor/, no screenshots of Nintendo's sprites" \
+    bash -c "[ \"\$(tar -tJf '$ORIG' | grep -cE '^pokedexd-[^/]+/(\\.build|vendor|docs/screenshots)(/|\$)')\" = 0 ] &&
+             [ \"\$(tar -tJf '$ORIG' | grep -cv '/\$')\" = \"\$(git ls-files | git check-attr --stdin export-ignore | grep -vc ': set\$')\" ]"
+check "the component holds vendor/ alone: PINS and the vendored packages" \
+    bash -c "tar -tJf '$COMPONENT' | grep -qx 'vendor/PINS' && [ \"\$(tar -tJf '$COMPONENT' | cut -d/ -f1 | sort -u)\" = vendor ]"
+check "the component's entries: root's (0/0, no names), all dated alike" bash -c \
+    "tar -tvJf '$COMPONENT' | awk '{print \$2, \$4, \$5}' | sort -u | awk '\$1 != \"0/0\" {exit 1} {d[\$2 \" \" \$3]} END {exit length(d) != 1}'"
 check "make dsc leaves the tree's .build as it was" test -f .build/.dsc-leaves-this -a -x .build/release/pokedexd
 rm -f .build/.dsc-leaves-this
+# Made again under another umask and time zone: the same four files.
+(umask 002; TZ=Pacific/Kiritimati make -s dsc DSC_DIR="$TMP/dsc-again") >"$TMP/dsc-again.log" 2>&1 || cat "$TMP/dsc-again.log"
+check "make dsc again (umask 002, another time zone): the same tarballs and .dsc, byte for byte" bash -c \
+    "cd '$TMP/dsc' && for f in *; do cmp \"\$f\" '$TMP/dsc-again/'\"\$f\" || exit 1; done"
 (cd "$TMP/dsc" && dpkg-source -x "pokedexd_$VERSION.dsc") >"$TMP/dsc-x.log" 2>&1
-check "dpkg-source -x unpacks it into pokedexd-$VERSION" test -f "$TMP/dsc/pokedexd-$VERSION/debian/rules"
+check "dpkg-source -x unpacks it into pokedexd-$UPSTREAM, vendor/ from the component" \
+    test -f "$TMP/dsc/pokedexd-$UPSTREAM/debian/rules" -a -f "$TMP/dsc/pokedexd-$UPSTREAM/vendor/PINS"
 check "the unpacked source: vendor/ is the pinned commits' trees (tools/vendor --check)" \
-    bash -c "cd '$TMP/dsc/pokedexd-$VERSION' && tools/vendor --check"
+    bash -c "cd '$TMP/dsc/pokedexd-$UPSTREAM' && tools/vendor --check"
 check "the unpacked source: debian/copyright licenses every file (tools/check-copyright)" \
-    tools/check-copyright "$TMP/dsc/pokedexd-$VERSION"
+    tools/check-copyright "$TMP/dsc/pokedexd-$UPSTREAM"
 
 echo "== a clean Debian 12 ($DIST, $(debian_mirror))"
 debian_root "$DIST" "$R" || { fail "debootstrap $DIST"; summary package; exit 1; }
@@ -157,7 +175,7 @@ all_in_place() { local f; for f in $(expected); do [ -f "$R$f" ] || { echo "miss
 check "dpkg -L pokedexd lists every expected file" all_owned
 check "every expected file is in place in the root" all_in_place
 check "still no Swift once installed" no_swift
-version_is() { in_root pokedexd --version | tee /dev/stderr | grep -qx "$VERSION"; }
+version_is() { in_root pokedexd --version | tee /dev/stderr | grep -qx "$UPSTREAM"; }
 check "pokedexd --version" version_is
 check "pokectl --help" bash -c "chroot '$R' /usr/bin/pokectl --help | grep -q 'USAGE: pokectl'"
 man_pages() { zcat "$R/usr/share/man/man1/pokectl.1.gz" | grep -q '^\.TH' && zcat "$R/usr/share/man/man1/pokedexd.1.gz" | grep -q '^\.TH'; }
