@@ -75,9 +75,11 @@ enum MOCatalogue {
         }
         func word(_ at: Int) -> Int? {
             guard at >= 0, at <= b.count - 4 else { return nil }
-            let v = little ? UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 | UInt32(b[at + 3]) << 24
-                : UInt32(b[at + 3]) | UInt32(b[at + 2]) << 8 | UInt32(b[at + 1]) << 16 | UInt32(b[at]) << 24
-            return Int(v)
+            // The word's k-th byte from its low end (a function of fixed types: the eight
+            // conversions and shifts written out took Swift 6.0 4.5 s to type-check).
+            func byte(_ k: Int) -> UInt32 { UInt32(b[little ? at + k : at + 3 - k]) }
+            let low: UInt32 = byte(0) | byte(1) << 8, high: UInt32 = byte(2) << 16 | byte(3) << 24
+            return Int(low | high)
         }
         func string(_ table: Int, _ i: Int) -> String? {
             guard let length = word(table + 8 * i), let offset = word(table + 8 * i + 4),

@@ -32,13 +32,16 @@ public enum MoveColumns {
         columns.append((.power, TerminalText.rightAligned([w.tr("Power")] + rows.map { number($0.power) })))
         columns.append((.accuracy, TerminalText.rightAligned([w.tr("Acc.")] + rows.map { number($0.accuracy) })))
         columns.append((.pp, TerminalText.rightAligned([w.tr("PP")] + rows.map { number($0.pp) })))
+        // Typed steps, not one expression: Swift 6.0 spent 45 s type-checking the sum in one.
+        func widest(_ cells: [String]) -> Int { cells.map(TerminalText.width).max() ?? 0 }
         func total(_ cs: [(Column, [String])]) -> Int {
-            cs.map { $0.1.map(TerminalText.width).max() ?? 0 }.reduce(0, +) + 2 * max(0, cs.count - 1)
+            let cells: Int = cs.map { widest($0.1) }.reduce(0, +)
+            return cells + 2 * max(0, cs.count - 1)
         }
         for dropped in [Column.category, .accuracy, .type, .pp, .power] where total(columns) > width {
             columns.removeAll { $0.0 == dropped }
         }
-        let widths = columns.map { $0.1.map(TerminalText.width).max() ?? 0 }
+        let widths = columns.map { widest($0.1) }
         return (0...rows.count).map { r in
             let line = columns.indices.map { c in
                 let cell = columns[c].1[r]

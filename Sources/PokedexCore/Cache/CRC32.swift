@@ -24,14 +24,18 @@ enum CRC32 {
     private static func checksum(_ bytes: UnsafeBufferPointer<UInt8>, continuing crc: UInt32) -> UInt32 {
         var c = ~crc
         tables.withUnsafeBufferPointer { t in
+            // Table k's entry for the low byte of `b`. A function, not arithmetic written out in
+            // place: an expression of eight such lookups took Swift 6.0's type checker seconds,
+            // past its limit on a busy machine (Debian 13's swiftlang stopped the build on it).
+            @inline(__always) func at(_ k: Int, _ b: UInt32) -> UInt32 { t[k &* 256 &+ Int(b & 0xFF)] }
             var i = 0
             let n = bytes.count
             if let base = bytes.baseAddress {
                 while n - i >= 8 {
                     let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self).littleEndian
                     let lo = UInt32(truncatingIfNeeded: w) ^ c, hi = UInt32(truncatingIfNeeded: w >> 32)
-                    c = t[7 * 256 + Int(lo & 0xFF)] ^ t[6 * 256 + Int(lo >> 8 & 0xFF)] ^ t[5 * 256 + Int(lo >> 16 & 0xFF)] ^ t[4 * 256 + Int(lo >> 24)]
-                      ^ t[3 * 256 + Int(hi & 0xFF)] ^ t[2 * 256 + Int(hi >> 8 & 0xFF)] ^ t[256 + Int(hi >> 16 & 0xFF)] ^ t[Int(hi >> 24)]
+                    c = at(7, lo) ^ at(6, lo >> 8) ^ at(5, lo >> 16) ^ at(4, lo >> 24)
+                      ^ at(3, hi) ^ at(2, hi >> 8) ^ at(1, hi >> 16) ^ at(0, hi >> 24)
                     i += 8
                 }
             }

@@ -86,7 +86,8 @@ final class MoveLists: Sendable {
 
     /// Every move `record` learns, in any game.
     static func moves(of record: PokemonRecord) -> Set<UInt32> {
-        Set((record.learnset.map { Array($0.versionGroups.values) } ?? []).flatMap { g in g.levelUp.map(\.move) + g.machine + g.egg + g.tutor })
+        let groups: [Learnset.Group] = record.learnset.map { Array($0.versionGroups.values) } ?? []
+        return Set(groups.flatMap { (g: Learnset.Group) -> [UInt32] in g.levelUp.map(\.move) + g.machine + g.egg + g.tutor })
     }
 
     /// For `Sync`: move `id`'s record, and its category's names, fetched where no tier has them

@@ -101,8 +101,8 @@ final class DesktopResultsTests: XCTestCase {
         let mew = [hit(151, "mew", .exact), hit(150, "mewtwo", .prefix), hit(10001, "mew-form", .prefix), hit(52, "meowth", .fuzzy)]
         XCTAssertEqual(DesktopSearch.intersect([mew]).map(\.item.id), [151, 150, 10001])
         // Only look-alikes of forms and other species: as many as fit, and no form's.
-        let few = [hit(25, "pikachu", .prefix)] + (0..<8).map { hit(UInt32(700 + $0), "near\($0)", .fuzzy) }
-            + [hit(10080, "pikachu-rock-star", .fuzzy)]
+        let near = (0..<8).map { (n: Int) in hit(UInt32(700 + n), "near\(n)", .fuzzy) }
+        let few = [hit(25, "pikachu", .prefix)] + near + [hit(10080, "pikachu-rock-star", .fuzzy)]
         XCTAssertEqual(DesktopSearch.intersect([few]).map(\.item.id), [25, 700, 701, 702, 703])
         // Then the family of the species whose API name the query holds, up to the first screen.
         let family: DesktopSearch.Relatives = { item in

@@ -42,8 +42,9 @@ final class RecordingNotifier: DesktopNotifier {
 }
 
 /// A 1×1 GIF89a: colour table, graphic control extension, one frame, trailer.
-let tinyGIF: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 255, 0, 0, 0, 0, 255]
-    + [0x21, 0xF9, 4, 0, 10, 0, 0, 0] + [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3B]
+let tinyGIF: [UInt8] = Array("GIF89a".utf8) + ([1, 0, 1, 0, 0x80, 0, 0, 255, 0, 0, 0, 0, 255,
+                                                  0x21, 0xF9, 4, 0, 10, 0, 0, 0,
+                                                  0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3B] as [UInt8])
 
 final class DesktopServiceTests: XCTestCase {
     var dir = ""

@@ -134,8 +134,14 @@ final class UntrustedInputTests: XCTestCase {
     func testAGIFWhoseFramesDoNotFitItsScreenIsRefused() {
         let gif: (UInt16, UInt16, UInt16, UInt16, UInt16, UInt16) -> [UInt8] = { sw, sh, left, top, w, h in
             func le(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-            return Array("GIF89a".utf8) + le(sw) + le(sh) + [0x80, 0, 0, 0, 0, 0, 255, 255, 255]
-                + [0x2C] + le(left) + le(top) + le(w) + le(h) + [0, 2, 2, 0x44, 0x01, 0, 0x3B]
+            // Appended step by step: one expression of these took Swift 6.0 past its type-check limit.
+            var bytes: [UInt8] = Array("GIF89a".utf8)
+            bytes += le(sw) + le(sh)
+            bytes += [0x80, 0, 0, 0, 0, 0, 255, 255, 255, 0x2C]
+            bytes += le(left) + le(top)
+            bytes += le(w) + le(h)
+            bytes += [0, 2, 2, 0x44, 0x01, 0, 0x3B]
+            return bytes
         }
         XCTAssertTrue(GIFCheck.isValid(gif(8, 8, 0, 0, 8, 8)))
         XCTAssertTrue(GIFCheck.isValid(gif(8, 8, 6, 6, 2, 2)))

@@ -67,7 +67,10 @@ final class ColorTests: XCTestCase {
 
 /// A 1×1 GIF89a with a two-colour table, one graphic control extension and one frame.
 func tinyGIF() -> [UInt8] {
-    Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0] + [255, 0, 0, 0, 0, 255]
-        + [0x21, 0xF9, 4, 0, 10, 0, 0, 0]
-        + [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0] + [2, 2, 0x44, 0x01, 0] + [0x3B]
+    // One typed literal: the parts added together took Swift 6.0 past its type-check limit.
+    let rest: [UInt8] = [1, 0, 1, 0, 0x80, 0, 0, 255, 0, 0, 0, 0, 255,  // screen, colour table
+                         0x21, 0xF9, 4, 0, 10, 0, 0, 0,  // graphic control extension
+                         0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0,  // the frame
+                         0x3B]  // trailer
+    return Array("GIF89a".utf8) + rest
 }
