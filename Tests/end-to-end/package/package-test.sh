@@ -106,8 +106,20 @@ for lib in libc6 libcurl4 libsystemd0 libpng16-16; do
 done
 check "Depends: a session bus" bash -c "echo '$DEPENDS' | grep -q 'default-dbus-session-bus | dbus-session-bus'"
 echo "-- lintian $(dpkg-query -W -f '${Version}' lintian) (errors and warnings fail; overrides in debian/ say why)"
-lintian --info --show-overrides --fail-on error,warning "$DEB" 2>&1 | grep -v '^running with root privileges' | tee "$TMP/lintian.out"
-check "lintian: no errors, no warnings that debian/ does not explain" test "${PIPESTATUS[0]}" = 0
+lintian --info --show-overrides --fail-on none "$DEB" 2>&1 | grep -v '^running with root privileges' | tee "$TMP/lintian.out"
+code=${PIPESTATUS[0]}
+check "lintian ran (exit $code)" test "$code" = 0
+# debian/control sets no Priority: dpkg 1.22.13 (Debian 13) makes it optional, and sid's lintian
+# calls the field redundant. Debian 12's dpkg leaves it out of the .deb, and its lintian asks
+# for it: that one warning is expected on a dpkg that old, and no other.
+no_unexplained_tags() {
+    local tags; tags=$(grep -E '^[EW]: ' "$TMP/lintian.out")
+    if dpkg --compare-versions "$(dpkg-query -W -f '${Version}' dpkg)" lt 1.22.13; then
+        tags=$(grep -vx 'W: pokedexd: recommended-field Priority' <<<"$tags")
+    fi
+    [ -z "$tags" ] || { echo "$tags"; return 1; }
+}
+check "lintian: no errors, no warnings that debian/ does not explain" no_unexplained_tags
 echo "-- debian/copyright against every file of the source, vendor/ included (tools/check-copyright)"
 make -s vendor >"$TMP/vendor.log" 2>&1 || cat "$TMP/vendor.log"
 check "vendor/ is the pinned commits' trees, proved offline (tools/vendor --check)" tools/vendor --check
