@@ -461,11 +461,13 @@ dsc: vendor
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="dpkg-dev xz-utils"
 	tools/source-package "$(DSC_DIR)"
 
-## test-package-build: the source package built as Debian builds it, in debootstrapped trixie
-## and sid (SUITES=…) with Debian's swiftlang and no network; installed there, autopkgtest,
-## lintian --pedantic, clean, and a second build compared byte for byte (Tests/end-to-end/package-build).
-## Opt-in (not in make test): about 15 minutes on 2 cores; as root.
-PACKAGE_BUILD_TEST_PACKAGES = debootstrap dpkg-dev diffoscope-minimal
+## test-package-build: the source package (make dsc) built as sbuild builds it, in debootstrapped
+## trixie and sid (SUITES=…) with Debian's swiftlang and no network, its unit tier in the build;
+## installed there, autopkgtest; built again by another user elsewhere, in another umask, time
+## zone, locale, date and host name, and compared byte for byte (diffoscope's report kept);
+## lintian from sid --pedantic --info --display-experimental with no tag; clean
+## (Tests/end-to-end/package-build). Opt-in (not in make test): about 70 minutes on 2 cores; as root.
+PACKAGE_BUILD_TEST_PACKAGES = debootstrap dpkg-dev diffoscope-minimal iproute2 xz-utils
 test-package-build:
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PACKAGE_BUILD_TEST_PACKAGES)"
 	bash Tests/end-to-end/package-build/package-build-test.sh

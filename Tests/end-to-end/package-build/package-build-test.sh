@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # make test-package-build: the source package as Debian builds it, in each suite (SUITES,
-# default "trixie sid"), with Debian's own Swift (swiftlang) and no network:
-#   1. the source package from the tree as git tracks it (a fresh clone) with vendor/
-#      (`make vendor`): dpkg-source -b; nothing built in it (.build, .deb);
+# default "trixie sid"), with Debian's own Swift (swiftlang), as sbuild would:
+#   1. the source package `make dsc` makes (3.0 quilt: the upstream tarball from the commit
+#      HEAD, vendor/ as its component tarball, debian.tar.xz);
 #   2. per suite, a minbase root with build-essential and the Build-Depends from Debian alone
-#      (debian/control, parsed; cached by the list); the .dsc unpacked and built as a user,
-#      `dpkg-buildpackage -b` with the network cut (unshare -n: no route, not even loopback up);
+#      (debian/control, parsed; cached by the list); the .dsc unpacked by dpkg-source -x into
+#      pokedexd-UPSTREAM and built there as sbuild builds: a user of its own, HOME a path that
+#      does not exist, the network cut but loopback up (unshare -n), its own host name; the
+#      unit tier runs in the build (dh_auto_test), and its summary is printed;
 #   3. the .deb's Depends: in that suite's names (the t64 libraries); installed with apt in a
 #      fresh root of the suite; its version; debian/tests run there by autopkgtest (null runner);
-#   4. in the last suite: lintian --pedantic on the source and the binaries (no E, no W); the
-#      tree after `debian/rules clean` gives the same source as before the build; a second
-#      build in another folder, two days later by the clock (faketime), gives byte-identical
-#      .debs (diffoscope says where they differ, if they do).
-# Logs and the packages stay in .build/package-build/SUITE/ for a closer look. As root
-# (debootstrap, chroot), in its own mount and PID namespaces; about 15 minutes warm on 2 cores.
+#   4. a second build in the same root that differs in everything a build may not depend on:
+#      the folder's name and path, the user, the umask, the time zone, the locale, the date
+#      (faketime, three days on) and the host name (nocheck: the tests change no byte of a
+#      package); its .debs, the main one and the dbgsym, must be the first's byte for byte, or
+#      diffoscope's report is kept beside them;
+#   5. in the last suite: lintian --pedantic --info --display-experimental on the source and the
+#      binaries: any tag fails but an override, each of which says why; the tree after
+#      `debian/rules clean` is the unpacked source again.
+# Logs, packages and reports stay in .build/package-build/ for a closer look. As root
+# (debootstrap, chroot), in its own mount and PID namespaces; about 70 minutes warm on 2 cores.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 ROOT=$PWD
@@ -21,7 +27,9 @@ source Tests/support/lib/debian-root.sh
 own_namespaces package-build "$ROOT/Tests/end-to-end/package-build/package-build-test.sh" "$@"
 
 SUITES=${SUITES:-trixie sid}
-VERSION=$(tools/changelog-version)
+VERSION=$(dpkg-parsechangelog -S Version)
+UPSTREAM=$(tools/changelog-version)
+DSC=pokedexd_$VERSION.dsc
 CACHE=${POKEDEX_TEST_CACHE:-/var/cache/pokedexd-test}
 TMP=$(realpath "$(mktemp -d -p /var/tmp pokedex-package-build.XXXXXX)")
 OUT=$ROOT/.build/package-build
@@ -31,9 +39,9 @@ cleanup() {
     rm -rf --one-file-system "$TMP"
 }
 trap cleanup EXIT
-rm -rf "$OUT" && mkdir -p "$OUT"
+rm -rf "$OUT" && mkdir -p "$OUT/source"
 
-# Build-Depends, one name each (the first of alternatives, no versions; the profile is not set).
+# Build-Depends, one name each (the first of alternatives, no versions; every profile's).
 build_depends() {
     python3 - <<'PY'
 import re
@@ -45,49 +53,70 @@ print(" ".join("debhelper" if n == "debhelper-compat" else n for n in names))
 PY
 }
 
-echo "== the source package (pokedexd $VERSION): a fresh clone, with vendor/"
-make -s vendor >"$TMP/vendor.log" 2>&1 || { cat "$TMP/vendor.log"; fail "make vendor"; summary package-build; exit 1; }
-# What a fresh clone of this tree holds: the files git tracks, as they are now.
-mkdir -p "$TMP/clone/pokedexd" && git ls-files -z | xargs -0 cp --parents -t "$TMP/clone/pokedexd"
-cp -a vendor "$TMP/clone/pokedexd/"
-(cd "$TMP/clone" && dpkg-source -b pokedexd) >"$TMP/source.log" 2>&1
-check "dpkg-source -b (3.0 native)" test -f "$TMP/clone/pokedexd_$VERSION.dsc"
-TARBALL=$TMP/clone/pokedexd_$VERSION.tar.xz
-tar -tJf "$TARBALL" | sed 's|^pokedexd/||' | sort >"$TMP/source-files"
-echo "   $(wc -l <"$TMP/source-files") entries, $(du -k "$TARBALL" | cut -f1) KB"
-check "the source holds vendor/ at Package.resolved's pins" grep -qx 'vendor/PINS' "$TMP/source-files"
-check "the source holds no build (.build*, *.deb) and no screenshots of Nintendo's sprites" \
-    bash -c "! grep -E '^(\\.build|docs/screenshots/)|\\.deb\$' '$TMP/source-files'"
-cp "$TMP/clone/pokedexd_$VERSION".{dsc,tar.xz} "$OUT/"
+echo "== the source package (pokedexd $VERSION): make dsc"
+make -s dsc DSC_DIR="$OUT/source" >"$TMP/dsc.log" 2>&1 || { cat "$TMP/dsc.log"; fail "make dsc"; summary package-build; exit 1; }
+check "make dsc: $DSC, 3.0 (quilt)" grep -qx 'Format: 3.0 (quilt)' "$OUT/source/$DSC"
+ls -l "$OUT/source" | tail -n +2 | sed 's/^/   /'
+
+# COMMAND as USER in the root, the way sbuild runs a build: a clean environment, HOME a path that
+# does not exist, the network cut with loopback up, the host name given, and what else is given
+# as NAME=VALUE before the command (umask with UMASK=). An hour at most: SwiftPM has been seen
+# to hang, once, at start (CFSocket's wakeup pair).
+as_user_offline() {  # ROOT USER HOSTNAME [NAME=VALUE…] COMMAND
+    local root=$1 user=$2 host=$3; shift 3
+    local env=(HOME=/sbuild-nonexistent PATH=/usr/bin:/bin LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC) umask=022
+    while [[ ${1:-} == *=* ]]; do
+        case $1 in UMASK=*) umask=${1#UMASK=} ;; *) env+=("$1") ;; esac
+        shift
+    done
+    timeout 3600 unshare -n -u sh -c 'ip link set lo up && hostname "$1" && shift && umask "$1" && shift && exec "$@"' sh "$host" "$umask" \
+        chroot --userspec="$user:$user" "$root" env -i "${env[@]}" "$@"
+}
+# What the unit tier said in a build log: XCTest's whole run and its totals, and the mock's.
+test_summary() {  # LOG
+    awk "/^Test Suite '(All|Selected) tests' (passed|failed)/ {print; getline; print} /^mock_test: / {print}" "$1" | sed 's/^\s*/   | /'
+}
 
 LAST=${SUITES##* }
 for suite in $SUITES; do
     echo "== $suite: build-essential and the Build-Depends, from Debian alone"
     R=$TMP/$suite-build
-    deps="build-essential fakeroot $(build_depends) lintian faketime"
+    # locales and faketime: the second build's locale and clock; lintian: the last step.
+    deps="build-essential fakeroot $(build_depends) lintian faketime locales"
     debian_root "$suite" "$R" $deps || { fail "$suite: a root with $deps"; continue; }
     mount -t proc proc "$R/proc"
     mkdir -p "$R/dev/shm" && mount -t tmpfs tmpfs "$R/dev/shm"  # faketime's semaphores
     chroot_run "$R" sh -c 'swift --version 2>&1 | head -1' | sed 's/^/   /'
+    chroot_run "$R" localedef -i fr_FR -f UTF-8 fr_FR.UTF-8
     chroot_run "$R" useradd -m builder
-    mkdir -p "$R/build" && cp "$OUT/pokedexd_$VERSION".{dsc,tar.xz} "$R/build/" && chroot_run "$R" chown -R builder:builder /build
-    as_builder() { chroot --userspec=builder:builder "$R" env -i HOME=/home/builder PATH=/usr/bin:/bin LANG=C.UTF-8 "$@"; }
-    as_builder sh -c "cd /build && dpkg-source -x pokedexd_$VERSION.dsc pokedexd" >/dev/null
-    echo "-- dpkg-buildpackage -b, no network (unshare -n), as a user"
+    chroot_run "$R" useradd -m -u 2345 rebuilder
+    mkdir -p "$R/build" && cp "$OUT/source/"* "$R/build/" && chroot_run "$R" chown -R builder:builder /build
+    chroot --userspec=builder:builder "$R" env -i PATH=/usr/bin:/bin sh -c "cd /build && dpkg-source -x $DSC" >/dev/null 2>&1
+    check "$suite: dpkg-source -x unpacks it into pokedexd-$UPSTREAM" test -f "$R/build/pokedexd-$UPSTREAM/vendor/PINS"
+
+    echo "-- dpkg-buildpackage -b in /build/pokedexd-$UPSTREAM, as sbuild builds (user builder, no network)"
     start=$(date +%s)
-    # A bound: SwiftPM has been seen to hang, once, at start (CFSocket's wakeup pair).
-    timeout 1800 unshare -n chroot --userspec=builder:builder "$R" env -i HOME=/home/builder PATH=/usr/bin:/bin LANG=C.UTF-8 \
-        sh -c 'cd /build/pokedexd && dpkg-buildpackage -b --no-sign' >"$OUT/build-$suite.log" 2>&1
+    as_user_offline "$R" builder "$suite-builder" \
+        sh -c "cd /build/pokedexd-$UPSTREAM && dpkg-buildpackage -b --no-sign" >"$OUT/build-$suite.log" 2>&1
     code=$?
     took=$(( $(date +%s) - start ))
-    grep -E '^(dpkg-|Build of|\[[0-9]+/[0-9]+\] (Linking|Compiling pokedexd)|dh |   dh_auto)' "$OUT/build-$suite.log" | head -30 | sed 's/^/   | /'
+    grep -E '^(dpkg-|Build of|\[[0-9]+/[0-9]+\] (Linking|Compiling pokedexd)|   dh_auto)' "$OUT/build-$suite.log" | head -30 | sed 's/^/   | /'
+    echo "   the unit tier during the build (dh_auto_test):"
+    test_summary "$OUT/build-$suite.log"
     check "$suite: dpkg-buildpackage -b with no network (exit $code, $took s; log in .build/package-build)" test "$code" = 0
-    [ "$code" = 0 ] || { tail -30 "$OUT/build-$suite.log"; continue; }
-    DEB=pokedexd_${VERSION}_$(chroot_run "$R" dpkg --print-architecture).deb
+    [ "$code" = 0 ] || { tail -40 "$OUT/build-$suite.log"; continue; }
+    check "$suite: the unit tier ran during the build, and passed" bash -c \
+        "grep -qE \"^Test Suite '(All|Selected) tests' passed\" '$OUT/build-$suite.log' && grep -q '^mock_test: .* as recorded' '$OUT/build-$suite.log' &&
+         ! grep -qE \"^Test Suite '(All|Selected) tests' failed\" '$OUT/build-$suite.log'"
+    ARCH=$(chroot_run "$R" dpkg --print-architecture)
+    DEB=pokedexd_${VERSION}_$ARCH.deb
     mkdir -p "$OUT/$suite" && cp "$R"/build/*.deb "$R"/build/*.buildinfo "$R"/build/*.changes "$OUT/$suite/"
     depends=$(dpkg-deb -f "$OUT/$suite/$DEB" Depends)
     echo "   Depends: $depends"
+    echo "   Static-Built-Using: $(dpkg-deb -f "$OUT/$suite/$DEB" Static-Built-Using)"
     echo "   Installed-Size: $(dpkg-deb -f "$OUT/$suite/$DEB" Installed-Size) KiB; $(du -k "$OUT/$suite/$DEB" | cut -f1) KiB"
+    check "$suite: Static-Built-Using: names the suite's swiftlang" bash -c \
+        "[ \"\$(dpkg-deb -f '$OUT/$suite/$DEB' Static-Built-Using)\" = \"\$(chroot '$R' dpkg-query -W -f '\${source:Package} (= \${source:Version})' swiftlang)\" ]"
     # The suite's own library packages: what dpkg-shlibdeps read in the suite's symbols files.
     for lib in $(chroot_run "$R" dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' libcurl4 libcurl4t64 libpng16-16 libpng16-16t64 libsystemd0 2>/dev/null |
                  awk '$1 == "ii" && $2 !~ /-(dev|doc)$/ {print $2}'); do
@@ -96,47 +125,64 @@ for suite in $SUITES; do
 
     echo "== $suite: the package installs in a fresh $suite, and debian/tests pass there"
     I=$TMP/$suite-install
-    debian_root "$suite" "$I" || { fail "$suite: a minbase root"; continue; }
-    mount -t proc proc "$I/proc"
-    cp "$OUT/$suite/$DEB" "$I/tmp/"
-    { chroot_run "$I" apt-get update -qq && chroot_run "$I" apt-get install -y --no-install-recommends "/tmp/$DEB"; } >"$TMP/install-$suite.log" 2>&1
-    check "$suite: apt-get install ./$DEB" chroot_run "$I" dpkg-query -W pokedexd
-    [ "$last" = ok ] || { tail -20 "$TMP/install-$suite.log"; continue; }
-    check "$suite: pokedexd --version is the changelog's ($VERSION)" bash -c "[ \"\$(chroot '$I' pokedexd --version)\" = '$VERSION' ]"
-    check "$suite: autopkgtest (debian/tests, null runner in the root)" autopkgtest_in_root "$I"
-
-    [ "$suite" = "$LAST" ] || continue
-    echo "== $suite: lintian $(chroot_run "$R" dpkg-query -W -f '${Version}' lintian) --pedantic, source and binaries"
-    as_builder sh -c "cd /build && lintian --pedantic --info --show-overrides --fail-on error,warning pokedexd_$VERSION.dsc *.deb" \
-        >"$OUT/lintian.log" 2>&1
-    code=$?
-    sed 's/^/   | /' "$OUT/lintian.log"
-    check "lintian --pedantic: no errors, no warnings (exit $code)" test "$code" = 0
-
-    echo "== $suite: debian/rules clean leaves the source as it was"
-    as_builder sh -c 'cd /build/pokedexd && fakeroot debian/rules clean' >"$TMP/clean.log" 2>&1 || tail -5 "$TMP/clean.log"
-    mkdir -p "$TMP/unpacked" && tar -xJf "$OUT/pokedexd_$VERSION.tar.xz" -C "$TMP/unpacked"
-    check "the tree after clean is the source package, file for file (diff -r)" diff -r "$TMP/unpacked/pokedexd" "$R/build/pokedexd"
-
-    echo "== $suite: reproducible: another folder, two days later (faketime), the same .debs"
-    mkdir -p "$R/build/elsewhere/deeper" && cp "$R/build/pokedexd_$VERSION".{dsc,tar.xz} "$R/build/elsewhere/deeper/"
-    chroot_run "$R" chown -R builder:builder /build/elsewhere
-    as_builder sh -c "cd /build/elsewhere/deeper && dpkg-source -x pokedexd_$VERSION.dsc pokedexd" >/dev/null
-    start=$(date +%s)
-    timeout 1800 unshare -n chroot --userspec=builder:builder "$R" env -i HOME=/home/builder PATH=/usr/bin:/bin LANG=C.UTF-8 \
-        faketime -f +2d sh -c 'cd /build/elsewhere/deeper/pokedexd && dpkg-buildpackage -b --no-sign' >"$OUT/build-$suite-again.log" 2>&1
-    code=$?
-    check "the second build (exit $code, $(( $(date +%s) - start )) s)" test "$code" = 0
-    for deb in "$R"/build/elsewhere/deeper/*.deb; do
-        name=$(basename "$deb")
-        if cmp -s "$deb" "$OUT/$suite/$name"; then
-            ok "$name: byte-identical ($(sha256sum <"$deb" | cut -c1-16)…)"
+    if debian_root "$suite" "$I"; then
+        mount -t proc proc "$I/proc"
+        cp "$OUT/$suite/$DEB" "$I/tmp/"
+        { chroot_run "$I" apt-get update -qq && chroot_run "$I" apt-get install -y --no-install-recommends "/tmp/$DEB"; } >"$TMP/install-$suite.log" 2>&1
+        check "$suite: apt-get install ./$DEB" chroot_run "$I" dpkg-query -W pokedexd
+        if [ "$last" = ok ]; then
+            check "$suite: pokedexd --version is the upstream version ($UPSTREAM)" bash -c "[ \"\$(chroot '$I' pokedexd --version)\" = '$UPSTREAM' ]"
+            check "$suite: autopkgtest (debian/tests, null runner in the root)" autopkgtest_in_root "$I"
         else
-            fail "$name differs between the two builds"
-            cp "$deb" "$OUT/$suite/again-$name"
-            command -v diffoscope >/dev/null && diffoscope --text "$OUT/diffoscope-$name.txt" "$OUT/$suite/$name" "$deb" >/dev/null 2>&1
-            head -40 "$OUT/diffoscope-$name.txt" 2>/dev/null | sed 's/^/   | /'
+            tail -20 "$TMP/install-$suite.log"
+        fi
+        umount "$I/proc"; rm -rf --one-file-system "$I"
+    else
+        fail "$suite: a minbase root"
+    fi
+
+    echo "== $suite: built again by another user, elsewhere, later: the same .debs"
+    # Another folder name and path, user, umask, time zone, locale, date and host name.
+    again=/home/rebuilder/src/elsewhere
+    chroot_run "$R" install -d -o rebuilder -g rebuilder "$again"
+    cp "$OUT/source/"* "$R$again/" && chroot_run "$R" chown -R rebuilder:rebuilder "$again"
+    chroot --userspec=rebuilder:rebuilder "$R" env -i PATH=/usr/bin:/bin sh -c "cd $again && dpkg-source -x $DSC rebuilt-here" >/dev/null 2>&1
+    start=$(date +%s)
+    as_user_offline "$R" rebuilder "another-host-$suite" UMASK=002 TZ=Pacific/Kiritimati \
+        LANG=fr_FR.UTF-8 LC_ALL=fr_FR.UTF-8 DEB_BUILD_OPTIONS=nocheck \
+        faketime -f +3d sh -c "cd $again/rebuilt-here && dpkg-buildpackage -b --no-sign" >"$OUT/build-$suite-again.log" 2>&1
+    code=$?
+    check "$suite: the second build (exit $code, $(( $(date +%s) - start )) s; umask 002, UTC+14, fr_FR.UTF-8, +3 days, user rebuilder, its own host name)" test "$code" = 0
+    for deb in "$OUT/$suite"/*.deb; do
+        name=$(basename "$deb")
+        if cmp -s "$deb" "$R$again/$name"; then
+            ok "$suite: $name: byte-identical ($(sha256sum <"$deb" | cut -c1-16)…)"
+        else
+            fail "$suite: $name differs between the two builds"
+            cp "$R$again/$name" "$OUT/$suite/again-$name" 2>/dev/null
+            if command -v diffoscope >/dev/null; then
+                diffoscope --text "$OUT/diffoscope-$suite-$name.txt" "$deb" "$OUT/$suite/again-$name" >/dev/null 2>&1
+                echo "   diffoscope's report: .build/package-build/diffoscope-$suite-$name.txt"
+                head -40 "$OUT/diffoscope-$suite-$name.txt" 2>/dev/null | sed 's/^/   | /'
+            fi
         fi
     done
+
+    [ "$suite" = "$LAST" ] || { umount "$R/proc" "$R/dev/shm"; rm -rf --one-file-system "$R"; continue; }
+    echo "== $suite: lintian $(chroot_run "$R" dpkg-query -W -f '${Version}' lintian) --pedantic --info --display-experimental, source and binaries"
+    chroot --userspec=builder:builder "$R" env -i HOME=/home/builder PATH=/usr/bin:/bin LANG=C.UTF-8 \
+        sh -c "cd /build && lintian --pedantic --info --display-experimental --show-overrides \
+               --fail-on error,warning,info,pedantic,experimental $DSC *.deb" >"$OUT/lintian.log" 2>&1
+    code=$?
+    sed 's/^/   | /' "$OUT/lintian.log"
+    check "lintian: no tag but those overridden, each with its reason (exit $code)" test "$code" = 0
+
+    echo "== $suite: debian/rules clean leaves the source as it was"
+    chroot --userspec=builder:builder "$R" env -i HOME=/home/builder PATH=/usr/bin:/bin sh -c \
+        "cd /build/pokedexd-$UPSTREAM && fakeroot debian/rules clean" >"$TMP/clean.log" 2>&1 || tail -5 "$TMP/clean.log"
+    mkdir -p "$TMP/unpacked" && cp "$OUT/source/"* "$TMP/unpacked/"
+    (cd "$TMP/unpacked" && dpkg-source -x "$DSC" fresh) >/dev/null 2>&1
+    check "the tree after clean is the unpacked source, file for file (diff -r)" diff -r "$TMP/unpacked/fresh" "$R/build/pokedexd-$UPSTREAM"
+    umount "$R/proc" "$R/dev/shm"
 done
 summary package-build
