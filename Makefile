@@ -137,15 +137,20 @@ RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswift
 	$(foreach f,$(RELEASE_LDFLAGS),-Xlinker $(f)) $(PLUGIN_OUTPUTS_MAP) -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. \
 	-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs -Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/tools/pokedexd.order -Xlinker --no-warn-symbol-ordering
-RELEASE_SWIFT = POKEDEX_CFLAGS="$(strip $(RELEASE_CFLAGS))" $(SWIFT) build $(RELEASE_FLAGS)
+# Swift writes a macro's expansion to $TMPDIR/swift-generated-sources and names it there in the
+# debug info: inside the tree, the name is "./.build/tmp/…" wherever and by whomever the tree is
+# built (under /tmp it was "/tmp/…", or a bare name where another user had made that folder
+# first: two Debian builds in one root differed by it).
+RELEASE_TMPDIR = $(CURDIR)/.build/tmp
+RELEASE_SWIFT = mkdir -p "$(RELEASE_TMPDIR)" && TMPDIR="$(RELEASE_TMPDIR)" POKEDEX_CFLAGS="$(strip $(RELEASE_CFLAGS))" $(SWIFT) build $(RELEASE_FLAGS)
 # release-objects-flags: the release objects deleted when the flags they were built with were
 # others (.build/release-flags), so that new code generation flags reach them.
 release: check-build-deps catalogues release-objects-flags
 	$(RELEASE_SWIFT) --product pokedexd
 
 release-objects-flags:
-	@mkdir -p .build; if [ "$$(cat .build/release-flags 2>/dev/null)" != '$(RELEASE_FLAGS)' ]; then \
-	  find .build -path '*/release/*' -name '*.o' -delete; printf '%s' '$(RELEASE_FLAGS)' > .build/release-flags; fi
+	@mkdir -p .build; if [ "$$(cat .build/release-flags 2>/dev/null)" != '$(RELEASE_FLAGS) TMPDIR=$(RELEASE_TMPDIR)' ]; then \
+	  find .build -path '*/release/*' -name '*.o' -delete; printf '%s' '$(RELEASE_FLAGS) TMPDIR=$(RELEASE_TMPDIR)' > .build/release-flags; fi
 
 # The benchmarks' own programs (bench/), with the same flags, so building them rebuilds nothing
 # of the release build.
