@@ -20,6 +20,20 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *a):
         pass
 
+    def send_error(self, code, message=None, explain=None):
+        """The stdlib's error answers (an unsupported method's 501, a malformed request's 400),
+        with a body of the mock's own: the stdlib's page changes with Python's version (3.13's
+        and 3.14's differ in length), and the golden record must hold on each."""
+        message = message or self.responses.get(code, ("Error",))[0]
+        body = f"{code} {message}\n".encode("utf-8", "replace")
+        self.send_response(code, message)
+        self.send_header("Connection", "close")
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
     @property
     def mock(self):
         return self.server.mock
