@@ -139,9 +139,9 @@ check "the .dsc lists the upstream tarball, the vendor component and debian.tar.
     "for f in '$(basename "$ORIG")' '$(basename "$COMPONENT")' 'pokedexd_$VERSION.debian.tar.xz'; do grep -q \" \$f\$\" '$TMP/dsc/pokedexd_$VERSION.dsc' || exit 1; done"
 check "the upstream tarball's one folder is pokedexd-$UPSTREAM" \
     bash -c "[ \"\$(tar -tJf '$ORIG' | cut -d/ -f1 | sort -u)\" = 'pokedexd-$UPSTREAM' ]"
-check "the upstream tarball is the commit (git archive): no build, no vendor/, no screenshots of Nintendo's sprites" \
-    bash -c "[ \"\$(tar -tJf '$ORIG' | grep -cE '^pokedexd-[^/]+/(\\.build|vendor|docs/screenshots)(/|\$)')\" = 0 ] &&
-             [ \"\$(tar -tJf '$ORIG' | grep -cv '/\$')\" = \"\$(git ls-files | git check-attr --stdin export-ignore | grep -vc ': set\$')\" ]"
+check "the upstream tarball is the commit (git archive): no debian/, no build, no vendor/, no screenshots of Nintendo's sprites" \
+    bash -c "[ \"\$(tar -tJf '$ORIG' | grep -cE '^pokedexd-[^/]+/(debian|\\.build|vendor|docs/screenshots)(/|\$)')\" = 0 ] &&
+             [ \"\$(tar -tJf '$ORIG' | grep -cv '/\$')\" = \"\$(git ls-files ':(exclude)debian' | git check-attr --stdin export-ignore | grep -vc ': set\$')\" ]"
 check "the component holds vendor/ alone: PINS and the vendored packages" \
     bash -c "tar -tJf '$COMPONENT' | grep -qx 'vendor/PINS' && [ \"\$(tar -tJf '$COMPONENT' | cut -d/ -f1 | sort -u)\" = vendor ]"
 check "the component's entries: root's (0/0, no names), all dated alike" bash -c \
