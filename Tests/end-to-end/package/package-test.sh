@@ -109,13 +109,20 @@ echo "-- lintian $(dpkg-query -W -f '${Version}' lintian) (errors and warnings f
 lintian --info --show-overrides --fail-on none "$DEB" 2>&1 | grep -v '^running with root privileges' | tee "$TMP/lintian.out"
 code=${PIPESTATUS[0]}
 check "lintian ran (exit $code)" test "$code" = 0
-# debian/control sets no Priority: dpkg 1.22.13 (Debian 13) makes it optional, and sid's lintian
-# calls the field redundant. Debian 12's dpkg leaves it out of the .deb, and its lintian asks
-# for it: that one warning is expected on a dpkg that old, and no other.
+# Warnings expected here, and no other:
+# - debian/control sets no Priority: dpkg 1.22.13 (Debian 13) makes it optional, and sid's
+#   lintian calls the field redundant. Debian 12's dpkg leaves it out of the .deb, and its
+#   lintian asks for it (on a dpkg that old only);
+# - the first upload's changelog entry closes its ITP bug, whose number only bugs.debian.org
+#   gives (initial-upload-closes-no-bugs): none yet;
+# - debian/pokedexd.lintian-overrides names the spelling finds of the binary Debian's swiftlang
+#   builds; this toolchain's code holds other byte sequences, so some of its entries match
+#   nothing here (mismatched-override).
 no_unexplained_tags() {
-    local tags; tags=$(grep -E '^[EW]: ' "$TMP/lintian.out")
+    local tags; tags=$(grep -E '^[EW]: ' "$TMP/lintian.out" |
+        grep -vE '^W: pokedexd: (initial-upload-closes-no-bugs|mismatched-override spelling-error-in-binary) ')
     if dpkg --compare-versions "$(dpkg-query -W -f '${Version}' dpkg)" lt 1.22.13; then
-        tags=$(grep -vx 'W: pokedexd: recommended-field Priority' <<<"$tags")
+        tags=$(grep -vE '^W: pokedexd: recommended-field pokedexd_[^ ]+\.deb Priority$' <<<"$tags")
     fi
     [ -z "$tags" ] || { echo "$tags"; return 1; }
 }
