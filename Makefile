@@ -145,12 +145,13 @@ RELEASE_TMPDIR = $(CURDIR)/.build/tmp
 RELEASE_SWIFT = mkdir -p "$(RELEASE_TMPDIR)" && TMPDIR="$(RELEASE_TMPDIR)" POKEDEX_CFLAGS="$(strip $(RELEASE_CFLAGS))" $(SWIFT) build $(RELEASE_FLAGS)
 # release-objects-flags: the release objects deleted when the flags they were built with were
 # others (.build/release-flags), so that new code generation flags reach them.
+RELEASE_STAMP = $(RELEASE_FLAGS) TMPDIR=$(RELEASE_TMPDIR)
 release: check-build-deps catalogues release-objects-flags
 	$(RELEASE_SWIFT) --product pokedexd
 
 release-objects-flags:
-	@mkdir -p .build; if [ "$$(cat .build/release-flags 2>/dev/null)" != '$(RELEASE_FLAGS) TMPDIR=$(RELEASE_TMPDIR)' ]; then \
-	  find .build -path '*/release/*' -name '*.o' -delete; printf '%s' '$(RELEASE_FLAGS) TMPDIR=$(RELEASE_TMPDIR)' > .build/release-flags; fi
+	@mkdir -p .build; if [ "$$(cat .build/release-flags 2>/dev/null)" != '$(RELEASE_STAMP)' ]; then \
+	  find .build -path '*/release/*' -name '*.o' -delete; printf '%s' '$(RELEASE_STAMP)' > .build/release-flags; fi
 
 # The benchmarks' own programs (bench/), with the same flags, so building them rebuilds nothing
 # of the release build.
