@@ -490,7 +490,7 @@ install: deps-build release install-files
 	@# The namespace drop-ins this user's manager applies (probed), then start it and say whether it runs.
 	@if [ -z "$(DESTDIR)" ] && systemctl --user show-environment >/dev/null 2>&1; then \
 	  systemctl --user daemon-reload && \
-	  "$(BINDIR)/pokedex-sandbox-setup" "$(USERUNITDIR)" "$(BINDIR)" "$(DATADIR)/pokedexd/sandbox" && \
+	  "$(BINDIR)/pokedex-sandbox-setup" "$(USERUNITDIR)" "$(BINDIR)" && \
 	  systemctl --user daemon-reload && systemctl --user enable pokedex.service 2>&1 | grep -v '^Created symlink' ; \
 	  systemctl --user reset-failed pokedex.service 2>/dev/null; \
 	  if systemctl --user restart pokedex.service && systemctl --user -q is-active pokedex.service; then \
