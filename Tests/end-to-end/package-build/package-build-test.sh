@@ -72,6 +72,17 @@ as_user_offline() {  # ROOT USER HOSTNAME [NAME=VALUE…] COMMAND
     timeout 3600 unshare -n -u sh -c 'ip link set lo up && hostname "$1" && shift && umask "$1" && shift && exec "$@"' sh "$host" "$umask" \
         chroot --userspec="$user:$user" "$root" env -i "${env[@]}" "$@"
 }
+# COMMAND as USER in the root, a clean environment, HOME theirs (the network as the host's).
+as_user() {  # ROOT USER COMMAND
+    local root=$1 user=$2; shift 2
+    chroot --userspec="$user:$user" "$root" env -i HOME="/home/$user" PATH=/usr/bin:/bin LANG=C.UTF-8 "$@"
+}
+# The source package copied into DIR (made USER's) and unpacked there by USER into FOLDER.
+unpack_as() {  # ROOT USER DIR FOLDER
+    chroot_run "$1" install -d -o "$2" -g "$2" "$3"
+    cp "$OUT/source/"* "$1$3/" && chroot_run "$1" chown -R "$2:$2" "$3"
+    as_user "$1" "$2" sh -c "cd '$3' && dpkg-source -x $DSC '$4'" >/dev/null 2>&1
+}
 # What the unit tier said in a build log: XCTest's whole run and its totals, and the mock's.
 test_summary() {  # LOG
     awk "/^Test Suite '(All|Selected) tests' (passed|failed)/ {print; getline; print} /^mock_test: / {print}" "$1" | sed 's/^\s*/   | /'
@@ -90,8 +101,7 @@ for suite in $SUITES; do
     chroot_run "$R" localedef -i fr_FR -f UTF-8 fr_FR.UTF-8
     chroot_run "$R" useradd -m builder
     chroot_run "$R" useradd -m -u 2345 rebuilder
-    mkdir -p "$R/build" && cp "$OUT/source/"* "$R/build/" && chroot_run "$R" chown -R builder:builder /build
-    chroot --userspec=builder:builder "$R" env -i PATH=/usr/bin:/bin sh -c "cd /build && dpkg-source -x $DSC" >/dev/null 2>&1
+    unpack_as "$R" builder /build "pokedexd-$UPSTREAM"
     check "$suite: dpkg-source -x unpacks it into pokedexd-$UPSTREAM" test -f "$R/build/pokedexd-$UPSTREAM/vendor/PINS"
 
     echo "-- dpkg-buildpackage -b in /build/pokedexd-$UPSTREAM, as sbuild builds (user builder, no network)"
@@ -144,9 +154,7 @@ for suite in $SUITES; do
     echo "== $suite: built again by another user, elsewhere, later: the same .debs"
     # Another folder name and path, user, umask, time zone, locale, date and host name.
     again=/home/rebuilder/src/elsewhere
-    chroot_run "$R" install -d -o rebuilder -g rebuilder "$again"
-    cp "$OUT/source/"* "$R$again/" && chroot_run "$R" chown -R rebuilder:rebuilder "$again"
-    chroot --userspec=rebuilder:rebuilder "$R" env -i PATH=/usr/bin:/bin sh -c "cd $again && dpkg-source -x $DSC rebuilt-here" >/dev/null 2>&1
+    unpack_as "$R" rebuilder "$again" rebuilt-here
     start=$(date +%s)
     as_user_offline "$R" rebuilder "another-host-$suite" UMASK=002 TZ=Pacific/Kiritimati \
         LANG=fr_FR.UTF-8 LC_ALL=fr_FR.UTF-8 DEB_BUILD_OPTIONS=nocheck \
@@ -170,16 +178,14 @@ for suite in $SUITES; do
 
     [ "$suite" = "$LAST" ] || { umount "$R/proc" "$R/dev/shm"; rm -rf --one-file-system "$R"; continue; }
     echo "== $suite: lintian $(chroot_run "$R" dpkg-query -W -f '${Version}' lintian) --pedantic --info --display-experimental, source and binaries"
-    chroot --userspec=builder:builder "$R" env -i HOME=/home/builder PATH=/usr/bin:/bin LANG=C.UTF-8 \
-        sh -c "cd /build && lintian --pedantic --info --display-experimental --show-overrides \
+    as_user "$R" builder sh -c "cd /build && lintian --pedantic --info --display-experimental --show-overrides \
                --fail-on error,warning,info,pedantic,experimental $DSC *.deb" >"$OUT/lintian.log" 2>&1
     code=$?
     sed 's/^/   | /' "$OUT/lintian.log"
     check "lintian: no tag but those overridden, each with its reason (exit $code)" test "$code" = 0
 
     echo "== $suite: debian/rules clean leaves the source as it was"
-    chroot --userspec=builder:builder "$R" env -i HOME=/home/builder PATH=/usr/bin:/bin sh -c \
-        "cd /build/pokedexd-$UPSTREAM && fakeroot debian/rules clean" >"$TMP/clean.log" 2>&1 || tail -5 "$TMP/clean.log"
+    as_user "$R" builder sh -c "cd /build/pokedexd-$UPSTREAM && fakeroot debian/rules clean" >"$TMP/clean.log" 2>&1 || tail -5 "$TMP/clean.log"
     mkdir -p "$TMP/unpacked" && cp "$OUT/source/"* "$TMP/unpacked/"
     (cd "$TMP/unpacked" && dpkg-source -x "$DSC" fresh) >/dev/null 2>&1
     check "the tree after clean is the unpacked source, file for file (diff -r)" diff -r "$TMP/unpacked/fresh" "$R/build/pokedexd-$UPSTREAM"
