@@ -141,18 +141,23 @@ touch .build/.dsc-leaves-this
 make -s dsc DSC_DIR="$TMP/dsc" >"$TMP/dsc.log" 2>&1 || cat "$TMP/dsc.log"
 ORIG=$TMP/dsc/pokedexd_$UPSTREAM.orig.tar.xz
 COMPONENT=$TMP/dsc/pokedexd_$UPSTREAM.orig-vendor.tar.xz
+# Each tarball's entries, read once: names (ORIG_LIST, COMPONENT_LIST), and the component's
+# owners and dates (tar -v).
+ORIG_LIST=$TMP/orig.list COMPONENT_LIST=$TMP/component.list
+tar -tJf "$ORIG" >"$ORIG_LIST"
+tar -tvJf "$COMPONENT" >"$COMPONENT_LIST.v" && sed -E 's/^([^ ]+ +){5}//' "$COMPONENT_LIST.v" >"$COMPONENT_LIST"
 check "make dsc: pokedexd_$VERSION.dsc, 3.0 (quilt)" grep -qx 'Format: 3.0 (quilt)' "$TMP/dsc/pokedexd_$VERSION.dsc"
 check "the .dsc lists the upstream tarball, the vendor component and debian.tar.xz" bash -c \
     "for f in '$(basename "$ORIG")' '$(basename "$COMPONENT")' 'pokedexd_$VERSION.debian.tar.xz'; do grep -q \" \$f\$\" '$TMP/dsc/pokedexd_$VERSION.dsc' || exit 1; done"
 check "the upstream tarball's one folder is pokedexd-$UPSTREAM" \
-    bash -c "[ \"\$(tar -tJf '$ORIG' | cut -d/ -f1 | sort -u)\" = 'pokedexd-$UPSTREAM' ]"
+    bash -c "[ \"\$(cut -d/ -f1 '$ORIG_LIST' | sort -u)\" = 'pokedexd-$UPSTREAM' ]"
 check "the upstream tarball is the commit (git archive): no debian/, no build, no vendor/, no screenshots of Nintendo's sprites" \
-    bash -c "[ \"\$(tar -tJf '$ORIG' | grep -cE '^pokedexd-[^/]+/(debian|\\.build|vendor|docs/screenshots)(/|\$)')\" = 0 ] &&
-             [ \"\$(tar -tJf '$ORIG' | grep -cv '/\$')\" = \"\$(git ls-files ':(exclude)debian' | git check-attr --stdin export-ignore | grep -vc ': set\$')\" ]"
+    bash -c "[ \"\$(grep -cE '^pokedexd-[^/]+/(debian|\\.build|vendor|docs/screenshots)(/|\$)' '$ORIG_LIST')\" = 0 ] &&
+             [ \"\$(grep -cv '/\$' '$ORIG_LIST')\" = \"\$(git ls-files ':(exclude)debian' | git check-attr --stdin export-ignore | grep -vc ': set\$')\" ]"
 check "the component holds vendor/ alone: PINS and the vendored packages" \
-    bash -c "tar -tJf '$COMPONENT' | grep -qx 'vendor/PINS' && [ \"\$(tar -tJf '$COMPONENT' | cut -d/ -f1 | sort -u)\" = vendor ]"
+    bash -c "grep -qx 'vendor/PINS' '$COMPONENT_LIST' && [ \"\$(cut -d/ -f1 '$COMPONENT_LIST' | sort -u)\" = vendor ]"
 check "the component's entries: root's (0/0, no names), all dated alike" bash -c \
-    "tar -tvJf '$COMPONENT' | awk '{print \$2, \$4, \$5}' | sort -u | awk '\$1 != \"0/0\" {exit 1} {d[\$2 \" \" \$3]} END {exit length(d) != 1}'"
+    "awk '{print \$2, \$4, \$5}' '$COMPONENT_LIST.v' | sort -u | awk '\$1 != \"0/0\" {exit 1} {d[\$2 \" \" \$3]} END {exit length(d) != 1}'"
 check "make dsc leaves the tree's .build as it was" test -f .build/.dsc-leaves-this -a -x .build/release/pokedexd
 rm -f .build/.dsc-leaves-this
 # Made again under another umask and time zone: the same four files.
