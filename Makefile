@@ -48,7 +48,14 @@ BUILD_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1
 # And what the tests need besides (make test).
 DEB_PACKAGES = libsystemd-dev libcurl4-openssl-dev libssl-dev libpng-dev zlib1g-dev libdeflate-dev pkgconf gettext dpkg-dev locales dbus dbus-user-session systemd python3 python3-dbus python3-gi curl jq groff-base man-db bsdextrautils openssl nginx-light iproute2 tmux desktop-file-utils libglib2.0-bin breeze-icon-theme adwaita-icon-theme neofetch wamerican wngerman unicode-data libseccomp-dev gcc git passwd util-linux procps pulseaudio pulseaudio-utils vorbis-tools
 
-.PHONY: bench-tools release-objects-flags test-function-order vendor dsc test-package-build check check-unit build-tests test-unit-xctest test-unit-properties test-desktop-user-beside test-e2e docs test-docs test-mock all build release catalogues locales deps deps-build deps-package check-build-deps deb test-package install-files install-list test test-unit test-integration test-examples test-browse test-sound test-soak test-leaks test-names test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall clean
+.PHONY: bench-tools release-objects-flags test-function-order vendor dsc test-package-build check \
+  check-unit build-tests test-unit-xctest test-unit-properties test-desktop-user-beside \
+  test-e2e docs test-docs test-mock all build release catalogues locales deps deps-build \
+  deps-package check-build-deps deb test-package install-files install-list test test-unit \
+  test-integration test-examples test-browse test-sound test-soak test-leaks test-names \
+  test-words test-graphics test-desktop-search test-desktop-shells test-widgets test-session \
+  test-desktop-user check-sanitizers check-asan check-tsan check-generated install uninstall \
+  clean
 
 all: build
 
