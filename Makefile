@@ -194,9 +194,11 @@ share_catalogues = mkdir -p $(1)/$(shell uname -m)-unknown-linux-gnu/share && ln
 ## directory and compared with the committed ones (tools/check-generated): Unicode's from
 ## Debian's unicode-data; PokeAPI's only with POKEAPI_DUMP=DIR_OR_api-data.tar.xz, not in the repo.
 ## The README's and pokedexd(1)'s sections made from the contract and the options' table
-## (tools/pokedex-docs) are checked too; `make docs` writes them.
+## (tools/pokedex-docs) are checked too; `make docs` writes them. So is po/pokedexd.pot, against
+## the messages of the sources (tools/update-po --check).
 check-generated: check-build-deps
 	POKEAPI_DUMP="$(POKEAPI_DUMP)" python3 tools/check-generated
+	tools/update-po --check
 	$(SWIFT) build --product pokedex-docs
 	$(SWIFT) build --product pokectl
 	LC_ALL=C .build/debug/pokectl --experimental-dump-help > .build/pokectl-help.json
