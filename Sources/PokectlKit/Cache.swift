@@ -14,7 +14,17 @@ struct Cache: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "stats",
             abstract: tr("What the cache holds, by kind: count, size, oldest and newest, how many are stale."),
-            discussion: tr("Sprites count their images; their size includes their metadata records. Ages count from when each was fetched (or last revalidated); stale ones are past the max-age PokeAPI gave and are revalidated when next asked for.\nJSON: {\"bytes\", \"cache_dir\", \"disk_cap_bytes\", \"files\", \"kinds\": {KIND: {\"bytes\", \"count\", \"newest_fetched_at\", \"oldest_fetched_at\", \"stale\"}}, \"memory_bytes\", \"memory_cap_bytes\", \"memory_entries\", \"now\"}, KIND being list, pokemon, species, filters, names, evolution_chains, moves, sprites, animated_sprites, shiny_sprites, cries or other; times in seconds since 1970 by the service's clock (null when none is known).")) }
+            discussion: tr("""
+                Sprites count their images; their size includes their metadata records. Ages \
+                count from when each was fetched (or last revalidated); stale ones are past the \
+                max-age PokeAPI gave and are revalidated when next asked for.
+                JSON: {"bytes", "cache_dir", "disk_cap_bytes", "files", "kinds": {KIND: \
+                {"bytes", "count", "newest_fetched_at", "oldest_fetched_at", "stale"}}, \
+                "memory_bytes", "memory_cap_bytes", "memory_entries", "now"}, KIND being list, \
+                pokemon, species, filters, names, evolution_chains, moves, sprites, \
+                animated_sprites, shiny_sprites, cries or other; times in seconds since 1970 by \
+                the service's clock (null when none is known).
+                """)) }
 
         @OptionGroup var common: Common
 
@@ -71,7 +81,15 @@ struct Cache: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "verify",
             abstract: tr("Check every cached file; fetch the damaged ones again; remove files that belong to nothing."),
-            discussion: tr("Every record is read in full (length, checksum, key) and every sprite checked against its metadata record (size, CRC-32, a whole PNG or GIF). What is damaged is removed and fetched again from PokeAPI. Takes as long as the cache is big. Exits 3 if anything could not be fetched again (the next call that needs it tries again).\nJSON: {\"checked\", \"damaged\", \"failed\", \"failures\": [{\"item\", \"reason\"}], \"orphans\", \"repaired\"}")) }
+            discussion: tr("""
+                Every record is read in full (length, checksum, key) and every sprite checked \
+                against its metadata record (size, CRC-32, a whole PNG or GIF). What is damaged \
+                is removed and fetched again from PokeAPI. Takes as long as the cache is big. \
+                Exits 3 if anything could not be fetched again (the next call that needs it \
+                tries again).
+                JSON: {"checked", "damaged", "failed", "failures": [{"item", "reason"}], \
+                "orphans", "repaired"}
+                """)) }
 
         @OptionGroup var common: Common
 

@@ -7,7 +7,17 @@ struct Moves: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "moves",
         abstract: tr("The moves a Pokémon learns in one game: by level-up, from machines, by breeding and from tutors."),
-        discussion: tr("The newest game it has moves in, unless --game names another: a version (scarlet, Karmesin, スカーレット), a version group (scarlet-violet) or a game's name in the reader's language. Each move's type, category, power, accuracy and PP are as that game has them; \"—\" where the game prints none. A level of \"Evo.\" is learnt on evolving. With MOVE, only that move (its name in the reader's language, or its identifier), by whichever ways it is learnt.\nJSON: every key of the Moves method (id, pokemon, game, game_name, games, language, moves: [{method, level, id, move, name, type, type_name, category, category_name, power, accuracy, pp}]), the moves filtered by MOVE.")) }
+        discussion: tr("""
+            The newest game it has moves in, unless --game names another: a version (scarlet, \
+            Karmesin, スカーレット), a version group (scarlet-violet) or a game's name in the reader's \
+            language. Each move's type, category, power, accuracy and PP are as that game has \
+            them; "—" where the game prints none. A level of "Evo." is learnt on evolving. With \
+            MOVE, only that move (its name in the reader's language, or its identifier), by \
+            whichever ways it is learnt.
+            JSON: every key of the Moves method (id, pokemon, game, game_name, games, language, \
+            moves: [{method, level, id, move, name, type, type_name, category, category_name, \
+            power, accuracy, pp}]), the moves filtered by MOVE.
+            """)) }
 
     @Argument(help: ArgumentHelp(tr("A name or number."))) var pokemon: String
     @Argument(help: ArgumentHelp(tr("Only this move."))) var move: String?

@@ -12,7 +12,27 @@ struct Pokectl: ParsableCommand {
     static var configuration: CommandConfiguration { CompletionCheck.applied(to: CommandConfiguration(
         commandName: "pokectl",
         abstract: tr("Browse the Pokédex, keep favorites: the command line of pokedexd."),
-        discussion: tr("Talks to io.github.pokedexd.Pokedex1 on the session bus; the first call starts the service (D-Bus activation). Every command takes --json for scripts.\n\nEXIT STATUS\n  0  ok\n  1  not found (no Pokémon by that name or number)\n  2  usage (a bad option or argument)\n  3  service unavailable (not running and could not be activated,\n     or the network failed with nothing cached)\n  4  the service could not save (disk full, permissions)\n\nENVIRONMENT\n  NO_COLOR   no colour and no pictures, even on a terminal\n  COLORTERM  truecolor or 24bit: pictures in 24-bit colour\n             (else the 256-colour palette)\n  COLUMNS    the width to fit (else the terminal's)\n  LANGUAGE, LC_ALL, LC_MESSAGES, LANG\n             the language of names and of pokectl's words\n             (--language overrides it for names)"),
+        discussion: tr("""
+            Talks to io.github.pokedexd.Pokedex1 on the session bus; the first call starts the \
+            service (D-Bus activation). Every command takes --json for scripts.
+
+            EXIT STATUS
+              0  ok
+              1  not found (no Pokémon by that name or number)
+              2  usage (a bad option or argument)
+              3  service unavailable (not running and could not be activated,
+                 or the network failed with nothing cached)
+              4  the service could not save (disk full, permissions)
+
+            ENVIRONMENT
+              NO_COLOR   no colour and no pictures, even on a terminal
+              COLORTERM  truecolor or 24bit: pictures in 24-bit colour
+                         (else the 256-colour palette)
+              COLUMNS    the width to fit (else the terminal's)
+              LANGUAGE, LC_ALL, LC_MESSAGES, LANG
+                         the language of names and of pokectl's words
+                         (--language overrides it for names)
+            """),
         version: PokedexVersion.current,
         subcommands: [Browse.self, List.self, Show.self, Moves.self, Search.self, Fav.self, Unfav.self, Favs.self, Sprite.self, Cry.self, Status.self, Sync.self, Cache.self, Watch.self, Widget.self])) }
 }

@@ -7,7 +7,38 @@ struct Show: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "show",
         abstract: tr("Show one Pokémon: its sprite, types, sizes, stats, genus, flavour text, evolution family and type matchups; or a random sprite for a fetch tool."),
-        discussion: tr("The sprite is drawn with the best the terminal offers: kitty graphics, sixel, else half blocks (24-bit colour where COLORTERM says truecolor, else 256 colours). The terminal is asked for at most 100 ms; not when stdout is not a terminal, TERM is dumb or NO_COLOR is set. Inside tmux, pictures go through its passthrough when allow-passthrough is on, else half blocks. The card fits the terminal's width (COLUMNS overrides it); under 60 columns the family is names without their conditions. The matchups follow the current games' chart, each ability that changes them named with what it makes of them (Levitate: Ground ×0; with Wonder Guard only the super-effective hits land). The family is the one of this Pokémon's form (a regional form's own line), every way a step happens said, the current games' first, in the games' words. Under it, what each ability does (the hidden one marked), and a line each for breeding (egg groups, gender, egg cycles), training (EV yield, catch rate, base friendship, growth rate) and the items it holds in the wild, as the newest game it is in has them; `pokectl moves` lists its moves.\n\n--random prints a sprite drawn at random among the cached ones (and its name) as coloured half blocks, even into a pipe, for fastfetch (--file-raw -) or neofetch (--ascii); it never waits on the network while the cache holds one. NO_COLOR or --color never gives the silhouette.\nNames, genus, flavour text, types, abilities and stats are in the language of --language, else of the terminal's locale, each in English where PokeAPI has none in it.\nJSON: every key of the LocalizedDetail method (id, number, name, height, weight, types, abilities, stats, sprite_path, favorite, genus, flavor_text, color, animated_sprite_path, display_name, language, type_names, ability_names, ability_effects, stat_names, evolution, matchups, ability_matchups, cry_path, game, game_name, hidden_ability, egg_groups, egg_group_names, gender_rate, egg_cycles, capture_rate, base_friendship, growth_rate, growth_rate_name, ev_yield, held_items, held_item_names, held_items_version, held_items_version_name); with --random: {\"id\", \"number\", \"name\", \"path\", \"shiny\"}.")) }
+        discussion: tr("""
+            The sprite is drawn with the best the terminal offers: kitty graphics, sixel, else \
+            half blocks (24-bit colour where COLORTERM says truecolor, else 256 colours). The \
+            terminal is asked for at most 100 ms; not when stdout is not a terminal, TERM is \
+            dumb or NO_COLOR is set. Inside tmux, pictures go through its passthrough when \
+            allow-passthrough is on, else half blocks. The card fits the terminal's width \
+            (COLUMNS overrides it); under 60 columns the family is names without their \
+            conditions. The matchups follow the current games' chart, each ability that changes \
+            them named with what it makes of them (Levitate: Ground ×0; with Wonder Guard only \
+            the super-effective hits land). The family is the one of this Pokémon's form (a \
+            regional form's own line), every way a step happens said, the current games' first, \
+            in the games' words. Under it, what each ability does (the hidden one marked), and a \
+            line each for breeding (egg groups, gender, egg cycles), training (EV yield, catch \
+            rate, base friendship, growth rate) and the items it holds in the wild, as the \
+            newest game it is in has them; `pokectl moves` lists its moves.
+
+            --random prints a sprite drawn at random among the cached ones (and its name) as \
+            coloured half blocks, even into a pipe, for fastfetch (--file-raw -) or neofetch \
+            (--ascii); it never waits on the network while the cache holds one. NO_COLOR or \
+            --color never gives the silhouette.
+            Names, genus, flavour text, types, abilities and stats are in the language of \
+            --language, else of the terminal's locale, each in English where PokeAPI has none in \
+            it.
+            JSON: every key of the LocalizedDetail method (id, number, name, height, weight, \
+            types, abilities, stats, sprite_path, favorite, genus, flavor_text, color, \
+            animated_sprite_path, display_name, language, type_names, ability_names, \
+            ability_effects, stat_names, evolution, matchups, ability_matchups, cry_path, game, \
+            game_name, hidden_ability, egg_groups, egg_group_names, gender_rate, egg_cycles, \
+            capture_rate, base_friendship, growth_rate, growth_rate_name, ev_yield, held_items, \
+            held_item_names, held_items_version, held_items_version_name); with --random: {"id", \
+            "number", "name", "path", "shiny"}.
+            """)) }
 
     @Argument(help: ArgumentHelp(tr("A name or number (not with --random)."))) var pokemon: String?
     @Flag(help: ArgumentHelp(tr("Do not draw the sprite."))) var noImage = false

@@ -7,7 +7,19 @@ struct Status: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "status",
         abstract: tr("Is the service running; its version, API, cache tiers and favorites. Does not start it."),
-        discussion: tr("JSON: {\"running\"} and, when not running, \"reason\"; when running, every key of the Status method (version, api_url, cache_dir, data_dir, memory_entries, memory_bytes, memory_cap_bytes, disk_entries, disk_bytes, disk_cap_bytes, favorites, favorites_problem (\"\" when the favorites file is sound), favorites_readable (false while it can be neither read nor changed), online, requests_in_flight, requests_max_in_flight, sandbox (one line), landlock_abi, landlock (what it restricts: files, tcp, scopes), landlock_missing, namespaces, sandbox_fallback (running as pokedex-fallback.service), unix_sockets_closed (no new Unix sockets once running), and hosts: one object per host with host, api, up, and when down down_since, reason and next_attempt in seconds since the epoch; multiplexed once known). Exits 3 when not running.")) }
+        discussion: tr("""
+            JSON: {"running"} and, when not running, "reason"; when running, every key of the \
+            Status method (version, api_url, cache_dir, data_dir, memory_entries, memory_bytes, \
+            memory_cap_bytes, disk_entries, disk_bytes, disk_cap_bytes, favorites, \
+            favorites_problem ("" when the favorites file is sound), favorites_readable (false \
+            while it can be neither read nor changed), online, requests_in_flight, \
+            requests_max_in_flight, sandbox (one line), landlock_abi, landlock (what it \
+            restricts: files, tcp, scopes), landlock_missing, namespaces, sandbox_fallback \
+            (running as pokedex-fallback.service), unix_sockets_closed (no new Unix sockets once \
+            running), and hosts: one object per host with host, api, up, and when down \
+            down_since, reason and next_attempt in seconds since the epoch; multiplexed once \
+            known). Exits 3 when not running.
+            """)) }
 
     @OptionGroup var common: Common
 

@@ -8,7 +8,16 @@ struct Browse: PokectlCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "browse",
         abstract: tr("Browse the Pokédex full screen: a grid of sprites that loads as you scroll, search as you type, the detail card, favorites."),
-        discussion: tr("Keys: arrows or h j k l move, PgUp/PgDn a screen, Home/End the first and last; Enter opens the detail, Esc or Backspace goes back; / searches as you type (Enter keeps the results, Esc goes back to the whole list); f keeps or drops a favorite, F shows only the favorites; s turns the cries on or off; ? lists the keys; q or Ctrl-C quits. On a card, ↑ ↓ (j k), PgUp/PgDn (b, space), Home/End (g G) and the wheel scroll it, Tab goes to its next part, ← → pick in its family and Enter opens the one picked. The mouse wheel scrolls, a click selects, a click on the selected tile opens it. Draws at any size; 80×24 or more shows a grid of 5×3.")) }
+        discussion: tr("""
+            Keys: arrows or h j k l move, PgUp/PgDn a screen, Home/End the first and last; Enter \
+            opens the detail, Esc or Backspace goes back; / searches as you type (Enter keeps \
+            the results, Esc goes back to the whole list); f keeps or drops a favorite, F shows \
+            only the favorites; s turns the cries on or off; ? lists the keys; q or Ctrl-C \
+            quits. On a card, ↑ ↓ (j k), PgUp/PgDn (b, space), Home/End (g G) and the wheel \
+            scroll it, Tab goes to its next part, ← → pick in its family and Enter opens the one \
+            picked. The mouse wheel scrolls, a click selects, a click on the selected tile opens \
+            it. Draws at any size; 80×24 or more shows a grid of 5×3.
+            """)) }
 
     @Argument(help: ArgumentHelp(tr("Start with this search applied (a name in any language, a number, type:fire, gen:1).")))
     var query: [String] = []
