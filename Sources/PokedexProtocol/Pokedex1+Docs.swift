@@ -35,9 +35,22 @@ extension Pokedex1 {
     public static let docs: [String: MemberDoc] = [
         "ListPage": MemberDoc("The list in the API's order, a page at a time: the total, and each entry's id, name, sprite path (\"\" until the sprite is on disk) and whether it is a favorite; limit 1…100.", example: "uu 0 20"),
         "Detail": MemberDoc("One Pokémon, in the service's language.", example: "s pikachu"),
-        "LocalizedDetail": MemberDoc("`Detail` in a language: \"\" (the service's, from its session's locale), a PokeAPI code (en de fr es it ja ja-hrkt ja-roma ko zh-hans zh-hant es-419) or a locale (de_DE.UTF-8). Its genus, flavour text, names and the evolution's conditions are in it, English where PokeAPI has none in the language; identifiers stay. The names of types, abilities and stats are fetched once, for every Pokémon and every language.", example: "ss pikachu de"),
+        "LocalizedDetail": MemberDoc("""
+            `Detail` in a language: "" (the service's, from its session's locale), a PokeAPI \
+            code (en de fr es it ja ja-hrkt ja-roma ko zh-hans zh-hant es-419) or a locale \
+            (de_DE.UTF-8). Its genus, flavour text, names and the evolution's conditions are in \
+            it, English where PokeAPI has none in the language; identifiers stay. The names of \
+            types, abilities and stats are fetched once, for every Pokémon and every language.
+            """, example: "ss pikachu de"),
         "DisplayNames": MemberDoc("(id, identifier, name as the games write it) for each id asked (at most 4096), in order, in a language as `LocalizedDetail` takes it; ids that are no Pokémon are left out. Never waits on the network: the service ships every name, and a fetched record wins.", example: "aus 3 122 29 25 ja"),
-        "Moves": MemberDoc("The moves a Pokémon learns in one game, as the games' lists show them: `game` \"\" for the newest game it has moves in, else a version group (scarlet-violet), a version (scarlet) or a game's name in any language (Karmesin); `method` level-up, machine, egg or tutor, \"\" for all four; each move's name, type and category in `language` (as `LocalizedDetail` takes it). Its own member, so the card's round trip stays small; one request a move the first time. NotFound names the games it has moves in.", example: "ssss pikachu \"\" level-up de"),
+        "Moves": MemberDoc("""
+            The moves a Pokémon learns in one game, as the games' lists show them: `game` "" for \
+            the newest game it has moves in, else a version group (scarlet-violet), a version \
+            (scarlet) or a game's name in any language (Karmesin); `method` level-up, machine, \
+            egg or tutor, "" for all four; each move's name, type and category in `language` (as \
+            `LocalizedDetail` takes it). Its own member, so the card's round trip stays small; \
+            one request a move the first time. NotFound names the games it has moves in.
+            """, example: "ssss pikachu \"\" level-up de"),
         "Search": MemberDoc("By number or name in any language: exact, prefix, word prefix, substring, then typo-tolerant; `type:fire` and `gen:1` filter.", example: "su pika 10"),
         "SearchDetailed": MemberDoc("`Search` with why each result matched.", example: "su charzard 3"),
         "DesktopSearchPage": MemberDoc("What the desktop's search finds for the terms (GNOME Shell's `GetInitialResultSet`, KRunner's `Match`), as `SearchPage` pages it: every term must match, species first, at most 20; what `pokectl browse --desktop-search` lists, so that a launch from the shell shows the list the shell showed.", example: "asuu 2 mega char 0 20"),
@@ -48,7 +61,13 @@ extension Pokedex1 {
         "ListFavorites": MemberDoc("The favorites, in the order added.", example: ""),
         "SpritePath": MemberDoc("The default sprite's absolute path, fetched if needed.", example: "s pikachu"),
         "CryPath": MemberDoc("The cry (PokeAPI's `cries.latest`, Ogg Vorbis), fetched if needed: its absolute path, for a player (`pw-play`, `paplay`; `pokectl cry` plays it).", example: "s pikachu"),
-        "RandomSprite": MemberDoc("A Pokémon drawn among those whose sprite is cached (the favorites only when `favorites`), the shiny sprite with probability `shiny_chance` (0…1) where one is cached. Never waits on the network while the cache holds a candidate (a cache with none fetches one within the deadline); the shown one's shiny sprite is then fetched in the background. NotFound when there are no favorites.", example: "bd false 0.0078125"),
+        "RandomSprite": MemberDoc("""
+            A Pokémon drawn among those whose sprite is cached (the favorites only when \
+            `favorites`), the shiny sprite with probability `shiny_chance` (0…1) where one is \
+            cached. Never waits on the network while the cache holds a candidate (a cache with \
+            none fetches one within the deadline); the shown one's shiny sprite is then fetched \
+            in the background. NotFound when there are no favorites.
+            """, example: "bd false 0.0078125"),
         "Status": MemberDoc("How the service stands.", example: ""),
         "Sync": MemberDoc("Fetches every list entry, detail, default sprite and evolution family, for offline use; resumable; progress in `SyncProgress`. Not bound by `--timeout`.", example: "", busctlTimeout: "1h"),
         "CacheStats": MemberDoc("What the disk cache holds, by kind, and the memory tier.", example: ""),
@@ -79,7 +98,17 @@ extension Pokedex1 {
             Key("color", "s", "the sprite's dominant colour, #rrggbb, skipping transparent, near-white and near-black pixels; computed once and kept with the sprite"),
             Key("animated_sprite_path", "s", "the generation-V animated GIF, fetched on demand; \"\" where the API has none"),
             Key("cry_path", "s", "\"\" until `CryPath` fetched it"),
-            Key("evolution", "a(ussuss)", "the family as this Pokémon's card shows it (a regional form's own line: Galarian Meowth → Perrserker; a species' with its regional branches), first member first, each after the one it evolves from, as (id, name, display_name, from, trigger_kind, trigger): id and from PokeAPI's ids (a form's: 10100), from 0 for the first, trigger_kind PokeAPI's trigger of its first way (level-up, use-item, trade…), trigger every way it evolves, the current games' first, in the games' words (\"Level 37\", \"Use a Thunder Stone, in Alola\", \"Trade holding King’s Rock\", \"Level 53, in Sun, Ultra Sun, Sword or Scarlet\"); one request more the first time a family is asked for, and one for each item, move or game it names"),
+            Key("evolution", "a(ussuss)", """
+                the family as this Pokémon's card shows it (a regional form's own line: Galarian \
+                Meowth → Perrserker; a species' with its regional branches), first member first, \
+                each after the one it evolves from, as (id, name, display_name, from, \
+                trigger_kind, trigger): id and from PokeAPI's ids (a form's: 10100), from 0 for \
+                the first, trigger_kind PokeAPI's trigger of its first way (level-up, use-item, \
+                trade…), trigger every way it evolves, the current games' first, in the games' \
+                words ("Level 37", "Use a Thunder Stone, in Alola", "Trade holding King’s Rock", \
+                "Level 53, in Sun, Ultra Sun, Sword or Scarlet"); one request more the first \
+                time a family is asked for, and one for each item, move or game it names
+                """),
             Key("matchups", "a{sd}", "attacking type → 4, 2, 0.5, 0.25 or 0 against its own types (a form's its own), strongest first, ×1 left out; the bundled chart of the current games; abilities not counted (see ability_matchups)"),
             Key("ability_matchups", "a{sa{sd}}", "each of its abilities that changes a matchup (Levitate, Flash Fire, the Absorbs, Thick Fat, Filter, Wonder Guard…) → attacking type → the multiplier with it, for the types it changes (Levitate: ground 0; Wonder Guard: 0 for every hit not super effective); empty where none does"),
             Key("game", "s", "the version group the breeding and training facts (and `Moves` by default) hold for: the newest it has moves in (scarlet-violet); \"\" where none"),
@@ -106,7 +135,15 @@ extension Pokedex1 {
             Key("id", "u", "the Pokémon's id"), Key("pokemon", "s", "its identifier"), Key("game", "s", "the version group listed"),
             Key("game_name", "s", "its games' names in the language (Scarlet/Violet)"),
             Key("games", "as", "every version group it has moves in, newest first"), Key("language", "s", "the language it is in"),
-            Key("moves", "a(suussssssuuu)", "each move as (method, level, id, move, name, type, type_name, category, category_name, power, accuracy, pp): method level-up, machine, egg or tutor; level for level-up (0 on evolution, 1 at the start or from the reminder), else 0; id and move PokeAPI's; name, type_name and category_name in the language; category physical, special or status; power and accuracy 0 where the games print — (a status move; one that never misses); level-up ones by level, then machines, eggs and tutors, each in the games' order"),
+            Key("moves", "a(suussssssuuu)", """
+                each move as (method, level, id, move, name, type, type_name, category, \
+                category_name, power, accuracy, pp): method level-up, machine, egg or tutor; \
+                level for level-up (0 on evolution, 1 at the start or from the reminder), else \
+                0; id and move PokeAPI's; name, type_name and category_name in the language; \
+                category physical, special or status; power and accuracy 0 where the games print \
+                — (a status move; one that never misses); level-up ones by level, then machines, \
+                eggs and tutors, each in the games' order
+                """),
         ],
         "SearchDetailed": [
             Key("id", "u"), Key("name", "s"), Key("number", "u", "the Pokédex number (a form's is its species')"),

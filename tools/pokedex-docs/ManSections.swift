@@ -49,19 +49,19 @@ enum ManSections {
             if let errors = Pokedex1.interface.errors[name], !errors.isEmpty {
                 text += " Errors: " + errors.map(\.rawValue).joined(separator: ", ") + "."
             }
-            lines.append(roff(text))
+            lines.append(Filling.roff(roff(text)))
         }
         lines += [".SS Errors", "Each comes with a message for a person."]
         for k in PokedexError.Kind.allCases {
             let text = Pokedex1.errorDocs[k] ?? ""
-            lines += [".TP", ".B \(roff(k.dbusName))", roff(text.prefix(1).uppercased() + text.dropFirst() + ".")]
+            lines += [".TP", ".B \(roff(k.dbusName))", Filling.roff(roff(text.prefix(1).uppercased() + text.dropFirst() + "."))]
         }
         return lines.joined(separator: "\n")
     }
 
     /// The OPTIONS section.
     static func options() -> String {
-        var lines = [roff("Each option falls back to the environment variable named, then to its default; the command line wins over the environment.")]
+        var lines = [Filling.roff(roff("Each option falls back to the environment variable named, then to its default; the command line wins over the environment."))]
         for option in ServiceOptions.all where !option.hidden {
             lines.append(".TP")
             switch option.kind {
@@ -72,7 +72,7 @@ enum ManSections {
             var text = option.help
             if let env = option.environment { text += " [\(env)]" }
             if let shown = option.defaultText { text += " (default: \(shown))" }
-            lines.append(roff(text))
+            lines.append(Filling.roff(roff(text)))
         }
         lines += [".TP", ".B \\-\\-version", "Print the version.", ".TP", ".BR \\-h \", \" \\-\\-help", "Print the options."]
         return lines.joined(separator: "\n")

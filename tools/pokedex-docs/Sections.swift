@@ -11,7 +11,7 @@ enum Sections {
     /// `(u offset, u limit)`.
     static func tuple(_ args: [Arg]) -> String { "(" + args.map { "\($0.signature) \($0.name)" }.joined(separator: ", ") + ")" }
 
-    /// A method's, signal's or property's signature as the API table writes it.
+    /// A method's, signal's or property's signature as the API list writes it.
     static func signature(_ shape: MemberShape) -> String {
         switch shape {
         case .method(_, let ins, let outs):
@@ -48,31 +48,31 @@ enum Sections {
 
     // MARK: README
 
-    /// The README's API table, one row per member, in the interface's order.
+    /// The README's API list, one item per member, in the interface's order: its signature,
+    /// what it does (its keys), and a busctl line that calls it.
     static func readmeAPI() -> String {
-        var rows = ["| member | signature and meaning | example |", "| --- | --- | --- |"]
+        var items: [String] = []
         let code: (String) -> String = { "`\($0)`" }
         for shape in Pokedex1.interface.members {
             let name = shape.name
-            var text = "`\(signature(shape))`"
-            let example: String
+            let item: String
             switch shape {
             case .method:
                 let d = doc(name)
                 let timeout = d.busctlTimeout.map { " --timeout=\($0)" } ?? ""
-                example = "`\(busctl)\(timeout) call \(target) \(name)\((d.example ?? "").isEmpty ? "" : " " + (d.example ?? ""))`"
-                rows.append("| `\(name)` | \(text): \(d.text)\(keysSuffix(name, code: code)) | \(example) |")
-                continue
+                let arguments = (d.example ?? "").isEmpty ? "" : " " + (d.example ?? "")
+                item = "`\(name)` `\(signature(shape))`: \(d.text)\(keysSuffix(name, code: code)) "
+                    + "Example: `\(busctl)\(timeout) call \(target) \(name)\(arguments)`"
             case .signal:
-                example = "`\(busctl) monitor \(Pokedex1.busName)`"
-                rows.append("| signal `\(name)` | \(text): \(doc(name).text) | \(example) |")
+                item = "signal `\(name)` `\(signature(shape))`: \(doc(name).text) "
+                    + "Example: `\(busctl) monitor \(Pokedex1.busName)`"
             case .property(_, _, let c):
-                text += ", \(change(c))"
-                example = "`\(busctl) get-property \(target) \(name)`"
-                rows.append("| property `\(name)` | \(text): \(doc(name).text) | \(example) |")
+                item = "property `\(name)` `\(signature(shape))`, \(change(c)): \(doc(name).text) "
+                    + "Example: `\(busctl) get-property \(target) \(name)`"
             }
+            items.append(Filling.markdown("- " + item, indent: "  "))
         }
-        return rows.joined(separator: "\n")
+        return items.joined(separator: "\n")
     }
 
     static func keysSuffix(_ name: String, code: (String) -> String) -> String {

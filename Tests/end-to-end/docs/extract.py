@@ -72,7 +72,7 @@ def command(src, cmd, inline=False):
 def readme(path="README.md"):
     lines = open(os.path.join(ROOT, path), encoding="utf-8").read().split("\n")
     readme_json(lines, path)
-    previous, in_block, section, errors = "", False, "", False
+    previous, in_block, section, errors, api_item = "", False, "", False, False
     for n, line in enumerate(lines, 1):
         src = f"{path}:{n}"
         if line.startswith("#"):
@@ -85,8 +85,15 @@ def readme(path="README.md"):
             in_block = False
         previous = line
         table_cells = [c.strip() for c in line.strip().strip("|").split(" | ")] if line.startswith("|") else []
-        if section == "The D-Bus API" and table_cells:
-            dbus_row(src, table_cells)
+        # The API's list: an item per member, its lines after the first indented.
+        api_item = section == "The D-Bus API" and (line.startswith("- ") or line.startswith("  ") and api_item)
+        if section == "The D-Bus API" and line.startswith("- "):
+            item = line[2:]
+            for more in lines[n:]:
+                if not more.startswith("  "):
+                    break
+                item += " " + more.strip()
+            dbus_item(src, item)
         if section == "Configuration" and len(table_cells) == 3 and table_cells[0].startswith("`--"):
             opt = re.match(r"`(--[a-z-]+)", table_cells[0]).group(1)
             env = re.match(r"`(POKEDEX_[A-Z_]+)", table_cells[1])
@@ -102,7 +109,7 @@ def readme(path="README.md"):
         for span in re.findall(r"`([^`]+)`", line):
             span = span.replace("\\|", "|")
             if re.match(r"(pokectl|pokedexd|busctl|examples/|make) ", span) or span in ("pokectl list", "pokectl favs"):
-                if not table_cells or section != "The D-Bus API" or span.startswith("busctl"):
+                if not api_item or span.startswith("busctl"):
                     command(src, span, inline=True)
             elif re.match(r"--?[a-z]", span):
                 opt = re.match(r"(--?[a-z][a-z-]*)", span).group(1)
@@ -145,23 +152,20 @@ def signature(text):
     return args(left), args(right) if right else ""
 
 
-def dbus_row(src, cells):
-    if len(cells) < 2 or cells[0] in ("member", "---"):
+def dbus_item(src, item):
+    """One member of the API's list: `[signal |property ]`NAME` `SIGNATURE`[, change]: words`."""
+    m = re.match(r"(?:(signal|property) )?`(\w+)` `([^`]*)`(.*)", item)
+    if not m:
         return
-    head, body = cells[0], cells[1]
-    sig = re.match(r"`([^`]*)`", body)
-    named = re.findall(r"(?:(signal|property|properties) )?`(\w+)`", head)
-    for i, (kind, name) in enumerate(named):
-        kind = {"properties": "property", "": "method"}.get(named[0][0] if i else kind, kind)
-        if kind == "property":
-            change = "emits-change" if "emits `PropertiesChanged`" in body else "const" if "constant" in body else "-"
-            out("member", src, kind, name, "", sig.group(1) if sig else "", change)
-        else:
-            i, o = signature(sig.group(1)) if sig else ("", "")
-            out("member", src, kind, name, i, o if kind == "method" else "", "")
-            out("keys", src, name, " ".join(re.findall(r"\b[A-Za-z]+(?:_[a-z]+)*\b", body)))
-        if kind != "property":
-            break  # a method or signal is named first; the rest of the head is prose
+    kind, name, sig, body = m.group(1) or "method", m.group(2), m.group(3), m.group(4).split(" Example: ")[0]
+    if kind == "property":
+        head = body.split(":")[0]
+        change = "emits-change" if "emits `PropertiesChanged`" in head else "const" if "constant" in head else "-"
+        out("member", src, kind, name, "", sig, change)
+    else:
+        i, o = signature(sig)
+        out("member", src, kind, name, i, o if kind == "method" else "", "")
+        out("keys", src, name, " ".join(re.findall(r"\b[A-Za-z]+(?:_[a-z]+)*\b", sig + " " + body)))
 
 
 def pokectl_page(path="man/pokectl.1"):
@@ -214,8 +218,13 @@ def pokedexd_page(path="man/pokedexd.1"):
     src = lambda n: f"{path}:{n}"
     items = roff.parse(os.path.join(ROOT, path))
     for i, (section, kind, payload, n) in enumerate(items):
-        body = " ".join(p for s, k, p, m in items[i + 1:i + 12] if k == "line" and m > n
-                        and not any(kk == "tag" and n < mm <= m for ss, kk, pp, mm in items))
+        # The lines under a tag, up to the next tag or section (a member's words fill many).
+        following = []
+        for s, k, p, m in items[i + 1:]:
+            if k == "tag" or s != section:
+                break
+            following.append(p)
+        body = " ".join(following)
         if section == "D-BUS INTERFACE" and kind == "tag":
             if payload.startswith("io.github."):
                 out("error", src(n), payload)
