@@ -57,6 +57,11 @@ def readme_json(lines, path):
         if m:
             ENTRY.extend(shape_keys(m.group(1)))
     for n, line in enumerate(lines, 1):
+        # An item goes on over the indented lines under it.
+        for more in lines[n:]:
+            if not more.startswith("  ") or not line.startswith("- "):
+                break
+            line += " " + more.strip()
         m = re.match(r"- ((?:`[a-z ]+`(?:, )?)+)(?: \([^)]*\))?: (.*)", line)
         if not m or "{" not in m.group(2):
             continue
