@@ -30,7 +30,8 @@ final class BrowseViewTests: XCTestCase {
     }
 
     /// The frame as text: without colour, the cells; with colour, each row's cells and the
-    /// styles that change along it, so a colour change shows in the diff.
+    /// styles that change along it (on as many lines as they take), so a colour change shows in
+    /// the diff.
     static func text(_ s: Screen, colour: Bool) -> String {
         var out = ""
         for y in 0..<s.height {
@@ -42,9 +43,23 @@ final class BrowseViewTests: XCTestCase {
                 last = s[x, y].style
                 runs.append("\(x):" + describe(s[x, y].style))
             }
-            out += "  " + runs.joined(separator: " ") + "\n"
+            out += wrapped(runs)
         }
         return out
+    }
+
+    /// Style runs on lines of at most 100 characters, each indented by two spaces: a file whose
+    /// lines Debian's lintian accepts (under 512).
+    static func wrapped(_ runs: [String]) -> String {
+        var out = "", line = ""
+        for run in runs {
+            if !line.isEmpty, line.count + 1 + run.count > 98 {
+                out += "  " + line + "\n"
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + run
+        }
+        return out + "  " + line + "\n"
     }
 
     static func describe(_ st: Style) -> String {
