@@ -3,7 +3,7 @@
 #   1. the package itself: its files against install.manifest's (`make install-list DEB=1`),
 #      one stripped binary (pokectl a link to it), Depends: from dpkg-shlibdeps, neither ICU
 #      nor FoundationInternationalization, lintian; debian/copyright against every file of the
-#      source and its headers (tools/check-copyright);
+#      source and its headers (tools/check-copyright), and no line lintian finds too long in it;
 #   2. a minimal Debian 12 from debootstrap (cached as a tarball; a fresh copy each run), the
 #      .deb installed with `apt-get install ./pokedexd_….deb`; no Swift anywhere in it;
 #   3. a user `alice` on a private session bus (dbus-run-session, the package's service
@@ -171,6 +171,8 @@ check "the unpacked source: vendor/ is the pinned commits' trees (tools/vendor -
     bash -c "cd '$TMP/dsc/pokedexd-$UPSTREAM' && tools/vendor --check"
 check "the unpacked source: debian/copyright licenses every file (tools/check-copyright)" \
     tools/check-copyright "$TMP/dsc/pokedexd-$UPSTREAM"
+check "the unpacked source: no line of 512 characters or more, as lintian counts (tools/check-line-length)" \
+    tools/check-line-length "$TMP/dsc/pokedexd-$UPSTREAM"
 
 echo "== a clean Debian 12 ($DIST, $(debian_mirror))"
 debian_root "$DIST" "$R" || { fail "debootstrap $DIST"; summary package; exit 1; }
