@@ -451,11 +451,14 @@ DEB_ARCH    = $(shell dpkg --print-architecture 2>/dev/null)
 # -nc: the tree is not cleaned first (debian/rules clean removes .build); nocheck: the tests are
 # make test's, which ran on this very build (debian/rules runs them otherwise); POKEDEX_VENDORED=0 and
 # the profile: this machine's Swift and the packages SwiftPM resolved, not Debian's swiftlang
-# and vendor/ (debian/rules says more).
+# and vendor/ (debian/rules says more). Where debhelper has no compat 14 (Debian 12's stops at
+# 13), at 13 (DH_COMPAT=13, and -d: the Build-Depends name compat 14); debian/rules holds at both.
 deb: deps-package release
 	rm -f pokedexd_*.deb pokedexd-dbgsym_*.deb pokedexd_*.buildinfo pokedexd_*.changes
-	POKEDEX_VENDORED=0 POKEDEX_DEB_DIR=$(CURDIR) DEB_BUILD_OPTIONS="$(DEB_BUILD_OPTIONS) nocheck" \
-	  dpkg-buildpackage -b -nc --no-sign --build-profiles=pkg.pokedexd.swift-toolchain,nocheck \
+	if dpkg-query -W -f '$${Provides}' debhelper | grep -qF 'debhelper-compat (= 14)'; then compat=; \
+	else compat=13; echo "make deb: this debhelper stops at compat 13: built at 13 (DH_COMPAT=13)"; fi; \
+	DH_COMPAT=$$compat POKEDEX_VENDORED=0 POKEDEX_DEB_DIR=$(CURDIR) DEB_BUILD_OPTIONS="$(DEB_BUILD_OPTIONS) nocheck" \
+	  dpkg-buildpackage -b -nc --no-sign --build-profiles=pkg.pokedexd.swift-toolchain,nocheck $${compat:+-d} \
 	  --buildinfo-option=-u$(CURDIR) --changes-option=-u$(CURDIR) \
 	  --buildinfo-file=$(CURDIR)/pokedexd_$(DEB_VERSION)_$(DEB_ARCH).buildinfo \
 	  --changes-file=$(CURDIR)/pokedexd_$(DEB_VERSION)_$(DEB_ARCH).changes

@@ -4,7 +4,8 @@
 #   1. the source package `make dsc` makes (3.0 quilt: the upstream tarball from the commit
 #      HEAD, vendor/ as its component tarball, debian.tar.xz);
 #   2. per suite, a minbase root with build-essential and the Build-Depends from Debian alone
-#      (debian/control, parsed; cached by the list); the .dsc unpacked by dpkg-source -x into
+#      (debian/control, parsed; cached by the list; trixie's debhelper from trixie-backports, for
+#      compat 14); the .dsc unpacked by dpkg-source -x into
 #      pokedexd-UPSTREAM and built there as sbuild builds: a user of its own, HOME a path that
 #      does not exist, the network cut but loopback up (unshare -n), its own host name; the
 #      unit tier runs in the build (dh_auto_test), and its summary is printed;
@@ -94,7 +95,15 @@ for suite in $SUITES; do
     R=$TMP/$suite-build
     # locales and faketime: the second build's locale and clock; lintian: the last step.
     deps="build-essential fakeroot $(build_depends) lintian faketime locales"
-    debian_root "$suite" "$R" $deps || { fail "$suite: a root with $deps"; continue; }
+    # debhelper-compat (= 14): trixie's debhelper stops at 13; its backport is 14, which a
+    # build for trixie takes as a backport's build does (sbuild --extra-repository), with the
+    # library of the same version it needs.
+    backports=
+    case $suite in
+    trixie) backports=1 deps=${deps/ debhelper / debhelper\/$suite-backports libdebhelper-perl\/$suite-backports } ;;
+    esac
+    DEBIAN_BACKPORTS=$backports debian_root "$suite" "$R" $deps || { fail "$suite: a root with $deps"; continue; }
+    chroot_run "$R" dpkg-query -W -f '   debhelper ${Version}\n' debhelper
     mount -t proc proc "$R/proc"
     mkdir -p "$R/dev/shm" && mount -t tmpfs tmpfs "$R/dev/shm"  # faketime's semaphores
     chroot_run "$R" sh -c 'swift --version 2>&1 | head -1' | sed 's/^/   /'

@@ -1,7 +1,8 @@
 # Sourced by the package tests: minimal Debian roots from debootstrap, cached as tarballs.
 #   debian_mirror                     the first Debian mirror this machine's apt uses
 #   debian_root SUITE DIR [PACKAGES…] DIR: a fresh minbase SUITE, with PACKAGES installed; the
-#                                     root (with them) is cached in $CACHE, keyed by the list
+#                                     root (with them) is cached in $CACHE, keyed by the list;
+#                                     with DEBIAN_BACKPORTS=1, SUITE-backports in its sources
 #   chroot_run DIR COMMAND…           COMMAND in DIR as root, with a clean environment
 #   own_namespaces NAME SCRIPT ARGS…  refuses to go on but as root; else runs SCRIPT again in
 #                                     mount and PID namespaces of its own (once: it returns there)
@@ -39,6 +40,9 @@ debian_root_apt() {  # DIR SUITE
     done
     echo 'Acquire::Check-Valid-Until "false";' >"$1/etc/apt/apt.conf.d/10pokedex-no-valid-until"
     echo "deb $(debian_mirror) $2 main" >"$1/etc/apt/sources.list"
+    # SUITE-backports too, when asked (DEBIAN_BACKPORTS=1): apt takes nothing from it unless
+    # told (PACKAGE/SUITE-backports).
+    [ -z "${DEBIAN_BACKPORTS:-}" ] || echo "deb $(debian_mirror) $2-backports main" >>"$1/etc/apt/sources.list"
 }
 
 debian_root() {  # SUITE DIR [PACKAGES…]
