@@ -121,11 +121,19 @@ final class PendingCallsTests: XCTestCase {
         /// checks the rest still wait, the server holds exactly those, and the network is asked
         /// for exactly the resources someone still waits for.
         func settle() throws {
-            for c in calls where c.expected != nil && !c.left {
-                try eventually("call \(c.id) to be answered") { c.caller.answered }
+            for (i, c) in calls.enumerated() where c.expected != nil && !c.left {
+                do {
+                    try eventually("call \(i) (\(c.id)) to be answered") { c.caller.answered }
+                } catch {
+                    throw fail("\(error) (expected: \(c.expected.map { "\($0)" } ?? "nothing"))")
+                }
             }
             let live = waiting()
-            try eventually("the server to hold \(live.count) calls") { s.pendingCalls == live.count }
+            do {
+                try eventually("the server to hold \(live.count) calls") { s.pendingCalls == live.count }
+            } catch {
+                throw fail("\(error): it holds \(s.pendingCalls)")
+            }
             let wanted = Set(live.map { calls[$0].id })
             func asked() -> Set<Int> { Set(s.api.waitingURLs.compactMap { url in ids.first { url.hasSuffix("/\($0).png") } }) }
             do {
@@ -219,5 +227,6 @@ final class PendingCallsTests: XCTestCase {
             if n > 1 { throw fail("\(call.sender) serial \(call.serial) got \(n) replies") }
         }
         if shutDown && !s.hasExited(within: 10) { throw fail("the service did not exit after SIGTERM") }
+        if ProcessInfo.processInfo.environment["POKEDEX_SEED"] != nil { print("steps:\n" + log.joined(separator: "\n")) }
     }
 }
