@@ -153,11 +153,13 @@ final class PendingCallsTests: XCTestCase {
                 let caller = try BusCaller(bus: bus, Pokedex1.spritePath.name, "s", [String(id)])
                 calls.append(Call(caller: caller, id: id, arrived: now, expected: released.contains(id) ? .path : nil))
                 // Taken by the server (its deadline counts from then) before time moves on: on
-                // the bus is not enough, a busy machine's loop may not have read it yet, and a
-                // clock moved meanwhile gives the call a later deadline than the model's.
+                // the bus is not enough, a busy machine's loop may not have read it yet, nor is
+                // the server's queue (its deadline is armed when the queue's turn gives it to
+                // the pending calls); a clock moved meanwhile gives the call a later deadline
+                // than the model's.
                 try eventually("call \(id) to arrive") { bus.calls.filter { $0.member == Pokedex1.spritePath.name }.count == calls.count }
                 let held = waiting().count
-                try eventually("call \(id) to reach the server") { released.contains(id) ? caller.answered : s.pendingCalls == held }
+                try eventually("call \(id) to reach the server") { released.contains(id) ? caller.answered : s.takenCalls == held }
             case 40..<55:
                 let id = ids.randomElement(using: &rng)!
                 log.append("\(step): release \(id)")

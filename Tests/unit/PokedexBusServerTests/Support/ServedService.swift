@@ -121,6 +121,9 @@ final class ServedService: @unchecked Sendable {
     /// Calls pending in the server now (0 once it exited).
     var pendingCalls: Int { onLoop { self.server.pending.count + self.server.queue.count } ?? 0 }
 
+    /// Calls the server has taken from its queue: each one's deadline counts from then.
+    var takenCalls: Int { onLoop { self.server.pending.count } ?? 0 }
+
     /// What the service told the service manager so far, one message each.
     func notifications() -> [String] {
         var messages: [String] = []
