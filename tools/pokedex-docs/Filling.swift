@@ -14,12 +14,16 @@ enum Filling {
     /// take the line's end for one and widen the space); a line that would start with a
     /// request's `.` or `'` is escaped with `\&`.
     static func roff(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        noRequests(text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             fill(words(String(line), keepingCodeSpans: false), indent: "", breakingAfter: { !endsSentence($0) })
-                .split(separator: "\n", omittingEmptySubsequences: false)
-                .map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : String($0) }
-                .joined(separator: "\n")
-        }.joined(separator: "\n")
+        }.joined(separator: "\n"))
+    }
+
+    /// roff text with no line taken for a request: one that starts with `.` or `'` is escaped
+    /// with `\&`.
+    static func noRequests(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : String($0) }.joined(separator: "\n")
     }
 
     /// The text's words: split at single spaces (not inside a code span when asked); two spaces

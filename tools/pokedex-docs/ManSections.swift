@@ -21,8 +21,7 @@ enum ManSections {
                 }
             }
         }
-        return out.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : String($0) }.joined(separator: "\n")
+        return Filling.noRequests(out)
     }
 
     /// Four or more upper-case hex digits, as groff's `\[uXXXX]` wants them.
