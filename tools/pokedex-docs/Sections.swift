@@ -55,22 +55,21 @@ enum Sections {
         let code: (String) -> String = { "`\($0)`" }
         for shape in Pokedex1.interface.members {
             let name = shape.name
-            let item: String
+            let kind: String, text: String, example: String
             switch shape {
             case .method:
                 let d = doc(name)
                 let timeout = d.busctlTimeout.map { " --timeout=\($0)" } ?? ""
                 let arguments = (d.example ?? "").isEmpty ? "" : " " + (d.example ?? "")
-                item = "`\(name)` `\(signature(shape))`: \(d.text)\(keysSuffix(name, code: code)) "
-                    + "Example: `\(busctl)\(timeout) call \(target) \(name)\(arguments)`"
+                (kind, text) = ("", ": " + d.text + keysSuffix(name, code: code))
+                example = "\(busctl)\(timeout) call \(target) \(name)\(arguments)"
             case .signal:
-                item = "signal `\(name)` `\(signature(shape))`: \(doc(name).text) "
-                    + "Example: `\(busctl) monitor \(Pokedex1.busName)`"
+                (kind, text, example) = ("signal ", ": " + doc(name).text, "\(busctl) monitor \(Pokedex1.busName)")
             case .property(_, _, let c):
-                item = "property `\(name)` `\(signature(shape))`, \(change(c)): \(doc(name).text) "
-                    + "Example: `\(busctl) get-property \(target) \(name)`"
+                (kind, text) = ("property ", ", \(change(c)): " + doc(name).text)
+                example = "\(busctl) get-property \(target) \(name)"
             }
-            items.append(Filling.markdown("- " + item, indent: "  "))
+            items.append(Filling.markdown("- \(kind)`\(name)` `\(signature(shape))`\(text) Example: `\(example)`", indent: "  "))
         }
         return items.joined(separator: "\n")
     }
