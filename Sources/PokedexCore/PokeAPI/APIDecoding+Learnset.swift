@@ -92,6 +92,8 @@ extension APIDecoding {
         var name: JSONReader.StringToken?
         var url: String?
         var details: [(group: LearnsetGroup, method: Learnset.Method, level: UInt32, order: Int?)] = []
+        /// The ways and version groups read so far in this body (each recurs a hundred times).
+        let seen = SeenResources()
 
         mutating func start() {
             (name, url) = (nil, nil)
@@ -108,11 +110,11 @@ extension APIDecoding {
                 return
             }
             if try r.null() { return }
-            try r.array { (r) throws(JSONReader.Failure) in
+            try r.array { [seen] (r) throws(JSONReader.Failure) in
                 var d = DetailRead()
                 // PokeAPI's four keys in its order, else any object.
-                if try !r.members(detailOrder, { (k, r) throws(JSONReader.Failure) in try d.read(k, &r) }) {
-                    try r.object(detailKeys) { (k, r) throws(JSONReader.Failure) in try d.read(k, &r) }
+                if try !r.members(detailOrder, { (k, r) throws(JSONReader.Failure) in try d.read(k, &r, seen) }) {
+                    try r.object(detailKeys) { (k, r) throws(JSONReader.Failure) in try d.read(k, &r, seen) }
                 }
                 guard let method = d.method, let group = d.group else { throw r.missing(d.method == nil ? "move_learn_method" : "version_group") }
                 // Only the four ways a game's list shows; the rest is not built.
@@ -122,23 +124,35 @@ extension APIDecoding {
         }
     }
 
+    /// The `move_learn_method`s (by their place in ``methodKeys``; nil: not kept) and the
+    /// `version_group`s read in one body, for the details after them that repeat their bytes.
+    private final class SeenResources {
+        let methods = JSONReader.Recurring<Int?>(capacity: 16)
+        let groups = JSONReader.Recurring<LearnsetGroup>(capacity: 64)
+    }
+
     /// One of a move's `version_group_details`.
     private struct DetailRead {
         var level: UInt32?, method: Int??, group: LearnsetGroup?, order: Int?
 
-        mutating func read(_ k: Int, _ r: inout JSONReader) throws(JSONReader.Failure) {
+        mutating func read(_ k: Int, _ r: inout JSONReader, _ seen: SeenResources) throws(JSONReader.Failure) {
             switch k {
             case 0: level = try r.null() ? nil : r.uint32()
             case 1:
                 if try r.null() { return }
-                let name = try r.resourceNameToken()
-                let index = try r.index(of: name, in: methodKeys)
-                if index == nil { try r.check(name) }
-                method = .some(index)
+                method = try r.recurring(seen.methods) { (r) throws(JSONReader.Failure) -> Int?? in
+                    let name = try r.resourceNameToken()
+                    let index = try r.index(of: name, in: methodKeys)
+                    if index == nil { try r.check(name) }
+                    return .some(index)
+                }
             case 2:
                 if try r.null() { return }
-                let name = try r.resourceNameToken()
-                if let known = try r.index(of: name, in: groupKeys) { group = .known(known) } else { group = .other(try r.string(name)) }
+                group = try r.recurring(seen.groups) { (r) throws(JSONReader.Failure) -> LearnsetGroup? in
+                    let name = try r.resourceNameToken()
+                    if let known = try r.index(of: name, in: groupKeys) { return .known(known) }
+                    return .other(try r.string(name))
+                }
             default: order = try r.null() ? nil : r.integer()
             }
         }

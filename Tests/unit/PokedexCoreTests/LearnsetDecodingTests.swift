@@ -56,6 +56,38 @@ final class LearnsetDecodingTests: XCTestCase {
         XCTAssertEqual(learnset.count, 8)
     }
 
+    /// A body's ways and version groups recur a hundred times, and a reader steps over the
+    /// bytes of one it read before (issue 58): one alike in its first bytes or all but its last
+    /// is read as itself, in PokeAPI's compact JSON and in its pretty-printed dump alike.
+    func testRecurringWaysAndGroupsAreReadAsThemselves() throws {
+        let groups = ["legends-arceus", "legends-za", "x-y", "red-blue", "legends-arceus", "x-y", "legends-za"]
+        let moves = (1...40).map { id in
+            Self.move("move-\(id)", id, groups.indices.map { k in
+                Self.detail(groups[(id + k) % groups.count], ["level-up", "machine", "egg", "tutor"][(id * k) % 4], level: k)
+            })
+        }
+        let compact = try APIDecoding.pokemon(Self.body(moves))
+        // The same body as a pretty printer writes it: each member on a line of its own.
+        let text = String(decoding: Self.body(moves), as: UTF8.self)
+        let pretty = text.replacingOccurrences(of: ", \"", with: ",\n                        \"")
+            .replacingOccurrences(of: "{\"", with: "{\n                    \"")
+        XCTAssertNotEqual(pretty, text)
+        XCTAssertEqual(try APIDecoding.pokemon(Array(pretty.utf8)), compact)
+        let learnset = try XCTUnwrap(compact.learnset)
+        XCTAssertEqual(Set(learnset.versionGroups.keys), Set(groups))
+        for (k, group) in groups.enumerated() {
+            for method in Learnset.Method.allCases {
+                let expected = (1...40).filter { id in
+                    groups.indices.contains { j in groups[(id + j) % groups.count] == group && ["level-up", "machine", "egg", "tutor"][(id * j) % 4] == method.rawValue }
+                }
+                XCTAssertEqual(Set(learnset.entries(group, method).map { UInt32($0.move) }), Set(expected.map(UInt32.init)), "\(group) \(method) (\(k))")
+            }
+        }
+        // A copy that differs in a byte of its url is read again, and refused where it is wrong.
+        let bad = Self.move("bad", 41, [Self.detail("x-y", "machine").replacingOccurrences(of: "version-group/25/", with: "version-group/25/\u{01}")])
+        XCTAssertThrowsError(try APIDecoding.pokemon(Self.body(moves + [bad])))
+    }
+
     func testNothingFromTheBodyIsTrusted() throws {
         let moves = [
             Self.move("ok", 1, [Self.detail("scarlet-violet", "level-up", level: 5, order: "300")]),
