@@ -6,6 +6,10 @@ import PokedexModels
 ///
 /// A caller whose task is cancelled stops waiting at once. The work goes on while anyone
 /// else still waits for it, and is cancelled when the last waiter leaves.
+///
+/// ``lead(_:_:)`` runs the work in the caller's own task instead, for callers who are not
+/// waited on by a person (a sync's thousands of loads, each with one caller): no task started,
+/// no thread woken for it.
 package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// One caller. Its fields are guarded by the flight map's lock.
     // @unchecked: a reference shared by the map and the caller's cancellation handler; its
@@ -19,6 +23,9 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
         let generation: UInt64
         var waiters: [ObjectIdentifier: Waiter] = [:]
         var task: Task<Void, Never>?
+        /// Run by a caller of ``lead(_:_:)`` in its own task: it stays while that caller runs it,
+        /// whoever else leaves.
+        var led = false
     }
 
     private struct State {
@@ -47,12 +54,7 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
                     return s.generation
                 }
                 guard let generation = started else { return }
-                // On the executor the caller's tree prefers, if it named one (a sync's thread).
-                let task = Task(executorPreference: ThreadExecutor.preferred) {
-                    let result: Result<Value, any Error>
-                    do { result = .success(try await work()) } catch { result = .failure(error) }
-                    self.finish(key, generation, result)
-                }
+                let task = start(key, generation, work)
                 // Gone already: finished (cancelling then is harmless), or every waiter left.
                 let orphaned = state.withLock { s -> Bool in
                     guard s.flights[key]?.generation == generation else { return true }
@@ -63,6 +65,54 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
             }
         } onCancel: {
             leave(key, waiter)
+        }
+    }
+
+    /// Runs `work` for `key` in the caller's own task, or joins the run already under way (as
+    /// ``run(_:_:)``). Others who call meanwhile join it. A caller cancelled meanwhile is
+    /// answered once the work ends (it is cancelled with the caller); those who joined are not
+    /// answered with that cancellation: the work starts again for them, in a task of its own.
+    public func lead(_ key: Key, _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        if Task.isCancelled { throw CancellationError() }
+        let led: UInt64? = state.withLock { s in
+            guard s.flights[key] == nil else { return nil }
+            s.generation += 1
+            s.flights[key] = Flight(generation: s.generation, led: true)
+            return s.generation
+        }
+        guard let generation = led else { return try await run(key, work) }
+        let result: Result<Value, any Error>
+        do { result = .success(try await work()) } catch { result = .failure(error) }
+        if Task.isCancelled, case .failure = result {
+            handOver(key, generation, work)
+        } else {
+            finish(key, generation, result)
+        }
+        return try result.get()
+    }
+
+    /// The leader of a run was cancelled: the run starts again in a task of its own for those
+    /// who joined it, or ends if nobody did.
+    private func handOver(_ key: Key, _ generation: UInt64, _ work: @escaping @Sendable () async throws -> Value) {
+        state.withLock { s in
+            guard var f = s.flights[key], f.generation == generation else { return }
+            guard !f.waiters.isEmpty else {
+                s.flights.removeValue(forKey: key)
+                return
+            }
+            f.led = false
+            f.task = start(key, generation, work)
+            s.flights[key] = f
+        }
+    }
+
+    /// A task of its own for run `generation` of `key`, which finishes it; on the executor the
+    /// caller's tree prefers, if it named one (a sync's thread).
+    private func start(_ key: Key, _ generation: UInt64, _ work: @escaping @Sendable () async throws -> Value) -> Task<Void, Never> {
+        Task(executorPreference: ThreadExecutor.preferred) {
+            let result: Result<Value, any Error>
+            do { result = .success(try await work()) } catch { result = .failure(error) }
+            self.finish(key, generation, result)
         }
     }
 
@@ -86,7 +136,7 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
             waiter.continuation = nil
             guard var f = s.flights[key] else { return (c, nil) }
             f.waiters.removeValue(forKey: ObjectIdentifier(waiter))
-            if f.waiters.isEmpty {
+            if f.waiters.isEmpty && !f.led {
                 s.flights.removeValue(forKey: key)
                 return (c, f.task)
             }

@@ -71,8 +71,11 @@ final class ResourceLoader: Sendable {
     private func load<R>(_ key: String, url: String, _ kind: ResourceKind<R>, remembering: Bool, readingDisk: Bool) async throws -> R {
         if let v = cached(key, url: url, kind) { return v }
         fetcher.promote(url)  // background work may have asked first
+        // A sync's load (not remembered) runs in the sync's own task: its thousands of loads
+        // have one caller each, and a task started for each was a thread's turn more.
+        let flight = remembering ? flights.run : flights.lead
         let resource = try await CallTrace.step("waiting for \(kind.noun) (\(url))") {
-            try await flights.run(key) { [self] in
+            try await flight(key) { [self] in
                 if let v = cached(key, url: url, kind) { return kind.wrap(v) }
                 if readingDisk, let stored = store.readRecord(key), let v = kind.fromDisk(stored.payload) {
                     if remembering { remember(key, kind.wrap(v), stored.freshness, bytes: stored.payload.count) }

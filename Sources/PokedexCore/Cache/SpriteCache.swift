@@ -226,13 +226,14 @@ final class SpriteCache: Sendable {
         return path
     }
 
-    /// The sprite's path, fetching it from `url` if no valid copy is on disk.
-    func ensure(_ id: UInt32, url: String) async throws -> String {
+    /// The sprite's path, fetching it from `url` if no valid copy is on disk. `leading`: the
+    /// fetch runs in the caller's task (``SingleFlight/lead(_:_:)``), for a sync's.
+    func ensure(_ id: UInt32, url: String, leading: Bool = false) async throws -> String {
         let onDisk = pathOnDisk(id)
         if !onDisk.isEmpty { return onDisk }
         fetcher.promote(url)  // pre-warming may have asked first
         return try await CallTrace.step("waiting for the \(kind.noun) of #\(id) (\(url))") {
-            try await flights.run(id) { [self] in
+            try await (leading ? flights.lead : flights.run)(id) { [self] in
                 if let path = verify(id, expectedURL: url) { return path }
                 // Checked while the body still counts against the budget.
                 let fetched = try await fetcher.fetch(url, as: kind.body) { bytes throws -> [UInt8] in

@@ -239,7 +239,7 @@ final class Sync: Sendable {
     }
     private func keepSprite(of record: PokemonRecord) async -> Bool {
         guard let url = record.spriteURL else { return true }
-        return (try? await sprites.still.ensure(record.id, url: url)) != nil
+        return (try? await sprites.still.ensure(record.id, url: url, leading: true)) != nil
     }
 
     /// A family, and the names of the items, moves and games its conditions name (each fetched

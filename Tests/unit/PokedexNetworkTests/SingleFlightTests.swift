@@ -101,4 +101,94 @@ final class SingleFlightTests: XCTestCase {
         do { _ = try await caller.value; XCTFail() } catch { XCTAssertTrue(error is CancellationError) }
         XCTAssertEqual(probe.started.withLock { $0 }, 0)
     }
+
+    // MARK: - lead: the work in the caller's own task
+
+    func testALeaderRunsTheWorkInItsOwnTaskAndOthersJoinIt() async throws {
+        let flight = SingleFlight<Int, Int>()
+        let gate = Mutex(false)
+        let runs = Mutex(0)
+        let sameTask = Mutex<Bool?>(nil)
+        let leader = Task { () async throws -> Int in
+            let caller = withUnsafeCurrentTask { $0?.hashValue }
+            return try await flight.lead(5) {
+                sameTask.withLock { $0 = withUnsafeCurrentTask { $0?.hashValue } == caller }
+                runs.withLock { $0 += 1 }
+                while !gate.withLock({ $0 }) { try await Task.sleep(nanoseconds: 1_000_000) }
+                return 42
+            }
+        }
+        try await waitUntil("the work started") { runs.withLock { $0 } == 1 }
+        let joining = Task { try await flight.run(5) { runs.withLock { $0 += 1 }; return 0 } }
+        let leading = Task { try await flight.lead(5) { runs.withLock { $0 += 1 }; return 0 } }
+        try await waitUntil("both wait for the leader's run") { flight.waiters(for: 5) == 2 }
+        gate.withLock { $0 = true }
+        let values = try await [leader.value, joining.value, leading.value]
+        XCTAssertEqual(values, [42, 42, 42])
+        XCTAssertEqual(runs.withLock { $0 }, 1, "one run for the three")
+        XCTAssertEqual(sameTask.withLock { $0 }, true, "the work ran in the leader's task")
+        XCTAssertEqual(flight.count, 0)
+    }
+
+    func testALeaderCancelledHandsTheWorkToThoseWhoJoined() async throws {
+        let flight = SingleFlight<Int, Int>()
+        let runs = Mutex(0)
+        let work: @Sendable () async throws -> Int = {
+            let run = runs.withLock { r -> Int in r += 1; return r }
+            try await Task.sleep(nanoseconds: run == 1 ? 10_000_000_000 : 1_000_000)
+            return 7
+        }
+        let leader = Task { try await flight.lead(9, work) }
+        try await waitUntil("the work started") { runs.withLock { $0 } == 1 }
+        let joined = Task { try await flight.run(9, work) }
+        try await waitUntil("another waits for it") { flight.waiters(for: 9) == 1 }
+        leader.cancel()
+        do { _ = try await leader.value; XCTFail("a cancelled leader gets no value") } catch { XCTAssertTrue(error is CancellationError, "\(error)") }
+        let value = try await joined.value
+        XCTAssertEqual(value, 7, "the one who joined is answered by a run of its own, not with the leader's cancellation")
+        XCTAssertEqual(runs.withLock { $0 }, 2)
+        try await waitUntil("the flight to end") { flight.count == 0 }
+    }
+
+    func testAJoinerLeavingALedRunLeavesTheLeaderItsWork() async throws {
+        let flight = SingleFlight<Int, Int>()
+        let gate = Mutex(false)
+        let runs = Mutex(0)
+        let leader = Task {
+            try await flight.lead(4) {
+                runs.withLock { $0 += 1 }
+                while !gate.withLock({ $0 }) { try await Task.sleep(nanoseconds: 1_000_000) }
+                return 3
+            }
+        }
+        try await waitUntil("the work started") { runs.withLock { $0 } == 1 }
+        let leaving = Task { try await flight.run(4) { runs.withLock { $0 += 1 }; return 0 } }
+        try await waitUntil("another waits for it") { flight.waiters(for: 4) == 1 }
+        leaving.cancel()
+        do { _ = try await leaving.value; XCTFail() } catch { XCTAssertTrue(error is CancellationError) }
+        XCTAssertEqual(flight.count, 1, "the leader's run is still the key's")
+        gate.withLock { $0 = true }
+        let value = try await leader.value
+        XCTAssertEqual(value, 3)
+        XCTAssertEqual(runs.withLock { $0 }, 1)
+        XCTAssertEqual(flight.count, 0)
+    }
+
+    func testALeaderCancelledAloneEndsTheRunAndOneAlreadyCancelledNeverStartsIt() async throws {
+        let flight = SingleFlight<Int, Int>()
+        let probe = Probe()
+        let leader = Task { try await flight.lead(2) { try await probe.work() } }
+        try await waitUntil("the work started") { probe.started.withLock { $0 } == 1 }
+        leader.cancel()
+        do { _ = try await leader.value; XCTFail() } catch { XCTAssertTrue(error is CancellationError) }
+        XCTAssertTrue(probe.cancelled.withLock { $0 }, "the work was cancelled with its leader")
+        XCTAssertEqual(flight.count, 0)
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await flight.lead(2) { try await probe.work() }
+        }
+        do { _ = try await cancelled.value; XCTFail() } catch { XCTAssertTrue(error is CancellationError) }
+        XCTAssertEqual(probe.started.withLock { $0 }, 1)
+        XCTAssertEqual(flight.count, 0)
+    }
 }
