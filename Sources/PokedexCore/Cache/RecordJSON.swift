@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PokedexModels
 
 /// Writes the cache's records (any `Encodable` of strings, whole numbers, `Double`s, `Bool`s,
 /// arrays, dictionaries and structs of them) straight to JSON bytes, for `JSONDecoder` to read
@@ -15,6 +16,14 @@ import FoundationEssentials
 /// refuses too).
 enum RecordJSON {
     static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        // The record a sync writes most, written by hand (RecordJSON+Pokemon.swift).
+        if T.self == PokemonRecord.self { return pokemon(value as! PokemonRecord) }
+        return try encodeWithEncoder(value)
+    }
+
+    /// ``encode(_:)`` through the `Encoder`, whatever the type (the test of a hand-written
+    /// record's bytes compares with it).
+    static func encodeWithEncoder<T: Encodable>(_ value: T) throws -> [UInt8] {
         let sink = Sink()
         try sink.value(value, depth: 0, path: [])
         sink.close(to: 0)

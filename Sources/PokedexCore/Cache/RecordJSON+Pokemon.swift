@@ -1,0 +1,123 @@
+import PokedexModels
+
+/// A `PokemonRecord` written member by member, without an `Encoder`: the record a sync writes
+/// 1,351 times, and the largest (its learnset). Through the `Encodable` machinery each of its
+/// thousand values went through a generic call, a type check and a container (issue 58: the
+/// records' encoding was 5% of a sync's CPU, the Pokémon's half of it).
+///
+/// The bytes are those its synthesised `encode(to:)` gives through ``RecordJSON/encode(_:)``'s
+/// `Encoder` (keys in declaration order, an absent optional left out), which a property test
+/// compares byte for byte: what reads the record back is `JSONDecoder`, as before. A member
+/// added to `PokemonRecord` must be added here too; the test fails until it is.
+extension RecordJSON {
+    static func pokemon(_ p: PokemonRecord) -> [UInt8] {
+        let w = Members(Sink())
+        w.key("id", first: true); w.sink.integer(p.id)
+        w.key("name"); w.sink.string(p.name)
+        w.key("height"); w.sink.integer(p.height)
+        w.key("weight"); w.sink.integer(p.weight)
+        w.key("types"); w.strings(p.types)
+        w.key("abilities"); w.strings(p.abilities)
+        w.key("stats"); w.stats(p.stats)
+        w.optional("spriteURL", p.spriteURL)
+        w.optional("animatedSpriteURL", p.animatedSpriteURL)
+        w.optional("shinySpriteURL", p.shinySpriteURL)
+        w.optional("speciesURL", p.speciesURL)
+        w.optional("cryURL", p.cryURL)
+        w.optional("formURL", p.formURL)
+        if let hidden = p.hiddenAbilities {
+            w.key("hiddenAbilities")
+            w.list(hidden) { w, b in w.sink.literal(b ? "true" : "false") }
+        }
+        if let effort = p.effortYield { w.key("effortYield"); w.stats(effort) }
+        if let held = p.heldItems {
+            w.key("heldItems")
+            w.list(held) { w, h in
+                w.key("item", first: true); w.sink.string(h.item)
+                w.key("version"); w.sink.string(h.version)
+                w.key("rarity"); w.sink.integer(h.rarity)
+                w.sink.bytes.append(UInt8(ascii: "}"))
+            }
+        }
+        if let learnset = p.learnset {
+            w.key("learnset")
+            w.key("versionGroups", first: true)
+            w.sink.bytes.append(UInt8(ascii: "{"))
+            var firstGroup = true
+            for (name, g) in learnset.versionGroups {
+                if !firstGroup { w.sink.bytes.append(UInt8(ascii: ",")) }
+                firstGroup = false
+                w.sink.string(name)
+                w.sink.bytes.append(UInt8(ascii: ":"))
+                w.group(g)
+            }
+            w.sink.bytes.append(contentsOf: "}}".utf8)
+        }
+        w.sink.bytes.append(UInt8(ascii: "}"))
+        return w.sink.bytes
+    }
+
+    /// Writes an object's members straight to a sink's bytes.
+    private struct Members {
+        let sink: Sink
+        init(_ sink: Sink) { self.sink = sink }
+
+        /// `"name":`, after a comma, or after the object's `{` where it is the `first`.
+        func key(_ name: StaticString, first: Bool = false) {
+            sink.bytes.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            sink.bytes.append(UInt8(ascii: "\""))
+            name.withUTF8Buffer { sink.bytes.append(contentsOf: $0) }
+            sink.bytes.append(contentsOf: "\":".utf8)
+        }
+
+        func optional(_ name: StaticString, _ value: String?) {
+            guard let value else { return }
+            key(name)
+            sink.string(value)
+        }
+
+        func list<T>(_ items: [T], _ each: (Members, T) -> Void) {
+            sink.bytes.append(UInt8(ascii: "["))
+            for (k, item) in items.enumerated() {
+                if k > 0 { sink.bytes.append(UInt8(ascii: ",")) }
+                each(self, item)
+            }
+            sink.bytes.append(UInt8(ascii: "]"))
+        }
+
+        func strings(_ items: [String]) { list(items) { w, s in w.sink.string(s) } }
+
+        func stats(_ items: [PokemonRecord.Stat]) {
+            list(items) { w, s in
+                w.key("name", first: true); w.sink.string(s.name)
+                w.key("value"); w.sink.integer(s.value)
+                w.sink.bytes.append(UInt8(ascii: "}"))
+            }
+        }
+
+        /// A learnset's group as `Learnset.Group.encode(to:)` writes it: its empty lists left out.
+        func group(_ g: Learnset.Group) {
+            var first = true
+            func ids(_ name: StaticString, _ ids: [UInt32]) {
+                guard !ids.isEmpty else { return }
+                key(name, first: first)
+                first = false
+                sink.integers(ids)
+            }
+            if !g.levelUp.isEmpty {
+                key("l", first: first)
+                first = false
+                // Move and level in turn, as pairs.
+                list(g.levelUp) { w, e in
+                    w.sink.integer(e.move)
+                    w.sink.bytes.append(UInt8(ascii: ","))
+                    w.sink.integer(e.level)
+                }
+            }
+            ids("m", g.machine)
+            ids("e", g.egg)
+            ids("t", g.tutor)
+            sink.bytes.append(contentsOf: first ? Array("{}".utf8) : [UInt8(ascii: "}")])
+        }
+    }
+}
