@@ -86,8 +86,21 @@ final class MoveLists: Sendable {
 
     /// Every move `record` learns, in any game.
     static func moves(of record: PokemonRecord) -> Set<UInt32> {
-        let groups: [Learnset.Group] = record.learnset.map { Array($0.versionGroups.values) } ?? []
-        return Set(groups.flatMap { (g: Learnset.Group) -> [UInt32] in g.levelUp.map(\.move) + g.machine + g.egg + g.tutor })
+        var moves = Set<UInt32>()
+        forEachMove(of: record) { moves.insert($0) }
+        return moves
+    }
+
+    /// Each move of each of `record`'s entries, in every game (a move once an entry: a
+    /// thousand in all for most Pokémon), with no collection made of them.
+    static func forEachMove(of record: PokemonRecord, _ body: (UInt32) -> Void) {
+        guard let groups = record.learnset?.versionGroups else { return }
+        for g in groups.values {
+            for e in g.levelUp { body(e.move) }
+            for id in g.machine { body(id) }
+            for id in g.egg { body(id) }
+            for id in g.tutor { body(id) }
+        }
     }
 
     /// For `Sync`: move `id`'s record, and its category's names, fetched where no tier has them

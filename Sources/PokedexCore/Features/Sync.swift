@@ -16,7 +16,7 @@ final class Sync: Sendable {
     private let moveLists: MoveLists
     private let training: Training
     /// The moves this sync has asked for, so each is read once for every Pokémon that learns it.
-    private let movesAsked = Mutex<Set<UInt32>>([])
+    private let movesAsked = Mutex(AskedMoves())
     /// Where the Pokémon synced hand the moves they learn to ``fetchMoves(_:)``; nil between syncs.
     private let moveFeed = Mutex<AsyncStream<UInt32>.Continuation?>(nil)
     /// Requests the moves take at once, beside the Pokémon's: they use what the Pokémon leave of
@@ -90,7 +90,7 @@ final class Sync: Sendable {
         let items = index.items
         let total = UInt32(items.count)
         try? await search.loadFilters()
-        movesAsked.withLock { $0 = [] }
+        movesAsked.withLock { $0 = AskedMoves() }
         let (moves, feed) = AsyncStream.makeStream(of: UInt32.self)
         moveFeed.withLock { $0 = feed }
         async let failedMoves = fetchMoves(moves)
@@ -180,8 +180,8 @@ final class Sync: Sendable {
         // The moves it learns, each asked for once for every Pokémon that learns it, fetched
         // beside the Pokémon (``fetchMoves(_:)``).
         let newMoves = movesAsked.withLock { asked in
-            let new = MoveLists.moves(of: record).subtracting(asked)
-            asked.formUnion(new)
+            var new: [UInt32] = []
+            MoveLists.forEachMove(of: record) { id in if asked.insert(id) { new.append(id) } }
             return new
         }
         moveFeed.withLock { feed in for id in newMoves { feed?.yield(id) } }
@@ -270,5 +270,22 @@ final class Sync: Sendable {
                 report(progress)
             }
         }
+    }
+}
+
+/// The moves a sync has asked for: a bit for each id PokeAPI gives moves (up to 919, and from
+/// 10001 its shadow moves), a set for any other. Each Pokémon's thousand entries are looked up
+/// in it: a set built of them and subtracted was 1% of a sync.
+struct AskedMoves {
+    private var bits = [UInt64](repeating: 0, count: 16384 / 64)
+    private var others = Set<UInt32>()
+
+    /// Adds `id`; whether it was not there yet.
+    mutating func insert(_ id: UInt32) -> Bool {
+        let word = Int(id / 64)
+        guard word < bits.count else { return others.insert(id).inserted }
+        let bit = UInt64(1) << (id % 64)
+        defer { bits[word] |= bit }
+        return bits[word] & bit == 0
     }
 }
