@@ -22,17 +22,16 @@ extension JSONReader {
         // in languages not kept, and their language's name was a String built to be dropped.
         let kept = only.map { Self.keys(of: $0).keys }
         var out: [APIDecoding.LanguageText] = []
+        let seen = Recurring<(name: String, kept: Bool)>(capacity: 64)
         try array { (r) throws(Failure) in
-            let (text, language) = try r.languageTextTokens(keys, field)
-            if let only, let kept {
+            let (text, language) = try r.languageText(keys, field, seen) { (r, language) throws(Failure) in
+                let name = try r.string(language)
+                guard let only, let kept else { return (name, true) }
                 // Exactly as written, else (capitals, escapes) as the name reads lowercased.
-                let name = try r.index(of: language, in: kept) == nil ? try r.string(language) : nil
-                if let name, !only.contains(name.lowercased()) {
-                    try r.check(text)
-                    return
-                }
+                return (name, try r.index(of: language, in: kept) != nil || only.contains(name.lowercased()))
             }
-            out.append(.init(text: try r.string(text), language: try r.string(language)))
+            guard language.kept else { return try r.check(text) }
+            out.append(.init(text: try r.string(text), language: language.name))
         }
         return out
     }
@@ -49,17 +48,16 @@ extension JSONReader {
         let keys = Self.languageTextKeys[field] ?? Keys(field, "language")
         let (kept, codes) = Self.keys(of: only)
         var entries: [(text: StringToken, code: String)] = []
+        // Each language's code (lowercased), nil for one not kept.
+        let seen = Recurring<String?>(capacity: 64)
         try array { (r) throws(Failure) in
-            let (text, language) = try r.languageTextTokens(keys, field)
-            let code: String
-            if let k = try r.index(of: language, in: kept) {
-                code = codes[k]
-            } else {
-                code = try r.string(language).lowercased()
-                guard only.contains(code) else { return try r.check(text) }
+            let (text, code) = try r.languageText(keys, field, seen) { (r, language) throws(Failure) -> String? in
+                if let k = try r.index(of: language, in: kept) { return codes[k] }
+                let code = try r.string(language).lowercased()
+                return only.contains(code) ? code : nil
             }
             try r.check(text)
-            entries.append((text, code))
+            if let code { entries.append((text, code)) }
         }
         var out = APIDecoding.NewestTexts()
         // A text over the cap is dropped (and said), the one before it in its language kept:
@@ -79,11 +77,19 @@ extension JSONReader {
         return out
     }
 
-    /// One entry's text and language, where the reader is at its object.
-    private mutating func languageTextTokens(_ keys: Keys, _ field: String) throws(Failure) -> (text: StringToken, language: StringToken) {
-        var text: StringToken?, language: StringToken?
+    /// One entry's text, and its language as `read` makes it of the language's name, where the
+    /// reader is at its object. A language object is read once a body: those that repeat its
+    /// bytes (a species' 200 texts name a dozen languages) are stepped over (``Recurring``).
+    private mutating func languageText<Language>(_ keys: Keys, _ field: String, _ seen: Recurring<Language>,
+                                                 _ read: (inout JSONReader, StringToken) throws(Failure) -> Language)
+        throws(Failure) -> (text: StringToken, language: Language) {
+        var text: StringToken?, language: Language?
         try object(keys) { (k, r) throws(Failure) in
-            if k == 0 { text = try r.stringToken() } else { language = try r.resourceNameToken() }
+            if k == 0 { text = try r.stringToken(); return }
+            language = try r.recurring(seen) { (r) throws(Failure) -> Language? in
+                let name = try r.resourceNameToken()
+                return try read(&r, name)
+            }
         }
         guard let text else { throw missing(field) }
         guard let language else { throw missing("language") }

@@ -48,6 +48,7 @@ import Testing
     @Test func speciesBodiesDecodeAsWithJSONDecoder() async {
         await propertyCheck(count: PropertyCounts.cases(600), input: Gen.uint64()) { seed in
             var g = BodyGen(seed: seed)
+            g.repeatingLanguages()
             let body = g.damaged(g.species())
             same(body, seed, ReferenceDecoding.species, APIDecoding.species)
         }
@@ -61,6 +62,7 @@ import Testing
     @Test func newestTextsAreWhatTheWholeListKept() async {
         await propertyCheck(count: PropertyCounts.cases(600), input: Gen.uint64()) { seed in
             var g = BodyGen(seed: seed)
+            g.repeatingLanguages()
             let field = ["flavor_text", "short_effect", "genus"][g.int(0...2)]
             let cap = [0, 4, 24, 256, 2048][g.int(0...4)]
             let body = g.damaged(Array(g.list({ g in g.languageText(field) }, 12).utf8))
@@ -81,6 +83,7 @@ import Testing
         await propertyCheck(count: PropertyCounts.cases(400), input: Gen.uint64()) { seed in
             var g = BodyGen(seed: seed)
             same(g.damaged(g.list()), seed, ReferenceDecoding.index, APIDecoding.index)
+            g.repeatingLanguages()
             same(g.damaged(g.names()), seed, ReferenceDecoding.names, APIDecoding.names)
         }
     }
@@ -253,7 +256,20 @@ struct BodyGen {
     }
 
     mutating func languageText(_ field: String) -> String {
-        object(["\"\(field)\":\(ws())\(string())", "\"language\":\(ws())\(resource(["en", "de", "ja", "fr", "xx", "zh-hant", "EN"][int(0...6)]))"])
+        let language = languages.map { $0[int(0...$0.count - 1)] } ?? resource(["en", "de", "ja", "fr", "xx", "zh-hant", "EN"][int(0...6)])
+        return object(["\"\(field)\":\(ws())\(string())", "\"language\":\(ws())\(language)"])
+    }
+
+    /// Where set, the language objects of ``languageText(_:)``: a few, each written once, as
+    /// a body repeats them (a reader steps over the bytes of one it read before).
+    var languages: [String]?
+
+    /// Half the time, ``languages`` drawn: some alike but for a byte, some damaged.
+    mutating func repeatingLanguages() {
+        guard chance(0.5) else { return }
+        let pool = ["en", "en", "de", "ja", "xx", "EN", "zh-hant", "zh-hans"].map { resource($0) }
+        let damage = chance(0.3)
+        languages = pool.map { damage ? damagedText($0) : $0 }
     }
 
     mutating func species() -> [UInt8] {
