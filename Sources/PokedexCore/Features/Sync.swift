@@ -17,6 +17,9 @@ final class Sync: Sendable {
     private let training: Training
     /// The moves this sync has asked for, so each is read once for every Pokémon that learns it.
     private let movesAsked = Mutex(AskedMoves())
+    /// The species this sync has kept (by URL): a form's species is its default Pokémon's, kept
+    /// already, and was read back from disk and decoded again for each of 326 forms.
+    private let speciesKept = Mutex<Set<String>>([])
     /// Where the Pokémon synced hand the moves they learn to ``fetchMoves(_:)``; nil between syncs.
     private let moveFeed = Mutex<AsyncStream<UInt32>.Continuation?>(nil)
     /// Requests the moves take at once, beside the Pokémon's: they use what the Pokémon leave of
@@ -91,6 +94,7 @@ final class Sync: Sendable {
         let total = UInt32(items.count)
         try? await search.loadFilters()
         movesAsked.withLock { $0 = AskedMoves() }
+        speciesKept.withLock { $0 = [] }
         let (moves, feed) = AsyncStream.makeStream(of: UInt32.self)
         moveFeed.withLock { $0 = feed }
         async let failedMoves = fetchMoves(moves)
@@ -232,9 +236,11 @@ final class Sync: Sendable {
 
     /// The species, and the names of its egg groups (its breeding line's).
     private func keepSpecies(of record: PokemonRecord) async -> Bool {
-        guard record.speciesURL != nil else { return true }
+        guard let url = record.speciesURL else { return true }
+        if speciesKept.withLock({ $0.contains(url) }) { return true }
         guard let species = try? await records.loadSpecies(for: record, fresh: true) else { return false }
         await terms.keepNames((species.breeding?.eggGroups ?? []).map { (.eggGroup, $0) })
+        speciesKept.withLock { _ = $0.insert(url) }
         return true
     }
     private func keepSprite(of record: PokemonRecord) async -> Bool {

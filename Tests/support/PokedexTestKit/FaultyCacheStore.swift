@@ -11,6 +11,7 @@ public final class FaultyCacheStore: CacheStore {
     private let failing = Mutex(false)
     private let writeMicroseconds = Mutex<UInt32>(0)
     private let written = Mutex<[String]>([])
+    private let read = Mutex<[String]>([])
     private let hook = Mutex<(@Sendable (String) -> Void)?>(nil)
 
     public init(_ inner: any CacheStore) { self.inner = inner }
@@ -27,12 +28,17 @@ public final class FaultyCacheStore: CacheStore {
 
     /// The keys of the records written so far, in order.
     public var keysWritten: [String] { written.withLock { $0 } }
+    /// The keys asked for, in order, found or not.
+    public var keysRead: [String] { read.withLock { $0 } }
 
     private func check(_ what: String) throws(PokedexError) {
         if failing.withLock({ $0 }) { throw .storage("cannot \(what) the cache: Permission denied") }
     }
 
-    public func readRecord(_ key: String) -> StoredRecord? { inner.readRecord(key) }
+    public func readRecord(_ key: String) -> StoredRecord? {
+        read.withLock { $0.append(key) }
+        return inner.readRecord(key)
+    }
     public func writeRecord(_ key: String, _ record: StoredRecord) throws {
         let pause = writeMicroseconds.withLock { $0 }
         if pause > 0 { usleep(pause) }

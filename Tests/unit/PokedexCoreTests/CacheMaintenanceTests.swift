@@ -40,6 +40,36 @@ final class CacheMaintenanceTests: XCTestCase {
         XCTAssertEqual(store.keysWritten.count, atAnswer.count, "written after the answer: \(store.keysWritten.dropFirst(atAnswer.count))")
     }
 
+    /// A form (#31 here, as PokeAPI's 10000s) is of its default Pokémon's species: a sync keeps
+    /// that species once, not reading it back from disk for the form (issue 58: 326 forms each
+    /// decoded their species' record again).
+    func testASyncKeepsAFormsSpeciesOnce() async throws {
+        let api = FakePokeAPI()
+        let results = (FakePokeAPI.names + ["pikachu-alola-cap"]).enumerated().map { i, n in
+            #"{"name":"\#(n)","url":"\#(FakePokeAPI.base)/pokemon/\#(i + 1)/"}"#
+        }
+        api.client.route(index, json: #"{"count":31,"next":null,"previous":null,"results":[\#(results.joined(separator: ","))]}"#)
+        api.client.route(FakePokeAPI.base + "/pokemon/31/", json: """
+            {"id":31,"name":"pikachu-alola-cap","height":4,"weight":60,"types":[{"slot":1,"type":{"name":"electric"}}],
+             "abilities":[],"stats":[],"sprites":{"front_default":"https://sprites.test/31.png"},
+             "species":{"name":"pikachu","url":"\(FakePokeAPI.base)/pokemon-species/25/"}}
+            """)
+        api.client.route("https://sprites.test/31.png") { _ in HTTPResponse(status: 200, body: makePNG((31, 100, 200))) }
+        let store = FaultyCacheStore(try FileCacheStore(directory: dir + "/cache", capacity: 1 << 24))
+        let s = try makeService(api, store: store)
+        let result = try await s.sync().value()
+        XCTAssertEqual(result.complete, 31)
+        XCTAssertEqual(result.failed, 0)
+        XCTAssertEqual(api.client.count(FakePokeAPI.base + "/pokemon-species/25/"), 1)
+        XCTAssertEqual(store.keysRead.filter { $0 == APIRoutes.speciesKey(25) }.count, 1,
+                       "looked for on disk by the first of the two, not read back for the form")
+        // A sync after it keeps it again: fresh on disk, read back, nothing fetched.
+        let again = try await s.sync().value()
+        XCTAssertEqual(again.complete, 31)
+        XCTAssertEqual(api.client.count(FakePokeAPI.base + "/pokemon-species/25/"), 1)
+        XCTAssertEqual(store.keysRead.filter { $0 == APIRoutes.speciesKey(25) }.count, 2)
+    }
+
     /// Gives #`id` an animated sprite, as PokeAPI's generation-V one.
     func animate(_ api: FakePokeAPI, _ id: Int) {
         api.client.route(FakePokeAPI.base + "/pokemon/\(id)/", json: """
