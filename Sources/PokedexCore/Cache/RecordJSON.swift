@@ -16,8 +16,11 @@ import PokedexModels
 /// refuses too).
 enum RecordJSON {
     static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        // The record a sync writes most, written by hand (RecordJSON+Pokemon.swift).
+        // The records a sync writes most, written by hand (RecordJSON+Pokemon.swift,
+        // RecordJSON+Species.swift).
         if T.self == PokemonRecord.self { return pokemon(value as! PokemonRecord) }
+        if T.self == SpeciesRecord.self { return species(value as! SpeciesRecord) }
+        if T.self == SpriteCache.Meta.self { return spriteMeta(value as! SpriteCache.Meta) }
         return try encodeWithEncoder(value)
     }
 

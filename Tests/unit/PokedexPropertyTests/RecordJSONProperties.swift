@@ -22,15 +22,20 @@ import Testing
         }
     }
 
-    /// Issue 58: a Pokémon's record is written by hand, the very bytes its `Encodable`
-    /// conformance gives through the `Encoder` (which is what `JSONDecoder` reads back).
-    @Test func aPokemonWrittenByHandIsTheEncodersBytes() async {
+    /// Issue 58: a Pokémon's, a species' and a sprite's records are written by hand, the very
+    /// bytes their `Encodable` conformance gives through the `Encoder` (which is what
+    /// `JSONDecoder` reads back).
+    @Test func recordsWrittenByHandAreTheEncodersBytes() async {
+        func same<T: Encodable>(_ value: T, _ byHand: (T) -> [UInt8], _ seed: UInt64) {
+            let bytes = byHand(value), encoded = try? RecordJSON.encodeWithEncoder(value)
+            #expect(bytes == encoded, "seed \(seed): \(String(decoding: bytes, as: UTF8.self))")
+            #expect((try? RecordJSON.encode(value)) == bytes, "seed \(seed)")
+        }
         await propertyCheck(count: PropertyCounts.cases(500), input: Gen.uint64()) { seed in
             var g = RecordGen(seed: seed)
-            let p = g.pokemon()
-            let byHand = RecordJSON.pokemon(p), encoded = try? RecordJSON.encodeWithEncoder(p)
-            #expect(byHand == encoded, "seed \(seed): \(String(decoding: byHand, as: UTF8.self))")
-            #expect((try? RecordJSON.encode(p)) == byHand, "seed \(seed)")
+            same(g.pokemon(), RecordJSON.pokemon, seed)
+            same(g.species(), RecordJSON.species, seed)
+            same(SpriteCache.Meta(url: g.text(), size: g.int(), crc32: g.uint32(), color: g.maybeText()), RecordJSON.spriteMeta, seed)
         }
     }
 
@@ -170,9 +175,11 @@ struct RecordGen {
 
     mutating func species() -> SpeciesRecord {
         SpeciesRecord(id: uint32(), name: text(), genus: text(), flavorText: text(), names: texts(),
-                      genera: maybeTexts(), flavorTexts: maybeTexts(),
-                      breeding: below(3) == 0 ? nil : .init(eggGroups: (0..<below(3)).map { _ in text() }, genderRate: Int8(below(10)) - 1,
-                                                            hatchCounter: UInt8(below(256)), captureRate: below(2) == 0 ? nil : UInt8(below(256)),
-                                                            baseHappiness: UInt8(below(256)), growthRate: maybeText()))
+                      genera: maybeTexts(), flavorTexts: maybeTexts(), evolutionChainID: below(2) == 0 ? nil : uint32(),
+                      breeding: below(3) == 0 ? nil : .init(eggGroups: (0..<below(3)).map { _ in text() },
+                                                            genderRate: below(4) == 0 ? nil : Int8(below(10)) - 1,
+                                                            hatchCounter: below(4) == 0 ? nil : UInt8(below(256)),
+                                                            captureRate: below(2) == 0 ? nil : UInt8(below(256)),
+                                                            baseHappiness: below(4) == 0 ? nil : UInt8(below(256)), growthRate: maybeText()))
     }
 }
