@@ -74,13 +74,17 @@ def descendants(pid):
 def one_seed(pokectl, seed, keys, cols, rows, workdir):
     rng = random.Random(seed)
     files = {k: os.path.join(workdir, f"soak{seed}.{k}") for k in ("before", "after", "exit")}
-    for f in files.values():
+    for f in list(files.values()) + [files["exit"] + ".new", files["after"] + ".new"]:
         if os.path.exists(f):
             os.unlink(f)
     # Every third seed starts as the desktop's search opens it: on a card, a search behind it.
     start = f"browse --open {seed % 40 + 1} -- char" if seed % 3 == 0 else "browse"
-    script = (f"stty -g > {files['before']}; {pokectl} {start}; echo $? > {files['exit']}; "
-              f"stty -g > {files['after']}")
+    # The exit status and the settings after are written under another name and renamed: the
+    # loops below watch for the files to exist, and one the shell had opened but stty had not
+    # yet written read as a terminal left changed (a CI run of issue 58's stop, seed 12).
+    exit_file, after = files["exit"], files["after"]
+    script = (f"stty -g > {files['before']}; {pokectl} {start}; echo $? > {exit_file}.new; mv {exit_file}.new {exit_file}; "
+              f"stty -g > {after}.new; mv {after}.new {after}")
     pid, fd = pty.fork()
     if pid == 0:
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
