@@ -38,18 +38,21 @@ extension RecordJSON {
             sink.integer(value)
         }
 
-        /// A dictionary of strings, in its own order (as `Dictionary.encode(to:)` gives them).
-        func dictionary(_ d: [String: String]) {
+        /// A dictionary keyed by strings, in its own order (as `Dictionary.encode(to:)` gives
+        /// them), each value written by `value`.
+        func dictionary<V>(_ d: [String: V], _ value: (Members, V) -> Void) {
             var first = true
             for (k, v) in d {
                 sink.bytes.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
                 first = false
                 sink.string(k)
                 sink.bytes.append(UInt8(ascii: ":"))
-                sink.string(v)
+                value(self, v)
             }
             sink.bytes.append(contentsOf: first ? Array("{}".utf8) : [UInt8(ascii: "}")])
         }
+
+        func dictionary(_ d: [String: String]) { dictionary(d) { w, s in w.sink.string(s) } }
 
         func stats(_ items: [PokemonRecord.Stat]) {
             list(items) { w, s in

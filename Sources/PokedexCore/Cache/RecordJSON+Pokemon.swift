@@ -42,16 +42,8 @@ extension RecordJSON {
         if let learnset = p.learnset {
             w.key("learnset")
             w.key("versionGroups", first: true)
-            w.sink.bytes.append(UInt8(ascii: "{"))
-            var firstGroup = true
-            for (name, g) in learnset.versionGroups {
-                if !firstGroup { w.sink.bytes.append(UInt8(ascii: ",")) }
-                firstGroup = false
-                w.sink.string(name)
-                w.sink.bytes.append(UInt8(ascii: ":"))
-                w.group(g)
-            }
-            w.sink.bytes.append(contentsOf: "}}".utf8)
+            w.dictionary(learnset.versionGroups) { w, g in w.group(g) }
+            w.sink.bytes.append(UInt8(ascii: "}"))
         }
         w.sink.bytes.append(UInt8(ascii: "}"))
         return w.sink.bytes
