@@ -2,7 +2,8 @@
 """Runs a command on a pty that plays a terminal: it answers pokectl's graphics queries as kitty,
 as a sixel terminal, or not at all, and reports what the command wrote and how long it took.
 
-  fake_terminal.py KIND [--env K=V]... [--keys SECONDS:TEXT]... [--size COLSxROWS] [--pixels WxH] -- COMMAND...
+  fake_terminal.py KIND [--env K=V]... [--keys SECONDS:TEXT]... [--keys-on N:PATTERN:TEXT]...
+                   [--size COLSxROWS] [--pixels WxH] -- COMMAND...
 
   KIND    kitty, sixel or silent; or a hostile terminal (sixel and kitty, lying about its
           cells): huge (9223372036854775807 px each way), big (3000×3000), overflow (a
@@ -10,6 +11,10 @@ as a sixel terminal, or not at all, and reports what the command wrote and how l
           after "ESC[6;20", then nothing)
   --env   set (or, with an empty value, remove) a variable for the command
   --keys  type TEXT (Python escapes: \\x1b[6~ is PgDn) that many seconds after the start
+  --keys-on  type TEXT once the command has written PATTERN (escaped as TEXT) N times in all;
+          these are typed in the order given, each after the one before and after every
+          --keys (and late answer) still waiting, whatever the machine's speed; one whose
+          PATTERN never comes is typed after 30 s (and the check that counts the output fails)
   --answer-after  answer that many seconds after the queries came (a terminal over SSH)
   --size  the pty's size in cells (default 80x24; 10x20 pixels a cell)
   --pixels  the pty's size in pixels as TIOCGWINSZ gives it (default cells × 10x20; up to
@@ -32,6 +37,11 @@ ANSWERS = {
 }
 
 
+def unescape(text):
+    """Python escapes in an argument; any other character as its UTF-8 bytes."""
+    return text.encode("utf-8").decode("unicode_escape").encode("latin-1")
+
+
 def main():
     kind = sys.argv[1]
     split = sys.argv.index("--")
@@ -40,6 +50,7 @@ def main():
     env.pop("NO_COLOR", None)
     env.pop("TMUX", None)
     keys, cols, rows, pixels, answer_after = [], 80, 24, None, 0.0
+    keys_on = []  # (count, pattern, text), typed in turn as the output reaches them
     while opts:
         flag, value = opts[0], opts[1]
         opts = opts[2:]
@@ -51,7 +62,11 @@ def main():
                 env.pop(k, None)
         elif flag == "--keys":
             at, _, text = value.partition(":")
-            keys.append((float(at), text.encode("latin-1").decode("unicode_escape").encode("latin-1")))
+            keys.append((float(at), unescape(text)))
+        elif flag == "--keys-on":
+            n, _, rest = value.partition(":")
+            pattern, _, text = rest.partition(":")
+            keys_on.append((int(n), unescape(pattern), unescape(text)))
         elif flag == "--size":
             cols, rows = map(int, value.split("x"))
         elif flag == "--pixels":
@@ -68,13 +83,21 @@ def main():
     xpixel, ypixel = pixels or (cols * 10, rows * 20)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, xpixel, ypixel))
     out, queried, answered_after = b"", False, None
+    waiting_since = 0.0  # when the first of keys_on began to wait for its pattern
     while True:
         now = time.perf_counter() - start
-        wait = 5 if not keys else max(0, keys[0][0] - now)
+        if keys_on and not keys and (out.count(keys_on[0][1]) >= keys_on[0][0] or now - waiting_since > 30):
+            os.write(fd, keys_on.pop(0)[2])
+            waiting_since = now
+            continue
+        deadlines = ([keys[0][0]] if keys else []) + ([waiting_since + 30] if keys_on else [])
+        wait = 5 if not deadlines else max(0, min(deadlines) - now)
         r, _, _ = select.select([fd], [], [], wait)
         if not r:
-            if keys:
+            if keys and keys[0][0] <= time.perf_counter() - start:
                 os.write(fd, keys.pop(0)[1])
+                continue
+            if keys or keys_on:
                 continue
             break
         try:

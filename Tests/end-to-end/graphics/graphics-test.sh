@@ -52,7 +52,7 @@ check "silent: half blocks after the 100 ms timeout; the terminal given back wit
 # the next prompt: the shell after pokectl reads only what is typed.
 for ms in 150 400 900; do
     check "a terminal answering after $ms ms: nothing of it reaches the shell after pokectl" bash -c "
-        run kitty --answer-after 0.$ms --keys '2.5:typed\\r' -- $ROOT/Tests/end-to-end/graphics/then_shell.sh show pikachu &&
+        run kitty --answer-after 0.$ms --keys-on '1:SHELL> :typed\\r' -- $ROOT/Tests/end-to-end/graphics/then_shell.sh show pikachu &&
         grep -a 'LEFT' $TMP/run.out && has 'LEFT[typed]' && ! has 'Gi=31;OK' && ! has '62;22c'"
 done
 check "not asked when TERM is dumb, under NO_COLOR, or when stdout is not a terminal" bash -c "
@@ -101,13 +101,15 @@ check "show --random on a kitty terminal: pixels; with --color never: the silhou
     run kitty -- pokectl show --random --hide-name && has \$'\e_Ga=T,f=100' && ! grep -aP '\e_G[^;]*[,]c=' $TMP/run.out &&
     run kitty -- pokectl show --random --hide-name --color never && ! has \$'\e_Ga=' && grep -qa '█' $TMP/run.out && ! grep -qaP '\e\[[0-9;]*m' $TMP/run.out"
 check "browse, kitty: sprites sent once, placed per tile, taken off when scrolled away, freed on leaving" bash -c "
-    run kitty --keys '1.5:\x1b[6~' --keys '2.5:\x1b[5~' --keys '3.2:q' -- pokectl browse && [ \$(field exit) = 0 ] &&
+    run kitty --keys-on '15:\x1b_Ga=p,i=:\x1b[6~' --keys-on '30:\x1b_Ga=p,i=:\x1b[5~' --keys-on '45:\x1b_Ga=p,i=:q' -- pokectl browse &&
+    [ \$(field exit) = 0 ] &&
     sent=\$(grep -aoP '\e_Ga=t,f=100,i=\d+' $TMP/run.out | sort | uniq -d | wc -l) && [ \$sent = 0 ] &&
     [ \$(count \$'\e_Ga=t,f=100,i=') -ge 15 ] && [ \$(count \$'\e_Ga=p,i=') -ge 30 ] && [ \$(count \$'\e_Ga=d,d=i,') -ge 15 ] &&
     [ \$(count \$'\e_Ga=d,d=I,') = \$(count \$'\e_Ga=t,f=100,i=') ] && has \$'\e[?1049l' &&
     ! grep -qaP '\e_Ga=T' $TMP/run.out || { echo sent \$sent; grep -aoP '\e_Ga=[tpdT][^;\e]*' $TMP/run.out | sort | uniq -c | head; false; }"
 check "browse, sixel: the tiles' pictures, repainted when the page changes" bash -c "
-    run sixel --keys '1.5:\x1b[6~' --keys '2.5:q' -- pokectl browse && [ \$(field exit) = 0 ] && [ \$(count \$'\eP0;1;0q') -ge 30 ] &&
+    run sixel --keys-on '15:\x1bP0;1;0q:\x1b[6~' --keys-on '30:\x1bP0;1;0q:q' -- pokectl browse && [ \$(field exit) = 0 ] &&
+    [ \$(count \$'\eP0;1;0q') -ge 30 ] &&
     has \$'\e[?1049l'"
 # Issue 36: the card in real pixels, as the grid: a picture wider than any tile's, sent once the
 # card opens (Enter), placed in the card, taken off when it closes (Esc).
@@ -125,16 +127,17 @@ for i, b64 in images.items():
     print(struct.unpack(">I", png[16:20])[0])' "$1"; }
 export -f widths
 check "browse, kitty: the card's sprite in pixels, wider than a tile's, taken off with the card" bash -c "
-    run kitty --keys '1.5:\r' --keys '3:\x1b' --keys '4:q' -- pokectl browse && [ \$(field exit) = 0 ] &&
+    run kitty --keys-on '15:\x1b_Ga=p,i=:\r' --keys-on '16:\x1b_Ga=t,f=100,i=:\x1b' --keys-on '16:\x1b_Ga=d,d=i,:q' -- pokectl browse &&
+    [ \$(field exit) = 0 ] &&
     w=\$(widths $TMP/run.out | sort -n | uniq) && tiles=\$(echo \"\$w\" | head -1) && card=\$(echo \"\$w\" | tail -1) &&
     echo \"tile \$tiles px, card \$card px\" && [ \$card -gt \$((tiles * 2)) ] &&
     [ \$(count \$'\e_Ga=d,d=i,') -ge 1 ]"
 check "browse, sixel: the card's sprite in pixels" bash -c "
-    run sixel --keys '1.5:q' -- pokectl browse && tiles=\$(count \$'\eP0;1;0q') &&
-    run sixel --keys '1.5:\r' --keys '3:q' -- pokectl browse && [ \$(field exit) = 0 ] &&
+    run sixel --keys-on '15:\x1bP0;1;0q:q' -- pokectl browse && tiles=\$(count \$'\eP0;1;0q') &&
+    run sixel --keys-on '15:\x1bP0;1;0q:\r' --keys-on '16:\x1bP0;1;0q:q' -- pokectl browse && [ \$(field exit) = 0 ] &&
     [ \$(count \$'\eP0;1;0q') -gt \$tiles ]"
 check "browse, silent terminal: half-block tiles" bash -c "
-    run silent --keys '1.5:q' -- pokectl browse && [ \$(field exit) = 0 ] && ! has \$'\e_Ga=' && ! has \$'\eP0;' && grep -qaE '▀|█' $TMP/run.out"
+    run silent --keys-on '1:█:q' -- pokectl browse && [ \$(field exit) = 0 ] && ! has \$'\e_Ga=' && ! has \$'\eP0;' && grep -qaE '▀|█' $TMP/run.out"
 
 # --- hostile terminals (issue 26): cell sizes huge, past 64 bits, negative, zero, cut off -----
 # pokectl survives each, its pictures stay small, and the terminal is given back (canonical mode
