@@ -82,7 +82,8 @@ enum Pokedexd {
                                            confined: config.sandbox.restricted.contains("files"), loop: loop, log: log)
             let service = PokedexService(configuration: config, client: client, store: store, favorites: favorites,
                                          decoder: LibPNGDecoder(), notifier: notifier, launcher: launcher,
-                                         words: words, languageWords: { catalogues.words($0) }, log: log)
+                                         words: words, languageWords: { catalogues.words($0) },
+                                         releaseMemory: Heap.trim, log: log)
             let server = PokedexBusServer(loop: loop, service: service, idleTimeout: config.idleTimeout, log: log)
             try server.start(on: bus)
             service.start()

@@ -34,6 +34,8 @@ final class Sync: Sendable {
     private let report: @Sendable (SyncProgress) -> Void
     /// Returns once every record fetched has reached the disk (they are written behind).
     private let written: @Sendable () async -> Void
+    /// Called once a sync has ended, to hand back the memory it used and left free.
+    private let releaseMemory: @Sendable () -> Void
     private let progressNow = Mutex(SyncProgress(done: 0, total: 0, state: .idle))
     /// Held while a step is decided and told, so steps are told in the order they were kept;
     /// it counts the steps told (a value of its own: a lock around `()` has no storage of its
@@ -51,7 +53,8 @@ final class Sync: Sendable {
     init(catalog: Catalog, records: Records, sprites: Sprites, terms: Terms, evolutions: Evolutions, moveLists: MoveLists,
          words: @escaping @Sendable (String) -> Words, search: SearchEngine,
          health: NetworkHealth, workers: Int, retryPauses: [Double] = Sync.retryPauses, clock: any PokedexClock, log: @escaping Logger,
-         written: @escaping @Sendable () async -> Void, report: @escaping @Sendable (SyncProgress) -> Void) {
+         written: @escaping @Sendable () async -> Void, releaseMemory: @escaping @Sendable () -> Void = {},
+         report: @escaping @Sendable (SyncProgress) -> Void) {
         self.catalog = catalog
         self.records = records
         self.sprites = sprites
@@ -67,6 +70,7 @@ final class Sync: Sendable {
         self.log = log
         self.report = report
         self.written = written
+        self.releaseMemory = releaseMemory
     }
 
     /// Progress of the sync running now, or of the last one.
@@ -75,7 +79,9 @@ final class Sync: Sendable {
     /// Runs below every caller's request, at most ``workers`` requests at once.
     func run() async -> SyncResult {
         (try? await flight.run(0) { [self] in
-            await withPriority(.background) { await ThreadExecutor.prefer(Self.executor) { await runOnce() } }
+            let result = await withPriority(.background) { await ThreadExecutor.prefer(Self.executor) { await runOnce() } }
+            releaseMemory()
+            return result
         }) ?? SyncResult(complete: 0, failed: 0)
     }
 

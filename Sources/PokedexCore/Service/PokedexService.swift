@@ -56,7 +56,8 @@ public final class PokedexService: Sendable {
                 favorites: FavoritesBook, clock: any PokedexClock = SystemClock(),
                 decoder: (any ImageDecoder)? = nil, notifier: (any DesktopNotifier)? = nil,
                 launcher: (any DesktopLauncher)? = nil, words: Words = .english,
-                languageWords: @escaping @Sendable (String) -> Words = { _ in .english }, log: @escaping Logger = { _, _ in }) {
+                languageWords: @escaping @Sendable (String) -> Words = { _ in .english },
+                releaseMemory: @escaping @Sendable () -> Void = {}, log: @escaping Logger = { _, _ in }) {
         self.notifier = notifier
         self.launcher = launcher
         self.configuration = configuration
@@ -111,7 +112,8 @@ public final class PokedexService: Sendable {
         syncing = Sync(catalog: catalog, records: records, sprites: sprites, terms: terms, evolutions: evolutions, moveLists: moveLists,
                        words: languageWords, search: search,
                        health: health, workers: configuration.syncParallel, retryPauses: Sync.retryPauses.map { $0 * configuration.scheduleScale },
-                       clock: clock, log: log, written: { [loader] in await loader.writesFinished() }) { events.emit(.sync($0)) }
+                       clock: clock, log: log, written: { [loader] in await loader.writesFinished() },
+                       releaseMemory: releaseMemory) { events.emit(.sync($0)) }
         maintenance = CacheMaintenance(configuration: configuration, store: store, loader: loader, catalog: catalog,
                                        records: records, sprites: sprites, search: search, prefetch: prefetch,
                                        routes: routes, clock: clock, log: log)
