@@ -20,6 +20,13 @@ final class RequestGateTests: XCTestCase {
 
     func settle() async { for _ in 0..<50 { await Task.yield() }; try? await Task.sleep(nanoseconds: 5_000_000) }
 
+    /// Waits until `done` holds (each admitted task has recorded itself, say), however slowly
+    /// the machine runs them (a sanitizer's build), for at most 30 s.
+    func until(_ what: String, _ done: () -> Bool) async {
+        for _ in 0..<6000 where !done() { try? await Task.sleep(nanoseconds: 5_000_000) }
+        XCTAssertTrue(done(), "still not \(what) after 30 s")
+    }
+
     func testCallersGoBeforeQueuedPrefetchAndKeepTheirReserve() async throws {
         let g = gate(8, multiplexes: true)
         let order = Mutex<[String]>([])
@@ -50,20 +57,25 @@ final class RequestGateTests: XCTestCase {
     func testHTTP1HostsGetAFewConnectionsAndBackgroundWorkLeavesOneFree() async throws {
         let g = gate(64, perHost: 3)
         let order = Mutex<[String]>([])
+        // Each step waits for the admitted tasks to have recorded themselves, so that the order
+        // says who was admitted last (CI run 96's sanitizer build recorded a prefetch late).
         _ = (0..<5).map { enter(g, "http://h1.test/bg\($0)", .background, order: order) }
+        await until("2 admitted") { order.withLock { $0.count } == 2 && g.usage.waiting == 3 }
         await settle()
         XCTAssertEqual(g.usage.inFlight, 2, "3 connections to an HTTP/1.1 host, background work leaves one")
         _ = enter(g, "http://h1.test/caller", .required, order: order)
         _ = (0..<5).map { enter(g, "https://h2.test/p\($0)", .prefetch, order: order) }
+        await until("8 admitted") { order.withLock { $0.count } == 8 }
         await settle()
         XCTAssertEqual(g.usage.inFlight, 3 + 5, "the caller takes the free connection; an HTTPS host multiplexes until it says otherwise")
         let prefetch = (0..<3).map { enter(g, "http://other.test/p\($0)", .prefetch, order: order) }
+        await until("11 admitted") { order.withLock { $0.count } == 11 }
         await settle()
         XCTAssertEqual(g.usage.inFlight, 3 + 5 + 3, "pre-warming may use every connection of an HTTP/1.1 host")
         let caller = enter(g, "http://other.test/caller", .required, order: order)
-        await settle()
+        await until("the caller in line") { g.usage.waiting == 3 + 1 }
         g.release(try await prefetch[0].value)
-        await settle()
+        await until("12 admitted") { order.withLock { $0.count } == 12 }
         XCTAssertEqual(order.withLock { $0.last }, "http://other.test/caller", "a caller is next in line for the first free connection")
         g.release(try await caller.value)
     }
@@ -78,9 +90,11 @@ final class RequestGateTests: XCTestCase {
         _ = enter(g, "https://api.test/", .optional, order: order)  // the warm-up
         let https = (1...20).map { enter(g, "https://sprites.test/\($0).png", .prefetch, order: order) }
         _ = enter(g, "https://api.test/pokemon/", .prefetch, order: order)
+        await until("22 admitted") { order.withLock { $0.count } >= 22 }
         await settle()
         XCTAssertEqual(g.usage.inFlight, 22, "everything of the first screen is in flight before any answer")
         let http = (1...20).map { ("http://lab.test/\($0).png", enter(g, "http://lab.test/\($0).png", .prefetch, order: order)) }
+        await until("28 admitted, 14 in line") { order.withLock { $0.count } >= 28 && g.usage.waiting == 14 }
         await settle()
         XCTAssertEqual(g.usage.inFlight, 22 + 6, "an HTTP/1.1 host takes its six connections' worth, no more")
         // The six the gate let in, whichever they are: tasks start in any order, and awaiting
@@ -89,6 +103,7 @@ final class RequestGateTests: XCTestCase {
         XCTAssertEqual(admitted.count, 6)
         for t in https { g.release(try await t.value) }
         for (url, t) in http where admitted.contains(url) { g.release(try await t.value) }
+        await until("the next six admitted") { order.withLock { $0.count } >= 34 }
         await settle()
         XCTAssertEqual(g.usage.inFlight, 2 + 6, "the next six go as the first six end")
         for (url, t) in http where !admitted.contains(url) { t.cancel() }
@@ -107,7 +122,7 @@ final class RequestGateTests: XCTestCase {
         await settle()
         XCTAssertEqual(order.withLock { $0.count }, 1, "its body is still held until decoded")
         g.release(a)
-        await settle()
+        await until("the second admitted") { order.withLock { $0.count } == 2 }
         XCTAssertEqual(order.withLock { $0 }, ["https://h.test/a", "https://h.test/b"])
         g.release(try await second.value)
         XCTAssertEqual(g.usage.heldBytes, 0)
@@ -118,14 +133,14 @@ final class RequestGateTests: XCTestCase {
         let g = gate(2, multiplexes: true)
         let order = Mutex<[String]>([])
         let hold = enter(g, "https://h.test/hold", .required, order: order)
-        await settle()
+        await until("the first admitted") { order.withLock { $0.count } == 1 }
         _ = enter(g, "https://h.test/bg", .background, order: order)
         _ = enter(g, "https://h.test/pre", .prefetch, order: order)
         _ = enter(g, "https://h.test/wanted", .background, order: order)
-        await settle()
+        await until("three in line") { g.usage.waiting == 3 }
         FetchPriority.$current.withValue(.required) { g.promote("https://h.test/wanted", to: .required) }
         g.release(try await hold.value)
-        await settle()
+        await until("the next admitted") { order.withLock { $0.count } >= 2 }
         XCTAssertEqual(order.withLock { $0 }.dropFirst().first, "https://h.test/wanted")
     }
 }
