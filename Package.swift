@@ -146,7 +146,7 @@ let package = Package(
 if !vendored {
     package.dependencies.append(.package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"))
     package.targets.append(.testTarget(name: "PokedexPropertyTests", dependencies: [
-        "PokedexTerminal", "PokedexModels", "PokedexCore", "PokedexTestKit", "CTerminalShims", "PokedexBusServer", "PokedexWidgets",
+        "PokedexTerminal", "PokedexModels", "PokedexCore", "PokedexNetwork", "PokedexTestKit", "CTerminalShims", "PokedexBusServer", "PokedexWidgets",
         .product(name: "PropertyBased", package: "swift-property-based"),
     ], path: "Tests/unit/PokedexPropertyTests"))
 }

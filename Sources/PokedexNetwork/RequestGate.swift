@@ -18,6 +18,8 @@ package final class RequestGate: Sendable {
         var perHostConnections = 6
         /// Bytes of bodies fetched and not yet decoded.
         var maxHeldBytes = 8 << 20
+        /// Slots kept for callers: background work may not take them.
+        var reserve: Int { max(1, maxInFlight / 8) }
 
         package init(maxInFlight: Int = 64, perHostConnections: Int = 6, maxHeldBytes: Int = 8 << 20) {
             self.maxInFlight = maxInFlight
@@ -38,7 +40,7 @@ package final class RequestGate: Sendable {
 
     // @unchecked: a reference shared by the queue and the caller's cancellation handler; its
     // mutable fields change only under the gate's lock, which the type system cannot see.
-    private final class Waiter: @unchecked Sendable {
+    final class Waiter: @unchecked Sendable {
         let id: UInt64
         let host: String
         let url: String
@@ -56,7 +58,7 @@ package final class RequestGate: Sendable {
         }
     }
 
-    private struct State {
+    struct State {
         var inFlight = 0
         var perHost: [String: Int] = [:]
         var heldBytes = 0
@@ -81,9 +83,6 @@ package final class RequestGate: Sendable {
         self.limits = limits
         self.multiplexes = multiplexes
     }
-
-    /// Slots kept for callers: background work may not take them.
-    private var reserve: Int { max(1, limits.maxInFlight / 8) }
 
     /// Waits for room, in priority order. Throws `CancellationError` if the task is cancelled first.
     package func enter(host: String, url: String, priority: FetchPriority, bytes: Int) async throws -> Ticket {
@@ -175,22 +174,53 @@ package final class RequestGate: Sendable {
         for (c, t) in admitted { c.resume(returning: t) }
     }
 
-    /// Admits every waiter that fits, in priority order. A waiter held back by the byte budget
-    /// holds back everyone after it, so large bodies cannot starve.
     private func admit(_ s: inout State) -> [(CheckedContinuation<Ticket, any Error>, Ticket)] {
         var out: [(CheckedContinuation<Ticket, any Error>, Ticket)] = []
+        for w in Self.admit(&s, limits: limits, multiplexes: multiplexes) {
+            if let c = w.continuation {
+                w.continuation = nil
+                out.append((c, Ticket(host: w.host, bytes: w.bytes)))
+            }
+        }
+        return out
+    }
+
+    /// Admits every waiter that fits, in priority order, and returns them. A waiter held back
+    /// by the byte budget holds back everyone after it, so large bodies cannot starve.
+    ///
+    /// It runs each time a transfer ends, with a sync's eighty workers in line: it stops at the
+    /// first waiter of work nobody waits for once that work has no room left (the line is in
+    /// priority order, so only such work follows), and a host is asked whether it multiplexes,
+    /// and found full, once a call rather than once a waiter (the whole line was walked and
+    /// hashed: 14 % of a sync's instructions over HTTP/1.1).
+    static func admit(_ s: inout State, limits: Limits, multiplexes: (String) -> Bool?) -> [Waiter] {
+        var admitted: [Waiter] = []
+        // This call's hosts: whether each multiplexes, and the most room it was found full at
+        // (0: not found full).
+        var hosts: [(name: String, multiplexes: Bool?, fullAt: Int)] = []
         var i = 0
         while i < s.waiting.count, s.inFlight < limits.maxInFlight {
             let w = s.waiting[i]
             let callers = w.priority.isCallers
-            let globalRoom = callers ? limits.maxInFlight : limits.maxInFlight - reserve
-            let hostCap = multiplexes(w.host) ?? w.mayMultiplex ? limits.maxInFlight : limits.perHostConnections
+            let globalRoom = callers ? limits.maxInFlight : limits.maxInFlight - limits.reserve
+            let byteRoom = callers ? limits.maxHeldBytes : limits.maxHeldBytes / 4 * 3
+            if s.heldBytes > 0 && s.heldBytes + w.bytes > byteRoom { break }
+            // No room left for work nobody waits for; only such work follows it in the line.
+            if s.inFlight >= globalRoom { break }
+            let h: Int
+            if let known = hosts.firstIndex(where: { $0.name == w.host }) {
+                h = known
+            } else {
+                hosts.append((w.host, multiplexes(w.host), 0))
+                h = hosts.count - 1
+            }
+            let hostCap = hosts[h].multiplexes ?? w.mayMultiplex ? limits.maxInFlight : limits.perHostConnections
             // Pre-warming may take every connection to an HTTP/1.1 host (a caller is next in
             // line for the first one that frees); work nobody waits for leaves one free.
             let hostRoom = callers || w.priority == .prefetch ? hostCap : max(1, hostCap - 1)
-            let byteRoom = callers ? limits.maxHeldBytes : limits.maxHeldBytes / 4 * 3
-            if s.heldBytes > 0 && s.heldBytes + w.bytes > byteRoom { break }
-            guard s.inFlight < globalRoom, s.perHost[w.host, default: 0] < hostRoom else {
+            // The host was full at this room or more already: its count has only grown since.
+            if hostRoom <= hosts[h].fullAt || s.perHost[w.host, default: 0] >= hostRoom {
+                hosts[h].fullAt = max(hosts[h].fullAt, hostRoom)
                 i += 1
                 continue
             }
@@ -199,11 +229,8 @@ package final class RequestGate: Sendable {
             s.maxInFlightSeen = max(s.maxInFlightSeen, s.inFlight)
             s.perHost[w.host, default: 0] += 1
             s.heldBytes += w.bytes
-            if let c = w.continuation {
-                w.continuation = nil
-                out.append((c, Ticket(host: w.host, bytes: w.bytes)))
-            }
+            admitted.append(w)
         }
-        return out
+        return admitted
     }
 }
