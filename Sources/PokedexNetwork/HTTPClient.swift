@@ -39,6 +39,10 @@ public struct HTTPResponse: Sendable, Equatable {
     /// Whether it came over a connection that multiplexes requests (HTTP/2 or later); nil if not known.
     public var multiplexed: Bool?
 
+    /// The header fields the service reads, lower-cased: a client keeps these in ``headers``
+    /// and need not keep the rest (a dozen a response, each a string and a dictionary entry).
+    public static let fieldsRead: [String] = ["etag", "cache-control", "content-encoding", "location", "retry-after"]
+
     /// Its `Content-Encoding`, lower-cased; `identity` when it names none.
     public var contentEncoding: String {
         let e = headers["content-encoding"]?.lowercased() ?? ""

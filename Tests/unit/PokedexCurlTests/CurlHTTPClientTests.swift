@@ -55,13 +55,14 @@ final class CurlHTTPClientTests: XCTestCase {
 
     func testABodyAndItsHeadersComeBack() async throws {
         let body = Array(#"{"id": 25, "name": "pikachu"}"#.utf8)
-        let server = try TestHTTPServer { _ in .respond(status: 200, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=60"], body: body) }
+        let server = try TestHTTPServer { _ in .respond(status: 200, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=60", "X-Served-By": "cache-ams"], body: body) }
         defer { server.stop() }
         let r = try await get(server.url + "/api/v2/pokemon/25/")
         XCTAssertEqual(r.status, 200)
         XCTAssertEqual(r.body, body)
         XCTAssertEqual(r.headers["etag"], "\"v1\"", "header names lower-cased")
         XCTAssertEqual(r.headers["cache-control"], "max-age=60")
+        XCTAssertNil(r.headers["x-served-by"], "a field the service does not read is not kept")
         XCTAssertEqual(server.requests.first?.path, "/api/v2/pokemon/25/")
         XCTAssertNotNil(server.requests.first?.headers["user-agent"].map { $0.hasPrefix("pokedexd/") }, "the service says who it is")
         XCTAssertTrue(server.requests.first?.headers["accept-encoding"]?.contains("gzip") == true, "compressed bodies asked for")
