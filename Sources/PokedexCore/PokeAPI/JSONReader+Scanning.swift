@@ -102,7 +102,9 @@ extension JSONReader {
             } else if b < 0x20 {
                 throw fail("a control character in a string")
             } else if b >= 0x80 {
-                i += try utf8Sequence()
+                // A run of letters outside ASCII (a Japanese or Korean flavour text): sequence
+                // after sequence while the next byte is one, before eight bytes at a time again.
+                repeat { i += try utf8Sequence() } while i < end && base[i] >= 0x80
             } else {
                 i += 1
             }
