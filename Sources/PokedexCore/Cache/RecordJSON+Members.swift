@@ -38,6 +38,12 @@ extension RecordJSON {
             sink.integer(value)
         }
 
+        /// Ends an object: `{}` where no member was written (its `{` came with the first key).
+        func close(empty: Bool) {
+            if empty { sink.bytes.append(UInt8(ascii: "{")) }
+            sink.bytes.append(UInt8(ascii: "}"))
+        }
+
         /// A dictionary keyed by strings, in its own order (as `Dictionary.encode(to:)` gives
         /// them), each value written by `value`.
         func dictionary<V>(_ d: [String: V], _ value: (Members, V) -> Void) {
@@ -49,7 +55,7 @@ extension RecordJSON {
                 sink.bytes.append(UInt8(ascii: ":"))
                 value(self, v)
             }
-            sink.bytes.append(contentsOf: first ? Array("{}".utf8) : [UInt8(ascii: "}")])
+            close(empty: first)
         }
 
         func dictionary(_ d: [String: String]) { dictionary(d) { w, s in w.sink.string(s) } }
@@ -84,7 +90,7 @@ extension RecordJSON {
             ids("m", g.machine)
             ids("e", g.egg)
             ids("t", g.tutor)
-            sink.bytes.append(contentsOf: first ? Array("{}".utf8) : [UInt8(ascii: "}")])
+            close(empty: first)
         }
     }
 }
