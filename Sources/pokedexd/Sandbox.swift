@@ -68,8 +68,8 @@ enum Heap {
     }
 
     /// Hands the heaps' free pages back to the kernel. After a sync, a block still in use near a
-    /// heap's top keeps the free megabytes below it resident for good (1.2 MiB after a full
-    /// sync over real-hosts, 4 MiB in a debug build); a sync is rare, and this takes milliseconds.
+    /// heap's top keeps the free megabytes below it resident for good (1.2 MiB of the release
+    /// build after a sync of the tests' mock PokeAPI, 4 MiB of the debug build in FuzzTests); a sync is rare, and this takes milliseconds.
     @Sendable static func trim() {
         _ = glibcMallocTrim(0)
     }
