@@ -111,7 +111,8 @@ check "browse, kitty: sprites sent once, placed per tile, taken off when scrolle
 check "browse, sixel: the tiles' pictures, repainted when the page changes" bash -c "
     run sixel --keys-on '15:\x1bP0;1;0q:\x1b[6~' --keys-on '30:\x1bP0;1;0q:q' -- pokectl browse && [ \$(field exit) = 0 ] &&
     [ \$(count \$'\eP0;1;0q') -ge 30 ] &&
-    has \$'\e[?1049l'"
+    has \$'\e[?1049l' ||
+    { echo exit \$(field exit) after \$(field seconds) s, sixels \$(count \$'\eP0;1;0q'), screen left \$(count \$'\e[?1049l'); false; }"
 # Issue 36: the card in real pixels, as the grid: a picture wider than any tile's, sent once the
 # card opens (Enter), placed in the card, taken off when it closes (Esc).
 widths() { python3 -c '
