@@ -96,16 +96,3 @@ public final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 }
-
-extension ThreadExecutor {
-    /// The executor the current task prefers, where ``prefer(_:_:)`` set it: what an
-    /// unstructured task started on the tree's behalf (a single flight's work) is given, as
-    /// `Task {}` does not inherit an executor preference, while it does inherit task-locals.
-    @TaskLocal public static var preferred: ThreadExecutor?
-
-    /// Runs `body` preferring `executor`, it and every task started for it that asks
-    /// ``preferred``.
-    public static func prefer<T: Sendable>(_ executor: ThreadExecutor, _ body: () async -> T) async -> T {
-        await $preferred.withValue(executor) { await withTaskExecutorPreference(executor) { await body() } }
-    }
-}

@@ -109,7 +109,7 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// A task of its own for run `generation` of `key`, which finishes it; on the executor the
     /// caller's tree prefers, if it named one (a sync's thread).
     private func start(_ key: Key, _ generation: UInt64, _ work: @escaping @Sendable () async throws -> Value) -> Task<Void, Never> {
-        Task(executorPreference: ThreadExecutor.preferred) {
+        Task(executorPreference: PreferredExecutor.current) {
             let result: Result<Value, any Error>
             do { result = .success(try await work()) } catch { result = .failure(error) }
             self.finish(key, generation, result)

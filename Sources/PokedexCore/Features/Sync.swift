@@ -43,6 +43,8 @@ final class Sync: Sendable {
     private let told = Mutex<UInt64>(0)
     private let flight = SingleFlight<Int, SyncResult>()
     private let clock: any PokedexClock
+    /// Where a sync's steps run, its fetches' included (their flights' tasks are given it).
+    private let executor: any TaskExecutor
 
     /// The pauses before the Pokémon that failed are tried again, in turn: a minute and a half in
     /// all, so a freeze of the service, a suspend or a network blip shorter than a minute ends with
@@ -54,6 +56,7 @@ final class Sync: Sendable {
          words: @escaping @Sendable (String) -> Words, search: SearchEngine,
          health: NetworkHealth, workers: Int, retryPauses: [Double] = Sync.retryPauses, clock: any PokedexClock, log: @escaping Logger,
          written: @escaping @Sendable () async -> Void, releaseMemory: @escaping @Sendable () -> Void = {},
+         executor: any TaskExecutor = Sync.ownThread,
          report: @escaping @Sendable (SyncProgress) -> Void) {
         self.catalog = catalog
         self.records = records
@@ -71,6 +74,7 @@ final class Sync: Sendable {
         self.report = report
         self.written = written
         self.releaseMemory = releaseMemory
+        self.executor = executor
     }
 
     /// Progress of the sync running now, or of the last one.
@@ -79,15 +83,17 @@ final class Sync: Sendable {
     /// Runs below every caller's request, at most ``workers`` requests at once.
     func run() async -> SyncResult {
         (try? await flight.run(0) { [self] in
-            let result = await withPriority(.background) { await ThreadExecutor.prefer(Self.executor) { await runOnce() } }
+            let result = await withPriority(.background) { await PreferredExecutor.prefer(executor) { await runOnce() } }
             releaseMemory()
             return result
         }) ?? SyncResult(complete: 0, failed: 0)
     }
 
-    /// Where a sync's steps run, its fetches' included (their flights' tasks are given it): one
-    /// thread, woken when a transfer ends, rather than whichever of the pool's is idle.
-    static let executor = ThreadExecutor()
+    /// Where a sync runs unless the service is given another executor: one thread, woken when
+    /// a transfer ends, rather than whichever of the pool's is idle. The daemon gives it the
+    /// event loop's (``PokedexService/init``'s `syncExecutor`): the transfers end there, so a
+    /// step then runs with no thread woken for it.
+    static let ownThread = ThreadExecutor()
 
     private func runOnce() async -> SyncResult {
         // From the start, this sync's progress, not the last one's end (`1351/1351`).

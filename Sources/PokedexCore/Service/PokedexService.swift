@@ -52,12 +52,15 @@ public final class PokedexService: Sendable {
     ///   - words: the notifications' own words, in the session's language.
     ///   - languageWords: the service's own words in a caller's language (a PokeAPI code): a
     ///     family's conditions in `LocalizedDetail`.
+    ///   - syncExecutor: where a sync's steps run (the daemon's event loop, in slices below its
+    ///     other work); nil: a thread of the sync's own.
     public init(configuration: ServiceConfiguration, client: any HTTPClient, store: any CacheStore,
                 favorites: FavoritesBook, clock: any PokedexClock = SystemClock(),
                 decoder: (any ImageDecoder)? = nil, notifier: (any DesktopNotifier)? = nil,
                 launcher: (any DesktopLauncher)? = nil, words: Words = .english,
                 languageWords: @escaping @Sendable (String) -> Words = { _ in .english },
-                releaseMemory: @escaping @Sendable () -> Void = {}, log: @escaping Logger = { _, _ in }) {
+                releaseMemory: @escaping @Sendable () -> Void = {}, syncExecutor: (any TaskExecutor)? = nil,
+                log: @escaping Logger = { _, _ in }) {
         self.notifier = notifier
         self.launcher = launcher
         self.configuration = configuration
@@ -113,7 +116,7 @@ public final class PokedexService: Sendable {
                        words: languageWords, search: search,
                        health: health, workers: configuration.syncParallel, retryPauses: Sync.retryPauses.map { $0 * configuration.scheduleScale },
                        clock: clock, log: log, written: { [loader] in await loader.writesFinished() },
-                       releaseMemory: releaseMemory) { events.emit(.sync($0)) }
+                       releaseMemory: releaseMemory, executor: syncExecutor ?? Sync.ownThread) { events.emit(.sync($0)) }
         maintenance = CacheMaintenance(configuration: configuration, store: store, loader: loader, catalog: catalog,
                                        records: records, sprites: sprites, search: search, prefetch: prefetch,
                                        routes: routes, clock: clock, log: log)

@@ -11,7 +11,7 @@ final class ThreadExecutorTests: XCTestCase {
     func testWhatPrefersItRunsOnItsThreadAndNothingElseDoes() async {
         let executor = ThreadExecutor()
         XCTAssertFalse(executor.isCurrent)
-        let (inside, group, flight) = await ThreadExecutor.prefer(executor) { () async -> (Bool, Bool, Bool) in
+        let (inside, group, flight) = await PreferredExecutor.prefer(executor) { () async -> (Bool, Bool, Bool) in
             let inside = executor.isCurrent
             async let child = executor.isCurrent
             let group = await withTaskGroup(of: Bool.self) { g in
@@ -31,7 +31,7 @@ final class ThreadExecutorTests: XCTestCase {
 
     func testAContinuationResumedOnAnotherThreadComesBack() async {
         let executor = ThreadExecutor()
-        let back = await ThreadExecutor.prefer(executor) { () async -> Bool in
+        let back = await PreferredExecutor.prefer(executor) { () async -> Bool in
             for _ in 0..<50 {
                 await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
                     DispatchQueue.global().async { c.resume() }  // as the event loop's thread does
