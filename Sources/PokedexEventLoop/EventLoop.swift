@@ -268,7 +268,8 @@ public final class EventLoop: @unchecked Sendable {
         try deferred(handler, priority: Int64(SD_EVENT_PRIORITY_NORMAL))
     }
 
-    private func deferred(_ handler: @escaping () -> Void, priority: Int64) throws(EventLoopError) -> EventSource {
+    /// A source of ``whenIdle(_:)``'s kind at `priority` (lower runs first), off at first.
+    func deferred(_ handler: @escaping () -> Void, priority: Int64) throws(EventLoopError) -> EventSource {
         let box = EventSource.Box(fire: handler)
         var s: OpaquePointer?
         let r = sd_event_add_defer(event, &s, { _, userdata in

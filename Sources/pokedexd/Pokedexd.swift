@@ -80,10 +80,12 @@ enum Pokedexd {
             // sandbox), so nothing can inherit the filter either. The launcher reads the same.
             let launcher = SessionLauncher(environment: environment, units: units,
                                            confined: config.sandbox.restricted.contains("files"), loop: loop, log: log)
+            // A sync's steps run on the loop's thread, where its transfers end, in slices below the bus.
+            let syncExecutor = try LoopTaskExecutor(loop: loop)
             let service = PokedexService(configuration: config, client: client, store: store, favorites: favorites,
                                          decoder: LibPNGDecoder(), notifier: notifier, launcher: launcher,
                                          words: words, languageWords: { catalogues.words($0) },
-                                         releaseMemory: Heap.trim, log: log)
+                                         releaseMemory: Heap.trim, syncExecutor: syncExecutor, log: log)
             let server = PokedexBusServer(loop: loop, service: service, idleTimeout: config.idleTimeout, log: log)
             try server.start(on: bus)
             service.start()
@@ -99,7 +101,10 @@ enum Pokedexd {
             // STOPPING=1; a lost bus did not), it is stopped now and waited for, the loop's queue
             // pumped meanwhile; then the cache writes.
             service.beginShutdown()
-            let left = service.finishShutdown(timeout: 3) { loop.runQueued() }
+            let left = service.finishShutdown(timeout: 3) {
+                loop.runQueued()
+                syncExecutor.runQueued()
+            }
             if left > 0 { log(.warning, "\(left) background job(s) had not ended at exit") }
             server.close()
             return code
