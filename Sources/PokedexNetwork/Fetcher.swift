@@ -106,6 +106,20 @@ package final class Fetcher: Sendable {
         try await fetch(url, etag: etag, as: kind) { $0 }
     }
 
+    /// A body longer than this is decoded on the global pool when the task prefers an executor of
+    /// its own (a sync's, on the daemon's event loop): no PokeAPI body comes near it (Mew's, the
+    /// longest, is 1.3 MB; a Pokémon's decode at about 1.4 GB/s), and one up to the cap (4 MiB),
+    /// made to decode slowly, would hold the bus for as long as it takes. What is shorter is
+    /// decoded where the task runs, with no thread woken for it.
+    package static let decodedAsideAbove = 2 << 20
+
+    /// `decode(content)`, on the global pool for a body above ``decodedAsideAbove`` when the task
+    /// prefers an executor (``PreferredExecutor/current``); where the task runs otherwise.
+    private func decodeAside<Value>(_ content: [UInt8], _ decode: ([UInt8]) throws -> Value) async throws -> Value {
+        guard content.count > Self.decodedAsideAbove, PreferredExecutor.current != nil else { return try decode(content) }
+        return try await withTaskExecutorPreference(globalConcurrentExecutor) { try decode(content) }
+    }
+
     /// Whether `url` answered 404 lately (remembered for ``notFoundTTL``): a part worth a try
     /// can be answered without it, from memory, instead of asking again.
     package func isKnownNotFound(_ url: String) -> Bool {
@@ -227,7 +241,7 @@ package final class Fetcher: Sendable {
                 let inflated = response.contentEncoding != "identity"
                 defer { if inflated { client.recycle(content) } }
                 do {
-                    return .body(try decode(content), etag: response.headers["etag"], maxAge: maxAge(response))
+                    return .body(try await decodeAside(content, decode), etag: response.headers["etag"], maxAge: maxAge(response))
                 } catch let e as PokedexError {
                     throw refuse(url, .unusable(url: current, message: e.message))
                 } catch {

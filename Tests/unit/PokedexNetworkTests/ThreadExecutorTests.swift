@@ -1,7 +1,8 @@
 import Dispatch
 import Glibc
 import PokedexLocks
-import PokedexNetwork
+import PokedexTestKit
+@testable import PokedexNetwork
 import XCTest
 
 /// The thread a sync runs on: what prefers it runs there (child tasks and single flights
@@ -87,4 +88,34 @@ final class ThreadExecutorTests: XCTestCase {
         let order = ran.withLock { $0 }
         for t in 0..<threads { XCTAssertEqual(order[t], Array(0..<each), "thread \(t)") }
     }
+
+    /// A body longer than any PokeAPI sends is decoded on the global pool, not on the executor
+    /// a sync prefers (the daemon's event loop, which serves the bus); the rest where the task
+    /// runs; and a task preferring no executor decodes any body where it is.
+    func testOnlyABodyBeyondPokeAPIsIsDecodedAsideFromThePreferredExecutor() async throws {
+        let executor = ThreadExecutor()
+        let client = FakeHTTPClient()
+        let short = "https://pokeapi.test/api/v2/pokemon/151/", long = "https://pokeapi.test/api/v2/pokemon/152/"
+        client.route(short) { _ in HTTPResponse(status: 200, body: [UInt8](repeating: 32, count: Fetcher.decodedAsideAbove)) }
+        client.route(long) { _ in HTTPResponse(status: 200, body: [UInt8](repeating: 32, count: Fetcher.decodedAsideAbove + 1)) }
+        let fetcher = Fetcher(client: client, clock: ManualClock(), allowedHosts: ["pokeapi.test"])
+        func decodedOnExecutor(_ url: String) async throws -> Bool {
+            guard case .body(let here, _, _) = try await fetcher.fetch(url, as: .pokemonJSON, decode: { _ in executor.isCurrent })
+            else { XCTFail("no body from \(url)"); return true }
+            return here
+        }
+        let (shortHere, longHere, after) = try await PreferredExecutor.prefer(executor) { () async -> (Bool, Bool, Bool)? in
+            guard let s = try? await decodedOnExecutor(short), let l = try? await decodedOnExecutor(long) else { return nil }
+            return (s, l, executor.isCurrent)
+        }.unwrapped()
+        XCTAssertTrue(shortHere, "a body of PokeAPI's sizes is decoded where the sync runs")
+        XCTAssertFalse(longHere, "a longer one is decoded on the pool")
+        XCTAssertTrue(after, "and the task comes back to its executor")
+        let elsewhere = try await Task.detached { try await decodedOnExecutor(long) }.value
+        XCTAssertFalse(elsewhere)
+    }
+}
+
+private extension Optional {
+    func unwrapped(file: StaticString = #filePath, line: UInt = #line) throws -> Wrapped { try XCTUnwrap(self, file: file, line: line) }
 }
