@@ -9,6 +9,8 @@
 //   pokedex-bench search-core CACHE_DIR CASES   in-process search over a synced disk tier:
 //                                         latency by query length, index memory, the query set's accuracy
 //                                         (a case expecting "-" must find nothing)
+//   pokedex-bench during-sync MS NAME  warm ListPage and Detail NAME every MS ms, idle and while
+//                                         a whole sync runs: n, p50/p99/max ms (DuringSync.swift)
 //   pokedex-bench flood-names SENDERS CALLS IDS DEPTH, big-message MB: see Flood.swift
 //   pokedex-bench png-bomb: see PNGBomb.swift
 //   pokedex-bench sanitize DATA_DIR     UntrustedText over every genus, flavour text and name of
@@ -228,6 +230,8 @@ do {
             line += " \(name)_ns=\(Int(median[name]!)) \(name)_x=\(String(format: "%.2f", median[name]! / base))"
         }
         print(line)
+    case "during-sync":
+        duringSync(args)
     case "flood-names":
         floodNames(args)
     case "flood-localized":
