@@ -11,9 +11,14 @@ final class GatedAPI: HTTPClient {
         var waiting: [String] = []
         var cancelled = 0
         var requests: [String] = []
+        var onLoop: [Bool] = []
     }
     private let table = TablePokeAPI()
     private let state = Mutex(State())
+    /// Whether the caller runs on the served loop's thread (set by ``ServedService``).
+    private let inLoop: @Sendable () -> Bool
+
+    init(inLoop: @escaping @Sendable () -> Bool = { false }) { self.inLoop = inLoop }
 
     /// Requests whose URL contains `text` wait from now on.
     func hold(_ text: String) { state.withLock { _ = $0.held.insert(text) } }
@@ -27,11 +32,17 @@ final class GatedAPI: HTTPClient {
     var cancelled: Int { state.withLock { $0.cancelled } }
     /// Every URL asked for, in order.
     var requests: [String] { state.withLock { $0.requests } }
+    /// Every URL asked for, and whether it was asked on the loop's thread.
+    var requestsAndThreads: [(url: String, onLoop: Bool)] { state.withLock { s in zip(s.requests, s.onLoop).map { ($0, $1) } } }
 
     private func isHeld(_ url: String) -> Bool { state.withLock { s in s.held.contains { url.contains($0) } } }
 
     func get(_ request: HTTPRequest) async throws -> HTTPResponse {
-        state.withLock { $0.requests.append(request.url) }
+        let onLoop = inLoop()
+        state.withLock {
+            $0.requests.append(request.url)
+            $0.onLoop.append(onLoop)
+        }
         if isHeld(request.url) {
             state.withLock { $0.waiting.append(request.url) }
             defer { state.withLock { s in s.waiting.remove(at: s.waiting.firstIndex(of: request.url)!) } }

@@ -17,7 +17,9 @@ final class ServedService: @unchecked Sendable {
     let bus: PrivateBus
     let clock = ManualLoopClock()
     let loop: EventLoop
-    let api = GatedAPI()
+    let api: GatedAPI
+    /// Where a sync's steps run: the loop's thread, in slices, as in pokedexd.
+    let syncExecutor: LoopTaskExecutor
     let service: PokedexService
     let server: PokedexBusServer
     let directory: String
@@ -42,7 +44,10 @@ final class ServedService: @unchecked Sendable {
         notifyFD = fd
         let bound = UnixAddress(socketPath)!.withSockaddr { bind(fd, $0, $1) }
         guard bound == 0 else { throw TestFailure("cannot bind \(socketPath): errno \(errno)") }
-        loop = try EventLoop(clock: clock, notifySocket: socketPath)
+        let loop = try EventLoop(clock: clock, notifySocket: socketPath)
+        self.loop = loop
+        api = GatedAPI(inLoop: { loop.inLoop })
+        syncExecutor = try LoopTaskExecutor(loop: loop)
         var config = ServiceConfiguration(apiURL: TablePokeAPI.base, spriteHosts: [TablePokeAPI.spriteHost],
                                           cacheDirectory: directory + "/cache", dataDirectory: directory + "/data",
                                           requestDeadline: deadline, spriteURLTemplate: "https://\(TablePokeAPI.spriteHost)/{id}.png",
@@ -51,7 +56,7 @@ final class ServedService: @unchecked Sendable {
         config.notifications = false
         service = PokedexService(configuration: config, client: api,
                                  store: try FileCacheStore(directory: config.cacheDirectory, capacity: 1 << 26),
-                                 favorites: try FavoritesBook(persistence: favorites))
+                                 favorites: try FavoritesBook(persistence: favorites), syncExecutor: syncExecutor)
         server = PokedexBusServer(loop: loop, service: service, idleTimeout: idleTimeout, shutdownGrace: grace, log: { _, _ in })
         let started = DispatchSemaphore(value: 0)
         let failure = Mutex<String?>(nil)
@@ -69,7 +74,10 @@ final class ServedService: @unchecked Sendable {
             code.withLock { $0 = exit }
             // As pokedexd's main does once its loop ended.
             service.beginShutdown()
-            _ = service.finishShutdown(timeout: 3) { loop.runQueued() }
+            _ = service.finishShutdown(timeout: 3) {
+                loop.runQueued()
+                syncExecutor.runQueued()
+            }
             server.close()
             finished.withLock { $0 = true }
             ended.signal()
