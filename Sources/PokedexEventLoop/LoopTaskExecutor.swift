@@ -27,8 +27,7 @@ public final class LoopTaskExecutor: TaskExecutor, @unchecked Sendable {
     private var source: EventSource?
 
     private struct Queue {
-        var jobs: [UnownedJob] = []
-        var head = 0
+        var jobs = JobQueue()
         /// Whether the source is on or asked to be: the job that finds it off turns it on.
         var armed = false
     }
@@ -86,18 +85,8 @@ public final class LoopTaskExecutor: TaskExecutor, @unchecked Sendable {
     /// The oldest job, or nil and disarmed when none is left.
     private func next() -> UnownedJob? {
         queue.withLock { q -> UnownedJob? in
-            guard q.head < q.jobs.count else {
-                q.jobs.removeAll(keepingCapacity: q.jobs.capacity <= 4096)
-                q.head = 0
-                q.armed = false
-                return nil
-            }
-            let job = q.jobs[q.head]
-            q.head += 1
-            if q.head >= 1024 {  // a long run: drop what was taken rather than grow
-                q.jobs.removeFirst(q.head)
-                q.head = 0
-            }
+            let job = q.jobs.popFirst()
+            if job == nil { q.armed = false }
             return job
         }
     }

@@ -18,8 +18,7 @@ public final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked: every field below is reached only under `lock`.
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
     private let wake: UnsafeMutablePointer<pthread_cond_t>
-    private var queue: [UnownedJob] = []
-    private var head = 0
+    private var queue = JobQueue()
     private var sleeping = 0
     private var threads: [pthread_t] = []
     private let count: Int
@@ -80,17 +79,12 @@ public final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
         let me = asUnownedTaskExecutor()
         while true {
             pthread_mutex_lock(lock)
-            while head == queue.count {
+            while queue.isEmpty {
                 sleeping += 1
                 pthread_cond_wait(wake, lock)
                 sleeping -= 1
             }
-            let job = queue[head]
-            head += 1
-            if head == queue.count || head >= 1024 {  // the run taken: the array from its start again
-                queue.removeFirst(head)
-                head = 0
-            }
+            let job = queue.popFirst()!
             pthread_mutex_unlock(lock)
             job.runSynchronously(on: me)
         }
