@@ -201,15 +201,13 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Monotonic time now, in microseconds, as the loop sees it (the manual clock's in a test).
-    public var nowMicroseconds: UInt64 {
-        if let manualClock { return manualClock.nowMicroseconds }
+    public var nowMicroseconds: UInt64 { manualClock?.nowMicroseconds ?? systemNowMicroseconds }
+
+    /// The system's monotonic time as the loop sees it: the time its iteration began
+    /// (`sd_event_now`), or the clock's own before the loop first ran.
+    private var systemNowMicroseconds: UInt64 {
         var now: UInt64 = 0
-        if sd_event_now(event, CLOCK_MONOTONIC, &now) < 0 {
-            var ts = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &ts)
-            now = UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
-        }
-        return now
+        return sd_event_now(event, CLOCK_MONOTONIC, &now) < 0 ? monotonicMicroseconds() : now
     }
 
     // MARK: Sources
@@ -237,14 +235,8 @@ public final class EventLoop: @unchecked Sendable {
     /// the loop's: curl's time-outs are the network's, in real time.
     public func networkTimer(after microseconds: UInt64, _ handler: @escaping () -> Void) throws(EventLoopError) -> EventSource {
         let box = EventSource.Box(fire: handler)
-        var now: UInt64 = 0
-        if sd_event_now(event, CLOCK_MONOTONIC, &now) < 0 {
-            var ts = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &ts)
-            now = UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
-        }
         var s: OpaquePointer?
-        let r = sd_event_add_time(event, &s, CLOCK_MONOTONIC, now + microseconds, 1000, { _, _, userdata in
+        let r = sd_event_add_time(event, &s, CLOCK_MONOTONIC, systemNowMicroseconds + microseconds, 1000, { _, _, userdata in
             Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().fire?()
             return 0
         }, Unmanaged.passUnretained(box).toOpaque())
@@ -332,4 +324,11 @@ public final class EventLoop: @unchecked Sendable {
         for s in signals { sigaddset(&set, s) }
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
+}
+
+/// `CLOCK_MONOTONIC` now, in microseconds, read from the clock itself (not the loop's iteration).
+func monotonicMicroseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
 }
