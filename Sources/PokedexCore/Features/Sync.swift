@@ -56,7 +56,7 @@ final class Sync: Sendable {
          words: @escaping @Sendable (String) -> Words, search: SearchEngine,
          health: NetworkHealth, workers: Int, retryPauses: [Double] = Sync.retryPauses, clock: any PokedexClock, log: @escaping Logger,
          written: @escaping @Sendable () async -> Void, releaseMemory: @escaping @Sendable () -> Void = {},
-         executor: any TaskExecutor = Sync.ownThread,
+         executor: any TaskExecutor,
          report: @escaping @Sendable (SyncProgress) -> Void) {
         self.catalog = catalog
         self.records = records
