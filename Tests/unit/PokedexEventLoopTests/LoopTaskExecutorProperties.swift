@@ -112,7 +112,11 @@ final class LoopTaskExecutorProperties: XCTestCase {
         let total = expected.values.reduce(0, +)
         let deadline = Date() + 30
         while record.state.ran.values.map(\.count).reduce(0, +) < total && Date() < deadline { usleep(200) }
-        usleep(2000)  // anything run twice shows now
+        // Whatever was queued before this runs before it (the queue is in order): a job run
+        // twice would show now.
+        let barrier = DispatchSemaphore(value: 0)
+        Task(executorPreference: executor) { barrier.signal() }
+        XCTAssertEqual(barrier.wait(timeout: .now() + 30), .success, "seed \(seed): the queue never reached the end")
         let state = record.state
         let context = "seed \(seed) (LOOP_EXECUTOR_SEED=\(seed)), slice \(slice), events \(Self.spell(events))"
         var held = true

@@ -10,8 +10,7 @@ final class GatedAPI: HTTPClient {
         var held: Set<String> = []
         var waiting: [String] = []
         var cancelled = 0
-        var requests: [String] = []
-        var onLoop: [Bool] = []
+        var requests: [(url: String, onLoop: Bool)] = []
     }
     private let table = TablePokeAPI()
     private let state = Mutex(State())
@@ -31,18 +30,15 @@ final class GatedAPI: HTTPClient {
     /// Requests that were cancelled while they waited.
     var cancelled: Int { state.withLock { $0.cancelled } }
     /// Every URL asked for, in order.
-    var requests: [String] { state.withLock { $0.requests } }
+    var requests: [String] { state.withLock { $0.requests.map(\.url) } }
     /// Every URL asked for, and whether it was asked on the loop's thread.
-    var requestsAndThreads: [(url: String, onLoop: Bool)] { state.withLock { s in zip(s.requests, s.onLoop).map { ($0, $1) } } }
+    var requestsAndThreads: [(url: String, onLoop: Bool)] { state.withLock { $0.requests } }
 
     private func isHeld(_ url: String) -> Bool { state.withLock { s in s.held.contains { url.contains($0) } } }
 
     func get(_ request: HTTPRequest) async throws -> HTTPResponse {
         let onLoop = inLoop()
-        state.withLock {
-            $0.requests.append(request.url)
-            $0.onLoop.append(onLoop)
-        }
+        state.withLock { $0.requests.append((request.url, onLoop)) }
         if isHeld(request.url) {
             state.withLock { $0.waiting.append(request.url) }
             defer { state.withLock { s in s.waiting.remove(at: s.waiting.firstIndex(of: request.url)!) } }
